@@ -1,0 +1,27 @@
+/**
+ * One jest run for the whole workspace: unit specs (*.spec.ts), integration specs against real
+ * Postgres and NATS (*.int-spec.ts) and black-box platform tests (test-e2e/*.e2e-spec.ts).
+ * The global setup starts one ephemeral Postgres for the run (unless CAREEN_DATABASE_URL is set);
+ * each test file gets its own database and its own JetStream-enabled nats-server.
+ */
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+    `^${alias.replace('/', '\\/')}$`,
+    `<rootDir>/${target}`,
+  ]),
+);
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test-e2e'],
+  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleNameMapper,
+  globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+  testTimeout: 60000,
+  slowTestThreshold: 20,
+};

@@ -1,0 +1,46 @@
+import { IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
+import { defineEvent, SUBJECT_TOKEN, subjectToken } from '../events/event-definition';
+import { STREAMS } from '../streams';
+
+export const CHANGE_OPERATIONS = ['created', 'updated', 'deleted'] as const;
+export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
+
+/** The resources whose changes the exchange publishes. */
+export const CHANGE_RESOURCES = ['org', 'user'] as const;
+export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
+
+/** One committed change in the exchange. `id` follows commit order within the exchange. */
+export class ChangePayload {
+  @IsInt()
+  @Min(1)
+  id!: number;
+
+  @Matches(SUBJECT_TOKEN)
+  org!: string;
+
+  @IsIn(CHANGE_RESOURCES)
+  resource!: ChangeResource;
+
+  @IsString()
+  resourceId!: string;
+
+  @IsIn(CHANGE_OPERATIONS)
+  operation!: ChangeOperation;
+
+  @IsISO8601()
+  changedAt!: string;
+
+  /** The resource as clients see it after the change (absent on delete). */
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown>;
+}
+
+export const ExchangeChanged = defineEvent({
+  type: 'careen.exchange.changed',
+  stream: STREAMS.changes.name,
+  filter: 'careen.changes.>',
+  subject: (org: string, resource: ChangeResource, id: string) =>
+    `careen.changes.${subjectToken(org)}.${resource}.${subjectToken(id)}`,
+  payload: ChangePayload,
+});

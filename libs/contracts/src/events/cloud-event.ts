@@ -1,0 +1,24 @@
+/** CloudEvents 1.0 binary mode over NATS: the attributes travel as `ce-*` headers. */
+export const CE_HEADERS = {
+  specversion: 'ce-specversion',
+  id: 'ce-id',
+  type: 'ce-type',
+  source: 'ce-source',
+  time: 'ce-time',
+  subject: 'ce-subject',
+} as const;
+
+export const CE_SPEC_VERSION = '1.0';
+export const TRACEPARENT_HEADER = 'traceparent';
+export const TRACESTATE_HEADER = 'tracestate';
+/** Header that carries the reason a message was dead-lettered. */
+export const DLQ_REASON_HEADER = 'careen-dlq-reason';
+export const DLQ_ORIGINAL_SUBJECT_HEADER = 'careen-dlq-subject';
+
+export interface CloudEventAttributes {
+  id: string;
+  type: string;
+  source: string;
+  time: string;
+  subject?: string;
+}

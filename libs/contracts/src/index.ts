@@ -1,0 +1,4 @@
+export * from './events/event-definition';
+export * from './events/cloud-event';
+export * from './streams';
+export * from './changes/change.payload';
