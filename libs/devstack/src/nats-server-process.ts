@@ -1,0 +1,50 @@
+/** Runs a JetStream-enabled nats-server as a child process, for the launcher and the test harness. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { freePort } from './free-port';
+import { waitForPort } from './wait-for-port';
+
+export interface NatsServerOptions {
+  binary: string;
+  storeDir: string;
+  port?: number;
+  /** Where the server's own log goes; by default it is discarded. */
+  logFile?: string;
+}
+
+export interface RunningNatsServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startNatsServer(options: NatsServerOptions): Promise<RunningNatsServer> {
+  const port = options.port ?? (await freePort());
+  mkdirSync(options.storeDir, { recursive: true });
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', options.storeDir];
+  if (options.logFile) args.push('-l', options.logFile);
+  const child = spawn(options.binary, args, { stdio: 'ignore' });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  await waitForPort(port, { isAlive: () => !exited });
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    process: child,
+    stop: () => stopChild(child),
+  };
+}
+
+/** SIGTERM, then SIGKILL if the child has not exited within the grace period. */
+export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
