@@ -2,3 +2,5 @@ export * from './events/event-definition';
 export * from './events/cloud-event';
 export * from './streams';
 export * from './changes/change.payload';
+export * from './errors/domain-error';
+export * from './identifiers';

@@ -1,5 +1,6 @@
-import { IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
-import { defineEvent, SUBJECT_TOKEN, subjectToken } from '../events/event-definition';
+import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches } from 'class-validator';
+import { IDENTIFIER_PATTERN } from '../identifiers';
+import { defineEvent, subjectToken } from '../events/event-definition';
 import { STREAMS } from '../streams';
 
 export const CHANGE_OPERATIONS = ['created', 'updated', 'deleted'] as const;
@@ -9,13 +10,12 @@ export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 export const CHANGE_RESOURCES = ['org', 'user'] as const;
 export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
 
-/** One committed change in the exchange. `id` follows commit order within the exchange. */
+/**
+ * One committed change in the exchange. Its change id (commit order) travels as the CloudEvent
+ * id `exchange-<id>`, assigned when the outbox relay sequences it.
+ */
 export class ChangePayload {
-  @IsInt()
-  @Min(1)
-  id!: number;
-
-  @Matches(SUBJECT_TOKEN)
+  @Matches(IDENTIFIER_PATTERN)
   org!: string;
 
   @IsIn(CHANGE_RESOURCES)

@@ -1,0 +1,125 @@
+/**
+ * Verifies Careen access tokens against the exchange's key set, locally (inside the exchange)
+ * or fetched from GET /v1/auth/jwks (every other service). Every failure leaves as an
+ * AuthenticationError or AuthServiceUnavailableError; no jose error escapes.
+ */
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from './auth.errors';
+import { type Principal } from './principal';
+import { SIGNING_ALGORITHM } from './signing-key';
+import { ACCESS_TOKEN_TYPE, principalFromClaims } from './token-claims';
+
+export interface TokenVerifier {
+  /** The principal the token names; throws AuthenticationError or AuthServiceUnavailableError. */
+  verify(token: string): Promise<Principal>;
+}
+
+export interface TokenVerifierOptions {
+  issuer: string;
+  audience: string;
+  /** Allowed clock skew between the exchange and this service. Default 5 seconds. */
+  clockToleranceSeconds?: number;
+  clock?: () => Date;
+}
+
+export interface RemoteKeySetOptions {
+  /** No refetch within this long after a fetch, even for an unknown kid. Default 30 s. */
+  cooldownMs?: number;
+  /** Refetch at least this often so retired keys stop being trusted. Default 10 min. */
+  maxAgeMs?: number;
+  /** Give up on a key-set request after this long. Default 5 s. */
+  timeoutMs?: number;
+}
+
+export type JwksSource = () => JSONWebKeySet | Promise<JSONWebKeySet>;
+
+/** The key set itself could not be obtained: the service's fault, not the caller's. */
+class KeySetUnavailable extends Error {}
+
+const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
+
+function guardKeyLookup(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await getKey(header, token);
+    } catch (error) {
+      // A kid or alg that matches no key is the token's problem; anything else is ours.
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
+      throw new KeySetUnavailable('token signing keys are unavailable', { cause: error });
+    }
+  };
+}
+
+function localKeyLookup(source: JwksSource): JWTVerifyGetKey {
+  let lastJwks: JSONWebKeySet | undefined;
+  let lastKeySet: JWTVerifyGetKey | undefined;
+  return async (header, token) => {
+    const jwks = await source();
+    // Reuse the imported keys while the source hands back the same key set.
+    if (jwks !== lastJwks || !lastKeySet) {
+      lastKeySet = createLocalJWKSet(jwks);
+      lastJwks = jwks;
+    }
+    return lastKeySet(header, token);
+  };
+}
+
+export class JwksTokenVerifier implements TokenVerifier {
+  private constructor(
+    private readonly getKey: JWTVerifyGetKey,
+    private readonly options: TokenVerifierOptions,
+  ) {}
+
+  /** For the exchange, which holds the key set in memory; the source is read on each call. */
+  static local(source: JwksSource, options: TokenVerifierOptions): JwksTokenVerifier {
+    return new JwksTokenVerifier(guardKeyLookup(localKeyLookup(source)), options);
+  }
+
+  /** For every other service: the exchange's GET /v1/auth/jwks, cached and refetched on rotation. */
+  static remote(url: URL, options: TokenVerifierOptions & RemoteKeySetOptions): JwksTokenVerifier {
+    const keySet = createRemoteJWKSet(url, {
+      cooldownDuration: options.cooldownMs ?? 30_000,
+      cacheMaxAge: options.maxAgeMs ?? 600_000,
+      timeoutDuration: options.timeoutMs ?? 5_000,
+    });
+    return new JwksTokenVerifier(guardKeyLookup(keySet), options);
+  }
+
+  async verify(token: string): Promise<Principal> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.getKey, {
+        algorithms: [SIGNING_ALGORITHM],
+        typ: ACCESS_TOKEN_TYPE,
+        issuer: this.options.issuer,
+        audience: this.options.audience,
+        requiredClaims: ['sub', 'iat', 'exp'],
+        clockTolerance: this.options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
+        currentDate: this.options.clock?.(),
+      }));
+    } catch (error) {
+      throw translateVerifyError(error);
+    }
+    const principal = principalFromClaims(payload);
+    if (!principal) throw new AuthenticationError(AuthErrorCode.InvalidToken, 'invalid token claims');
+    return principal;
+  }
+}
+
+function translateVerifyError(error: unknown): Error {
+  if (error instanceof KeySetUnavailable) {
+    return new AuthServiceUnavailableError(error.message, { cause: error.cause });
+  }
+  if (error instanceof errors.JWTExpired) {
+    return new AuthenticationError(AuthErrorCode.TokenExpired, 'token expired');
+  }
+  return new AuthenticationError(AuthErrorCode.InvalidToken, 'invalid token');
+}

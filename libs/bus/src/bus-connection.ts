@@ -1,0 +1,76 @@
+/**
+ * The service's NATS connection: reconnects forever with jitter, logs status changes, and
+ * drains on close so in-flight acks and publishes finish before shutdown.
+ */
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+
+export interface BusLogger {
+  info(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+  error(object: Record<string, unknown>, message: string): void;
+}
+
+export interface BusConnection {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
+export interface ConnectBusOptions {
+  url: string;
+  /** Connection name shown by the server, e.g. `exchange`. */
+  name: string;
+  logger?: BusLogger;
+}
+
+export async function connectBus(options: ConnectBusOptions): Promise<BusConnection> {
+  const nc = await connect({
+    servers: options.url.split(','),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1_000,
+    reconnectJitter: 500,
+    pingInterval: 20_000,
+  });
+  void logStatus(nc, options.logger);
+  const jsm = await jetstreamManager(nc);
+  return {
+    nc,
+    js: jetstream(nc),
+    jsm,
+    isConnected: () => !nc.isClosed() && !nc.isDraining() && connectedNow(nc),
+    close: async () => {
+      if (nc.isClosed()) return;
+      await nc.drain();
+    },
+  };
+}
+
+const disconnected = new WeakSet<NatsConnection>();
+
+function connectedNow(nc: NatsConnection): boolean {
+  return !disconnected.has(nc);
+}
+
+async function logStatus(nc: NatsConnection, logger: BusLogger | undefined): Promise<void> {
+  for await (const status of nc.status()) {
+    switch (status.type) {
+      case 'disconnect':
+        disconnected.add(nc);
+        logger?.warn({ server: status.server }, 'bus disconnected; reconnecting');
+        break;
+      case 'reconnect':
+        disconnected.delete(nc);
+        logger?.info({ server: status.server }, 'bus reconnected');
+        break;
+      case 'error':
+        logger?.error({ err: String(status.error) }, 'bus error');
+        break;
+      default:
+        break;
+    }
+  }
+}

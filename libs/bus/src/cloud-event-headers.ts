@@ -1,0 +1,32 @@
+/** Builds and reads the CloudEvents binary-mode headers carried by every Careen message. */
+import { CE_HEADERS, CE_SPEC_VERSION, type CloudEventAttributes } from '@careen/contracts';
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
+
+export function cloudEventHeaders(attributes: CloudEventAttributes, extra: Record<string, string> = {}): MsgHdrs {
+  const h = natsHeaders();
+  for (const [key, value] of Object.entries(extra)) h.set(key, value);
+  h.set(CE_HEADERS.specversion, CE_SPEC_VERSION);
+  h.set(CE_HEADERS.id, attributes.id);
+  h.set(CE_HEADERS.type, attributes.type);
+  h.set(CE_HEADERS.source, attributes.source);
+  h.set(CE_HEADERS.time, attributes.time);
+  if (attributes.subject) h.set(CE_HEADERS.subject, attributes.subject);
+  return h;
+}
+
+/** The CloudEvent attributes of a received message, or the name of the first header that is missing. */
+export function readCloudEventAttributes(h: MsgHdrs | undefined): CloudEventAttributes | { missing: string } {
+  const get = (key: string) => (h?.has(key) ? h.get(key) : '');
+  for (const key of [CE_HEADERS.specversion, CE_HEADERS.id, CE_HEADERS.type, CE_HEADERS.source, CE_HEADERS.time]) {
+    if (!get(key)) return { missing: key };
+  }
+  if (get(CE_HEADERS.specversion) !== CE_SPEC_VERSION) return { missing: `${CE_HEADERS.specversion} ${CE_SPEC_VERSION}` };
+  const subject = get(CE_HEADERS.subject);
+  return {
+    id: get(CE_HEADERS.id),
+    type: get(CE_HEADERS.type),
+    source: get(CE_HEADERS.source),
+    time: get(CE_HEADERS.time),
+    ...(subject ? { subject } : {}),
+  };
+}

@@ -1,0 +1,199 @@
+import {
+  DLQ_REASON_HEADER,
+  ExchangeChanged,
+  STREAMS,
+  deadLetterSubject,
+  type ChangePayload,
+} from '@careen/contracts';
+import { createServiceDataSource, outboxSchemaUp, ProcessedMessages, runServiceMigrations } from '@careen/persistence';
+import { useTestInfra } from '@careen/testing';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { connectBus, type BusConnection } from './bus-connection';
+import { runConsumer, type BusMessage, type RunningConsumer } from './consumer-runner';
+import { EventPublisher } from './event-publisher';
+import { ensureStreams } from './stream-provisioner';
+
+class CreateInbox1700000000000 implements MigrationInterface {
+  async up(runner: QueryRunner): Promise<void> {
+    for (const sql of outboxSchemaUp('consumertest')) await runner.query(sql);
+    await runner.query('CREATE TABLE consumertest.applied (resource_id text NOT NULL)');
+  }
+  async down(): Promise<void> {}
+}
+
+function change(resourceId: string): ChangePayload {
+  return { org: 'acme', resource: 'org', resourceId, operation: 'created', changedAt: new Date().toISOString() };
+}
+
+/** Collects handled messages and lets a test await the n-th one. */
+class Recorder {
+  readonly handled: BusMessage<ChangePayload>[] = [];
+  private waiters: { count: number; resolve: () => void }[] = [];
+
+  record(message: BusMessage<ChangePayload>): void {
+    this.handled.push(message);
+    this.waiters = this.waiters.filter((waiter) => (this.handled.length >= waiter.count ? (waiter.resolve(), false) : true));
+  }
+
+  until(count: number): Promise<void> {
+    if (this.handled.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+}
+
+describe('runConsumer', () => {
+  const infra = useTestInfra();
+  let bus: BusConnection;
+  let publisher: EventPublisher;
+  let consumer: RunningConsumer | undefined;
+  let purposeCounter = 0;
+
+  beforeAll(async () => {
+    bus = await connectBus({ url: infra.natsUrl, name: 'consumer-test' });
+    await ensureStreams(bus.jsm, [STREAMS.changes, STREAMS.deadLetters]);
+    publisher = new EventPublisher(bus.js, 'careen/test');
+  });
+
+  afterEach(async () => {
+    await consumer?.stop();
+    consumer = undefined;
+  });
+
+  afterAll(async () => {
+    await bus.close();
+  });
+
+  async function start(handler: (message: BusMessage<ChangePayload>) => Promise<void>, maxDeliver = 3) {
+    await bus.jsm.streams.purge(STREAMS.changes.name);
+    await bus.jsm.streams.purge(STREAMS.deadLetters.name);
+    consumer = await runConsumer({
+      bus,
+      service: 'test',
+      purpose: `changes${purposeCounter++}`,
+      event: ExchangeChanged,
+      handler,
+      maxDeliver,
+      backoffMs: [50],
+    });
+  }
+
+  async function publishRawBody(subject: string, body: string, withHeaders = true, id = `raw-${Math.random()}`): Promise<void> {
+    const h = natsHeaders();
+    if (withHeaders) {
+      h.set('ce-specversion', '1.0');
+      h.set('ce-id', id);
+      h.set('ce-type', ExchangeChanged.type);
+      h.set('ce-source', 'careen/test');
+      h.set('ce-time', new Date().toISOString());
+    }
+    await bus.js.publish(subject, new TextEncoder().encode(body), { headers: h, msgID: `${id}-${Math.random()}` });
+  }
+
+  async function deadLetters(count: number): Promise<{ reason: string; subject: string }[]> {
+    const name = `dlq-reader-${purposeCounter}`;
+    await bus.jsm.consumers.add(STREAMS.deadLetters.name, { name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    const reader = await bus.js.consumers.get(STREAMS.deadLetters.name, name);
+    const out: { reason: string; subject: string }[] = [];
+    while (out.length < count) {
+      const message = await reader.next({ expires: 10_000 });
+      if (!message) throw new Error(`only ${out.length} of ${count} dead letters arrived`);
+      out.push({ reason: message.headers?.get(DLQ_REASON_HEADER) ?? '', subject: message.subject });
+    }
+    return out;
+  }
+
+  it('hands valid events to the handler with their CloudEvent attributes', async () => {
+    const recorder = new Recorder();
+    await start(async (message) => recorder.record(message));
+    await publisher.publish(ExchangeChanged, ['acme', 'org', 'a'], change('a'), { id: 'change-a' });
+
+    await recorder.until(1);
+
+    expect(recorder.handled[0]?.payload).toMatchObject({ org: 'acme', resourceId: 'a' });
+    expect(recorder.handled[0]?.attributes).toMatchObject({ id: 'change-a', type: 'careen.exchange.changed', source: 'careen/test' });
+  });
+
+  it('dead-letters poisoned messages with their reason and keeps consuming', async () => {
+    const recorder = new Recorder();
+    await start(async (message) => recorder.record(message));
+    await publishRawBody('careen.changes.acme.org.bad1', '{not json');
+    await publishRawBody('careen.changes.acme.org.bad2', JSON.stringify({ ...change('bad2'), operation: 'exploded' }));
+    await publishRawBody('careen.changes.acme.org.bad3', JSON.stringify({ ...change('bad3'), sneaky: true }));
+    await publishRawBody('careen.changes.acme.org.bad4', JSON.stringify(change('bad4')), false);
+    await publisher.publish(ExchangeChanged, ['acme', 'org', 'good'], change('good'));
+
+    await recorder.until(1);
+    const letters = await deadLetters(4);
+
+    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['good']);
+    expect(letters.every((letter) => letter.subject === deadLetterSubject('test'))).toBe(true);
+    expect(letters.map((letter) => letter.reason)).toEqual([
+      expect.stringContaining('malformed JSON'),
+      expect.stringContaining('operation'),
+      expect.stringContaining('sneaky'),
+      expect.stringContaining('missing CloudEvents header ce-specversion'),
+    ]);
+  });
+
+  it('retries a failing handler, then dead-letters the message with the error, and handles the next one', async () => {
+    const attempts: number[] = [];
+    const recorder = new Recorder();
+    await start(async (message) => {
+      if (message.payload.resourceId === 'cursed') {
+        attempts.push(message.deliveryCount);
+        throw new Error('downstream refused');
+      }
+      recorder.record(message);
+    }, 3);
+    await publisher.publish(ExchangeChanged, ['acme', 'org', 'cursed'], change('cursed'));
+    await publisher.publish(ExchangeChanged, ['acme', 'org', 'fine'], change('fine'));
+
+    const [letter] = await deadLetters(1);
+    await recorder.until(1);
+
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(letter?.reason).toBe('handler failed after 3 attempts: downstream refused');
+    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['fine']);
+  });
+
+  describe('with an idempotent handler', () => {
+    let dataSource: DataSource;
+
+    beforeAll(async () => {
+      dataSource = createServiceDataSource({
+        url: infra.databaseUrl,
+        schema: 'consumertest',
+        entities: [],
+        migrations: [CreateInbox1700000000000],
+        applicationName: 'consumer-test',
+      });
+      await dataSource.initialize();
+      await runServiceMigrations(dataSource);
+    });
+
+    afterAll(() => dataSource.destroy());
+
+    it('applies an event delivered twice only once', async () => {
+      const processed = new ProcessedMessages(dataSource);
+      const recorder = new Recorder();
+      await start(async (message) => {
+        await processed.applyOnce('test-changes', message.attributes.id, (manager) =>
+          manager.query('INSERT INTO consumertest.applied (resource_id) VALUES ($1)', [message.payload.resourceId]),
+        );
+        recorder.record(message);
+      });
+      // The same event published again after the stream's duplicate window would be stored twice;
+      // a fresh Nats-Msg-Id stands in for that here.
+      const event = change('once');
+      await publisher.publish(ExchangeChanged, ['acme', 'org', 'once'], event, { id: 'exchange-42' });
+      await publishRawBody('careen.changes.acme.org.once', JSON.stringify(event), true, 'exchange-42');
+
+      await recorder.until(2);
+
+      const rows = await dataSource.query<{ count: string }[]>("SELECT count(*) FROM consumertest.applied WHERE resource_id = 'once'");
+      expect(Number(rows[0]?.count)).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * Runs a durable pull consumer `<service>-<purpose>`: explicit ack, bounded redelivery with
+ * backoff, validation before the handler, dead-letter with the reason. Messages are handled
+ * one at a time, in stream order, so a handler sees each aggregate's events in order.
+ */
+import { type EventDefinition, type CloudEventAttributes } from '@careen/contracts';
+import { withConsumeSpan } from '@careen/telemetry';
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import { type BusConnection, type BusLogger } from './bus-connection';
+import { DeadLetters } from './dead-letter';
+import { decodeMessage } from './message-decoder';
+import { retryDelayMs } from './retry-delay';
+
+export interface BusMessage<P> {
+  subject: string;
+  payload: P;
+  attributes: CloudEventAttributes;
+  deliveryCount: number;
+  streamSequence: number;
+}
+
+export interface ConsumerOptions<P extends object, A extends readonly string[]> {
+  bus: BusConnection;
+  service: string;
+  purpose: string;
+  event: EventDefinition<P, A>;
+  /** Narrower than the event's filter, e.g. one org's changes. */
+  filterSubject?: string;
+  handler: (message: BusMessage<P>) => Promise<void>;
+  /** Total deliveries before a failing message is dead-lettered. */
+  maxDeliver?: number;
+  /** Delays between attempts; the last repeats. */
+  backoffMs?: readonly number[];
+  /** Outstanding unacknowledged messages; set deliberately, the server default stalls silently. */
+  maxAckPending?: number;
+  ackWaitMs?: number;
+  logger?: BusLogger;
+}
+
+export interface RunningConsumer {
+  readonly name: string;
+  stop(): Promise<void>;
+}
+
+export async function runConsumer<P extends object, A extends readonly string[]>(
+  options: ConsumerOptions<P, A>,
+): Promise<RunningConsumer> {
+  const name = `${options.service}-${options.purpose}`;
+  const maxDeliver = options.maxDeliver ?? 5;
+  const backoff = options.backoffMs ?? [1_000, 5_000, 15_000, 30_000];
+  const deadLetters = new DeadLetters(options.bus.js, options.service);
+  await ensureDurable(options, name, maxDeliver);
+
+  const consumer = await options.bus.js.consumers.get(options.event.stream, name);
+  let messages: ConsumerMessages | undefined;
+  let stopped = false;
+
+  const handle = async (message: JsMsg): Promise<void> => {
+    const decoded = await decodeMessage(options.event.payload, options.event.type, message.data, message.headers);
+    if (!decoded.ok) {
+      options.logger?.warn({ consumer: name, subject: message.subject, reason: decoded.reason }, 'dead-lettering invalid message');
+      await deadLetters.send(message, decoded.reason);
+      message.term(decoded.reason);
+      return;
+    }
+    const busMessage: BusMessage<P> = {
+      subject: message.subject,
+      payload: decoded.payload,
+      attributes: decoded.attributes,
+      deliveryCount: message.info.deliveryCount,
+      streamSequence: message.info.streamSequence,
+    };
+    try {
+      await withConsumeSpan(message.subject, traceCarrier(message), () => options.handler(busMessage));
+      await message.ackAck();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (message.info.deliveryCount >= maxDeliver) {
+        options.logger?.error({ consumer: name, subject: message.subject, reason }, 'handler kept failing; dead-lettering');
+        await deadLetters.send(message, `handler failed after ${message.info.deliveryCount} attempts: ${reason}`);
+        message.term(reason);
+      } else {
+        options.logger?.warn({ consumer: name, subject: message.subject, reason, attempt: message.info.deliveryCount }, 'handler failed; will retry');
+        message.nak(retryDelayMs(backoff, message.info.deliveryCount));
+      }
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        messages = await consumer.consume({ max_messages: Math.min(options.maxAckPending ?? 256, 256) });
+        for await (const message of messages) {
+          try {
+            await handle(message);
+          } catch (error) {
+            // Could not even dead-letter (bus down): leave it unacknowledged for redelivery.
+            options.logger?.error({ consumer: name, err: String(error) }, 'message left for redelivery');
+          }
+        }
+      } catch (error) {
+        if (stopped) break;
+        options.logger?.error({ consumer: name, err: String(error) }, 'consumer interrupted; resuming');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  })();
+
+  return {
+    name,
+    stop: async () => {
+      stopped = true;
+      await messages?.close();
+      await loop.catch(() => undefined);
+    },
+  };
+}
+
+async function ensureDurable<P extends object, A extends readonly string[]>(
+  options: ConsumerOptions<P, A>,
+  name: string,
+  maxDeliver: number,
+): Promise<void> {
+  const config = {
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: options.filterSubject ?? options.event.filter,
+    max_deliver: maxDeliver,
+    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    max_ack_pending: options.maxAckPending ?? 256,
+  };
+  try {
+    await options.bus.jsm.consumers.info(options.event.stream, name);
+    await options.bus.jsm.consumers.update(options.event.stream, name, {
+      max_deliver: config.max_deliver,
+      ack_wait: config.ack_wait,
+      max_ack_pending: config.max_ack_pending,
+    });
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
+    await options.bus.jsm.consumers.add(options.event.stream, config);
+  }
+}
+
+function traceCarrier(message: JsMsg) {
+  const h = message.headers;
+  return { get: (key: string) => (h?.has(key) ? h.get(key) : ''), set: () => undefined };
+}

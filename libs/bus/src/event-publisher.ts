@@ -1,0 +1,59 @@
+/**
+ * Publishes typed events to JetStream with CloudEvents headers, trace context and
+ * `Nats-Msg-Id` = `ce-id`, so a republish of the same event is dropped by the stream.
+ */
+import { type EventDefinition } from '@careen/contracts';
+import { injectTraceContext, withPublishSpan } from '@careen/telemetry';
+import { type JetStreamClient, type PubAck } from '@nats-io/jetstream';
+import { randomUUID } from 'node:crypto';
+import { cloudEventHeaders } from './cloud-event-headers';
+
+export interface RawPublish {
+  subject: string;
+  type: string;
+  id: string;
+  time: string;
+  body: unknown;
+  /** Headers captured when the message was produced (trace context of the original request). */
+  headers?: Record<string, string>;
+}
+
+export class EventPublisher {
+  private readonly encoder = new TextEncoder();
+
+  constructor(
+    private readonly js: JetStreamClient,
+    /** CloudEvents `source`, e.g. `careen/exchange`. */
+    private readonly source: string,
+  ) {}
+
+  publish<P extends object, A extends readonly string[]>(
+    event: EventDefinition<P, A>,
+    subjectArgs: A,
+    payload: P,
+    options: { id?: string; time?: Date } = {},
+  ): Promise<PubAck> {
+    return this.publishRaw({
+      subject: event.subject(...subjectArgs),
+      type: event.type,
+      id: options.id ?? randomUUID(),
+      time: (options.time ?? new Date()).toISOString(),
+      body: payload,
+    });
+  }
+
+  /** Publishes an already-encoded event (the outbox relay's path). */
+  publishRaw(message: RawPublish): Promise<PubAck> {
+    return withPublishSpan(message.subject, async () => {
+      const h = cloudEventHeaders(
+        { id: message.id, type: message.type, source: this.source, time: message.time },
+        message.headers,
+      );
+      if (!message.headers?.traceparent) injectTraceContext(h);
+      return this.js.publish(message.subject, this.encoder.encode(JSON.stringify(message.body)), {
+        msgID: message.id,
+        headers: h,
+      });
+    });
+  }
+}

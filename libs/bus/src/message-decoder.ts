@@ -1,0 +1,50 @@
+/**
+ * Turns a received message into a validated payload, or into the reason it cannot be
+ * handled. Nothing reaches a handler without passing here.
+ */
+import { type CloudEventAttributes, type PayloadClass } from '@careen/contracts';
+import { type MsgHdrs } from '@nats-io/transport-node';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
+import { readCloudEventAttributes } from './cloud-event-headers';
+
+export type Decoded<P> =
+  | { ok: true; payload: P; attributes: CloudEventAttributes }
+  | { ok: false; reason: string };
+
+export async function decodeMessage<P extends object>(
+  payloadClass: PayloadClass<P>,
+  expectedType: string,
+  data: Uint8Array,
+  headers: MsgHdrs | undefined,
+): Promise<Decoded<P>> {
+  const attributes = readCloudEventAttributes(headers);
+  if ('missing' in attributes) return { ok: false, reason: `missing CloudEvents header ${attributes.missing}` };
+  if (attributes.type !== expectedType) {
+    return { ok: false, reason: `unexpected ce-type "${attributes.type}", expected "${expectedType}"` };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(data));
+  } catch (error) {
+    return { ok: false, reason: `malformed JSON body: ${(error as Error).message}` };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, reason: 'payload must be a JSON object' };
+  }
+  const payload = plainToInstance(payloadClass, body);
+  const errors = await validate(payload, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  if (errors.length > 0) return { ok: false, reason: `invalid payload: ${describeValidationErrors(errors)}` };
+  return { ok: true, payload, attributes };
+}
+
+export function describeValidationErrors(errors: ValidationError[], prefix = ''): string {
+  return errors
+    .flatMap((error) => {
+      const path = prefix ? `${prefix}.${error.property}` : error.property;
+      const own = Object.values(error.constraints ?? {}).map((message) => `${path}: ${message}`);
+      const nested = error.children?.length ? [describeValidationErrors(error.children, path)] : [];
+      return [...own, ...nested];
+    })
+    .join('; ');
+}

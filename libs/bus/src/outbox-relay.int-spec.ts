@@ -1,0 +1,174 @@
+import { ExchangeChanged, STREAMS, type ChangePayload } from '@careen/contracts';
+import { createServiceDataSource, OutboxWriter, outboxSchemaUp, runServiceMigrations } from '@careen/persistence';
+import { useTestInfra } from '@careen/testing';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { connectBus, type BusConnection } from './bus-connection';
+import { EventPublisher } from './event-publisher';
+import { OutboxRelay } from './outbox-relay';
+import { ensureStreams } from './stream-provisioner';
+
+class CreateOutbox1700000000000 implements MigrationInterface {
+  async up(runner: QueryRunner): Promise<void> {
+    for (const sql of outboxSchemaUp('relaytest')) await runner.query(sql);
+  }
+  async down(): Promise<void> {}
+}
+
+function change(org: string, id: string): ChangePayload {
+  return { org, resource: 'org', resourceId: id, operation: 'created', changedAt: new Date().toISOString() };
+}
+
+describe('OutboxRelay', () => {
+  const infra = useTestInfra();
+  let dataSource: DataSource;
+  let bus: BusConnection;
+  let writer: OutboxWriter;
+  const relays: OutboxRelay[] = [];
+
+  beforeAll(async () => {
+    dataSource = createServiceDataSource({
+      url: infra.databaseUrl,
+      schema: 'relaytest',
+      entities: [],
+      migrations: [CreateOutbox1700000000000],
+      applicationName: 'relay-test',
+    });
+    await dataSource.initialize();
+    await runServiceMigrations(dataSource);
+    bus = await connectBus({ url: infra.natsUrl, name: 'relay-test' });
+    await ensureStreams(bus.jsm, [STREAMS.changes]);
+    writer = new OutboxWriter('relaytest');
+  });
+
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+    await bus.jsm.streams.purge(STREAMS.changes.name);
+    await dataSource.query('TRUNCATE relaytest.outbox');
+  });
+
+  afterAll(async () => {
+    await bus.close();
+    await dataSource.destroy();
+  });
+
+  function startRelay(beforeMark?: (seqs: string[]) => Promise<void>): OutboxRelay {
+    const relay = new OutboxRelay({
+      databaseUrl: infra.databaseUrl,
+      schema: 'relaytest',
+      publisher: new EventPublisher(bus.js, 'careen/test'),
+      pollIntervalMs: 100,
+      beforeMark,
+    });
+    relays.push(relay);
+    relay.start();
+    return relay;
+  }
+
+  async function commitChange(org: string, id: string): Promise<void> {
+    await dataSource.transaction((manager) => writer.append(manager, ExchangeChanged, [org, 'org', id], change(org, id)));
+  }
+
+  /** Reads the stream from the start until `count` messages arrived, then checks nothing more is there. */
+  async function readStream(count: number): Promise<{ id: string; subject: string }[]> {
+    const name = `reader-${Date.now()}`;
+    await bus.jsm.consumers.add(STREAMS.changes.name, {
+      name,
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.All,
+    });
+    const consumer = await bus.js.consumers.get(STREAMS.changes.name, name);
+    const seen: { id: string; subject: string }[] = [];
+    while (seen.length < count) {
+      const message = await consumer.next({ expires: 10_000 });
+      if (!message) throw new Error(`only ${seen.length} of ${count} messages arrived`);
+      seen.push({ id: message.headers?.get('ce-id') ?? '', subject: message.subject });
+    }
+    const extra = await consumer.next({ expires: 1_000 });
+    if (extra) seen.push({ id: extra.headers?.get('ce-id') ?? '', subject: extra.subject });
+    await bus.jsm.consumers.delete(STREAMS.changes.name, name);
+    return seen;
+  }
+
+  it('publishes each committed change once, in order, and nothing from a rolled-back transaction', async () => {
+    await commitChange('acme', 'a');
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await writer.append(manager, ExchangeChanged, ['acme', 'org', 'ghost'], change('acme', 'ghost'));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await commitChange('acme', 'b');
+    await commitChange('beta', 'c');
+    startRelay();
+
+    const seen = await readStream(3);
+
+    expect(seen.map((message) => message.subject)).toEqual([
+      'careen.changes.acme.org.a',
+      'careen.changes.acme.org.b',
+      'careen.changes.beta.org.c',
+    ]);
+    const seqs = seen.map((message) => Number(message.id.replace('relaytest-', '')));
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+  });
+
+  it('refuses to write an outbox message outside a transaction', async () => {
+    await expect(
+      writer.append(dataSource.manager, ExchangeChanged, ['acme', 'org', 'x'], change('acme', 'x')),
+    ).rejects.toThrow('inside the transaction');
+  });
+
+  it('numbers a change from a slow transaction after the changes it committed after', async () => {
+    const slow = dataSource.createQueryRunner();
+    await slow.connect();
+    await slow.startTransaction();
+    await writer.append(slow.manager, ExchangeChanged, ['acme', 'org', 'slow'], change('acme', 'slow'));
+    await commitChange('acme', 'fast');
+    startRelay();
+
+    // The fast change is held back while the older transaction is still open: several relay
+    // rounds (100 ms apiece) pass and nothing reaches the stream.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await bus.jsm.streams.info(STREAMS.changes.name)).state.messages).toBe(0);
+    await slow.commitTransaction();
+    await slow.release();
+
+    // ...and then both are numbered in one increasing sequence with nothing skipped.
+    const seen = await readStream(2);
+    const seqs = seen.map((message) => Number(message.id.replace('relaytest-', '')));
+    expect(seqs[1]).toBeGreaterThan(seqs[0] ?? Infinity);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('publishes a change once even when the relay dies between publish and mark', async () => {
+    await commitChange('acme', 'a');
+    await commitChange('acme', 'b');
+    let crashes = 0;
+    startRelay(async () => {
+      if (crashes++ === 0) throw new Error('relay died before marking');
+    });
+
+    const seen = await readStream(2);
+
+    expect(crashes).toBeGreaterThanOrEqual(2);
+    expect(seen.map((message) => message.subject)).toEqual(['careen.changes.acme.org.a', 'careen.changes.acme.org.b']);
+    const rows = await dataSource.query<{ unpublished: string }[]>(
+      'SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM relaytest.outbox',
+    );
+    expect(Number(rows[0]?.unpublished)).toBe(0);
+  });
+
+  it('lets only one of two relays for a schema publish, and the standby takes over when the leader stops', async () => {
+    const leader = startRelay();
+    startRelay();
+    await commitChange('acme', 'one');
+    await readStream(1);
+    await leader.stop();
+    await commitChange('acme', 'two');
+
+    const seen = await readStream(2);
+
+    expect(seen.map((message) => message.subject)).toEqual(['careen.changes.acme.org.one', 'careen.changes.acme.org.two']);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Creates or updates the streams a service uses. Safe to run from every replica at once:
+ * a lost creation race is resolved by reading the stream that won.
+ */
+import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+
+export interface StreamSpec {
+  name: string;
+  subjects: readonly string[];
+  /** Republished messages with the same Nats-Msg-Id inside this window are dropped. */
+  duplicateWindowMs?: number;
+  maxAgeMs?: number;
+  replicas?: number;
+}
+
+const DEFAULT_DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** JetStream's API error code for "stream name already in use". */
+const STREAM_NAME_IN_USE = 10058;
+
+export async function ensureStreams(jsm: JetStreamManager, specs: readonly StreamSpec[]): Promise<void> {
+  for (const spec of specs) await ensureStream(jsm, spec);
+}
+
+async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+  const wanted = {
+    name: spec.name,
+    subjects: [...spec.subjects],
+    storage: StorageType.File,
+    duplicate_window: nanos(spec.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
+    max_age: nanos(spec.maxAgeMs ?? 0),
+    num_replicas: spec.replicas ?? 1,
+  };
+  const existing = await streamInfo(jsm, spec.name);
+  if (!existing) {
+    try {
+      await jsm.streams.add(wanted);
+      return;
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError && error.code === STREAM_NAME_IN_USE)) throw error;
+    }
+  }
+  const current = existing ?? (await jsm.streams.info(spec.name)).config;
+  const sameSubjects = [...current.subjects].sort().join() === [...wanted.subjects].sort().join();
+  if (!sameSubjects || current.duplicate_window !== wanted.duplicate_window || current.max_age !== wanted.max_age) {
+    await jsm.streams.update(spec.name, {
+      subjects: wanted.subjects,
+      duplicate_window: wanted.duplicate_window,
+      max_age: wanted.max_age,
+    });
+  }
+}
+
+async function streamInfo(jsm: JetStreamManager, name: string) {
+  try {
+    return (await jsm.streams.info(name)).config;
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) return undefined;
+    throw error;
+  }
+}

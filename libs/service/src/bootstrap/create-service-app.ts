@@ -1,0 +1,47 @@
+/**
+ * Builds a hub service's HTTP app the same way in production and in tests: JSON bodies with
+ * a size limit, validated DTOs, one error shape, request metrics, OpenAPI at /docs, and
+ * shutdown hooks so SIGTERM drains.
+ */
+import { type LoggerService, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { HttpErrorFilter } from '../http/http-error.filter';
+import { DEFAULT_BODY_LIMIT, useJsonBody } from '../http/json-body';
+import { createValidationPipe } from '../http/validation.pipe';
+import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
+import { MetricsRegistry } from '../metrics/metrics.registry';
+
+export interface ServiceAppOptions {
+  service: string;
+  description: string;
+  logger: LoggerService;
+  bodyLimit?: string;
+}
+
+export async function createServiceApp(module: Type | object, options: ServiceAppOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module as Type, {
+    bodyParser: false,
+    logger: options.logger,
+  });
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(httpMetricsMiddleware(app.get(MetricsRegistry)));
+  useJsonBody(app, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new HttpErrorFilter(options.logger));
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(`Careen ${options.service}`)
+      .setDescription(options.description)
+      .setVersion('v1')
+      .addBearerAuth()
+      .addBasicAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  return app;
+}

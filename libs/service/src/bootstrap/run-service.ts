@@ -1,0 +1,59 @@
+/**
+ * The entry point of every hub service: `main.ts` serves; `main.ts migrate` only brings the
+ * schema up to date and exits (a Kubernetes Job's job). Configuration problems end the
+ * process with the list of bad variables and no stack trace.
+ */
+import { createServiceDataSource, runServiceMigrations } from '@careen/persistence';
+import { createLogger, NestJsonLogger } from '@careen/telemetry';
+import { type DynamicModule, type Type } from '@nestjs/common';
+import { type EntitySchema, type MixedList } from 'typeorm';
+import { ConfigError, loadConfig } from '../config/load-config';
+import { type ServiceConfig } from '../config/service-config';
+import { schemaOfService } from '../platform/platform.module';
+import { createServiceApp } from './create-service-app';
+
+export interface ServiceDefinition<C extends ServiceConfig> {
+  service: string;
+  description: string;
+  configClass: new () => C;
+  port: (config: C) => number;
+  module: (config: C) => Type | DynamicModule;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+export async function runService<C extends ServiceConfig>(definition: ServiceDefinition<C>, argv = process.argv.slice(2)): Promise<void> {
+  let config: C;
+  try {
+    config = loadConfig(definition.configClass);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${definition.service}: ${error.message}\n`);
+    process.exit(78);
+  }
+  const logger = createLogger(definition.service, { level: config.CAREEN_LOG_LEVEL });
+  if (argv[0] === 'migrate') {
+    const dataSource = createServiceDataSource({
+      url: config.CAREEN_DATABASE_URL,
+      schema: schemaOfService(definition.service),
+      entities: definition.entities,
+      migrations: definition.migrations,
+      applicationName: `${definition.service}-migrate`,
+    });
+    await dataSource.initialize();
+    const applied = await runServiceMigrations(dataSource);
+    await dataSource.destroy();
+    logger.info({ applied }, applied.length ? 'migrations applied' : 'schema already up to date');
+    return;
+  }
+  const app = await createServiceApp(definition.module(config), {
+    service: definition.service,
+    description: definition.description,
+    logger: new NestJsonLogger(logger),
+  });
+  const port = definition.port(config);
+  await app.listen(port, '0.0.0.0');
+  logger.info({ port, docs: `/docs` }, `${definition.service} listening`);
+}

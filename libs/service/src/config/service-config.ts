@@ -1,0 +1,38 @@
+/**
+ * Environment every hub service reads. Apps extend it with their own variables; nothing else
+ * reads process.env. A bad or missing value stops the service with a message naming it.
+ */
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsUrl, Matches } from 'class-validator';
+import { Secret } from './secret.decorator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+export const toBoolean = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : value === true || value === 'true' || value === '1';
+
+export class ServiceConfig {
+  /** postgres://user:password@host:port/database */
+  @Secret()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'CAREEN_DATABASE_URL must be a postgres:// URL' })
+  CAREEN_DATABASE_URL!: string;
+
+  /** One or more comma-separated nats:// URLs. */
+  @Matches(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, { message: 'CAREEN_NATS_URL must be one or more nats:// URLs, comma-separated' })
+  CAREEN_NATS_URL!: string;
+
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
+  CAREEN_LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** OTLP/HTTP collector base URL; traces are only exported when set. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  CAREEN_OTEL_ENDPOINT?: string;
+
+  /** Run this service's migrations at start (turn off when a Job runs them). */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  CAREEN_MIGRATE = true;
+}

@@ -1,0 +1,41 @@
+/**
+ * Turns everything a handler throws into the `{statusCode, error, message, details?}` body.
+ * Domain errors map by kind; Nest's HTTP exceptions keep their status; anything else is a
+ * 500 whose cause is logged, never shown.
+ */
+import { DomainError } from '@careen/contracts';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, type LoggerService } from '@nestjs/common';
+import { type Response } from 'express';
+import { statusOfErrorKind } from './domain-error.status';
+import { errorBody, type ErrorBody } from './error-body';
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: LoggerService) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const body = this.toBody(exception);
+    if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), 'HttpErrorFilter');
+    }
+    if (response.headersSent) return;
+    if (body.statusCode === 401) response.setHeader('WWW-Authenticate', 'Bearer, Basic realm="careen"');
+    response.status(body.statusCode).json(body);
+  }
+
+  private toBody(exception: unknown): ErrorBody {
+    if (exception instanceof DomainError) {
+      return errorBody(statusOfErrorKind(exception.kind), exception.message, exception.details ?? { code: exception.code });
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      if (typeof response === 'string') return errorBody(status, response);
+      const { message, details } = response as { message?: unknown; details?: unknown };
+      const text = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message;
+      return errorBody(status, text, details);
+    }
+    return errorBody(500, 'internal error');
+  }
+}

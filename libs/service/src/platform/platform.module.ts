@@ -1,0 +1,122 @@
+/**
+ * What every hub service shares: its config, its own schema (migrated at start unless a Job
+ * does it), the bus with its streams, the publisher, the outbox writer and relay, the inbox
+ * of processed messages, health, readiness and metrics.
+ */
+import { connectBus, ensureStreams, EventPublisher, OutboxRelay, type BusConnection, type StreamSpec } from '@careen/bus';
+import { createServiceDataSource, OutboxWriter, ProcessedMessages, runServiceMigrations } from '@careen/persistence';
+import { injectTraceContext } from '@careen/telemetry';
+import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
+import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import { type ServiceConfig } from '../config/service-config';
+import { HealthController } from '../health/health.controller';
+import { READINESS_CHECKS, type ReadinessCheck } from '../health/readiness';
+import { MetricsController } from '../metrics/metrics.controller';
+import { MetricsRegistry } from '../metrics/metrics.registry';
+import { PlatformLifecycle } from './platform.lifecycle';
+import { BUS, SERVICE_CONFIG, SERVICE_NAME } from './platform.tokens';
+
+export interface PlatformOptions<C extends ServiceConfig> {
+  /** Service name; also its schema (dashes become underscores). */
+  service: string;
+  config: C;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+  streams: readonly StreamSpec[];
+  /** Run the outbox relay in this process (services that publish through the outbox). */
+  relayOutbox?: boolean;
+}
+
+export function schemaOfService(service: string): string {
+  return service.replace(/-/g, '_');
+}
+
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot<C extends ServiceConfig>(options: PlatformOptions<C>): DynamicModule {
+    const schema = schemaOfService(options.service);
+    const providers: Provider[] = [
+      { provide: SERVICE_NAME, useValue: options.service },
+      { provide: SERVICE_CONFIG, useValue: options.config },
+      {
+        provide: DataSource,
+        useFactory: async () => {
+          const dataSource = createServiceDataSource({
+            url: options.config.CAREEN_DATABASE_URL,
+            schema,
+            entities: options.entities,
+            migrations: options.migrations,
+            applicationName: options.service,
+          });
+          await dataSource.initialize();
+          if (options.config.CAREEN_MIGRATE) await runServiceMigrations(dataSource);
+          return dataSource;
+        },
+      },
+      {
+        provide: BUS,
+        useFactory: async () => {
+          const bus = await connectBus({ url: options.config.CAREEN_NATS_URL, name: options.service });
+          await ensureStreams(bus.jsm, options.streams);
+          return bus;
+        },
+      },
+      {
+        provide: EventPublisher,
+        inject: [BUS],
+        useFactory: (bus: BusConnection) => new EventPublisher(bus.js, `careen/${options.service}`),
+      },
+      {
+        provide: OutboxWriter,
+        useFactory: () => new OutboxWriter(schema, currentTraceHeaders),
+      },
+      {
+        provide: ProcessedMessages,
+        inject: [DataSource],
+        useFactory: (dataSource: DataSource) => new ProcessedMessages(dataSource),
+      },
+      {
+        provide: OutboxRelay,
+        inject: [EventPublisher],
+        useFactory: (publisher: EventPublisher) =>
+          options.relayOutbox ? new OutboxRelay({ databaseUrl: options.config.CAREEN_DATABASE_URL, schema, publisher }) : undefined,
+      },
+      {
+        provide: READINESS_CHECKS,
+        inject: [DataSource, BUS],
+        useFactory: (dataSource: DataSource, bus: BusConnection): ReadinessCheck[] => [
+          { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
+          {
+            name: 'bus',
+            check: async () => {
+              if (!bus.isConnected()) throw new Error('disconnected');
+              await bus.nc.flush();
+            },
+          },
+        ],
+      },
+      { provide: MetricsRegistry, useValue: new MetricsRegistry(options.service) },
+      {
+        provide: PlatformLifecycle,
+        inject: [DataSource, BUS, OutboxRelay],
+        useFactory: (dataSource: DataSource, bus: BusConnection, relay: OutboxRelay | undefined) =>
+          new PlatformLifecycle(dataSource, bus, relay),
+      },
+    ];
+    return {
+      module: PlatformModule,
+      controllers: [HealthController, MetricsController],
+      providers,
+      exports: [SERVICE_NAME, SERVICE_CONFIG, DataSource, BUS, EventPublisher, OutboxWriter, ProcessedMessages, OutboxRelay, MetricsRegistry],
+    };
+  }
+}
+
+function currentTraceHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  injectTraceContext({ get: (key) => headers[key] ?? '', set: (key, value) => (headers[key] = value) });
+  return headers;
+}

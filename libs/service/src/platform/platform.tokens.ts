@@ -1,0 +1,3 @@
+export const SERVICE_NAME = Symbol('careen:service-name');
+export const SERVICE_CONFIG = Symbol('careen:service-config');
+export const BUS = Symbol('careen:bus');

@@ -1,0 +1,4 @@
+export * from './test-env';
+export * from './test-database';
+export * from './test-nats';
+export * from './test-infra';
