@@ -1,7 +1,10 @@
 /**
- * Authentication and authorization failures, free of any transport. Each carries a stable code;
- * the HTTP mapping lives in nest/auth-error.mapper.ts and nowhere else.
+ * Authentication and authorization failures. They are domain errors, so any transport's error
+ * mapper turns them into 401/403/503 by kind; the guard's own mapping lives in
+ * nest/auth-error.mapper.ts. No Nest types here.
  */
+import { DomainError } from '@careen/contracts';
+
 export enum AuthErrorCode {
   MissingCredentials = 'MISSING_CREDENTIALS',
   MalformedCredentials = 'MALFORMED_CREDENTIALS',
@@ -23,24 +26,20 @@ export type AuthenticationErrorCode =
 export type AuthorizationErrorCode = AuthErrorCode.Forbidden | AuthErrorCode.WrongOrg;
 
 /** The caller could not be identified (HTTP 401). */
-export class AuthenticationError extends Error {
-  constructor(
-    readonly code: AuthenticationErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
+export class AuthenticationError extends DomainError {
+  declare readonly code: AuthenticationErrorCode;
+
+  constructor(code: AuthenticationErrorCode, message: string) {
+    super('unauthenticated', code, message);
   }
 }
 
 /** The caller is known but may not do this (HTTP 403). */
-export class AuthorizationError extends Error {
-  constructor(
-    readonly code: AuthorizationErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
+export class AuthorizationError extends DomainError {
+  declare readonly code: AuthorizationErrorCode;
+
+  constructor(code: AuthorizationErrorCode, message: string) {
+    super('forbidden', code, message);
   }
 }
 
@@ -48,12 +47,12 @@ export class AuthorizationError extends Error {
  * Credentials could not be checked because the exchange (or its key set) did not answer
  * (HTTP 503). Kept apart from AuthenticationError so an outage never reads as "wrong password".
  */
-export class AuthServiceUnavailableError extends Error {
-  readonly code = AuthErrorCode.AuthServiceUnavailable;
+export class AuthServiceUnavailableError extends DomainError {
+  declare readonly code: AuthErrorCode.AuthServiceUnavailable;
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
+    super('unavailable', AuthErrorCode.AuthServiceUnavailable, message);
+    if (options && 'cause' in options) this.cause = options.cause;
   }
 }
 

@@ -57,6 +57,8 @@ export function parseAuthorizationHeader(value: string | undefined): Credentials
     case 'basic':
       return parseBasic(rest);
     default:
-      throw malformed(`unsupported authorization scheme ${JSON.stringify(scheme.slice(0, 32))}; use Bearer or Basic`);
+      throw malformed(
+        `unsupported authorization scheme ${JSON.stringify(scheme.slice(0, 32))}; use Bearer or Basic`,
+      );
   }
 }

@@ -26,7 +26,7 @@ export async function generateSigningKey(): Promise<SigningKeyMaterial> {
   };
 }
 
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'] as const;
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
 
 function publicOnly(jwk: JWK): JWK {
   const copy: JWK = { ...jwk };

@@ -9,7 +9,8 @@ import { isRole, type Principal, type Role } from './principal';
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 /** Claims besides the registered ones (sub, iss, aud, iat, exp, jti). */
-export type PrincipalClaims = { kind: 'user'; org: string; role: Role } | { kind: 'node'; org: string; node: string };
+export type PrincipalClaims =
+  { kind: 'user'; org: string; role: Role } | { kind: 'node'; org: string; node: string };
 
 export function claimsFor(principal: Principal): PrincipalClaims {
   switch (principal.kind) {

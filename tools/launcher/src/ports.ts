@@ -25,9 +25,9 @@ export async function assertPortsFree(claims: readonly PortClaim[], hints: Parti
   for (const claim of claims) {
     const earlier = seen.get(claim.port);
     if (earlier) problems.push(`${earlier.envVar} and ${claim.envVar} both use port ${claim.port}; change one of them.`);
-    seen.set(claim.port, claim);
+    else seen.set(claim.port, claim);
   }
-  for (const claim of claims) {
+  for (const claim of seen.values()) {
     if (await isFree(claim.port)) continue;
     const hint = hints[claim.envVar];
     problems.push(

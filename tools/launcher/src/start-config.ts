@@ -14,18 +14,30 @@ export interface StartConfig {
   pgPort: number;
   natsPort: number;
   services: { service: HubService; port: number }[];
+  /** The exchange's port, which the other services call. */
+  exchangePort: number;
   logLevel: string;
   otelEndpoint?: string;
 }
 
-export const START_USAGE = `usage: npm start [-- --reset]
+const usageRow = (name: string, text: string) => `  ${name.padEnd(38)}${text}`;
 
-Runs Postgres, a JetStream nats-server and every hub service on this machine.
-  --reset   delete the local state (database, NATS data, logs, credentials) first
-
-Environment: CAREEN_HOME (state folder, default .careen/), CAREEN_PG_PORT (55432),
-CAREEN_NATS_PORT (54222), ${HUB_SERVICES.map((s) => `${s.portEnv} (${s.defaultPort})`).join(', ')},
-CAREEN_ROOT_PASSWORD, CAREEN_LOG_LEVEL (info), CAREEN_OTEL_ENDPOINT, CAREEN_NATS_SERVER_BIN.`;
+export const START_USAGE = [
+  'usage: npm start [-- --reset]',
+  '',
+  'Runs Postgres, a JetStream nats-server and every hub service on this machine.',
+  '  --reset   delete the local state (database, NATS data, logs, credentials) first',
+  '',
+  'Environment:',
+  usageRow('CAREEN_HOME', 'state folder (default .careen/ in the repository)'),
+  usageRow(PG_PORT_ENV, 'embedded Postgres port (55432)'),
+  usageRow(NATS_PORT_ENV, 'nats-server port (54222)'),
+  ...HUB_SERVICES.map((s) => usageRow(s.portEnv, `${s.name} port (${s.defaultPort})`)),
+  usageRow('CAREEN_ROOT_PASSWORD', 'hub admin password (default: generated once)'),
+  usageRow('CAREEN_LOG_LEVEL', 'service log level (info)'),
+  usageRow('CAREEN_OTEL_ENDPOINT', 'OpenTelemetry endpoint given to the services'),
+  usageRow('CAREEN_NATS_SERVER_BIN', 'nats-server binary to use'),
+].join('\n');
 
 export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv): StartConfig {
   const unknown = argv.filter((arg) => !['--reset', '--help', '-h'].includes(arg));
@@ -40,6 +52,7 @@ export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
       service,
       port: portFromEnv(env, service.portEnv, service.defaultPort),
     })),
+    exchangePort: portFromEnv(env, 'CAREEN_EXCHANGE_PORT', 8080),
     logLevel: env.CAREEN_LOG_LEVEL || 'info',
     otelEndpoint: env.CAREEN_OTEL_ENDPOINT || undefined,
   };

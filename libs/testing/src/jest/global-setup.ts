@@ -3,7 +3,7 @@
  * one already. Test files then create a database each (see test-database.ts).
  */
 import { startEmbeddedPostgres, type RunningPostgres } from '@careen/devstack';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_ADMIN_URL_ENV } from '../test-env';
@@ -18,7 +18,10 @@ export default async function globalSetup(): Promise<void> {
     process.env[TEST_ADMIN_URL_ENV] = given;
     return;
   }
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'careen-test-pg-')), 'data');
+  const parent = mkdtempSync(join(tmpdir(), 'careen-test-pg-'));
+  // Under root, Postgres runs as its own user, which must be able to reach its data folder.
+  chmodSync(parent, 0o755);
+  const dataDir = join(parent, 'data');
   const postgres = await startEmbeddedPostgres({ dataDir, persistent: false });
   globalThis.__careenTestPostgres = postgres;
   process.env[TEST_ADMIN_URL_ENV] = postgres.adminUrl;

@@ -1,0 +1,27 @@
+/**
+ * Records a change of an exchange resource in the caller's transaction. Every mutation of
+ * the exchange goes through here, so every committed change reaches CAREEN_CHANGES.
+ */
+import { ExchangeChanged, type ChangeOperation, type ChangeResource } from '@careen/contracts';
+import { OutboxWriter } from '@careen/persistence';
+import { Injectable } from '@nestjs/common';
+import { type EntityManager } from 'typeorm';
+
+@Injectable()
+export class ChangeRecorder {
+  constructor(private readonly outbox: OutboxWriter) {}
+
+  record(
+    manager: EntityManager,
+    change: { org: string; resource: ChangeResource; resourceId: string; operation: ChangeOperation; data?: object },
+  ): Promise<void> {
+    return this.outbox.append(manager, ExchangeChanged, [change.org, change.resource, change.resourceId], {
+      org: change.org,
+      resource: change.resource,
+      resourceId: change.resourceId,
+      operation: change.operation,
+      changedAt: new Date().toISOString(),
+      ...(change.data ? { data: { ...change.data } } : {}),
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { AuthModule, JwksTokenVerifier } from '@careen/auth';
+import { STREAMS } from '@careen/contracts';
+import { OutboxMessageEntity } from '@careen/persistence';
+import { PlatformModule } from '@careen/service';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthFeatureModule } from './auth/auth-feature.module';
+import { LocalBasicAuthenticator } from './auth/local-basic.authenticator';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './auth/token.service';
+import { type ExchangeConfig } from './exchange.config';
+import { SigningKeyStore } from './keys/signing-key.store';
+import { SigningKeyEntity } from './keys/signing-key.entity';
+import { InitExchange1763769600000 } from './migrations/1763769600000-init-exchange';
+import { OrgEntity } from './orgs/org.entity';
+import { OrgsModule } from './orgs/orgs.module';
+import { UserEntity } from './users/user.entity';
+import { UsersModule } from './users/users.module';
+
+export const EXCHANGE_ENTITIES = [OrgEntity, UserEntity, SigningKeyEntity, OutboxMessageEntity];
+export const EXCHANGE_MIGRATIONS = [InitExchange1763769600000];
+
+@Module({})
+export class ExchangeModule {
+  static forRoot(config: ExchangeConfig): DynamicModule {
+    return {
+      module: ExchangeModule,
+      imports: [
+        PlatformModule.forRoot({
+          service: 'exchange',
+          config,
+          entities: EXCHANGE_ENTITIES,
+          migrations: EXCHANGE_MIGRATIONS,
+          streams: [STREAMS.changes, STREAMS.deadLetters],
+          relayOutbox: true,
+        }),
+        AuthModule.forRoot({
+          imports: [AuthFeatureModule],
+          verifier: {
+            inject: [SigningKeyStore],
+            useFactory: (keys: SigningKeyStore) =>
+              JwksTokenVerifier.local(() => keys.jwks(), { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE }),
+          },
+          basicAuthenticator: { inject: [LocalBasicAuthenticator], useFactory: (local: LocalBasicAuthenticator) => local },
+        }),
+        AuthFeatureModule,
+        OrgsModule,
+        UsersModule,
+      ],
+    };
+  }
+}

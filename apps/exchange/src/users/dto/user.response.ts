@@ -1,0 +1,20 @@
+import { ROLES, type Role } from '@careen/auth';
+import { ApiProperty } from '@nestjs/swagger';
+import { type UserEntity } from '../user.entity';
+
+/** A user as clients see it: never the password hash. */
+export class UserResponse {
+  @ApiProperty() org!: string;
+  @ApiProperty() username!: string;
+  @ApiProperty({ enum: ROLES }) role!: Role;
+  @ApiProperty() createdAt!: string;
+
+  static from(user: UserEntity): UserResponse {
+    return { org: user.org, username: user.username, role: user.role, createdAt: user.createdAt.toISOString() };
+  }
+}
+
+export class UserListResponse {
+  @ApiProperty({ type: [UserResponse] }) items!: UserResponse[];
+  @ApiProperty() total!: number;
+}

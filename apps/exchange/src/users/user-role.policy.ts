@@ -1,0 +1,22 @@
+/**
+ * Who may grant which role. Hub admins live only in the `root` org and only a hub admin makes
+ * another; an org admin manages the users and org admins of its own org.
+ */
+import { type Principal, type Role } from '@careen/auth';
+import { roleNotAllowed } from './users.errors';
+
+export const ROOT_ORG = 'root';
+export const ROOT_USER = 'root';
+
+export function assertMayGrantRole(actor: Principal, org: string, role: Role): void {
+  if (role === 'hubAdmin') {
+    if (org !== ROOT_ORG) throw roleNotAllowed(`hubAdmin users exist only in the "${ROOT_ORG}" org`);
+    if (actor.kind !== 'user' || actor.role !== 'hubAdmin') throw roleNotAllowed('only a hubAdmin may create a hubAdmin');
+  }
+}
+
+/** A user may read their own record; admins read every user of their org. */
+export function mayReadUser(actor: Principal, org: string, username: string): boolean {
+  if (actor.kind !== 'user') return false;
+  return actor.role !== 'user' || (actor.org === org && actor.username === username);
+}

@@ -1,0 +1,41 @@
+import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CreateUserDto } from './dto/create-user.dto';
+import { type UserListResponse, UserResponse } from './dto/user.response';
+import { mayReadUser } from './user-role.policy';
+import { UsersService } from './users.service';
+
+@ApiTags('users')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@OrgScoped()
+@Controller('v1/orgs/:org/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Post()
+  @Roles('orgAdmin')
+  add(@CurrentPrincipal() actor: Principal, @Param('org') org: string, @Body() body: CreateUserDto): Promise<UserResponse> {
+    return this.users.add(actor, org, body);
+  }
+
+  @Get()
+  @Roles('orgAdmin')
+  list(@Param('org') org: string): Promise<UserListResponse> {
+    return this.users.list(org);
+  }
+
+  @Get(':username')
+  get(@CurrentPrincipal() actor: Principal, @Param('org') org: string, @Param('username') username: string): Promise<UserResponse> {
+    if (!mayReadUser(actor, org, username)) throw new ForbiddenException('users may read only their own record');
+    return this.users.get(org, username);
+  }
+
+  @Delete(':username')
+  @Roles('orgAdmin')
+  @HttpCode(204)
+  remove(@Param('org') org: string, @Param('username') username: string): Promise<void> {
+    return this.users.remove(org, username);
+  }
+}

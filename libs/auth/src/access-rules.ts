@@ -1,0 +1,40 @@
+/**
+ * What an authenticated principal may call, given a route's requirements: nodes only where
+ * allowed, users only with a listed role, and nobody outside their own org except a hub admin.
+ * Pure rules, no transport; throws AuthorizationError.
+ */
+import { AuthErrorCode, AuthorizationError } from './auth.errors';
+import { isHubAdmin, principalId, type Principal, type Role } from './principal';
+
+export interface AccessRequirements {
+  /** Nodes may call the route (users still need a matching role when roles are given). */
+  allowNodes?: boolean;
+  /** Roles a user needs; hubAdmin always qualifies. Absent or empty: any user. */
+  roles?: readonly Role[];
+  /** The org the route addresses; the principal must belong to it unless a hub admin. */
+  org?: string;
+}
+
+export function assertAccess(principal: Principal, requirements: AccessRequirements): void {
+  if (principal.kind === 'node' && !requirements.allowNodes) {
+    throw new AuthorizationError(AuthErrorCode.Forbidden, 'nodes may not call this route');
+  }
+  if (requirements.org !== undefined && principal.org !== requirements.org && !isHubAdmin(principal)) {
+    throw new AuthorizationError(
+      AuthErrorCode.WrongOrg,
+      `${principalId(principal)} has no access to org ${requirements.org}`,
+    );
+  }
+  const roles = requirements.roles ?? [];
+  if (
+    principal.kind === 'user' &&
+    roles.length > 0 &&
+    !isHubAdmin(principal) &&
+    !roles.includes(principal.role)
+  ) {
+    throw new AuthorizationError(
+      AuthErrorCode.Forbidden,
+      `role ${principal.role} may not call this route; it needs ${[...roles].join(' or ')}`,
+    );
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * @careen/auth: credentials, access tokens, org isolation and the Nest guard that applies them.
+ */
+export * from './principal';
+export * from './auth.errors';
+export * from './secret-hash';
+export * from './signing-key';
+export { ACCESS_TOKEN_TYPE } from './token-claims';
+export * from './token-issuer';
+export * from './token-verifier';
+export * from './authorization-header';
+export * from './basic-authenticator';
+export * from './exchange-basic-authenticator';
+export * from './access-rules';
+export * from './nest/auth.tokens';
+export * from './nest/authenticated-request';
+export * from './nest/public.decorator';
+export * from './nest/roles.decorator';
+export * from './nest/node-allowed.decorator';
+export * from './nest/org-scoped.decorator';
+export * from './nest/current-principal.decorator';
+export * from './nest/auth-error.mapper';
+export * from './nest/auth.guard';
+export * from './nest/auth.module';

@@ -1,0 +1,351 @@
+import { Controller, Get, type INestApplication, Param } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from '../auth.errors';
+import { type BasicAuthenticator } from '../basic-authenticator';
+import { type Principal } from '../principal';
+import { generateSigningKey, toJwks, type SigningKeyMaterial } from '../signing-key';
+import { TokenIssuer } from '../token-issuer';
+import { JwksTokenVerifier } from '../token-verifier';
+import { AuthModule } from './auth.module';
+import { CurrentPrincipal } from './current-principal.decorator';
+import { AllowNodes } from './node-allowed.decorator';
+import { OrgScoped } from './org-scoped.decorator';
+import { Public } from './public.decorator';
+import { Roles } from './roles.decorator';
+
+const ISSUER = 'careen-exchange';
+const AUDIENCE = 'careen';
+
+const root: Principal = { kind: 'user', org: 'root', username: 'root', role: 'hubAdmin' };
+const olga: Principal = { kind: 'user', org: 'acme', username: 'olga', role: 'orgAdmin' };
+const ulf: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'user' };
+const edge1: Principal = { kind: 'node', org: 'acme', node: 'edge-1' };
+
+/** Basic credentials as the exchange would answer them, held in memory. */
+class InMemoryBasicAuthenticator implements BasicAuthenticator {
+  available = true;
+  private readonly accounts = new Map<string, { secret: string; principal: Principal }>([
+    ['acme/olga', { secret: 'olga:pw', principal: olga }],
+    ['acme/edge-1', { secret: 'node-token', principal: edge1 }],
+  ]);
+
+  async authenticate(org: string, id: string, secret: string): Promise<Principal> {
+    if (!this.available)
+      throw new AuthServiceUnavailableError('the exchange could not be reached to check credentials');
+    const account = this.accounts.get(`${org}/${id}`);
+    if (!account || account.secret !== secret) {
+      throw new AuthenticationError(AuthErrorCode.InvalidCredentials, 'invalid credentials');
+    }
+    return account.principal;
+  }
+}
+
+@Controller()
+class ProbeController {
+  @Public()
+  @Get('healthz')
+  health() {
+    return { status: 'ok' };
+  }
+
+  @Get('whoami')
+  whoami(@CurrentPrincipal() principal: Principal) {
+    return principal;
+  }
+
+  @Roles('orgAdmin')
+  @OrgScoped()
+  @Get('orgs/:org/users')
+  listUsers(@Param('org') org: string) {
+    return { org, items: [] };
+  }
+
+  @AllowNodes()
+  @OrgScoped()
+  @Get('orgs/:org/changes')
+  changes(@Param('org') org: string, @CurrentPrincipal() principal: Principal) {
+    return { org, caller: principal.kind };
+  }
+
+  @OrgScoped('tenant')
+  @Get('tenants/:tenant')
+  tenant(@Param('tenant') tenant: string) {
+    return { tenant };
+  }
+}
+
+@Roles('hubAdmin')
+@Controller('packages')
+class PackagesController {
+  @Get()
+  list() {
+    return { items: [] };
+  }
+
+  @Roles('user')
+  @Get('public-list')
+  publicList() {
+    return { items: [] };
+  }
+}
+
+@AllowNodes()
+@Controller('heartbeat')
+class HeartbeatController {
+  @Get()
+  beat(@CurrentPrincipal() principal: Principal) {
+    return { kind: principal.kind };
+  }
+}
+
+@Public()
+@Controller('docs')
+class DocsController {
+  @Get()
+  docs(@CurrentPrincipal() principal: Principal | undefined) {
+    return { authenticated: principal !== undefined };
+  }
+}
+
+const basic = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
+
+describe('AuthGuard', () => {
+  let app: INestApplication;
+  let key: SigningKeyMaterial;
+  let issuer: TokenIssuer;
+  const basicAuthenticator = new InMemoryBasicAuthenticator();
+  const bearer = async (principal: Principal) => `Bearer ${(await issuer.issue(principal)).accessToken}`;
+
+  beforeAll(async () => {
+    key = await generateSigningKey();
+    issuer = new TokenIssuer(key, { issuer: ISSUER, audience: AUDIENCE, ttlSeconds: 300 });
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        AuthModule.forRoot({
+          verifier: {
+            useFactory: () =>
+              JwksTokenVerifier.local(() => toJwks([key]), { issuer: ISSUER, audience: AUDIENCE }),
+          },
+          basicAuthenticator: { useFactory: () => basicAuthenticator },
+        }),
+      ],
+      controllers: [ProbeController, PackagesController, HeartbeatController, DocsController],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  beforeEach(() => {
+    basicAuthenticator.available = true;
+  });
+
+  describe('authentication', () => {
+    it('lets anyone call a @Public() route without credentials', async () => {
+      await request(app.getHttpServer()).get('/healthz').expect(200, { status: 'ok' });
+      await request(app.getHttpServer()).get('/docs').expect(200, { authenticated: false });
+    });
+
+    it('rejects a request without credentials with 401, a JSON error body and both schemes offered', async () => {
+      const response = await request(app.getHttpServer()).get('/whoami').expect(401);
+      expect(response.body).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'missing credentials',
+        details: { code: 'MISSING_CREDENTIALS' },
+      });
+      expect(response.headers['www-authenticate']).toBe('Bearer, Basic realm="careen"');
+    });
+
+    it('authenticates a bearer token and hands the principal to the handler', async () => {
+      await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', await bearer(ulf))
+        .expect(200, ulf);
+    });
+
+    it('authenticates Basic org/id:secret credentials whose secret contains a colon', async () => {
+      await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', basic('acme/olga:olga:pw'))
+        .expect(200, olga);
+    });
+
+    it('rejects wrong Basic credentials with 401', async () => {
+      const response = await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', basic('acme/olga:nope'))
+        .expect(401);
+      expect(response.body).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'invalid credentials',
+        details: { code: 'INVALID_CREDENTIALS' },
+      });
+    });
+
+    it('rejects malformed Basic credentials with 401 saying what the format is', async () => {
+      const response = await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', basic('olga:pw'))
+        .expect(401);
+      expect(response.body.message).toBe('basic credentials must be org/id:secret');
+    });
+
+    it('rejects an expired token with 401', async () => {
+      const stale = new TokenIssuer(key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        ttlSeconds: 60,
+        clock: () => new Date(Date.now() - 3600_000),
+      });
+      const { accessToken } = await stale.issue(ulf);
+      const response = await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', `Bearer ${accessToken}`)
+        .expect(401);
+      expect(response.body).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'token expired',
+        details: { code: 'TOKEN_EXPIRED' },
+      });
+    });
+
+    it('rejects a token signed by an unknown key with 401', async () => {
+      const forger = new TokenIssuer(await generateSigningKey(), {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        ttlSeconds: 60,
+      });
+      const { accessToken } = await forger.issue(root);
+      const response = await request(app.getHttpServer())
+        .get('/packages')
+        .set('Authorization', `Bearer ${accessToken}`)
+        .expect(401);
+      expect(response.body).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'invalid token',
+        details: { code: 'INVALID_TOKEN' },
+      });
+    });
+
+    it('answers 503, not 401, when Basic credentials cannot be checked', async () => {
+      basicAuthenticator.available = false;
+      const response = await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', basic('acme/olga:olga:pw'))
+        .expect(503);
+      expect(response.body).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'the exchange could not be reached to check credentials',
+        details: { code: 'AUTH_SERVICE_UNAVAILABLE' },
+      });
+      expect(response.headers['www-authenticate']).toBeUndefined();
+    });
+  });
+
+  describe('authorization', () => {
+    it('rejects a node on a route without @AllowNodes() with 403', async () => {
+      const response = await request(app.getHttpServer())
+        .get('/whoami')
+        .set('Authorization', basic('acme/edge-1:node-token'))
+        .expect(403);
+      expect(response.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: 'nodes may not call this route',
+        details: { code: 'FORBIDDEN' },
+      });
+    });
+
+    it('lets a node call an @AllowNodes() route of its own org', async () => {
+      await request(app.getHttpServer())
+        .get('/orgs/acme/changes')
+        .set('Authorization', await bearer(edge1))
+        .expect(200, { org: 'acme', caller: 'node' });
+    });
+
+    it('honours @AllowNodes() on a controller', async () => {
+      await request(app.getHttpServer())
+        .get('/heartbeat')
+        .set('Authorization', await bearer(edge1))
+        .expect(200, { kind: 'node' });
+    });
+
+    it('rejects a node reaching into another org with 403 naming the org', async () => {
+      const response = await request(app.getHttpServer())
+        .get('/orgs/globex/changes')
+        .set('Authorization', await bearer(edge1))
+        .expect(403);
+      expect(response.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: 'acme/edge-1 has no access to org globex',
+        details: { code: 'WRONG_ORG' },
+      });
+    });
+
+    it('rejects a user without the required role with 403', async () => {
+      const response = await request(app.getHttpServer())
+        .get('/orgs/acme/users')
+        .set('Authorization', await bearer(ulf))
+        .expect(403);
+      expect(response.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: 'role user may not call this route; it needs orgAdmin',
+        details: { code: 'FORBIDDEN' },
+      });
+    });
+
+    it('lets an org admin call an org admin route of their org', async () => {
+      await request(app.getHttpServer())
+        .get('/orgs/acme/users')
+        .set('Authorization', await bearer(olga))
+        .expect(200, { org: 'acme', items: [] });
+    });
+
+    it('rejects an org admin of another org with 403', async () => {
+      const globexAdmin: Principal = { kind: 'user', org: 'globex', username: 'gina', role: 'orgAdmin' };
+      const response = await request(app.getHttpServer())
+        .get('/orgs/acme/users')
+        .set('Authorization', await bearer(globexAdmin))
+        .expect(403);
+      expect(response.body.message).toBe('globex/gina has no access to org acme');
+    });
+
+    it('lets a hub admin into any org and past any role requirement', async () => {
+      const authorization = await bearer(root);
+      await request(app.getHttpServer())
+        .get('/orgs/acme/users')
+        .set('Authorization', authorization)
+        .expect(200);
+      await request(app.getHttpServer()).get('/packages').set('Authorization', authorization).expect(200);
+    });
+
+    it('scopes by the route parameter @OrgScoped() names', async () => {
+      const authorization = await bearer(ulf);
+      await request(app.getHttpServer()).get('/tenants/acme').set('Authorization', authorization).expect(200);
+      await request(app.getHttpServer())
+        .get('/tenants/globex')
+        .set('Authorization', authorization)
+        .expect(403);
+    });
+
+    it('lets a handler @Roles() override its controller', async () => {
+      const authorization = await bearer(ulf);
+      await request(app.getHttpServer()).get('/packages').set('Authorization', authorization).expect(403);
+      await request(app.getHttpServer())
+        .get('/packages/public-list')
+        .set('Authorization', authorization)
+        .expect(200);
+    });
+  });
+});

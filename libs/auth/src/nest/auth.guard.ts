@@ -1,0 +1,88 @@
+/**
+ * The global guard of every Careen HTTP service: authenticates Bearer or Basic credentials,
+ * leaves the principal on the request, then applies the route's @AllowNodes, @Roles and
+ * @OrgScoped requirements. Routes are closed unless marked @Public().
+ */
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { type AccessRequirements, assertAccess } from '../access-rules';
+import { AuthenticationError, AuthErrorCode, isAuthError } from '../auth.errors';
+import { parseAuthorizationHeader } from '../authorization-header';
+import { type BasicAuthenticator } from '../basic-authenticator';
+import { type Principal, type Role } from '../principal';
+import { type TokenVerifier } from '../token-verifier';
+import { authErrorToHttp, WWW_AUTHENTICATE } from './auth-error.mapper';
+import { BASIC_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
+import { type AuthenticatedRequest } from './authenticated-request';
+import { NODES_ALLOWED } from './node-allowed.decorator';
+import { ORG_SCOPE_PARAM } from './org-scoped.decorator';
+import { PUBLIC_ROUTE } from './public.decorator';
+import { REQUIRED_ROLES } from './roles.decorator';
+
+interface HeaderSink {
+  setHeader?: (name: string, value: string) => unknown;
+}
+
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(TOKEN_VERIFIER) private readonly verifier: TokenVerifier,
+    @Inject(BASIC_AUTHENTICATOR) private readonly basicAuthenticator: BasicAuthenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    // Only HTTP carries credentials; bus handlers are internal and trusted by their stream.
+    if (context.getType() !== 'http') return true;
+    if (this.metadata<boolean>(context, PUBLIC_ROUTE)) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    try {
+      const principal = await this.authenticate(request);
+      request.principal = principal;
+      assertAccess(principal, this.requirements(context, request));
+      return true;
+    } catch (error) {
+      if (!isAuthError(error)) throw error;
+      if (error instanceof AuthenticationError) {
+        http.getResponse<HeaderSink>().setHeader?.('WWW-Authenticate', WWW_AUTHENTICATE);
+      }
+      throw authErrorToHttp(error);
+    }
+  }
+
+  private async authenticate(request: AuthenticatedRequest): Promise<Principal> {
+    const header = request.headers.authorization;
+    if (Array.isArray(header)) {
+      throw new AuthenticationError(AuthErrorCode.MalformedCredentials, 'send one authorization header');
+    }
+    const credentials = parseAuthorizationHeader(header);
+    if (!credentials) throw new AuthenticationError(AuthErrorCode.MissingCredentials, 'missing credentials');
+    switch (credentials.scheme) {
+      case 'bearer':
+        return this.verifier.verify(credentials.token);
+      case 'basic':
+        return this.basicAuthenticator.authenticate(credentials.org, credentials.id, credentials.secret);
+    }
+  }
+
+  private requirements(context: ExecutionContext, request: AuthenticatedRequest): AccessRequirements {
+    const orgParam = this.metadata<string>(context, ORG_SCOPE_PARAM);
+    let org: string | undefined;
+    if (orgParam !== undefined) {
+      org = request.params?.[orgParam];
+      if (org === undefined) {
+        throw new Error(`@OrgScoped('${orgParam}') is on a route without a :${orgParam} parameter`);
+      }
+    }
+    return {
+      allowNodes: this.metadata<boolean>(context, NODES_ALLOWED) ?? false,
+      roles: this.metadata<Role[]>(context, REQUIRED_ROLES),
+      org,
+    };
+  }
+
+  private metadata<T>(context: ExecutionContext, key: string): T | undefined {
+    return this.reflector.getAllAndOverride<T | undefined>(key, [context.getHandler(), context.getClass()]);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Installs authentication in a service: the token verifier and Basic authenticator the app
+ * supplies, and the AuthGuard on every route. Import once, in the root module.
+ */
+import { type DynamicModule, type FactoryProvider, Module, type ModuleMetadata } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { type BasicAuthenticator } from '../basic-authenticator';
+import { type TokenVerifier } from '../token-verifier';
+import { AuthGuard } from './auth.guard';
+import { BASIC_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
+
+type FactoryOf<T> = Pick<FactoryProvider<T>, 'useFactory' | 'inject'>;
+
+export interface AuthModuleOptions {
+  /** Modules whose providers the factories inject (config, the exchange's key store, ...). */
+  imports?: ModuleMetadata['imports'];
+  verifier: FactoryOf<TokenVerifier>;
+  basicAuthenticator: FactoryOf<BasicAuthenticator>;
+}
+
+@Module({})
+export class AuthModule {
+  static forRoot(options: AuthModuleOptions): DynamicModule {
+    return {
+      module: AuthModule,
+      global: true,
+      imports: options.imports ?? [],
+      providers: [
+        {
+          provide: TOKEN_VERIFIER,
+          useFactory: options.verifier.useFactory,
+          inject: options.verifier.inject ?? [],
+        },
+        {
+          provide: BASIC_AUTHENTICATOR,
+          useFactory: options.basicAuthenticator.useFactory,
+          inject: options.basicAuthenticator.inject ?? [],
+        },
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
+      exports: [TOKEN_VERIFIER, BASIC_AUTHENTICATOR],
+    };
+  }
+}

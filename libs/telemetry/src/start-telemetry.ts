@@ -1,0 +1,83 @@
+/**
+ * Owns the process-wide OpenTelemetry SDK: one start per process, before http or pg is loaded.
+ * It never reads the environment; the app's validated config passes everything in.
+ */
+import { type IncomingMessage } from 'node:http';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  NoopSpanProcessor,
+  ParentBasedSampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+export interface TelemetryOptions {
+  serviceName: string;
+  /** Base URL of an OTLP/HTTP collector, e.g. `http://collector:4318`; spans go to `<url>/v1/traces`. */
+  otlpEndpoint?: string;
+}
+
+export interface TelemetryHandle {
+  readonly serviceName: string;
+  /** Whether spans leave the process (an OTLP endpoint was given). */
+  readonly exporting: boolean;
+  /** Flushes spans still buffered and stops the SDK; safe to call more than once. */
+  shutdown(): Promise<void>;
+}
+
+/** Probes and scrapes hit these every few seconds; tracing them only buries real requests. */
+const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+let started: TelemetryHandle | undefined;
+
+export function startTelemetry(options: TelemetryOptions): TelemetryHandle {
+  if (started) return started;
+
+  const endpoint = options.otlpEndpoint?.trim().replace(/\/+$/, '');
+  const sdk = new NodeSDK({
+    resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName })),
+    // Host and env detectors would read the environment and run async probes; the name is what we need.
+    autoDetectResources: false,
+    textMapPropagator: new W3CTraceContextPropagator(),
+    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    spanProcessors: [spanProcessorFor(endpoint)],
+    // Empty lists stop the SDK from falling back to its own env-configured OTLP metric and log exporters.
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: isUntracedRequest }),
+      // Pollers (outbox relay, schedulers) would otherwise start a one-span trace per query.
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+
+  let stopping: Promise<void> | undefined;
+  started = {
+    serviceName: options.serviceName,
+    exporting: endpoint !== undefined && endpoint !== '',
+    shutdown: () => (stopping ??= sdk.shutdown()),
+  };
+  return started;
+}
+
+/**
+ * Without an endpoint spans are still recorded, so traceparent headers and log trace ids are real;
+ * they are simply dropped when they end.
+ */
+function spanProcessorFor(endpoint: string | undefined): SpanProcessor {
+  if (!endpoint) return new NoopSpanProcessor();
+  return new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }));
+}
+
+function isUntracedRequest(request: IncomingMessage): boolean {
+  const path = (request.url ?? '').split('?', 1)[0];
+  return UNTRACED_PATHS.has(path);
+}

@@ -1,0 +1,126 @@
+/**
+ * `npm start` as a user runs it: the launcher brings up Postgres, NATS and every hub service
+ * whose sources exist, reports ready, and on SIGTERM stops all of it and exits 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '@careen/devstack';
+
+const REPO_ROOT = resolve(__dirname, '..');
+const READY_LINE = 'Careen is ready.';
+const HUB_SERVICES = [
+  { name: 'exchange', portEnv: 'CAREEN_EXCHANGE_PORT' },
+  { name: 'agbot', portEnv: 'CAREEN_AGBOT_PORT' },
+  { name: 'maintenance-session', portEnv: 'CAREEN_MAINTENANCE_SESSION_PORT' },
+  { name: 'deployment-orchestrator', portEnv: 'CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT' },
+  { name: 'notifier', portEnv: 'CAREEN_NOTIFIER_PORT' },
+].filter((service) => existsSync(join(REPO_ROOT, 'apps', service.name, 'src', 'main.ts')));
+
+jest.setTimeout(240_000);
+
+describe('npm start', () => {
+  let home: string;
+  let launcher: ChildProcess | undefined;
+  let output = '';
+  const ports = new Map<string, number>();
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'careen-launcher-'));
+    for (const envVar of ['CAREEN_PG_PORT', 'CAREEN_NATS_PORT', ...HUB_SERVICES.map((s) => s.portEnv)]) {
+      ports.set(envVar, await distinctFreePort([...ports.values()]));
+    }
+  });
+
+  afterAll(async () => {
+    if (launcher && launcher.exitCode === null && launcher.signalCode === null) {
+      launcher.kill('SIGTERM');
+      await exitOf(launcher, 30_000).catch(() => launcher?.kill('SIGKILL'));
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('starts every hub service, answers health checks, and stops everything on SIGTERM with exit 0', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CAREEN_HOME: home, CAREEN_LOG_LEVEL: 'warn' };
+    for (const [envVar, port] of ports) env[envVar] = String(port);
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'start.js')], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    launcher = child;
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+    await untilOutputContains(child, READY_LINE, 180_000, () => output);
+
+    for (const service of HUB_SERVICES) {
+      const base = `http://127.0.0.1:${ports.get(service.portEnv)}`;
+      expect({ service: service.name, healthz: (await fetch(`${base}/healthz`)).status }).toEqual({ service: service.name, healthz: 200 });
+      expect({ service: service.name, readyz: (await fetch(`${base}/readyz`)).status }).toEqual({ service: service.name, readyz: 200 });
+    }
+    expect(await accepts(ports.get('CAREEN_PG_PORT') as number)).toBe(true);
+    expect(await accepts(ports.get('CAREEN_NATS_PORT') as number)).toBe(true);
+
+    child.kill('SIGTERM');
+    const exit = await exitOf(child, 30_000);
+    expect({ exit, output: exit.code === 0 ? '' : output }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+
+    for (const [envVar, port] of ports) {
+      expect({ envVar, port, accepting: await accepts(port) }).toEqual({ envVar, port, accepting: false });
+    }
+  });
+});
+
+async function distinctFreePort(taken: number[]): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!taken.includes(port)) return port;
+  }
+}
+
+function untilOutputContains(child: ChildProcess, text: string, timeoutMs: number, output: () => string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => finish(new Error(`no "${text}" within ${timeoutMs} ms; output:\n${output()}`)), timeoutMs);
+    const onData = () => {
+      if (output().includes(text)) finish();
+    };
+    const onExit = (code: number | null) => finish(new Error(`the launcher exited (${code}) before "${text}"; output:\n${output()}`));
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolvePromise();
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+    onData();
+  });
+}
+
+function exitOf(child: ChildProcess, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`still running ${timeoutMs} ms after SIGTERM`)), timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal });
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePromise(true);
+    });
+    socket.once('error', () => resolvePromise(false));
+  });
+}

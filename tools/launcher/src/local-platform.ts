@@ -1,0 +1,185 @@
+/**
+ * The processes `npm start` runs, started in dependency order and stopped in reverse:
+ * services first (they drain into NATS and Postgres), then NATS, then Postgres.
+ */
+import { join } from 'node:path';
+import { startNatsServer, type RunningNatsServer } from '@careen/devstack';
+import { useColor } from './console-log';
+import type { LocalCredentials } from './credentials';
+import type { HubService } from './hub-services';
+import { LauncherError } from './launcher-error';
+import { logTail, rotateLog } from './log-files';
+import { startLocalPostgres, type LocalPostgres } from './local-postgres';
+import { waitUntilReady } from './readiness';
+import { describeExit, spawnService, type ServiceProcess } from './service-process';
+import type { StartConfig } from './start-config';
+
+const READY_TIMEOUT_MS = 120_000;
+/** Variables of the launcher itself that the services must not inherit. */
+const LAUNCHER_ONLY_ENV = ['CAREEN_LAUNCHER_OWN_GROUP', 'CAREEN_HOME', 'CAREEN_PG_PORT', 'CAREEN_NATS_PORT'];
+
+export class LocalPlatform {
+  postgres?: LocalPostgres;
+  nats?: RunningNatsServer;
+  readonly services: ServiceProcess[] = [];
+  private stopping?: Promise<void>;
+  /** Ends every readiness wait once shutdown begins, whatever started it. */
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    private readonly config: StartConfig,
+    private readonly print: (line: string) => void,
+  ) {}
+
+  get natsLogFile(): string {
+    return join(this.config.state.logs, 'nats.log');
+  }
+
+  get postgresLogFile(): string {
+    return join(this.config.state.logs, 'postgres.log');
+  }
+
+  async startPostgres(password: string): Promise<void> {
+    this.print(`Starting Postgres on port ${this.config.pgPort}…`);
+    this.postgres = await startLocalPostgres({
+      dataDir: this.config.state.postgres,
+      port: this.config.pgPort,
+      password,
+      logFile: this.postgresLogFile,
+    });
+  }
+
+  async startNats(binary: string): Promise<void> {
+    this.print(`Starting nats-server (JetStream) on port ${this.config.natsPort}…`);
+    rotateLog(this.natsLogFile);
+    try {
+      this.nats = await startNatsServer({
+        binary,
+        storeDir: this.config.state.nats,
+        port: this.config.natsPort,
+        logFile: this.natsLogFile,
+      });
+    } catch (error) {
+      throw new LauncherError(
+        `nats-server (${binary}) did not start: ${(error as Error).message}. The end of ${this.natsLogFile}:\n` +
+          logTail(this.natsLogFile),
+      );
+    }
+  }
+
+  /** The exchange first (the others verify its tokens), then every other service at once. */
+  async startServices(credentials: LocalCredentials, stopSignal: AbortSignal): Promise<void> {
+    const signal = AbortSignal.any([stopSignal, this.shutdown.signal]);
+    const [first, ...rest] = this.config.services;
+    if (!first) {
+      this.print('No hub service sources found under apps/; only Postgres and NATS are running.');
+      return;
+    }
+    const waves = first.service.name === 'exchange' ? [[first], rest] : [this.config.services];
+    for (const wave of waves) {
+      if (signal.aborted || wave.length === 0) continue;
+      this.print(`Starting ${wave.map(({ service }) => service.name).join(', ')}…`);
+      const started = wave.map(({ service, port }) => this.spawn(service, port, credentials));
+      await Promise.all(started.map((child) => this.awaitReady(child, signal)));
+    }
+  }
+
+  /** Settles with the first service that exits on its own. */
+  firstServiceExit(): Promise<ServiceProcess> {
+    return Promise.race(this.services.map((child) => child.exited.then(() => child)));
+  }
+
+  /** Idempotent: every caller waits for the same shutdown. */
+  stop(): Promise<void> {
+    this.shutdown.abort();
+    this.stopping ??= this.stopAll();
+    return this.stopping;
+  }
+
+  private async stopAll(): Promise<void> {
+    const running = this.services.filter((child) => child.isRunning());
+    if (running.length > 0) this.print(`Stopping ${running.map((child) => child.service.name).join(', ')}…`);
+    await Promise.all(
+      running.map(async (child) => {
+        await child.stop();
+        const exit = await child.exited;
+        // Ending by the SIGTERM it was sent is a clean stop (Nest re-raises the signal after draining).
+        if (exit.signal === 'SIGKILL') this.print(`${child.service.name} did not stop in time and was killed.`);
+        else if (exit.code !== null && exit.code !== 0) {
+          this.print(`${child.service.name} ${describeExit(exit)} while stopping (see ${child.logFile}).`);
+        }
+      }),
+    );
+    if (this.nats) {
+      this.print('Stopping NATS…');
+      await this.nats.stop();
+    }
+    if (this.postgres) {
+      this.print('Stopping Postgres…');
+      await this.postgres.stop();
+    }
+  }
+
+  private spawn(service: HubService, port: number, credentials: LocalCredentials): ServiceProcess {
+    const child = spawnService({
+      service,
+      port,
+      env: this.serviceEnv(service, port, credentials),
+      logFile: join(this.config.state.logs, `${service.name}.log`),
+      color: useColor(),
+      print: this.print,
+    });
+    this.services.push(child);
+    return child;
+  }
+
+  private async awaitReady(child: ServiceProcess, signal: AbortSignal): Promise<void> {
+    const outcome = await waitUntilReady(child.url, {
+      timeoutMs: READY_TIMEOUT_MS,
+      isRunning: () => child.isRunning(),
+      signal,
+    });
+    const name = child.service.name;
+    switch (outcome) {
+      case 'ready':
+        this.print(`${name} is ready at ${child.url}`);
+        return;
+      case 'aborted':
+        return;
+      case 'exited': {
+        const exit = await child.exited;
+        throw new LauncherError(
+          `${name} ${describeExit(exit)} before it was ready. The end of ${child.logFile}:\n${logTail(child.logFile)}`,
+        );
+      }
+      case 'timeout':
+        throw new LauncherError(
+          `${name} did not answer 200 on ${child.url}/readyz within ${READY_TIMEOUT_MS / 1000}s. ` +
+            `The end of ${child.logFile}:\n${logTail(child.logFile)}`,
+        );
+    }
+  }
+
+  private serviceEnv(service: HubService, port: number, credentials: LocalCredentials): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of LAUNCHER_ONLY_ENV) delete env[name];
+    Object.assign(env, {
+      CAREEN_DATABASE_URL: this.postgres?.url,
+      CAREEN_NATS_URL: this.nats?.url,
+      CAREEN_LOG_LEVEL: this.config.logLevel,
+      [service.portEnv]: String(port),
+    });
+    if (this.config.otelEndpoint) env.CAREEN_OTEL_ENDPOINT = this.config.otelEndpoint;
+    if (service.name === 'exchange') {
+      env.CAREEN_ROOT_PASSWORD = credentials.rootPassword;
+    } else {
+      delete env.CAREEN_ROOT_PASSWORD;
+      env.CAREEN_EXCHANGE_URL = this.exchangeUrl();
+    }
+    return env;
+  }
+
+  exchangeUrl(): string {
+    return `http://127.0.0.1:${this.config.exchangePort}`;
+  }
+}

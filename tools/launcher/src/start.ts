@@ -1,0 +1,96 @@
+/**
+ * `npm start`: the whole hub on this machine, on an embedded Postgres and a JetStream
+ * nats-server kept under the state folder. Runs until stopped or until a service dies.
+ */
+import { loadOrCreateCredentials } from './credentials';
+import { appInstalled } from './hub-services';
+import { LauncherError } from './launcher-error';
+import { leftoverPostgres } from './local-postgres';
+import { LocalPlatform } from './local-platform';
+import { ensureNatsServer } from './nats-binary';
+import { assertPortsFree } from './ports';
+import { describeExit } from './service-process';
+import { PG_PORT_ENV, portClaims, readStartConfig, START_USAGE, type StartConfig } from './start-config';
+import { prepareStateFolder, resetStateFolder } from './state-folder';
+import { listenForStop, type StopRequest } from './stop-request';
+import { logTail } from './log-files';
+import { readySummary } from './summary';
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const printError = (line: string) => process.stderr.write(`${line}\n`);
+
+export async function main(argv: string[]): Promise<number> {
+  let config: StartConfig;
+  try {
+    config = readStartConfig(argv, process.env);
+  } catch (error) {
+    return fail(error);
+  }
+  if (config.help) {
+    print(START_USAGE);
+    return 0;
+  }
+  const stop = listenForStop(print);
+  const platform = new LocalPlatform(config, print);
+  try {
+    await run(config, platform, stop);
+    if (stop.signal.aborted) {
+      await platform.stop();
+      print('Stopped.');
+      return 0;
+    }
+    return await superviseUntilStopped(platform, stop);
+  } catch (error) {
+    if (stop.signal.aborted) {
+      await platform.stop();
+      print('Stopped.');
+      return 0;
+    }
+    const code = fail(error);
+    await platform.stop();
+    return code;
+  }
+}
+
+async function run(config: StartConfig, platform: LocalPlatform, stop: StopRequest): Promise<void> {
+  await assertPortsFree(portClaims(config), { [PG_PORT_ENV]: leftoverPostgres(config.state.postgres) });
+  if (config.reset) {
+    const removed = resetStateFolder(config.state);
+    print(removed.length > 0 ? `--reset: deleted ${removed.join(', ')}` : `--reset: nothing to delete in ${config.state.root}`);
+  }
+  prepareStateFolder(config.state);
+  const natsBinary = ensureNatsServer(config.state.bin, process.env);
+  const credentials = loadOrCreateCredentials(config.state.credentials, process.env);
+  await platform.startPostgres(credentials.postgresPassword);
+  if (stop.signal.aborted) return;
+  await platform.startNats(natsBinary);
+  if (stop.signal.aborted) return;
+  await platform.startServices(credentials, stop.signal);
+  if (stop.signal.aborted) return;
+  print(readySummary(config, platform, credentials, appInstalled('cli')));
+}
+
+/** Waits for a stop request (exit 0) or for a service to die on its own (exit 1). */
+async function superviseUntilStopped(platform: LocalPlatform, stop: StopRequest): Promise<number> {
+  const outcome = await Promise.race([
+    stop.requested.then(() => undefined),
+    platform.services.length > 0 ? platform.firstServiceExit() : new Promise<never>(() => undefined),
+  ]);
+  if (outcome && !stop.signal.aborted) {
+    const exit = await outcome.exited;
+    printError(
+      `\n${outcome.service.name} ${describeExit(exit)} unexpectedly. The end of ${outcome.logFile}:\n${logTail(outcome.logFile)}\n` +
+        'Stopping everything.',
+    );
+    await platform.stop();
+    return 1;
+  }
+  await platform.stop();
+  print('Stopped.');
+  return 0;
+}
+
+function fail(error: unknown): number {
+  printError(error instanceof LauncherError ? `\n${error.message}` : `\n${(error as Error).stack ?? String(error)}`);
+  return 1;
+}

@@ -1,0 +1,39 @@
+/** The "where is everything" text printed once the platform is ready. */
+import type { LocalCredentials } from './credentials';
+import type { LocalPlatform } from './local-platform';
+import type { StartConfig } from './start-config';
+
+/** The first line of the summary; scripts wait for it. */
+export const READY_LINE = 'Careen is ready.';
+
+export function readySummary(config: StartConfig, platform: LocalPlatform, credentials: LocalCredentials, cli: boolean): string {
+  const width = Math.max(0, ...platform.services.map((child) => child.service.name.length));
+  const services = platform.services.map(
+    (child) => `    ${child.service.name.padEnd(width)}  ${child.url}   API docs: ${child.url}/docs`,
+  );
+  const passwordSource = credentials.rootPasswordFromEnv ? 'from CAREEN_ROOT_PASSWORD' : `kept in ${config.state.credentials}`;
+  const lines = [
+    '',
+    READY_LINE,
+    '',
+    '  Services',
+    ...(services.length > 0 ? services : ['    (none: no hub service sources under apps/)']),
+    '',
+    `  Hub admin   org "root", user "root", password ${credentials.rootPassword}`,
+    `              (${passwordSource})`,
+    `  Postgres    ${platform.postgres?.url ?? '-'}`,
+    `  NATS        ${platform.nats?.url ?? '-'} (JetStream)`,
+    `  Logs        ${config.state.logs}`,
+    `  State       ${config.state.root}`,
+  ];
+  if (cli) {
+    lines.push(
+      '',
+      '  CLI',
+      `    npm run careen -- login --url ${platform.exchangeUrl()} --org root --user root`,
+      '    npm run careen -- --help',
+    );
+  }
+  lines.push('', 'Press Ctrl-C to stop everything.', '');
+  return lines.join('\n');
+}

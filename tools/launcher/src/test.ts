@@ -1,0 +1,44 @@
+/**
+ * `npm test`: typecheck, lint, then jest, stopping at the first failing step. Arguments after
+ * `--` go to jest (`npm test -- libs/bus`).
+ */
+import { join } from 'node:path';
+import { runCommand } from './child-command';
+import { LauncherError } from './launcher-error';
+import { ensureNatsServer } from './nats-binary';
+import { REPO_ROOT } from './repo-root';
+import { stateFolder } from './state-folder';
+
+interface Step {
+  name: string;
+  bin: string;
+  args: string[];
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let natsServer: string;
+  try {
+    natsServer = ensureNatsServer(stateFolder(process.env).bin, process.env);
+  } catch (error) {
+    if (!(error instanceof LauncherError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+  const env = { ...process.env, CAREEN_NATS_SERVER_BIN: natsServer };
+  const ci = process.env.CI === 'true' || process.env.CI === '1';
+  const steps: Step[] = [
+    { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+    { name: 'lint', bin: 'eslint', args: ['.'] },
+    { name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv] },
+  ];
+  for (const step of steps) {
+    process.stdout.write(`\n▶ ${step.name}: ${step.bin} ${step.args.join(' ')}\n`);
+    const code = await runCommand(join(REPO_ROOT, 'node_modules', '.bin', step.bin), step.args, { cwd: REPO_ROOT, env });
+    if (code !== 0) {
+      process.stderr.write(`\n✖ ${step.name} failed (${step.bin} exited with code ${code}).\n`);
+      return code;
+    }
+  }
+  process.stdout.write('\n✔ typecheck, lint and tests passed.\n');
+  return 0;
+}
