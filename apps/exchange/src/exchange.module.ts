@@ -1,11 +1,10 @@
-import { AuthModule, JwksTokenVerifier } from '@careen/auth';
+import { AuthModule, CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, JwksTokenVerifier } from '@careen/auth';
 import { STREAMS } from '@careen/contracts';
 import { OutboxMessageEntity } from '@careen/persistence';
 import { PlatformModule } from '@careen/service';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthFeatureModule } from './auth/auth-feature.module';
 import { LocalBasicAuthenticator } from './auth/local-basic.authenticator';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './auth/token.service';
 import { type ExchangeConfig } from './exchange.config';
 import { SigningKeyStore } from './keys/signing-key.store';
 import { SigningKeyEntity } from './keys/signing-key.entity';
@@ -37,7 +36,7 @@ export class ExchangeModule {
           verifier: {
             inject: [SigningKeyStore],
             useFactory: (keys: SigningKeyStore) =>
-              JwksTokenVerifier.local(() => keys.jwks(), { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE }),
+              JwksTokenVerifier.local(() => keys.jwks(), { issuer: CAREEN_TOKEN_ISSUER, audience: CAREEN_TOKEN_AUDIENCE }),
           },
           basicAuthenticator: { inject: [LocalBasicAuthenticator], useFactory: (local: LocalBasicAuthenticator) => local },
         }),

@@ -22,3 +22,4 @@ export * from './nest/current-principal.decorator';
 export * from './nest/auth-error.mapper';
 export * from './nest/auth.guard';
 export * from './nest/auth.module';
+export * from './careen-token';

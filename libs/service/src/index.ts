@@ -1,4 +1,7 @@
 export * from './config/service-config';
+export * from './config/hub-service-config';
+export * from './auth/exchange-auth.module';
+export * from './auth/whoami.controller';
 export * from './config/secret.decorator';
 export * from './config/load-config';
 export * from './http/error-body';

@@ -1,7 +1,6 @@
 /**
  * Test fixture run as a process of its own, the way an app's main.ts runs: telemetry starts
  * first, http is loaded after it, a little traced work happens, then shutdown flushes.
- * Usage: node -r @swc-node/register traced-process.fixture.ts <collector-url>
  */
 import { withPublishSpan } from './bus-propagation';
 import { startTelemetry } from './start-telemetry';

@@ -32,6 +32,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const stop = listenForStop(print);
   const platform = new LocalPlatform(config, print);
+  keepRunningWithoutConsole();
+  // A bug here must not leave services, NATS and Postgres running without their supervisor.
+  process.once('uncaughtException', (error) => {
+    printError(`\nThe launcher failed: ${error.stack ?? String(error)}`);
+    void platform.stop().finally(() => process.exit(1));
+  });
   try {
     await run(config, platform, stop);
     if (stop.signal.aborted) {
@@ -88,6 +94,11 @@ async function superviseUntilStopped(platform: LocalPlatform, stop: StopRequest)
   await platform.stop();
   print('Stopped.');
   return 0;
+}
+
+/** A closed terminal must not kill the launcher halfway through stopping everything. */
+function keepRunningWithoutConsole(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 }
 
 function fail(error: unknown): number {

@@ -1,12 +1,9 @@
-import { TokenIssuer, type Principal } from '@careen/auth';
+import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer, type Principal } from '@careen/auth';
 import { SERVICE_CONFIG } from '@careen/service';
 import { Inject, Injectable } from '@nestjs/common';
 import { type ExchangeConfig } from '../exchange.config';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { type TokenResponse } from './dto/token-request.dto';
-
-export const TOKEN_ISSUER = 'careen-exchange';
-export const TOKEN_AUDIENCE = 'careen';
 
 /** Issues short-lived access tokens signed with the current key. */
 @Injectable()
@@ -18,8 +15,8 @@ export class TokenService {
 
   issue(principal: Principal): Promise<TokenResponse> {
     return new TokenIssuer(this.keys.current(), {
-      issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
+      issuer: CAREEN_TOKEN_ISSUER,
+      audience: CAREEN_TOKEN_AUDIENCE,
       ttlSeconds: this.config.CAREEN_TOKEN_TTL_SECONDS,
     }).issue(principal);
   }

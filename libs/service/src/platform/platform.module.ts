@@ -9,6 +9,7 @@ import { injectTraceContext } from '@careen/telemetry';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
 import { type ServiceConfig } from '../config/service-config';
+import { WhoAmIController } from '../auth/whoami.controller';
 import { HealthController } from '../health/health.controller';
 import { READINESS_CHECKS, type ReadinessCheck } from '../health/readiness';
 import { MetricsController } from '../metrics/metrics.controller';
@@ -108,7 +109,7 @@ export class PlatformModule {
     ];
     return {
       module: PlatformModule,
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, WhoAmIController],
       providers,
       exports: [SERVICE_NAME, SERVICE_CONFIG, DataSource, BUS, EventPublisher, OutboxWriter, ProcessedMessages, OutboxRelay, MetricsRegistry],
     };

@@ -1,0 +1,12 @@
+import { HubServiceConfig } from '@careen/service';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+export class AgbotConfig extends HubServiceConfig {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  CAREEN_AGBOT_PORT = 8081;
+}

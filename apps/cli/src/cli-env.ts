@@ -1,0 +1,44 @@
+/**
+ * Every environment variable `careen` reads, described once. Nothing else in the CLI looks at
+ * the environment: commands get a CliEnv.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CliEnv {
+  /** CAREEN_CONFIG_DIR: where config.json (the stored login) lives; default ~/.config/careen. */
+  configDir: string;
+  /** CAREEN_EXCHANGE_URL: the exchange to talk to, unless --exchange says otherwise. */
+  exchangeUrl?: string;
+  /** CAREEN_ORG: org of the CAREEN_USER credentials, default org of commands and of login. */
+  org?: string;
+  /** CAREEN_USER: with CAREEN_PASSWORD, Basic credentials used instead of a stored login. */
+  user?: string;
+  /** CAREEN_PASSWORD (secret): password of CAREEN_USER, and the password `careen login` uses. */
+  password?: string;
+  /** CAREEN_TOKEN (secret): a bearer token used instead of any other credentials. */
+  token?: string;
+  /** CAREEN_NEW_PASSWORD (secret): password given to the user that `careen user add` creates. */
+  newPassword?: string;
+  /** CAREEN_DEBUG=1: print the stack of unexpected failures. */
+  debug: boolean;
+}
+
+/** Empty values count as unset, so `CAREEN_TOKEN= careen …` switches a variable off. */
+function value(env: Record<string, string | undefined>, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function readCliEnv(env: Record<string, string | undefined>): CliEnv {
+  return {
+    configDir: value(env, 'CAREEN_CONFIG_DIR') ?? join(value(env, 'HOME') ?? homedir(), '.config', 'careen'),
+    exchangeUrl: value(env, 'CAREEN_EXCHANGE_URL'),
+    org: value(env, 'CAREEN_ORG'),
+    user: value(env, 'CAREEN_USER'),
+    password: value(env, 'CAREEN_PASSWORD'),
+    token: value(env, 'CAREEN_TOKEN'),
+    newPassword: value(env, 'CAREEN_NEW_PASSWORD'),
+    debug: ['1', 'true', 'yes'].includes((value(env, 'CAREEN_DEBUG') ?? '').toLowerCase()),
+  };
+}

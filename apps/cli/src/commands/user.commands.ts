@@ -1,0 +1,122 @@
+/** `careen user add|list|show|remove`: users of an org. */
+import { type Command } from 'commander';
+import { CliError } from '../cli-errors';
+import { path } from '../http/exchange-client';
+import { type Column } from '../output/output';
+import { confirm, isInteractive, promptSecret, readAllInput } from '../terminal/prompts';
+import { type CliServices, type CommandContext, contextOf } from './command-context';
+
+interface UserAnswer {
+  org: string;
+  username: string;
+  role: string;
+  createdAt: string;
+}
+
+const USER_COLUMNS: readonly Column<UserAnswer>[] = [
+  { header: 'USERNAME', value: (user) => user.username },
+  { header: 'ROLE', value: (user) => user.role },
+  { header: 'CREATED', value: (user) => user.createdAt },
+];
+
+const ORG_OPTION = ['--org <org>', 'org of the user (default: CAREEN_ORG, else your own org)'] as const;
+
+export function registerUserCommands(program: Command, services: CliServices): void {
+  const user = program.command('user').description("manage an org's users");
+
+  user
+    .command('add')
+    .description('add a user to an org')
+    .argument('<username>', "user name: letters, digits, '-' or '_'")
+    .requiredOption('--role <role>', 'hubAdmin, orgAdmin or user')
+    .option(...ORG_OPTION)
+    .option(
+      '--password-stdin',
+      "read the new user's password from stdin (else CAREEN_NEW_PASSWORD, else asked)",
+    )
+    .action(
+      async (
+        username: string,
+        options: { role: string; org?: string; passwordStdin?: boolean },
+        command: Command,
+      ) => {
+        const context = contextOf(command, services);
+        const client = await context.client();
+        const org = await context.org(client, options.org);
+        const password = await newPassword(context, options.passwordStdin === true, `${org}/${username}`);
+        context.printer.record(
+          await client.post<UserAnswer>(path`/v1/orgs/${org}/users`, {
+            username,
+            password,
+            role: options.role,
+          }),
+        );
+      },
+    );
+
+  user
+    .command('list')
+    .description('list the users of an org')
+    .option(...ORG_OPTION)
+    .action(async (options: { org?: string }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      const answer = await client.get<{ items: UserAnswer[]; total: number }>(path`/v1/orgs/${org}/users`);
+      context.printer.list(answer, USER_COLUMNS, `no users in org "${org}"`);
+    });
+
+  user
+    .command('show')
+    .description('show a user')
+    .argument('<username>', 'user name')
+    .option(...ORG_OPTION)
+    .action(async (username: string, options: { org?: string }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      context.printer.record(await client.get<UserAnswer>(path`/v1/orgs/${org}/users/${username}`));
+    });
+
+  user
+    .command('remove')
+    .description('remove a user from an org')
+    .argument('<username>', 'user name')
+    .option(...ORG_OPTION)
+    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
+    .action(async (username: string, options: { org?: string; yes?: boolean }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      const who = `"${org}/${username}"`;
+      if (!options.yes) {
+        const { stdin, stderr } = context.io;
+        if (!isInteractive(stdin))
+          throw new CliError(`not removing user ${who} without confirmation: pass --yes`);
+        if (!(await confirm(stdin, stderr, `Remove user ${who}?`))) {
+          stderr.write('nothing removed\n');
+          return;
+        }
+      }
+      await client.delete(path`/v1/orgs/${org}/users/${username}`);
+      context.printer.note(`removed user ${who}`);
+    });
+}
+
+/** From stdin, CAREEN_NEW_PASSWORD, or typed twice at the terminal. */
+async function newPassword(context: CommandContext, fromStdin: boolean, who: string): Promise<string> {
+  const { io, env } = context;
+  if (fromStdin) {
+    const password = await readAllInput(io.stdin);
+    if (!password) throw new CliError('--password-stdin was given but stdin is empty');
+    return password;
+  }
+  if (env.newPassword) return env.newPassword;
+  if (!isInteractive(io.stdin))
+    throw new CliError('missing password for the new user: pass --password-stdin or set CAREEN_NEW_PASSWORD');
+  const password = await promptSecret(io.stdin, io.stderr, `Password for ${who}`);
+  if (!password) throw new CliError('missing password');
+  if ((await promptSecret(io.stdin, io.stderr, 'Repeat it')) !== password)
+    throw new CliError('the passwords do not match');
+  return password;
+}

@@ -1,0 +1,23 @@
+// The `careen` command: runs one command with the process's streams and exits with its code.
+import { runCli } from './run-cli';
+
+/** Exits once stdout and stderr have taken everything written, so piped output is never cut. */
+function exitAfterFlush(code: number): void {
+  let pending = 2;
+  const done = () => {
+    pending -= 1;
+    if (pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+}).then(exitAfterFlush, (error: unknown) => {
+  process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  exitAfterFlush(1);
+});

@@ -1,0 +1,12 @@
+import { HubServiceConfig } from '@careen/service';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+export class DeploymentOrchestratorConfig extends HubServiceConfig {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT = 8083;
+}

@@ -1,0 +1,13 @@
+import { type ServiceDefinition } from '@careen/service';
+import { DeploymentOrchestratorConfig } from './deployment-orchestrator.config';
+import { DEPLOYMENT_ORCHESTRATOR_ENTITIES, DEPLOYMENT_ORCHESTRATOR_MIGRATIONS, DeploymentOrchestratorModule } from './deployment-orchestrator.module';
+
+export const deploymentOrchestratorService: ServiceDefinition<DeploymentOrchestratorConfig> = {
+  service: 'deployment-orchestrator',
+  description: 'Deployment strategies, rollouts and single-node upgrades with history',
+  configClass: DeploymentOrchestratorConfig,
+  port: (config) => config.CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT,
+  module: (config) => DeploymentOrchestratorModule.forRoot(config),
+  entities: DEPLOYMENT_ORCHESTRATOR_ENTITIES,
+  migrations: DEPLOYMENT_ORCHESTRATOR_MIGRATIONS,
+};

@@ -1,0 +1,29 @@
+import { STREAMS } from '@careen/contracts';
+import { OutboxMessageEntity } from '@careen/persistence';
+import { exchangeAuthModule, PlatformModule } from '@careen/service';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type MaintenanceSessionConfig } from './maintenance-session.config';
+import { InitMaintenanceSession1763769600000 } from './migrations/1763769600000-init-maintenance-session';
+
+export const MAINTENANCE_SESSION_ENTITIES = [OutboxMessageEntity];
+export const MAINTENANCE_SESSION_MIGRATIONS = [InitMaintenanceSession1763769600000];
+
+@Module({})
+export class MaintenanceSessionModule {
+  static forRoot(config: MaintenanceSessionConfig): DynamicModule {
+    return {
+      module: MaintenanceSessionModule,
+      imports: [
+        PlatformModule.forRoot({
+          service: 'maintenance-session',
+          config,
+          entities: MAINTENANCE_SESSION_ENTITIES,
+          migrations: MAINTENANCE_SESSION_MIGRATIONS,
+          streams: [STREAMS.maintenance, STREAMS.deadLetters],
+          relayOutbox: true,
+        }),
+        exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
+      ],
+    };
+  }
+}

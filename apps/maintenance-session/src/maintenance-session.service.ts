@@ -1,0 +1,13 @@
+import { type ServiceDefinition } from '@careen/service';
+import { MaintenanceSessionConfig } from './maintenance-session.config';
+import { MAINTENANCE_SESSION_ENTITIES, MAINTENANCE_SESSION_MIGRATIONS, MaintenanceSessionModule } from './maintenance-session.module';
+
+export const maintenanceSessionService: ServiceDefinition<MaintenanceSessionConfig> = {
+  service: 'maintenance-session',
+  description: 'Planned maintenance sessions with project and admin state events',
+  configClass: MaintenanceSessionConfig,
+  port: (config) => config.CAREEN_MAINTENANCE_SESSION_PORT,
+  module: (config) => MaintenanceSessionModule.forRoot(config),
+  entities: MAINTENANCE_SESSION_ENTITIES,
+  migrations: MAINTENANCE_SESSION_MIGRATIONS,
+};
