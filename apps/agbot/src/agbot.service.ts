@@ -7,7 +7,7 @@ export const agbotService: ServiceDefinition<AgbotConfig> = {
   description: 'Policy matching, workload placement and HA-group serialization of upgrades',
   configClass: AgbotConfig,
   port: (config) => config.CAREEN_AGBOT_PORT,
-  module: (config) => AgbotModule.forRoot(config),
+  module: (config, logger) => AgbotModule.forRoot(config, logger),
   entities: AGBOT_ENTITIES,
   migrations: AGBOT_MIGRATIONS,
 };

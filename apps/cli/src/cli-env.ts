@@ -12,7 +12,7 @@ export interface CliEnv {
   exchangeUrl?: string;
   /** CAREEN_ORG: org of the CAREEN_USER credentials, default org of commands and of login. */
   org?: string;
-  /** CAREEN_USER: with CAREEN_PASSWORD, Basic credentials used instead of a stored login. */
+  /** CAREEN_USER: with CAREEN_PASSWORD, Basic credentials used instead of a stored login; alone, the default user of login. */
   user?: string;
   /** CAREEN_PASSWORD (secret): password of CAREEN_USER, and the password `careen login` uses. */
   password?: string;

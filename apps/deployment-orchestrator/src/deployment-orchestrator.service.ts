@@ -7,7 +7,7 @@ export const deploymentOrchestratorService: ServiceDefinition<DeploymentOrchestr
   description: 'Deployment strategies, rollouts and single-node upgrades with history',
   configClass: DeploymentOrchestratorConfig,
   port: (config) => config.CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT,
-  module: (config) => DeploymentOrchestratorModule.forRoot(config),
+  module: (config, logger) => DeploymentOrchestratorModule.forRoot(config, logger),
   entities: DEPLOYMENT_ORCHESTRATOR_ENTITIES,
   migrations: DEPLOYMENT_ORCHESTRATOR_MIGRATIONS,
 };

@@ -2,6 +2,7 @@ import { AuthModule, CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, JwksTokenVerifi
 import { STREAMS } from '@careen/contracts';
 import { OutboxMessageEntity } from '@careen/persistence';
 import { PlatformModule } from '@careen/service';
+import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthFeatureModule } from './auth/auth-feature.module';
 import { LocalBasicAuthenticator } from './auth/local-basic.authenticator';
@@ -19,11 +20,12 @@ export const EXCHANGE_MIGRATIONS = [InitExchange1763769600000];
 
 @Module({})
 export class ExchangeModule {
-  static forRoot(config: ExchangeConfig): DynamicModule {
+  static forRoot(config: ExchangeConfig, logger: JsonLogger): DynamicModule {
     return {
       module: ExchangeModule,
       imports: [
         PlatformModule.forRoot({
+          logger,
           service: 'exchange',
           config,
           entities: EXCHANGE_ENTITIES,

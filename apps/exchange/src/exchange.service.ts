@@ -7,7 +7,7 @@ export const exchangeService: ServiceDefinition<ExchangeConfig> = {
   description: 'Registry and source of truth: orgs, users, credentials and the change feed',
   configClass: ExchangeConfig,
   port: (config) => config.CAREEN_EXCHANGE_PORT,
-  module: (config) => ExchangeModule.forRoot(config),
+  module: (config, logger) => ExchangeModule.forRoot(config, logger),
   entities: EXCHANGE_ENTITIES,
   migrations: EXCHANGE_MIGRATIONS,
 };

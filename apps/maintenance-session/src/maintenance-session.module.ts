@@ -1,6 +1,7 @@
 import { STREAMS } from '@careen/contracts';
 import { OutboxMessageEntity } from '@careen/persistence';
 import { exchangeAuthModule, PlatformModule } from '@careen/service';
+import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type MaintenanceSessionConfig } from './maintenance-session.config';
 import { InitMaintenanceSession1763769600000 } from './migrations/1763769600000-init-maintenance-session';
@@ -10,11 +11,12 @@ export const MAINTENANCE_SESSION_MIGRATIONS = [InitMaintenanceSession17637696000
 
 @Module({})
 export class MaintenanceSessionModule {
-  static forRoot(config: MaintenanceSessionConfig): DynamicModule {
+  static forRoot(config: MaintenanceSessionConfig, logger: JsonLogger): DynamicModule {
     return {
       module: MaintenanceSessionModule,
       imports: [
         PlatformModule.forRoot({
+          logger,
           service: 'maintenance-session',
           config,
           entities: MAINTENANCE_SESSION_ENTITIES,

@@ -7,7 +7,7 @@ export const maintenanceSessionService: ServiceDefinition<MaintenanceSessionConf
   description: 'Planned maintenance sessions with project and admin state events',
   configClass: MaintenanceSessionConfig,
   port: (config) => config.CAREEN_MAINTENANCE_SESSION_PORT,
-  module: (config) => MaintenanceSessionModule.forRoot(config),
+  module: (config, logger) => MaintenanceSessionModule.forRoot(config, logger),
   entities: MAINTENANCE_SESSION_ENTITIES,
   migrations: MAINTENANCE_SESSION_MIGRATIONS,
 };

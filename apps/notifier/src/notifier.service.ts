@@ -7,7 +7,7 @@ export const notifierService: ServiceDefinition<NotifierConfig> = {
   description: 'Subscriptions and delivery of maintenance events: webhooks, NATS and SSE',
   configClass: NotifierConfig,
   port: (config) => config.CAREEN_NOTIFIER_PORT,
-  module: (config) => NotifierModule.forRoot(config),
+  module: (config, logger) => NotifierModule.forRoot(config, logger),
   entities: NOTIFIER_ENTITIES,
   migrations: NOTIFIER_MIGRATIONS,
 };

@@ -3,9 +3,11 @@
  * on a free port, against the test file's Postgres and NATS.
  */
 import { createServiceApp, loadConfig, type ServiceConfig, type ServiceDefinition } from '@careen/service';
-import { createLogger, NestJsonLogger } from '@careen/telemetry';
+import { createLogger, NestJsonLogger, type LoggerOptions } from '@careen/telemetry';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { type TestInfra } from './test-infra';
+
+type LogDestination = NonNullable<LoggerOptions['destination']>;
 
 export interface TestService<C extends ServiceConfig> {
   url: string;
@@ -18,6 +20,7 @@ export async function startTestService<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
   infra: TestInfra,
   env: Record<string, string> = {},
+  options: { logDestination?: LogDestination } = {},
 ): Promise<TestService<C>> {
   const config = loadConfig(definition.configClass, {
     CAREEN_DATABASE_URL: infra.databaseUrl,
@@ -25,8 +28,8 @@ export async function startTestService<C extends ServiceConfig>(
     CAREEN_LOG_LEVEL: process.env.CAREEN_TEST_LOG_LEVEL ?? 'error',
     ...env,
   });
-  const logger = createLogger(definition.service, { level: config.CAREEN_LOG_LEVEL });
-  const app = await createServiceApp(definition.module(config), {
+  const logger = createLogger(definition.service, { level: config.CAREEN_LOG_LEVEL, destination: options.logDestination });
+  const app = await createServiceApp(definition.module(config, logger), {
     service: definition.service,
     description: definition.description,
     logger: new NestJsonLogger(logger),

@@ -30,7 +30,7 @@ export function readySummary(config: StartConfig, platform: LocalPlatform, crede
     lines.push(
       '',
       '  CLI',
-      `    npm run careen -- login --url ${platform.exchangeUrl()} --org root --user root`,
+      `    npm run careen -- login --exchange ${platform.exchangeUrl()} --org root --user root`,
       '    npm run careen -- --help',
     );
   }

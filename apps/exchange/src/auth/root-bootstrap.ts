@@ -3,8 +3,8 @@
  * CAREEN_ROOT_PASSWORD (and follows it when changed), or is generated and printed once.
  */
 import { generateSecret, hashSecret, verifySecret } from '@careen/auth';
-import { createLogger } from '@careen/telemetry';
-import { SERVICE_CONFIG } from '@careen/service';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -14,9 +14,8 @@ import { UserEntity } from '../users/user.entity';
 
 @Injectable()
 export class RootBootstrap implements OnApplicationBootstrap {
-  private readonly logger = createLogger('exchange');
-
   constructor(
+    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
     private readonly dataSource: DataSource,
     private readonly changes: ChangeRecorder,
     @Inject(SERVICE_CONFIG) private readonly config: ExchangeConfig,

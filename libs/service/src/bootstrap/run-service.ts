@@ -4,7 +4,7 @@
  * process with the list of bad variables and no stack trace.
  */
 import { createServiceDataSource, runServiceMigrations } from '@careen/persistence';
-import { createLogger, NestJsonLogger } from '@careen/telemetry';
+import { createLogger, NestJsonLogger, type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { type EntitySchema, type MixedList } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/load-config';
@@ -17,7 +17,7 @@ export interface ServiceDefinition<C extends ServiceConfig> {
   description: string;
   configClass: new () => C;
   port: (config: C) => number;
-  module: (config: C) => Type | DynamicModule;
+  module: (config: C, logger: JsonLogger) => Type | DynamicModule;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -48,7 +48,7 @@ export async function runService<C extends ServiceConfig>(definition: ServiceDef
     logger.info({ applied }, applied.length ? 'migrations applied' : 'schema already up to date');
     return;
   }
-  const app = await createServiceApp(definition.module(config), {
+  const app = await createServiceApp(definition.module(config, logger), {
     service: definition.service,
     description: definition.description,
     logger: new NestJsonLogger(logger),

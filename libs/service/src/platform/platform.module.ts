@@ -5,7 +5,7 @@
  */
 import { connectBus, ensureStreams, EventPublisher, OutboxRelay, type BusConnection, type StreamSpec } from '@careen/bus';
 import { createServiceDataSource, OutboxWriter, ProcessedMessages, runServiceMigrations } from '@careen/persistence';
-import { injectTraceContext } from '@careen/telemetry';
+import { injectTraceContext, type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
 import { type ServiceConfig } from '../config/service-config';
@@ -15,12 +15,13 @@ import { READINESS_CHECKS, type ReadinessCheck } from '../health/readiness';
 import { MetricsController } from '../metrics/metrics.controller';
 import { MetricsRegistry } from '../metrics/metrics.registry';
 import { PlatformLifecycle } from './platform.lifecycle';
-import { BUS, SERVICE_CONFIG, SERVICE_NAME } from './platform.tokens';
+import { BUS, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './platform.tokens';
 
 export interface PlatformOptions<C extends ServiceConfig> {
   /** Service name; also its schema (dashes become underscores). */
   service: string;
   config: C;
+  logger: JsonLogger;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -42,6 +43,7 @@ export class PlatformModule {
     const providers: Provider[] = [
       { provide: SERVICE_NAME, useValue: options.service },
       { provide: SERVICE_CONFIG, useValue: options.config },
+      { provide: SERVICE_LOGGER, useValue: options.logger },
       {
         provide: DataSource,
         useFactory: async () => {
@@ -60,7 +62,7 @@ export class PlatformModule {
       {
         provide: BUS,
         useFactory: async () => {
-          const bus = await connectBus({ url: options.config.CAREEN_NATS_URL, name: options.service });
+          const bus = await connectBus({ url: options.config.CAREEN_NATS_URL, name: options.service, logger: options.logger });
           await ensureStreams(bus.jsm, options.streams);
           return bus;
         },
@@ -83,7 +85,9 @@ export class PlatformModule {
         provide: OutboxRelay,
         inject: [EventPublisher],
         useFactory: (publisher: EventPublisher) =>
-          options.relayOutbox ? new OutboxRelay({ databaseUrl: options.config.CAREEN_DATABASE_URL, schema, publisher }) : undefined,
+          options.relayOutbox
+            ? new OutboxRelay({ databaseUrl: options.config.CAREEN_DATABASE_URL, schema, publisher, logger: options.logger })
+            : undefined,
       },
       {
         provide: READINESS_CHECKS,
@@ -111,7 +115,7 @@ export class PlatformModule {
       module: PlatformModule,
       controllers: [HealthController, MetricsController, WhoAmIController],
       providers,
-      exports: [SERVICE_NAME, SERVICE_CONFIG, DataSource, BUS, EventPublisher, OutboxWriter, ProcessedMessages, OutboxRelay, MetricsRegistry],
+      exports: [SERVICE_NAME, SERVICE_CONFIG, SERVICE_LOGGER, DataSource, BUS, EventPublisher, OutboxWriter, ProcessedMessages, OutboxRelay, MetricsRegistry],
     };
   }
 }
