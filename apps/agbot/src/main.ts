@@ -1,14 +1,6 @@
-// Tracing starts before anything it instruments (http, pg) is loaded, so the rest is required after it.
+// Tracing starts before anything it instruments (http, pg) is loaded, so the service is required after it.
 import { startTelemetry } from '@careen/telemetry';
 
 startTelemetry({ serviceName: 'agbot', otlpEndpoint: process.env.CAREEN_OTEL_ENDPOINT });
-
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runService } = require('@careen/service') as typeof import('@careen/service');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { agbotService } = require('./agbot.service') as typeof import('./agbot.service');
-
-runService(agbotService).catch((error: unknown) => {
-  process.stderr.write(`agbot failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+require('./serve');

@@ -1,6 +1,10 @@
 import { type ServiceDefinition } from '@careen/service';
 import { DeploymentOrchestratorConfig } from './deployment-orchestrator.config';
-import { DEPLOYMENT_ORCHESTRATOR_ENTITIES, DEPLOYMENT_ORCHESTRATOR_MIGRATIONS, DeploymentOrchestratorModule } from './deployment-orchestrator.module';
+import {
+  DEPLOYMENT_ORCHESTRATOR_ENTITIES,
+  DEPLOYMENT_ORCHESTRATOR_MIGRATIONS,
+  DeploymentOrchestratorModule,
+} from './deployment-orchestrator.module';
 
 export const deploymentOrchestratorService: ServiceDefinition<DeploymentOrchestratorConfig> = {
   service: 'deployment-orchestrator',

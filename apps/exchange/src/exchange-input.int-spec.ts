@@ -1,4 +1,5 @@
-import { basic, http, startTestService, useTestInfra, type TestService } from '@careen/testing';
+import { basic, http, useTestInfra } from '@careen/testing';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { type ExchangeConfig } from './exchange.config';
 import { exchangeService } from './exchange.service';
 
@@ -35,29 +36,37 @@ const endpoints: BodyEndpoint[] = [
 
 describe('exchange: every body-taking endpoint refuses bad input with a 4xx naming the problem', () => {
   const infra = useTestInfra();
-  let exchange: TestService<ExchangeConfig>;
+  let exchange: InProcessService<ExchangeConfig>;
 
   beforeAll(async () => {
-    exchange = await startTestService(exchangeService, infra, { CAREEN_ROOT_PASSWORD: 'root-password-1' });
+    exchange = await startServiceInProcess(exchangeService, infra, {
+      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    });
     await http(exchange.url, 'POST', '/v1/orgs', { auth: root, body: { id: 'acme' } });
   });
 
   afterAll(() => exchange.close());
 
-  const post = (path: string, options: Parameters<typeof http>[3]) => http(exchange.url, 'POST', path, { auth: root, ...options });
+  const post = (path: string, options: Parameters<typeof http>[3]) =>
+    http(exchange.url, 'POST', path, { auth: root, ...options });
 
   describe.each(endpoints)('POST $path', (endpoint) => {
-    it.each(Object.entries(endpoint.wrongTypes))('names %s when it has the wrong type', async (field, value) => {
-      const response = await post(endpoint.path, { body: { ...endpoint.valid, [field]: value } });
-      expect(response.status).toBe(400);
-      expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
-      expect(response.body.message).toContain(field);
-    });
+    it.each(Object.entries(endpoint.wrongTypes))(
+      'names %s when it has the wrong type',
+      async (field, value) => {
+        const response = await post(endpoint.path, { body: { ...endpoint.valid, [field]: value } });
+        expect(response.status).toBe(400);
+        expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
+        expect(response.body.message).toContain(field);
+      },
+    );
 
     it('names every missing required field at once', async () => {
       const response = await post(endpoint.path, { body: {} });
       expect(response.status).toBe(400);
-      expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual(expect.arrayContaining(endpoint.required));
+      expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual(
+        expect.arrayContaining(endpoint.required),
+      );
     });
 
     it('refuses an unknown field, naming it', async () => {
@@ -67,7 +76,9 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
     });
 
     it('answers 413 to a body over 1 MiB', async () => {
-      const response = await post(endpoint.path, { body: { ...endpoint.valid, padding: 'x'.repeat(1024 * 1024 + 1) } });
+      const response = await post(endpoint.path, {
+        body: { ...endpoint.valid, padding: 'x'.repeat(1024 * 1024 + 1) },
+      });
       expect(response.status).toBe(413);
       expect(response.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
     });
@@ -89,7 +100,10 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
     });
 
     it('answers 400 when the body is not JSON at all', async () => {
-      const response = await post(endpoint.path, { rawBody: 'id=acme', headers: { 'content-type': 'text/plain' } });
+      const response = await post(endpoint.path, {
+        rawBody: 'id=acme',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(response.status).toBe(400);
     });
   });
@@ -97,8 +111,18 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
   it.each([
     ['an org id with a dot', '/v1/orgs', { id: 'a.b' }, 'id'],
     ['an org id too long', '/v1/orgs', { id: 'x'.repeat(65) }, 'id'],
-    ['a user name with a space', '/v1/orgs/acme/users', { username: 'a b', password: 'long-enough', role: 'user' }, 'username'],
-    ['a password too short', '/v1/orgs/acme/users', { username: 'shorty', password: 'short', role: 'user' }, 'password'],
+    [
+      'a user name with a space',
+      '/v1/orgs/acme/users',
+      { username: 'a b', password: 'long-enough', role: 'user' },
+      'username',
+    ],
+    [
+      'a password too short',
+      '/v1/orgs/acme/users',
+      { username: 'shorty', password: 'short', role: 'user' },
+      'password',
+    ],
   ])('refuses %s with 400 naming the field', async (_what, path, body, field) => {
     const response = await post(path, { body });
     expect(response.status).toBe(400);
@@ -112,14 +136,21 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
     ['POST', '/v1/orgs/no-such-org/users', 404],
     ['GET', '/v1/no-such-route', 404],
   ])('answers %s %s with %i in the error shape', async (method, path, status) => {
-    const body = method === 'POST' ? { username: 'someone', password: 'long-enough', role: 'user' } : undefined;
+    const body =
+      method === 'POST' ? { username: 'someone', password: 'long-enough', role: 'user' } : undefined;
     const response = await http(exchange.url, method, path, { auth: root, body });
     expect(response.status).toBe(status);
-    expect(response.body).toMatchObject({ statusCode: status, error: expect.any(String), message: expect.any(String) });
+    expect(response.body).toMatchObject({
+      statusCode: status,
+      error: expect.any(String),
+      message: expect.any(String),
+    });
   });
 
   it('answers 401 to malformed Basic credentials', async () => {
-    const response = await http(exchange.url, 'GET', '/v1/orgs/acme', { headers: { authorization: 'Basic !!!not-base64' } });
+    const response = await http(exchange.url, 'GET', '/v1/orgs/acme', {
+      headers: { authorization: 'Basic !!!not-base64' },
+    });
     expect(response.status).toBe(401);
     expect(response.body.statusCode).toBe(401);
   });

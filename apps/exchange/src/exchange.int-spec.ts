@@ -1,6 +1,7 @@
 import { connectBus, type BusConnection } from '@careen/bus';
 import { STREAMS } from '@careen/contracts';
-import { basic, bearer, eventually, http, readStream, startTestService, useTestInfra, type TestService } from '@careen/testing';
+import { basic, bearer, eventually, http, readStream, useTestInfra } from '@careen/testing';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { type ExchangeConfig } from './exchange.config';
 import { exchangeService } from './exchange.service';
 
@@ -9,18 +10,28 @@ const root = basic('root', 'root', ROOT_PASSWORD);
 
 describe('exchange: orgs, users and credentials', () => {
   const infra = useTestInfra();
-  let exchange: TestService<ExchangeConfig>;
+  let exchange: InProcessService<ExchangeConfig>;
   let bus: BusConnection;
-  const call = (method: string, path: string, options?: Parameters<typeof http>[3]) => http(exchange.url, method, path, options);
+  const call = (method: string, path: string, options?: Parameters<typeof http>[3]) =>
+    http(exchange.url, method, path, options);
 
   beforeAll(async () => {
-    exchange = await startTestService(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     bus = await connectBus({ url: infra.natsUrl, name: 'exchange-test' });
     await call('POST', '/v1/orgs', { auth: root, body: { id: 'acme', label: 'Acme' } });
     await call('POST', '/v1/orgs', { auth: root, body: { id: 'beta' } });
-    await call('POST', '/v1/orgs/acme/users', { auth: root, body: { username: 'ada', password: 'ada-password', role: 'orgAdmin' } });
-    await call('POST', '/v1/orgs/acme/users', { auth: root, body: { username: 'bob', password: 'bob-password', role: 'user' } });
-    await call('POST', '/v1/orgs/beta/users', { auth: root, body: { username: 'bea', password: 'bea-password', role: 'orgAdmin' } });
+    await call('POST', '/v1/orgs/acme/users', {
+      auth: root,
+      body: { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
+    });
+    await call('POST', '/v1/orgs/acme/users', {
+      auth: root,
+      body: { username: 'bob', password: 'bob-password', role: 'user' },
+    });
+    await call('POST', '/v1/orgs/beta/users', {
+      auth: root,
+      body: { username: 'bea', password: 'bea-password', role: 'orgAdmin' },
+    });
   });
 
   afterAll(async () => {
@@ -34,7 +45,9 @@ describe('exchange: orgs, users and credentials', () => {
 
   describe('credentials', () => {
     it('trades user credentials for a token that the exchange accepts as Bearer', async () => {
-      const token = await call('POST', '/v1/auth/token', { body: { org: 'acme', username: 'ada', password: 'ada-password' } });
+      const token = await call('POST', '/v1/auth/token', {
+        body: { org: 'acme', username: 'ada', password: 'ada-password' },
+      });
       expect(token.status).toBe(200);
       expect(token.body.expiresIn).toBe(900);
 
@@ -43,8 +56,12 @@ describe('exchange: orgs, users and credentials', () => {
     });
 
     it('answers 401 alike for a wrong password and an unknown user', async () => {
-      const wrong = await call('POST', '/v1/auth/token', { body: { org: 'acme', username: 'ada', password: 'nope-nope' } });
-      const unknown = await call('POST', '/v1/auth/token', { body: { org: 'acme', username: 'nobody', password: 'nope-nope' } });
+      const wrong = await call('POST', '/v1/auth/token', {
+        body: { org: 'acme', username: 'ada', password: 'nope-nope' },
+      });
+      const unknown = await call('POST', '/v1/auth/token', {
+        body: { org: 'acme', username: 'nobody', password: 'nope-nope' },
+      });
       expect([wrong.status, unknown.status]).toEqual([401, 401]);
       expect(wrong.body.message).toBe(unknown.body.message);
     });
@@ -73,7 +90,10 @@ describe('exchange: orgs, users and credentials', () => {
     });
 
     it('shows an org to its members and to hub admins', async () => {
-      expect((await call('GET', '/v1/orgs/acme', { auth: bob })).body).toMatchObject({ id: 'acme', label: 'Acme' });
+      expect((await call('GET', '/v1/orgs/acme', { auth: bob })).body).toMatchObject({
+        id: 'acme',
+        label: 'Acme',
+      });
       expect((await call('GET', '/v1/orgs/acme', { auth: root })).status).toBe(200);
       expect((await call('GET', '/v1/orgs/nowhere', { auth: root })).status).toBe(404);
     });
@@ -81,13 +101,25 @@ describe('exchange: orgs, users and credentials', () => {
 
   describe('users', () => {
     it('adds, lists, shows and removes users of an org', async () => {
-      const added = await call('POST', '/v1/orgs/acme/users', { auth: ada, body: { username: 'cy', password: 'cy-password', role: 'user' } });
+      const added = await call('POST', '/v1/orgs/acme/users', {
+        auth: ada,
+        body: { username: 'cy', password: 'cy-password', role: 'user' },
+      });
       expect(added.status).toBe(201);
-      expect(added.body).toEqual({ org: 'acme', username: 'cy', role: 'user', createdAt: expect.any(String) });
+      expect(added.body).toEqual({
+        org: 'acme',
+        username: 'cy',
+        role: 'user',
+        createdAt: expect.any(String),
+      });
 
       const list = await call('GET', '/v1/orgs/acme/users', { auth: ada });
       expect(list.body.total).toBe(3);
-      expect(list.body.items.map((user: { username: string }) => user.username)).toEqual(['ada', 'bob', 'cy']);
+      expect(list.body.items.map((user: { username: string }) => user.username)).toEqual([
+        'ada',
+        'bob',
+        'cy',
+      ]);
       expect(JSON.stringify(list.body)).not.toContain('password');
 
       expect((await call('DELETE', '/v1/orgs/acme/users/cy', { auth: ada })).status).toBe(204);
@@ -96,7 +128,10 @@ describe('exchange: orgs, users and credentials', () => {
     });
 
     it('refuses a duplicate user with 409', async () => {
-      const duplicate = await call('POST', '/v1/orgs/acme/users', { auth: ada, body: { username: 'bob', password: 'whatever1', role: 'user' } });
+      const duplicate = await call('POST', '/v1/orgs/acme/users', {
+        auth: ada,
+        body: { username: 'bob', password: 'whatever1', role: 'user' },
+      });
       expect(duplicate.status).toBe(409);
       expect(duplicate.body.message).toBe('user "acme/bob" already exists');
     });
@@ -105,13 +140,26 @@ describe('exchange: orgs, users and credentials', () => {
       expect((await call('GET', '/v1/orgs/acme/users/bob', { auth: bob })).status).toBe(200);
       expect((await call('GET', '/v1/orgs/acme/users/ada', { auth: bob })).status).toBe(403);
       expect((await call('GET', '/v1/orgs/acme/users', { auth: bob })).status).toBe(403);
-      expect((await call('POST', '/v1/orgs/acme/users', { auth: bob, body: { username: 'eve', password: 'eve-password', role: 'orgAdmin' } })).status).toBe(403);
+      expect(
+        (
+          await call('POST', '/v1/orgs/acme/users', {
+            auth: bob,
+            body: { username: 'eve', password: 'eve-password', role: 'orgAdmin' },
+          })
+        ).status,
+      ).toBe(403);
     });
 
     it('lets only a hub admin create hub admins, and only in the root org', async () => {
-      const byOrgAdmin = await call('POST', '/v1/orgs/acme/users', { auth: ada, body: { username: 'boss', password: 'boss-password', role: 'hubAdmin' } });
+      const byOrgAdmin = await call('POST', '/v1/orgs/acme/users', {
+        auth: ada,
+        body: { username: 'boss', password: 'boss-password', role: 'hubAdmin' },
+      });
       expect(byOrgAdmin.status).toBe(403);
-      const outsideRoot = await call('POST', '/v1/orgs/acme/users', { auth: root, body: { username: 'boss', password: 'boss-password', role: 'hubAdmin' } });
+      const outsideRoot = await call('POST', '/v1/orgs/acme/users', {
+        auth: root,
+        body: { username: 'boss', password: 'boss-password', role: 'hubAdmin' },
+      });
       expect(outsideRoot.status).toBe(403);
       expect(outsideRoot.body.message).toContain('root');
     });
@@ -132,11 +180,14 @@ describe('exchange: orgs, users and credentials', () => {
       ['DELETE', '/v1/orgs/beta/users/bea', undefined],
     ];
 
-    it.each(cases)('refuses %s %s to an admin of another org with 403 and no data', async (method, path, body) => {
-      const response = await call(method, path, { auth: ada, body });
-      expect(response.status).toBe(403);
-      expect(JSON.stringify(response.body)).not.toContain('bea');
-    });
+    it.each(cases)(
+      'refuses %s %s to an admin of another org with 403 and no data',
+      async (method, path, body) => {
+        const response = await call(method, path, { auth: ada, body });
+        expect(response.status).toBe(403);
+        expect(JSON.stringify(response.body)).not.toContain('bea');
+      },
+    );
 
     it('left org B untouched', async () => {
       const users = await call('GET', '/v1/orgs/beta/users', { auth: bea });
@@ -147,13 +198,20 @@ describe('exchange: orgs, users and credentials', () => {
   describe('change feed', () => {
     it('publishes every committed mutation to CAREEN_CHANGES with a commit-ordered id', async () => {
       await call('POST', '/v1/orgs', { auth: root, body: { id: 'delta' } });
-      await call('POST', '/v1/orgs/delta/users', { auth: root, body: { username: 'dee', password: 'dee-password', role: 'orgAdmin' } });
+      await call('POST', '/v1/orgs/delta/users', {
+        auth: root,
+        body: { username: 'dee', password: 'dee-password', role: 'orgAdmin' },
+      });
       await call('DELETE', '/v1/orgs/delta/users/dee', { auth: root });
       // A refused mutation publishes nothing.
       await call('POST', '/v1/orgs', { auth: root, body: { id: 'delta' } });
 
       const messages = await eventually(() =>
-        readStream(bus, STREAMS.changes.name, { count: 3, filterSubject: 'careen.changes.delta.>', timeoutMs: 5_000 }),
+        readStream(bus, STREAMS.changes.name, {
+          count: 3,
+          filterSubject: 'careen.changes.delta.>',
+          timeoutMs: 5_000,
+        }),
       );
 
       expect(messages.map((message) => [message.subject, message.body.operation])).toEqual([

@@ -38,9 +38,15 @@ export class ExchangeModule {
           verifier: {
             inject: [SigningKeyStore],
             useFactory: (keys: SigningKeyStore) =>
-              JwksTokenVerifier.local(() => keys.jwks(), { issuer: CAREEN_TOKEN_ISSUER, audience: CAREEN_TOKEN_AUDIENCE }),
+              JwksTokenVerifier.local(() => keys.jwks(), {
+                issuer: CAREEN_TOKEN_ISSUER,
+                audience: CAREEN_TOKEN_AUDIENCE,
+              }),
           },
-          basicAuthenticator: { inject: [LocalBasicAuthenticator], useFactory: (local: LocalBasicAuthenticator) => local },
+          basicAuthenticator: {
+            inject: [LocalBasicAuthenticator],
+            useFactory: (local: LocalBasicAuthenticator) => local,
+          },
         }),
         AuthFeatureModule,
         OrgsModule,

@@ -1,6 +1,10 @@
 import { type ServiceDefinition } from '@careen/service';
 import { MaintenanceSessionConfig } from './maintenance-session.config';
-import { MAINTENANCE_SESSION_ENTITIES, MAINTENANCE_SESSION_MIGRATIONS, MaintenanceSessionModule } from './maintenance-session.module';
+import {
+  MAINTENANCE_SESSION_ENTITIES,
+  MAINTENANCE_SESSION_MIGRATIONS,
+  MaintenanceSessionModule,
+} from './maintenance-session.module';
 
 export const maintenanceSessionService: ServiceDefinition<MaintenanceSessionConfig> = {
   service: 'maintenance-session',

@@ -58,20 +58,14 @@ function connectedNow(nc: NatsConnection): boolean {
 
 async function logStatus(nc: NatsConnection, logger: BusLogger | undefined): Promise<void> {
   for await (const status of nc.status()) {
-    switch (status.type) {
-      case 'disconnect':
-        disconnected.add(nc);
-        logger?.warn({ server: status.server }, 'bus disconnected; reconnecting');
-        break;
-      case 'reconnect':
-        disconnected.delete(nc);
-        logger?.info({ server: status.server }, 'bus reconnected');
-        break;
-      case 'error':
-        logger?.error({ err: String(status.error) }, 'bus error');
-        break;
-      default:
-        break;
+    if (status.type === 'disconnect') {
+      disconnected.add(nc);
+      logger?.warn({ server: status.server }, 'bus disconnected; reconnecting');
+    } else if (status.type === 'reconnect') {
+      disconnected.delete(nc);
+      logger?.info({ server: status.server }, 'bus reconnected');
+    } else if (status.type === 'error') {
+      logger?.error({ err: String(status.error) }, 'bus error');
     }
   }
 }

@@ -2,7 +2,10 @@
 import { CE_HEADERS, CE_SPEC_VERSION, type CloudEventAttributes } from '@careen/contracts';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 
-export function cloudEventHeaders(attributes: CloudEventAttributes, extra: Record<string, string> = {}): MsgHdrs {
+export function cloudEventHeaders(
+  attributes: CloudEventAttributes,
+  extra: Record<string, string> = {},
+): MsgHdrs {
   const h = natsHeaders();
   for (const [key, value] of Object.entries(extra)) h.set(key, value);
   h.set(CE_HEADERS.specversion, CE_SPEC_VERSION);
@@ -17,10 +20,17 @@ export function cloudEventHeaders(attributes: CloudEventAttributes, extra: Recor
 /** The CloudEvent attributes of a received message, or the name of the first header that is missing. */
 export function readCloudEventAttributes(h: MsgHdrs | undefined): CloudEventAttributes | { missing: string } {
   const get = (key: string) => (h?.has(key) ? h.get(key) : '');
-  for (const key of [CE_HEADERS.specversion, CE_HEADERS.id, CE_HEADERS.type, CE_HEADERS.source, CE_HEADERS.time]) {
+  for (const key of [
+    CE_HEADERS.specversion,
+    CE_HEADERS.id,
+    CE_HEADERS.type,
+    CE_HEADERS.source,
+    CE_HEADERS.time,
+  ]) {
     if (!get(key)) return { missing: key };
   }
-  if (get(CE_HEADERS.specversion) !== CE_SPEC_VERSION) return { missing: `${CE_HEADERS.specversion} ${CE_SPEC_VERSION}` };
+  if (get(CE_HEADERS.specversion) !== CE_SPEC_VERSION)
+    return { missing: `${CE_HEADERS.specversion} ${CE_SPEC_VERSION}` };
   const subject = get(CE_HEADERS.subject);
   return {
     id: get(CE_HEADERS.id),

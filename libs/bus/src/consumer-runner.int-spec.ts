@@ -5,7 +5,12 @@ import {
   deadLetterSubject,
   type ChangePayload,
 } from '@careen/contracts';
-import { createServiceDataSource, outboxSchemaUp, ProcessedMessages, runServiceMigrations } from '@careen/persistence';
+import {
+  createServiceDataSource,
+  outboxSchemaUp,
+  ProcessedMessages,
+  runServiceMigrations,
+} from '@careen/persistence';
 import { useTestInfra } from '@careen/testing';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
@@ -24,7 +29,13 @@ class CreateInbox1700000000000 implements MigrationInterface {
 }
 
 function change(resourceId: string): ChangePayload {
-  return { org: 'acme', resource: 'org', resourceId, operation: 'created', changedAt: new Date().toISOString() };
+  return {
+    org: 'acme',
+    resource: 'org',
+    resourceId,
+    operation: 'created',
+    changedAt: new Date().toISOString(),
+  };
 }
 
 /** Collects handled messages and lets a test await the n-th one. */
@@ -34,7 +45,9 @@ class Recorder {
 
   record(message: BusMessage<ChangePayload>): void {
     this.handled.push(message);
-    this.waiters = this.waiters.filter((waiter) => (this.handled.length >= waiter.count ? (waiter.resolve(), false) : true));
+    this.waiters = this.waiters.filter((waiter) =>
+      this.handled.length >= waiter.count ? (waiter.resolve(), false) : true,
+    );
   }
 
   until(count: number): Promise<void> {
@@ -79,7 +92,12 @@ describe('runConsumer', () => {
     });
   }
 
-  async function publishRawBody(subject: string, body: string, withHeaders = true, id = `raw-${Math.random()}`): Promise<void> {
+  async function publishRawBody(
+    subject: string,
+    body: string,
+    withHeaders = true,
+    id = `raw-${Math.random()}`,
+  ): Promise<void> {
     const h = natsHeaders();
     if (withHeaders) {
       h.set('ce-specversion', '1.0');
@@ -88,12 +106,19 @@ describe('runConsumer', () => {
       h.set('ce-source', 'careen/test');
       h.set('ce-time', new Date().toISOString());
     }
-    await bus.js.publish(subject, new TextEncoder().encode(body), { headers: h, msgID: `${id}-${Math.random()}` });
+    await bus.js.publish(subject, new TextEncoder().encode(body), {
+      headers: h,
+      msgID: `${id}-${Math.random()}`,
+    });
   }
 
   async function deadLetters(count: number): Promise<{ reason: string; subject: string }[]> {
     const name = `dlq-reader-${purposeCounter}`;
-    await bus.jsm.consumers.add(STREAMS.deadLetters.name, { name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    await bus.jsm.consumers.add(STREAMS.deadLetters.name, {
+      name,
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.All,
+    });
     const reader = await bus.js.consumers.get(STREAMS.deadLetters.name, name);
     const out: { reason: string; subject: string }[] = [];
     while (out.length < count) {
@@ -112,14 +137,21 @@ describe('runConsumer', () => {
     await recorder.until(1);
 
     expect(recorder.handled[0]?.payload).toMatchObject({ org: 'acme', resourceId: 'a' });
-    expect(recorder.handled[0]?.attributes).toMatchObject({ id: 'change-a', type: 'careen.exchange.changed', source: 'careen/test' });
+    expect(recorder.handled[0]?.attributes).toMatchObject({
+      id: 'change-a',
+      type: 'careen.exchange.changed',
+      source: 'careen/test',
+    });
   });
 
   it('dead-letters poisoned messages with their reason and keeps consuming', async () => {
     const recorder = new Recorder();
     await start(async (message) => recorder.record(message));
     await publishRawBody('careen.changes.acme.org.bad1', '{not json');
-    await publishRawBody('careen.changes.acme.org.bad2', JSON.stringify({ ...change('bad2'), operation: 'exploded' }));
+    await publishRawBody(
+      'careen.changes.acme.org.bad2',
+      JSON.stringify({ ...change('bad2'), operation: 'exploded' }),
+    );
     await publishRawBody('careen.changes.acme.org.bad3', JSON.stringify({ ...change('bad3'), sneaky: true }));
     await publishRawBody('careen.changes.acme.org.bad4', JSON.stringify(change('bad4')), false);
     await publisher.publish(ExchangeChanged, ['acme', 'org', 'good'], change('good'));
@@ -180,7 +212,9 @@ describe('runConsumer', () => {
       const recorder = new Recorder();
       await start(async (message) => {
         await processed.applyOnce('test-changes', message.attributes.id, (manager) =>
-          manager.query('INSERT INTO consumertest.applied (resource_id) VALUES ($1)', [message.payload.resourceId]),
+          manager.query('INSERT INTO consumertest.applied (resource_id) VALUES ($1)', [
+            message.payload.resourceId,
+          ]),
         );
         recorder.record(message);
       });
@@ -192,7 +226,9 @@ describe('runConsumer', () => {
 
       await recorder.until(2);
 
-      const rows = await dataSource.query<{ count: string }[]>("SELECT count(*) FROM consumertest.applied WHERE resource_id = 'once'");
+      const rows = await dataSource.query<{ count: string }[]>(
+        "SELECT count(*) FROM consumertest.applied WHERE resource_id = 'once'",
+      );
       expect(Number(rows[0]?.count)).toBe(1);
     });
   });

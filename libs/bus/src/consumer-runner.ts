@@ -5,7 +5,14 @@
  */
 import { type EventDefinition, type CloudEventAttributes } from '@careen/contracts';
 import { withConsumeSpan } from '@careen/telemetry';
-import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type ConsumerMessages,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { type BusConnection, type BusLogger } from './bus-connection';
 import { DeadLetters } from './dead-letter';
@@ -57,9 +64,17 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   let stopped = false;
 
   const handle = async (message: JsMsg): Promise<void> => {
-    const decoded = await decodeMessage(options.event.payload, options.event.type, message.data, message.headers);
+    const decoded = await decodeMessage(
+      options.event.payload,
+      options.event.type,
+      message.data,
+      message.headers,
+    );
     if (!decoded.ok) {
-      options.logger?.warn({ consumer: name, subject: message.subject, reason: decoded.reason }, 'dead-lettering invalid message');
+      options.logger?.warn(
+        { consumer: name, subject: message.subject, reason: decoded.reason },
+        'dead-lettering invalid message',
+      );
       await deadLetters.send(message, decoded.reason);
       message.term(decoded.reason);
       return;
@@ -77,11 +92,20 @@ export async function runConsumer<P extends object, A extends readonly string[]>
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (message.info.deliveryCount >= maxDeliver) {
-        options.logger?.error({ consumer: name, subject: message.subject, reason }, 'handler kept failing; dead-lettering');
-        await deadLetters.send(message, `handler failed after ${message.info.deliveryCount} attempts: ${reason}`);
+        options.logger?.error(
+          { consumer: name, subject: message.subject, reason },
+          'handler kept failing; dead-lettering',
+        );
+        await deadLetters.send(
+          message,
+          `handler failed after ${message.info.deliveryCount} attempts: ${reason}`,
+        );
         message.term(reason);
       } else {
-        options.logger?.warn({ consumer: name, subject: message.subject, reason, attempt: message.info.deliveryCount }, 'handler failed; will retry');
+        options.logger?.warn(
+          { consumer: name, subject: message.subject, reason, attempt: message.info.deliveryCount },
+          'handler failed; will retry',
+        );
         message.nak(retryDelayMs(backoff, message.info.deliveryCount));
       }
     }
@@ -139,7 +163,8 @@ async function ensureDurable<P extends object, A extends readonly string[]>(
       max_ack_pending: config.max_ack_pending,
     });
   } catch (error) {
-    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound))
+      throw error;
     await options.bus.jsm.consumers.add(options.event.stream, config);
   }
 }

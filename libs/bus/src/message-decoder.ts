@@ -9,8 +9,7 @@ import { validate, type ValidationError } from 'class-validator';
 import { readCloudEventAttributes } from './cloud-event-headers';
 
 export type Decoded<P> =
-  | { ok: true; payload: P; attributes: CloudEventAttributes }
-  | { ok: false; reason: string };
+  { ok: true; payload: P; attributes: CloudEventAttributes } | { ok: false; reason: string };
 
 export async function decodeMessage<P extends object>(
   payloadClass: PayloadClass<P>,
@@ -19,7 +18,8 @@ export async function decodeMessage<P extends object>(
   headers: MsgHdrs | undefined,
 ): Promise<Decoded<P>> {
   const attributes = readCloudEventAttributes(headers);
-  if ('missing' in attributes) return { ok: false, reason: `missing CloudEvents header ${attributes.missing}` };
+  if ('missing' in attributes)
+    return { ok: false, reason: `missing CloudEvents header ${attributes.missing}` };
   if (attributes.type !== expectedType) {
     return { ok: false, reason: `unexpected ce-type "${attributes.type}", expected "${expectedType}"` };
   }
@@ -33,7 +33,11 @@ export async function decodeMessage<P extends object>(
     return { ok: false, reason: 'payload must be a JSON object' };
   }
   const payload = plainToInstance(payloadClass, body);
-  const errors = await validate(payload, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  const errors = await validate(payload, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
   if (errors.length > 0) return { ok: false, reason: `invalid payload: ${describeValidationErrors(errors)}` };
   return { ok: true, payload, attributes };
 }

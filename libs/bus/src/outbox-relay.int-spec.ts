@@ -1,5 +1,10 @@
 import { ExchangeChanged, STREAMS, type ChangePayload } from '@careen/contracts';
-import { createServiceDataSource, OutboxWriter, outboxSchemaUp, runServiceMigrations } from '@careen/persistence';
+import {
+  createServiceDataSource,
+  OutboxWriter,
+  outboxSchemaUp,
+  runServiceMigrations,
+} from '@careen/persistence';
 import { eventually, useTestInfra } from '@careen/testing';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
@@ -66,7 +71,9 @@ describe('OutboxRelay', () => {
   }
 
   async function commitChange(org: string, id: string): Promise<void> {
-    await dataSource.transaction((manager) => writer.append(manager, ExchangeChanged, [org, 'org', id], change(org, id)));
+    await dataSource.transaction((manager) =>
+      writer.append(manager, ExchangeChanged, [org, 'org', id], change(org, id)),
+    );
   }
 
   /** Reads the stream from the start until `count` messages arrived, then checks nothing more is there. */
@@ -161,7 +168,10 @@ describe('OutboxRelay', () => {
 
     expect(attempts).toHaveLength(2);
     expect(attempts[1]).toEqual(attempts[0]);
-    expect(seen.map((message) => message.subject)).toEqual(['careen.changes.acme.org.a', 'careen.changes.acme.org.b']);
+    expect(seen.map((message) => message.subject)).toEqual([
+      'careen.changes.acme.org.a',
+      'careen.changes.acme.org.b',
+    ]);
   });
 
   it('lets only one of two relays for a schema publish, and the standby takes over when the leader stops', async () => {
@@ -174,6 +184,9 @@ describe('OutboxRelay', () => {
 
     const seen = await readStream(2);
 
-    expect(seen.map((message) => message.subject)).toEqual(['careen.changes.acme.org.one', 'careen.changes.acme.org.two']);
+    expect(seen.map((message) => message.subject)).toEqual([
+      'careen.changes.acme.org.one',
+      'careen.changes.acme.org.two',
+    ]);
   });
 });

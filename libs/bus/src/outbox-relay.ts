@@ -68,7 +68,10 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      const client = new Client({ connectionString: this.options.databaseUrl, application_name: `${this.options.schema}-outbox-relay` });
+      const client = new Client({
+        connectionString: this.options.databaseUrl,
+        application_name: `${this.options.schema}-outbox-relay`,
+      });
       this.client = client;
       client.on('error', () => this.wake?.());
       client.on('notification', () => this.wake?.());
@@ -78,7 +81,10 @@ export class OutboxRelay {
         await this.lead(client);
       } catch (error) {
         if (!this.stopped) {
-          this.options.logger?.error({ schema: this.options.schema, err: String(error) }, 'outbox relay interrupted; restarting');
+          this.options.logger?.error(
+            { schema: this.options.schema, err: String(error) },
+            'outbox relay interrupted; restarting',
+          );
           await this.pause(1_000);
         }
       } finally {
@@ -89,7 +95,10 @@ export class OutboxRelay {
 
   private async lead(client: Client): Promise<void> {
     while (!this.stopped) {
-      const { rows } = await client.query<{ leader: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS leader', [this.lockKey]);
+      const { rows } = await client.query<{ leader: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtext($1)) AS leader',
+        [this.lockKey],
+      );
       if (rows[0]?.leader) break;
       await this.pause(2_000);
     }
@@ -127,14 +136,20 @@ export class OutboxRelay {
     const published = (firstFailure === -1 ? rows : rows.slice(0, firstFailure)).map((row) => row.seq);
     if (firstFailure !== -1) {
       const failure = acks[firstFailure] as PromiseRejectedResult;
-      this.options.logger?.warn({ schema: this.options.schema, err: String(failure.reason) }, 'outbox publish failed; will retry');
+      this.options.logger?.warn(
+        { schema: this.options.schema, err: String(failure.reason) },
+        'outbox publish failed; will retry',
+      );
     }
     if (published.length === 0) {
       await this.pause(500);
       return 0;
     }
     await this.options.beforeMark?.(published);
-    await client.query(`UPDATE ${this.table} SET published_at = clock_timestamp() WHERE seq = ANY($1::bigint[])`, [published]);
+    await client.query(
+      `UPDATE ${this.table} SET published_at = clock_timestamp() WHERE seq = ANY($1::bigint[])`,
+      [published],
+    );
     return published.length;
   }
 

@@ -42,7 +42,11 @@ async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<vo
   }
   const current = existing ?? (await jsm.streams.info(spec.name)).config;
   const sameSubjects = [...current.subjects].sort().join() === [...wanted.subjects].sort().join();
-  if (!sameSubjects || current.duplicate_window !== wanted.duplicate_window || current.max_age !== wanted.max_age) {
+  if (
+    !sameSubjects ||
+    current.duplicate_window !== wanted.duplicate_window ||
+    current.max_age !== wanted.max_age
+  ) {
     await jsm.streams.update(spec.name, {
       subjects: wanted.subjects,
       duplicate_window: wanted.duplicate_window,
@@ -55,7 +59,8 @@ async function streamInfo(jsm: JetStreamManager, name: string) {
   try {
     return (await jsm.streams.info(name)).config;
   } catch (error) {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) return undefined;
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)
+      return undefined;
     throw error;
   }
 }

@@ -10,13 +10,18 @@ export const NATS_SERVER_INSTALL_HINT =
   'macOS: brew install nats-server), or download a release from https://github.com/nats-io/nats-server/releases ' +
   'and put it on PATH or point CAREEN_NATS_SERVER_BIN at it.';
 
-export function findNatsServer(options: { explicitPath?: string; extraDirs?: string[]; path?: string } = {}):
-  | string
-  | undefined {
+export function findNatsServer(
+  options: { explicitPath?: string; extraDirs?: string[]; path?: string } = {},
+): string | undefined {
   if (options.explicitPath) {
     return isExecutable(options.explicitPath) ? options.explicitPath : undefined;
   }
-  const dirs = [...(options.extraDirs ?? []), ...(options.path ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
+  const dirs = [
+    ...(options.extraDirs ?? []),
+    ...(options.path ?? '').split(delimiter),
+    '/usr/sbin',
+    '/usr/local/sbin',
+  ];
   for (const dir of dirs.filter(Boolean)) {
     const candidate = join(dir, 'nats-server');
     if (isExecutable(candidate)) return candidate;

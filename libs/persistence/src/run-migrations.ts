@@ -15,7 +15,9 @@ export async function runServiceMigrations(dataSource: DataSource): Promise<stri
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((migration) => migration.name);
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`careen:migrate:${schema}`]).catch(() => undefined);
+    await runner
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [`careen:migrate:${schema}`])
+      .catch(() => undefined);
     await runner.release();
   }
 }

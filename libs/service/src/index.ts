@@ -16,3 +16,4 @@ export * from './platform/platform.tokens';
 export * from './platform/platform.module';
 export * from './bootstrap/create-service-app';
 export * from './bootstrap/run-service';
+export * from './bootstrap/start-in-process';

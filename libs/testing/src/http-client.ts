@@ -1,6 +1,7 @@
 /** A small fetch wrapper for tests that talk to a real service over HTTP. */
 export type Credentials = { bearer: string } | { basic: string } | undefined;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
 export interface HttpResult<T = any> {
   status: number;
   body: T;
@@ -25,10 +26,16 @@ export function bearer(token: string): Credentials {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function http<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+export async function http<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.auth && 'bearer' in options.auth) headers.authorization = `Bearer ${options.auth.bearer}`;
-  if (options.auth && 'basic' in options.auth) headers.authorization = `Basic ${Buffer.from(options.auth.basic).toString('base64')}`;
+  if (options.auth && 'basic' in options.auth)
+    headers.authorization = `Basic ${Buffer.from(options.auth.basic).toString('base64')}`;
   let body: string | Uint8Array | undefined = options.rawBody;
   if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';

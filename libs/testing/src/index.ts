@@ -3,6 +3,5 @@ export * from './test-database';
 export * from './test-nats';
 export * from './test-infra';
 export * from './eventually';
-export * from './start-test-service';
 export * from './http-client';
 export * from './stream-reader';

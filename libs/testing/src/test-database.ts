@@ -11,7 +11,8 @@ export interface TestDatabase {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env[TEST_ADMIN_URL_ENV];
-  if (!adminUrl) throw new Error(`${TEST_ADMIN_URL_ENV} is not set: run tests through the workspace jest config`);
+  if (!adminUrl)
+    throw new Error(`${TEST_ADMIN_URL_ENV} is not set: run tests through the workspace jest config`);
   const name = `careen_t_${randomBytes(6).toString('hex')}`;
   await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
@@ -19,7 +20,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: url.toString(),
     name,
-    drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }
 

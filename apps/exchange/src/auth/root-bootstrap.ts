@@ -29,24 +29,46 @@ export class RootBootstrap implements OnApplicationBootstrap {
         [ROOT_ORG],
       );
       if (orgs.length > 0) {
-        await this.changes.record(manager, { org: ROOT_ORG, resource: 'org', resourceId: ROOT_ORG, operation: 'created' });
+        await this.changes.record(manager, {
+          org: ROOT_ORG,
+          resource: 'org',
+          resourceId: ROOT_ORG,
+          operation: 'created',
+        });
       }
       const existing = await manager.findOne(UserEntity, { where: { org: ROOT_ORG, username: ROOT_USER } });
       const wanted = this.config.CAREEN_ROOT_PASSWORD;
       if (existing) {
         if (wanted && !(await verifySecret(wanted, existing.passwordHash))) {
-          await manager.update(UserEntity, { org: ROOT_ORG, username: ROOT_USER }, { passwordHash: await hashSecret(wanted) });
+          await manager.update(
+            UserEntity,
+            { org: ROOT_ORG, username: ROOT_USER },
+            { passwordHash: await hashSecret(wanted) },
+          );
         }
         return undefined;
       }
       const password = wanted ?? generateSecret(18);
-      await manager.insert(UserEntity, { org: ROOT_ORG, username: ROOT_USER, role: 'hubAdmin', passwordHash: await hashSecret(password) });
-      await this.changes.record(manager, { org: ROOT_ORG, resource: 'user', resourceId: ROOT_USER, operation: 'created' });
+      await manager.insert(UserEntity, {
+        org: ROOT_ORG,
+        username: ROOT_USER,
+        role: 'hubAdmin',
+        passwordHash: await hashSecret(password),
+      });
+      await this.changes.record(manager, {
+        org: ROOT_ORG,
+        resource: 'user',
+        resourceId: ROOT_USER,
+        operation: 'created',
+      });
       return wanted ? undefined : password;
     });
     if (generated) {
       // Printed once, on the run that created the hub admin; it is stored only as a hash.
-      this.logger.warn({ org: ROOT_ORG, username: ROOT_USER, password: generated }, 'generated the hub admin password; store it now');
+      this.logger.warn(
+        { org: ROOT_ORG, username: ROOT_USER, password: generated },
+        'generated the hub admin password; store it now',
+      );
     }
   }
 }

@@ -13,7 +13,13 @@ export class ChangeRecorder {
 
   record(
     manager: EntityManager,
-    change: { org: string; resource: ChangeResource; resourceId: string; operation: ChangeOperation; data?: object },
+    change: {
+      org: string;
+      resource: ChangeResource;
+      resourceId: string;
+      operation: ChangeOperation;
+      data?: object;
+    },
   ): Promise<void> {
     return this.outbox.append(manager, ExchangeChanged, [change.org, change.resource, change.resourceId], {
       org: change.org,

@@ -19,7 +19,11 @@ export class SigningKeyStore implements OnModuleInit {
       await manager.query("SELECT pg_advisory_xact_lock(hashtext('careen:exchange:signing-key'))");
       if ((await manager.count(SigningKeyEntity)) === 0) {
         const key = await generateSigningKey();
-        await manager.insert(SigningKeyEntity, { kid: key.kid, privateJwk: key.privateJwk, publicJwk: key.publicJwk });
+        await manager.insert(SigningKeyEntity, {
+          kid: key.kid,
+          privateJwk: key.privateJwk,
+          publicJwk: key.publicJwk,
+        });
       }
     });
     const rows = await this.dataSource.manager.find(SigningKeyEntity, { order: { createdAt: 'DESC' } });

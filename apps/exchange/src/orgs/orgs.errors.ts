@@ -5,5 +5,7 @@ export enum OrgErrorCode {
   OrgNotFound = 'ORG_NOT_FOUND',
 }
 
-export const orgExists = (id: string) => new DomainError('conflict', OrgErrorCode.OrgExists, `org "${id}" already exists`);
-export const orgNotFound = (id: string) => new DomainError('not-found', OrgErrorCode.OrgNotFound, `org "${id}" not found`);
+export const orgExists = (id: string) =>
+  new DomainError('conflict', OrgErrorCode.OrgExists, `org "${id}" already exists`);
+export const orgNotFound = (id: string) =>
+  new DomainError('not-found', OrgErrorCode.OrgNotFound, `org "${id}" not found`);

@@ -13,7 +13,11 @@ export class OrgsService {
     private readonly changes: ChangeRecorder,
   ) {}
 
-  async create(input: { id: string; label?: string; upgradeDefaults?: Record<string, unknown> }): Promise<OrgResponse> {
+  async create(input: {
+    id: string;
+    label?: string;
+    upgradeDefaults?: Record<string, unknown>;
+  }): Promise<OrgResponse> {
     return this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO exchange.orgs (id, label, upgrade_defaults) VALUES ($1, $2, $3)
@@ -22,7 +26,13 @@ export class OrgsService {
       );
       if (inserted.length === 0) throw orgExists(input.id);
       const org = OrgResponse.from(await this.require(manager, input.id));
-      await this.changes.record(manager, { org: org.id, resource: 'org', resourceId: org.id, operation: 'created', data: org });
+      await this.changes.record(manager, {
+        org: org.id,
+        resource: 'org',
+        resourceId: org.id,
+        operation: 'created',
+        data: org,
+      });
       return org;
     });
   }

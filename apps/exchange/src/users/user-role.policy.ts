@@ -11,7 +11,8 @@ export const ROOT_USER = 'root';
 export function assertMayGrantRole(actor: Principal, org: string, role: Role): void {
   if (role === 'hubAdmin') {
     if (org !== ROOT_ORG) throw roleNotAllowed(`hubAdmin users exist only in the "${ROOT_ORG}" org`);
-    if (actor.kind !== 'user' || actor.role !== 'hubAdmin') throw roleNotAllowed('only a hubAdmin may create a hubAdmin');
+    if (actor.kind !== 'user' || actor.role !== 'hubAdmin')
+      throw roleNotAllowed('only a hubAdmin may create a hubAdmin');
   }
 }
 

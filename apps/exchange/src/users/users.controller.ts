@@ -16,7 +16,11 @@ export class UsersController {
 
   @Post()
   @Roles('orgAdmin')
-  add(@CurrentPrincipal() actor: Principal, @Param('org') org: string, @Body() body: CreateUserDto): Promise<UserResponse> {
+  add(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Body() body: CreateUserDto,
+  ): Promise<UserResponse> {
     return this.users.add(actor, org, body);
   }
 
@@ -27,8 +31,13 @@ export class UsersController {
   }
 
   @Get(':username')
-  get(@CurrentPrincipal() actor: Principal, @Param('org') org: string, @Param('username') username: string): Promise<UserResponse> {
-    if (!mayReadUser(actor, org, username)) throw new ForbiddenException('users may read only their own record');
+  get(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<UserResponse> {
+    if (!mayReadUser(actor, org, username))
+      throw new ForbiddenException('users may read only their own record');
     return this.users.get(org, username);
   }
 

@@ -11,5 +11,7 @@ export const userExists = (org: string, username: string) =>
   new DomainError('conflict', UserErrorCode.UserExists, `user "${org}/${username}" already exists`);
 export const userNotFound = (org: string, username: string) =>
   new DomainError('not-found', UserErrorCode.UserNotFound, `user "${org}/${username}" not found`);
-export const roleNotAllowed = (message: string) => new DomainError('forbidden', UserErrorCode.RoleNotAllowed, message);
-export const protectedUser = (message: string) => new DomainError('conflict', UserErrorCode.ProtectedUser, message);
+export const roleNotAllowed = (message: string) =>
+  new DomainError('forbidden', UserErrorCode.RoleNotAllowed, message);
+export const protectedUser = (message: string) =>
+  new DomainError('conflict', UserErrorCode.ProtectedUser, message);

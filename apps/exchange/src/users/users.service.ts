@@ -29,15 +29,26 @@ export class UsersService {
         [org, input.username, input.role, passwordHash],
       );
       if (inserted.length === 0) throw userExists(org, input.username);
-      const user = UserResponse.from(await manager.findOneOrFail(UserEntity, { where: { org, username: input.username } }));
-      await this.changes.record(manager, { org, resource: 'user', resourceId: user.username, operation: 'created', data: user });
+      const user = UserResponse.from(
+        await manager.findOneOrFail(UserEntity, { where: { org, username: input.username } }),
+      );
+      await this.changes.record(manager, {
+        org,
+        resource: 'user',
+        resourceId: user.username,
+        operation: 'created',
+        data: user,
+      });
       return user;
     });
   }
 
   async list(org: string): Promise<UserListResponse> {
     await this.orgs.require(this.dataSource.manager, org);
-    const users = await this.dataSource.manager.find(UserEntity, { where: { org }, order: { username: 'ASC' } });
+    const users = await this.dataSource.manager.find(UserEntity, {
+      where: { org },
+      order: { username: 'ASC' },
+    });
     return { items: users.map(UserResponse.from), total: users.length };
   }
 
@@ -48,14 +59,20 @@ export class UsersService {
   }
 
   async remove(org: string, username: string): Promise<void> {
-    if (org === ROOT_ORG && username === ROOT_USER) throw protectedUser('the hub admin root/root cannot be removed');
+    if (org === ROOT_ORG && username === ROOT_USER)
+      throw protectedUser('the hub admin root/root cannot be removed');
     await this.dataSource.transaction(async (manager) => {
-      const deleted: [unknown[], number] = await manager.query('DELETE FROM exchange.users WHERE org = $1 AND username = $2', [
-        org,
-        username,
-      ]);
+      const deleted: [unknown[], number] = await manager.query(
+        'DELETE FROM exchange.users WHERE org = $1 AND username = $2',
+        [org, username],
+      );
       if (deleted[1] === 0) throw userNotFound(org, username);
-      await this.changes.record(manager, { org, resource: 'user', resourceId: username, operation: 'deleted' });
+      await this.changes.record(manager, {
+        org,
+        resource: 'user',
+        resourceId: username,
+        operation: 'deleted',
+      });
     });
   }
 }

@@ -13,7 +13,11 @@ export class ProcessedMessages {
   }
 
   /** Runs `apply` in a transaction unless `messageId` was already handled by `consumer`; returns whether it ran. */
-  async applyOnce(consumer: string, messageId: string, apply: (manager: EntityManager) => Promise<void>): Promise<boolean> {
+  async applyOnce(
+    consumer: string,
+    messageId: string,
+    apply: (manager: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO "${this.schema}".processed_messages (consumer, message_id) VALUES ($1, $2)

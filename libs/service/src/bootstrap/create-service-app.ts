@@ -20,7 +20,10 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
 }
 
-export async function createServiceApp(module: Type | object, options: ServiceAppOptions): Promise<NestExpressApplication> {
+export async function createServiceApp(
+  module: Type | object,
+  options: ServiceAppOptions,
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module as Type, {
     bodyParser: false,
     logger: options.logger,

@@ -24,7 +24,10 @@ export interface ServiceDefinition<C extends ServiceConfig> {
   migrations: MixedList<Function | string>;
 }
 
-export async function runService<C extends ServiceConfig>(definition: ServiceDefinition<C>, argv = process.argv.slice(2)): Promise<void> {
+export async function runService<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+  argv = process.argv.slice(2),
+): Promise<void> {
   let config: C;
   try {
     config = loadConfig(definition.configClass);
@@ -56,4 +59,14 @@ export async function runService<C extends ServiceConfig>(definition: ServiceDef
   const port = definition.port(config);
   await app.listen(port, '0.0.0.0');
   logger.info({ port, docs: `/docs` }, `${definition.service} listening`);
+}
+
+/** Runs the service as the process's main program: a start-up failure ends it with exit 1. */
+export function launchService<C extends ServiceConfig>(definition: ServiceDefinition<C>): void {
+  runService(definition).catch((error: unknown) => {
+    process.stderr.write(
+      `${definition.service} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  });
 }

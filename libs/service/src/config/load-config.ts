@@ -15,7 +15,9 @@ export function loadConfig<T extends object>(
   env: Record<string, string | undefined> = process.env,
 ): T {
   const known = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key.startsWith('CAREEN_') && value !== undefined && value !== ''),
+    Object.entries(env).filter(
+      ([key, value]) => key.startsWith('CAREEN_') && value !== undefined && value !== '',
+    ),
   );
   const config = plainToInstance(configClass, known, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false });

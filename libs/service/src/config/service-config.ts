@@ -18,7 +18,9 @@ export class ServiceConfig {
   CAREEN_DATABASE_URL!: string;
 
   /** One or more comma-separated nats:// URLs. */
-  @Matches(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, { message: 'CAREEN_NATS_URL must be one or more nats:// URLs, comma-separated' })
+  @Matches(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {
+    message: 'CAREEN_NATS_URL must be one or more nats:// URLs, comma-separated',
+  })
   CAREEN_NATS_URL!: string;
 
   @IsOptional()

@@ -23,7 +23,9 @@ export class HealthController {
 
   @Get('readyz')
   async ready(): Promise<{ status: 'ready'; checks: Record<string, 'ok'> }> {
-    const results = await Promise.all(this.checks.map(async (check) => [check.name, await runCheck(check)] as const));
+    const results = await Promise.all(
+      this.checks.map(async (check) => [check.name, await runCheck(check)] as const),
+    );
     const failing = results.filter(([, problem]) => problem !== undefined);
     if (failing.length > 0) {
       throw new ServiceUnavailableException({
@@ -39,7 +41,9 @@ async function runCheck(check: ReadinessCheck): Promise<string | undefined> {
   try {
     await Promise.race([
       check.check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS)),
+      ),
     ]);
     return undefined;
   } catch (error) {

@@ -23,5 +23,10 @@ const REASONS: Record<number, string> = {
 };
 
 export function errorBody(statusCode: number, message: string, details?: unknown): ErrorBody {
-  return { statusCode, error: REASONS[statusCode] ?? 'Error', message, ...(details === undefined ? {} : { details }) };
+  return {
+    statusCode,
+    error: REASONS[statusCode] ?? 'Error',
+    message,
+    ...(details === undefined ? {} : { details }),
+  };
 }

@@ -4,7 +4,13 @@
  * 500 whose cause is logged, never shown.
  */
 import { DomainError } from '@careen/contracts';
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, type LoggerService } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  type LoggerService,
+} from '@nestjs/common';
 import { type Response } from 'express';
 import { statusOfErrorKind } from './domain-error.status';
 import { errorBody, type ErrorBody } from './error-body';
@@ -17,7 +23,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const body = this.toBody(exception);
     if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), 'HttpErrorFilter');
+      this.logger.error(
+        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+        'HttpErrorFilter',
+      );
     }
     if (response.headersSent) return;
     if (body.statusCode === 401) response.setHeader('WWW-Authenticate', 'Bearer, Basic realm="careen"');
@@ -26,14 +35,22 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   private toBody(exception: unknown): ErrorBody {
     if (exception instanceof DomainError) {
-      return errorBody(statusOfErrorKind(exception.kind), exception.message, exception.details ?? { code: exception.code });
+      return errorBody(
+        statusOfErrorKind(exception.kind),
+        exception.message,
+        exception.details ?? { code: exception.code },
+      );
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'string') return errorBody(status, response);
       const { message, details } = response as { message?: unknown; details?: unknown };
-      const text = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message;
+      const text = Array.isArray(message)
+        ? message.join('; ')
+        : typeof message === 'string'
+          ? message
+          : exception.message;
       return errorBody(status, text, details);
     }
     return errorBody(500, 'internal error');

@@ -11,20 +11,24 @@ export const DEFAULT_BODY_LIMIT = '1mb';
 export function useJsonBody(app: NestExpressApplication, limit = DEFAULT_BODY_LIMIT): void {
   app.useBodyParser('json', { limit });
   app.use((error: unknown, _request: Request, response: Response, next: NextFunction) => {
-    const parserError = error as { type?: string; status?: number; message?: string; limit?: number };
-    switch (parserError?.type) {
-      case 'entity.too.large':
-        response.status(413).json(errorBody(413, `request body exceeds the ${limit} limit`));
-        return;
-      case 'entity.parse.failed':
-        response.status(400).json(errorBody(400, `malformed JSON body: ${parserError.message ?? 'cannot parse'}`));
-        return;
-      case 'encoding.unsupported':
-      case 'charset.unsupported':
-        response.status(415).json(errorBody(415, parserError.message ?? 'unsupported encoding'));
-        return;
-      default:
-        next(error);
+    const parserError = error as { type?: string; message?: string };
+    const answer = parserErrorAnswer(parserError.type, parserError.message ?? '', limit);
+    if (!answer) {
+      next(error);
+      return;
     }
+    response.status(answer.status).json(errorBody(answer.status, answer.message));
   });
+}
+
+function parserErrorAnswer(
+  type: string | undefined,
+  message: string,
+  limit: string,
+): { status: number; message: string } | undefined {
+  if (type === 'entity.too.large') return { status: 413, message: `request body exceeds the ${limit} limit` };
+  if (type === 'entity.parse.failed')
+    return { status: 400, message: `malformed JSON body: ${message || 'cannot parse'}` };
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return { status: 415, message };
+  return undefined;
 }

@@ -3,8 +3,20 @@
  * does it), the bus with its streams, the publisher, the outbox writer and relay, the inbox
  * of processed messages, health, readiness and metrics.
  */
-import { connectBus, ensureStreams, EventPublisher, OutboxRelay, type BusConnection, type StreamSpec } from '@careen/bus';
-import { createServiceDataSource, OutboxWriter, ProcessedMessages, runServiceMigrations } from '@careen/persistence';
+import {
+  connectBus,
+  ensureStreams,
+  EventPublisher,
+  OutboxRelay,
+  type BusConnection,
+  type StreamSpec,
+} from '@careen/bus';
+import {
+  createServiceDataSource,
+  OutboxWriter,
+  ProcessedMessages,
+  runServiceMigrations,
+} from '@careen/persistence';
 import { injectTraceContext, type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
@@ -62,7 +74,11 @@ export class PlatformModule {
       {
         provide: BUS,
         useFactory: async () => {
-          const bus = await connectBus({ url: options.config.CAREEN_NATS_URL, name: options.service, logger: options.logger });
+          const bus = await connectBus({
+            url: options.config.CAREEN_NATS_URL,
+            name: options.service,
+            logger: options.logger,
+          });
           await ensureStreams(bus.jsm, options.streams);
           return bus;
         },
@@ -86,7 +102,12 @@ export class PlatformModule {
         inject: [EventPublisher],
         useFactory: (publisher: EventPublisher) =>
           options.relayOutbox
-            ? new OutboxRelay({ databaseUrl: options.config.CAREEN_DATABASE_URL, schema, publisher, logger: options.logger })
+            ? new OutboxRelay({
+                databaseUrl: options.config.CAREEN_DATABASE_URL,
+                schema,
+                publisher,
+                logger: options.logger,
+              })
             : undefined,
       },
       {
@@ -115,7 +136,18 @@ export class PlatformModule {
       module: PlatformModule,
       controllers: [HealthController, MetricsController, WhoAmIController],
       providers,
-      exports: [SERVICE_NAME, SERVICE_CONFIG, SERVICE_LOGGER, DataSource, BUS, EventPublisher, OutboxWriter, ProcessedMessages, OutboxRelay, MetricsRegistry],
+      exports: [
+        SERVICE_NAME,
+        SERVICE_CONFIG,
+        SERVICE_LOGGER,
+        DataSource,
+        BUS,
+        EventPublisher,
+        OutboxWriter,
+        ProcessedMessages,
+        OutboxRelay,
+        MetricsRegistry,
+      ],
     };
   }
 }

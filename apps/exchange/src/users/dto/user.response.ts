@@ -10,7 +10,12 @@ export class UserResponse {
   @ApiProperty() createdAt!: string;
 
   static from(user: UserEntity): UserResponse {
-    return { org: user.org, username: user.username, role: user.role, createdAt: user.createdAt.toISOString() };
+    return {
+      org: user.org,
+      username: user.username,
+      role: user.role,
+      createdAt: user.createdAt.toISOString(),
+    };
   }
 }
 

@@ -1,34 +1,39 @@
 /**
- * Boots a hub service in-process exactly as `main.ts` would (same module, same HTTP pipeline)
- * on a free port, against the test file's Postgres and NATS.
+ * Boots a hub service inside the calling process exactly as `main.ts` would (same module,
+ * same HTTP pipeline) on a free loopback port: how tests and benchmarks run real services.
  */
-import { createServiceApp, loadConfig, type ServiceConfig, type ServiceDefinition } from '@careen/service';
 import { createLogger, NestJsonLogger, type LoggerOptions } from '@careen/telemetry';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import { type TestInfra } from './test-infra';
+import { loadConfig } from '../config/load-config';
+import { type ServiceConfig } from '../config/service-config';
+import { createServiceApp } from './create-service-app';
+import { type ServiceDefinition } from './run-service';
 
 type LogDestination = NonNullable<LoggerOptions['destination']>;
 
-export interface TestService<C extends ServiceConfig> {
+export interface InProcessService<C extends ServiceConfig> {
   url: string;
   app: NestExpressApplication;
   config: C;
   close(): Promise<void>;
 }
 
-export async function startTestService<C extends ServiceConfig>(
+export async function startServiceInProcess<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
-  infra: TestInfra,
+  infra: { databaseUrl: string; natsUrl: string },
   env: Record<string, string> = {},
   options: { logDestination?: LogDestination } = {},
-): Promise<TestService<C>> {
+): Promise<InProcessService<C>> {
   const config = loadConfig(definition.configClass, {
     CAREEN_DATABASE_URL: infra.databaseUrl,
     CAREEN_NATS_URL: infra.natsUrl,
-    CAREEN_LOG_LEVEL: process.env.CAREEN_TEST_LOG_LEVEL ?? 'error',
+    CAREEN_LOG_LEVEL: 'error',
     ...env,
   });
-  const logger = createLogger(definition.service, { level: config.CAREEN_LOG_LEVEL, destination: options.logDestination });
+  const logger = createLogger(definition.service, {
+    level: config.CAREEN_LOG_LEVEL,
+    destination: options.logDestination,
+  });
   const app = await createServiceApp(definition.module(config, logger), {
     service: definition.service,
     description: definition.description,

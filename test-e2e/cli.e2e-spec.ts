@@ -3,11 +3,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { http, startTestService, useTestInfra } from '@careen/testing';
-// The CLI reaches the exchange only over HTTP; this test boots the real one in-process to talk to.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { exchangeService } from '../../exchange/src/exchange.service';
-import { runCli } from './run-cli';
+import { http, useTestInfra } from '@careen/testing';
+import { startServiceInProcess } from '@careen/service';
+import { exchangeService } from '@careen/exchange/src/exchange.service';
+import { runCli } from '@careen/cli/src/run-cli';
 
 const ROOT_PASSWORD = 'root-password-1';
 
@@ -53,7 +52,7 @@ describe('careen against a real exchange', () => {
   const freshConfigDir = () => mkdtemp(join(workDir, 'config-'));
 
   beforeAll(async () => {
-    exchange = await startTestService(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     workDir = await mkdtemp(join(tmpdir(), 'careen-cli-'));
     configDir = join(workDir, 'careen');
   });

@@ -1,0 +1,4 @@
+import { launchService } from '@careen/service';
+import { agbotService } from './agbot.service';
+
+launchService(agbotService);

@@ -1,0 +1,4 @@
+import { launchService } from '@careen/service';
+import { exchangeService } from './exchange.service';
+
+launchService(exchangeService);

@@ -1,0 +1,4 @@
+import { launchService } from '@careen/service';
+import { maintenanceSessionService } from './maintenance-session.service';
+
+launchService(maintenanceSessionService);

@@ -1,0 +1,4 @@
+import { launchService } from '@careen/service';
+import { notifierService } from './notifier.service';
+
+launchService(notifierService);
