@@ -17,7 +17,9 @@ function assertNodeVersion() {
   for (let i = 0; i < MINIMUM_NODE.length; i += 1) {
     if (current[i] > MINIMUM_NODE[i]) return;
     if (current[i] < MINIMUM_NODE[i]) {
-      process.stderr.write(`Careen needs Node.js ${MINIMUM_NODE.join('.')} or newer; this is ${process.versions.node}.\n`);
+      process.stderr.write(
+        `Careen needs Node.js ${MINIMUM_NODE.join('.')} or newer; this is ${process.versions.node}.\n`,
+      );
       process.exit(1);
     }
   }

@@ -64,7 +64,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   let stopped = false;
 
   const handle = async (message: JsMsg): Promise<void> => {
-    const decoded = await decodeMessage(
+    const decoded = decodeMessage(
       options.event.payload,
       options.event.type,
       message.data,
@@ -88,7 +88,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
     };
     try {
       await withConsumeSpan(message.subject, traceCarrier(message), () => options.handler(busMessage));
-      await message.ackAck();
+      message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (message.info.deliveryCount >= maxDeliver) {

@@ -29,12 +29,12 @@ async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<vo
     storage: StorageType.File,
     duplicate_window: nanos(spec.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
     max_age: nanos(spec.maxAgeMs ?? 0),
-    num_replicas: spec.replicas ?? 1,
   };
   const existing = await streamInfo(jsm, spec.name);
   if (!existing) {
     try {
-      await jsm.streams.add(wanted);
+      // Replicas are set at creation only; an operator may raise them later (R3) and an update must not undo that.
+      await jsm.streams.add({ ...wanted, num_replicas: spec.replicas ?? 1 });
       return;
     } catch (error) {
       if (!(error instanceof JetStreamApiError && error.code === STREAM_NAME_IN_USE)) throw error;

@@ -14,7 +14,9 @@ export async function main(argv: string[]): Promise<number> {
     if (name) process.stderr.write(`unknown benchmark "${name}".\n`);
     process.stderr.write('usage: npm run bench -- <name> [args…]\n');
     process.stderr.write(
-      available.length > 0 ? `benchmarks: ${available.join(', ')}\n` : 'no benchmarks yet (none in bench/).\n',
+      available.length > 0
+        ? `benchmarks: ${available.join(', ')}\n`
+        : 'no benchmarks yet (none in bench/).\n',
     );
     return 2;
   }

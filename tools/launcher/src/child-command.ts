@@ -4,7 +4,11 @@ import { constants } from 'node:os';
 
 const RELAYED_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP'];
 
-export function runCommand(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: 'inherit' });
     // Ctrl-C reaches the child from the terminal directly; termination requests sent to us

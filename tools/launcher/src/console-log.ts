@@ -2,13 +2,25 @@
  * Turns a service's JSON log line into a short console line, only for warnings and errors:
  * the full logs stay in the log folder.
  */
-const PINO_LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const PINO_LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 const SHOWN_LEVELS = new Set(['warn', 'error', 'fatal']);
 const COLORS = { warn: '\x1b[33m', error: '\x1b[31m', fatal: '\x1b[31m', dim: '\x1b[2m', reset: '\x1b[0m' };
 
 export type OutputStream = 'stdout' | 'stderr';
 
-export function consoleLineFor(service: string, line: string, stream: OutputStream, color: boolean): string | undefined {
+export function consoleLineFor(
+  service: string,
+  line: string,
+  stream: OutputStream,
+  color: boolean,
+): string | undefined {
   const record = parseRecord(line);
   if (!record) {
     // Not JSON: a crash trace or a runtime warning. Worth seeing when it went to stderr.
@@ -46,14 +58,19 @@ function levelName(level: unknown): string | undefined {
 }
 
 function messageOf(record: Record<string, unknown>): string {
-  const message = typeof record.msg === 'string' ? record.msg : typeof record.message === 'string' ? record.message : '';
+  const message =
+    typeof record.msg === 'string' ? record.msg : typeof record.message === 'string' ? record.message : '';
   const error = errorText(record.err ?? record.error);
   return error && !message.includes(error) ? `${message}: ${error}` : message;
 }
 
 function errorText(error: unknown): string | undefined {
   if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === 'string'
+  ) {
     return (error as { message: string }).message;
   }
   return undefined;

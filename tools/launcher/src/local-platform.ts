@@ -11,16 +11,24 @@ import { LauncherError } from './launcher-error';
 import { logTail, rotateLog } from './log-files';
 import { startLocalPostgres, type LocalPostgres } from './local-postgres';
 import { waitUntilReady } from './readiness';
-import { describeExit, spawnService, type ServiceProcess } from './service-process';
+import { describeExit, exitOf, spawnService, type ServiceExit, type ServiceProcess } from './service-process';
 import type { StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
 /** Variables of the launcher itself that the services must not inherit. */
 const LAUNCHER_ONLY_ENV = ['CAREEN_LAUNCHER_OWN_GROUP', 'CAREEN_HOME', 'CAREEN_PG_PORT', 'CAREEN_NATS_PORT'];
 
+/** A supervised process that ended. */
+export interface ProcessEnd {
+  name: string;
+  logFile: string;
+  exit: ServiceExit;
+}
+
 export class LocalPlatform {
   postgres?: LocalPostgres;
   nats?: RunningNatsServer;
+  private natsExit?: Promise<ServiceExit>;
   readonly services: ServiceProcess[] = [];
   private stopping?: Promise<void>;
   /** Ends every readiness wait once shutdown begins, whatever started it. */
@@ -59,6 +67,7 @@ export class LocalPlatform {
         port: this.config.natsPort,
         logFile: this.natsLogFile,
       });
+      this.natsExit = exitOf(this.nats.process);
     } catch (error) {
       throw new LauncherError(
         `nats-server (${binary}) did not start: ${(error as Error).message}. The end of ${this.natsLogFile}:\n` +
@@ -84,9 +93,14 @@ export class LocalPlatform {
     }
   }
 
-  /** Settles with the first service that exits on its own. */
-  firstServiceExit(): Promise<ServiceProcess> {
-    return Promise.race(this.services.map((child) => child.exited.then(() => child)));
+  /** Settles with the first of NATS and the services to end; never, if none runs. */
+  firstExit(): Promise<ProcessEnd> {
+    const ends: Promise<ProcessEnd>[] = this.services.map((child) =>
+      child.exited.then((exit) => ({ name: child.service.name, logFile: child.logFile, exit })),
+    );
+    if (this.natsExit)
+      ends.push(this.natsExit.then((exit) => ({ name: 'nats-server', logFile: this.natsLogFile, exit })));
+    return ends.length > 0 ? Promise.race(ends) : new Promise<never>(() => undefined);
   }
 
   /** Idempotent: every caller waits for the same shutdown. */
@@ -104,7 +118,8 @@ export class LocalPlatform {
         await child.stop();
         const exit = await child.exited;
         // Ending by the SIGTERM it was sent is a clean stop (Nest re-raises the signal after draining).
-        if (exit.signal === 'SIGKILL') this.print(`${child.service.name} did not stop in time and was killed.`);
+        if (exit.signal === 'SIGKILL')
+          this.print(`${child.service.name} did not stop in time and was killed.`);
         else if (exit.code !== null && exit.code !== 0) {
           this.print(`${child.service.name} ${describeExit(exit)} while stopping (see ${child.logFile}).`);
         }

@@ -45,7 +45,9 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   } catch (error) {
     await new Promise<void>((resolve) => log.end(resolve));
     const reason = error instanceof Error ? `: ${error.message}` : '';
-    throw new LauncherError(`Postgres did not start${reason}. The end of ${options.logFile}:\n${logTail(options.logFile)}`);
+    throw new LauncherError(
+      `Postgres did not start${reason}. The end of ${options.logFile}:\n${logTail(options.logFile)}`,
+    );
   } finally {
     releaseStopSignals(listenersBefore);
   }

@@ -16,8 +16,14 @@ export function logTail(file: string, lines = 20): string {
   } finally {
     closeSync(fd);
   }
-  const tail = buffer.toString('utf8').split('\n').filter((line) => line.trim() !== '').slice(-lines);
-  const shown = tail.map((line) => `    ${line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line}`);
+  const tail = buffer
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-lines);
+  const shown = tail.map(
+    (line) => `    ${line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line}`,
+  );
   return shown.length > 0 ? shown.join('\n') : '    (the log is empty)';
 }
 

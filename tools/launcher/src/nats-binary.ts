@@ -14,12 +14,16 @@ export function ensureNatsServer(binDir: string, env: NodeJS.ProcessEnv): string
   const find = () => findNatsServer({ explicitPath, extraDirs: [binDir], path: env.PATH });
   const found = find();
   if (found) return found;
-  if (explicitPath) throw new LauncherError(`CAREEN_NATS_SERVER_BIN=${explicitPath} is not an executable file.`);
+  if (explicitPath)
+    throw new LauncherError(`CAREEN_NATS_SERVER_BIN=${explicitPath} is not an executable file.`);
   const aptGet = process.getuid?.() === 0 ? findOnPath('apt-get', env.PATH) : undefined;
   if (!aptGet) throw new LauncherError(NATS_SERVER_INSTALL_HINT);
   installWithApt(aptGet, env);
   const installed = find();
-  if (!installed) throw new LauncherError(`apt-get installed nats-server, yet it is not on PATH. ${NATS_SERVER_INSTALL_HINT}`);
+  if (!installed)
+    throw new LauncherError(
+      `apt-get installed nats-server, yet it is not on PATH. ${NATS_SERVER_INSTALL_HINT}`,
+    );
   return installed;
 }
 
@@ -29,7 +33,9 @@ function installWithApt(aptGet: string, env: NodeJS.ProcessEnv): void {
   for (const args of [['update'], ['install', '-y', 'nats-server']]) {
     const result = spawnSync(aptGet, args, { stdio: 'inherit', env: aptEnv });
     if (result.status !== 0) {
-      throw new LauncherError(`"apt-get ${args.join(' ')}" failed (exit ${result.status ?? result.signal}). ${NATS_SERVER_INSTALL_HINT}`);
+      throw new LauncherError(
+        `"apt-get ${args.join(' ')}" failed (exit ${result.status ?? result.signal}). ${NATS_SERVER_INSTALL_HINT}`,
+      );
     }
   }
 }

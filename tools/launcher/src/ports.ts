@@ -19,12 +19,16 @@ export function portFromEnv(env: NodeJS.ProcessEnv, envVar: string, fallback: nu
 }
 
 /** Fails with one message naming every port that is taken or claimed twice. */
-export async function assertPortsFree(claims: readonly PortClaim[], hints: Partial<Record<string, string>> = {}) {
+export async function assertPortsFree(
+  claims: readonly PortClaim[],
+  hints: Partial<Record<string, string>> = {},
+) {
   const problems: string[] = [];
   const seen = new Map<number, PortClaim>();
   for (const claim of claims) {
     const earlier = seen.get(claim.port);
-    if (earlier) problems.push(`${earlier.envVar} and ${claim.envVar} both use port ${claim.port}; change one of them.`);
+    if (earlier)
+      problems.push(`${earlier.envVar} and ${claim.envVar} both use port ${claim.port}; change one of them.`);
     else seen.set(claim.port, claim);
   }
   for (const claim of seen.values()) {

@@ -62,7 +62,10 @@ export function spawnService(options: SpawnServiceOptions): ServiceProcess {
       });
       lines.once('close', resolve);
     });
-  const copied = Promise.all([copyLines(child.stdout as Readable, 'stdout'), copyLines(child.stderr as Readable, 'stderr')]);
+  const copied = Promise.all([
+    copyLines(child.stdout as Readable, 'stdout'),
+    copyLines(child.stderr as Readable, 'stderr'),
+  ]);
   const exited = new Promise<ServiceExit>((resolve) => {
     child.once('error', (error) => {
       log.write(`could not start: ${error.message}\n`);
@@ -86,6 +89,14 @@ export function spawnService(options: SpawnServiceOptions): ServiceProcess {
       await exited;
     },
   };
+}
+
+/** How a child process ends, also when it has ended already. */
+export function exitOf(child: ChildProcess): Promise<ServiceExit> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 export function describeExit(exit: ServiceExit): string {

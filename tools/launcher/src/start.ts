@@ -5,15 +5,15 @@
 import { loadOrCreateCredentials } from './credentials';
 import { appInstalled } from './hub-services';
 import { LauncherError } from './launcher-error';
+import { LocalPlatform, type ProcessEnd } from './local-platform';
 import { leftoverPostgres } from './local-postgres';
-import { LocalPlatform } from './local-platform';
+import { logTail } from './log-files';
 import { ensureNatsServer } from './nats-binary';
 import { assertPortsFree } from './ports';
 import { describeExit } from './service-process';
 import { PG_PORT_ENV, portClaims, readStartConfig, START_USAGE, type StartConfig } from './start-config';
 import { prepareStateFolder, resetStateFolder } from './state-folder';
 import { listenForStop, type StopRequest } from './stop-request';
-import { logTail } from './log-files';
 import { readySummary } from './summary';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -40,29 +40,36 @@ export async function main(argv: string[]): Promise<number> {
   });
   try {
     await run(config, platform, stop);
-    if (stop.signal.aborted) {
+    const died = stop.signal.aborted ? undefined : await untilStopOrExit(platform, stop);
+    if (died) {
+      printError(
+        `\n${died.name} ${describeExit(died.exit)} unexpectedly. The end of ${died.logFile}:\n${logTail(died.logFile)}\n` +
+          'Stopping everything.',
+      );
       await platform.stop();
-      print('Stopped.');
-      return 0;
+      return 1;
     }
-    return await superviseUntilStopped(platform, stop);
   } catch (error) {
-    if (stop.signal.aborted) {
+    if (!stop.signal.aborted) {
+      const code = fail(error);
       await platform.stop();
-      print('Stopped.');
-      return 0;
+      return code;
     }
-    const code = fail(error);
-    await platform.stop();
-    return code;
   }
+  await platform.stop();
+  print('Stopped.');
+  return 0;
 }
 
 async function run(config: StartConfig, platform: LocalPlatform, stop: StopRequest): Promise<void> {
   await assertPortsFree(portClaims(config), { [PG_PORT_ENV]: leftoverPostgres(config.state.postgres) });
   if (config.reset) {
     const removed = resetStateFolder(config.state);
-    print(removed.length > 0 ? `--reset: deleted ${removed.join(', ')}` : `--reset: nothing to delete in ${config.state.root}`);
+    print(
+      removed.length > 0
+        ? `--reset: deleted ${removed.join(', ')}`
+        : `--reset: nothing to delete in ${config.state.root}`,
+    );
   }
   prepareStateFolder(config.state);
   const natsBinary = ensureNatsServer(config.state.bin, process.env);
@@ -76,24 +83,10 @@ async function run(config: StartConfig, platform: LocalPlatform, stop: StopReque
   print(readySummary(config, platform, credentials, appInstalled('cli')));
 }
 
-/** Waits for a stop request (exit 0) or for a service to die on its own (exit 1). */
-async function superviseUntilStopped(platform: LocalPlatform, stop: StopRequest): Promise<number> {
-  const outcome = await Promise.race([
-    stop.requested.then(() => undefined),
-    platform.services.length > 0 ? platform.firstServiceExit() : new Promise<never>(() => undefined),
-  ]);
-  if (outcome && !stop.signal.aborted) {
-    const exit = await outcome.exited;
-    printError(
-      `\n${outcome.service.name} ${describeExit(exit)} unexpectedly. The end of ${outcome.logFile}:\n${logTail(outcome.logFile)}\n` +
-        'Stopping everything.',
-    );
-    await platform.stop();
-    return 1;
-  }
-  await platform.stop();
-  print('Stopped.');
-  return 0;
+/** Settles with the process that ended on its own, or with undefined when a stop was requested. */
+async function untilStopOrExit(platform: LocalPlatform, stop: StopRequest): Promise<ProcessEnd | undefined> {
+  const died = await Promise.race([stop.requested.then(() => undefined), platform.firstExit()]);
+  return stop.signal.aborted ? undefined : died;
 }
 
 /** A closed terminal must not kill the launcher halfway through stopping everything. */
@@ -102,6 +95,8 @@ function keepRunningWithoutConsole(): void {
 }
 
 function fail(error: unknown): number {
-  printError(error instanceof LauncherError ? `\n${error.message}` : `\n${(error as Error).stack ?? String(error)}`);
+  printError(
+    error instanceof LauncherError ? `\n${error.message}` : `\n${(error as Error).stack ?? String(error)}`,
+  );
   return 1;
 }

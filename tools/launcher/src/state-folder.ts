@@ -34,7 +34,9 @@ export function stateFolder(env: NodeJS.ProcessEnv): StateFolder {
  * holds other files too. Returns the paths removed.
  */
 export function resetStateFolder(folder: StateFolder): string[] {
-  const ours = [folder.postgres, folder.nats, folder.logs, folder.credentials].filter((path) => existsSync(path));
+  const ours = [folder.postgres, folder.nats, folder.logs, folder.credentials].filter((path) =>
+    existsSync(path),
+  );
   for (const path of ours) rmSync(path, { recursive: true, force: true });
   return ours;
 }

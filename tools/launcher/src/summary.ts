@@ -6,12 +6,19 @@ import type { StartConfig } from './start-config';
 /** The first line of the summary; scripts wait for it. */
 export const READY_LINE = 'Careen is ready.';
 
-export function readySummary(config: StartConfig, platform: LocalPlatform, credentials: LocalCredentials, cli: boolean): string {
+export function readySummary(
+  config: StartConfig,
+  platform: LocalPlatform,
+  credentials: LocalCredentials,
+  cli: boolean,
+): string {
   const width = Math.max(0, ...platform.services.map((child) => child.service.name.length));
   const services = platform.services.map(
     (child) => `    ${child.service.name.padEnd(width)}  ${child.url}   API docs: ${child.url}/docs`,
   );
-  const passwordSource = credentials.rootPasswordFromEnv ? 'from CAREEN_ROOT_PASSWORD' : `kept in ${config.state.credentials}`;
+  const passwordSource = credentials.rootPasswordFromEnv
+    ? 'from CAREEN_ROOT_PASSWORD'
+    : `kept in ${config.state.credentials}`;
   const lines = [
     '',
     READY_LINE,

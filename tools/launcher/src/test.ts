@@ -33,7 +33,10 @@ export async function main(argv: string[]): Promise<number> {
   ];
   for (const step of steps) {
     process.stdout.write(`\n▶ ${step.name}: ${step.bin} ${step.args.join(' ')}\n`);
-    const code = await runCommand(join(REPO_ROOT, 'node_modules', '.bin', step.bin), step.args, { cwd: REPO_ROOT, env });
+    const code = await runCommand(join(REPO_ROOT, 'node_modules', '.bin', step.bin), step.args, {
+      cwd: REPO_ROOT,
+      env,
+    });
     if (code !== 0) {
       process.stderr.write(`\n✖ ${step.name} failed (${step.bin} exited with code ${code}).\n`);
       return code;

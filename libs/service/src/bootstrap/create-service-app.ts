@@ -1,7 +1,6 @@
 /**
  * Builds a hub service's HTTP app the same way in production and in tests: JSON bodies with
- * a size limit, validated DTOs, one error shape, request metrics, OpenAPI at /docs, and
- * shutdown hooks so SIGTERM drains.
+ * a size limit, validated DTOs, one error shape, request metrics and OpenAPI at /docs.
  */
 import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -34,7 +33,6 @@ export async function createServiceApp(
   useJsonBody(app, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpErrorFilter(options.logger));
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -59,6 +59,30 @@ export async function runService<C extends ServiceConfig>(
   const port = definition.port(config);
   await app.listen(port, '0.0.0.0');
   logger.info({ port, docs: `/docs` }, `${definition.service} listening`);
+  stopOnSignal(async () => {
+    logger.info({}, `${definition.service} draining`);
+    await app.close();
+    logger.info({}, `${definition.service} stopped`);
+  });
+}
+
+/**
+ * SIGTERM or SIGINT closes the app (HTTP server, relay, consumers, bus drain, database) and
+ * exits 0; a second signal, or a drain that hangs past the grace period, exits at once.
+ */
+function stopOnSignal(close: () => Promise<void>, graceMs = 25_000): void {
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    setTimeout(() => process.exit(1), graceMs).unref();
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 /** Runs the service as the process's main program: a start-up failure ends it with exit 1. */

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench -- bus [messages]`: publish and consume throughput through libs/bus (typed
+ * CloudEvents publisher; durable consumer with validation, tracing and dead-letter handling)
+ * next to the raw nats.js client doing the same JetStream work in the same run.
+ */
+import { connectBus, ensureStreams, EventPublisher, runConsumer } from '@careen/bus';
+import { ExchangeChanged, STREAMS, type ChangePayload } from '@careen/contracts';
+import { AckPolicy } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { startBenchStack } from './support/bench-stack';
+import { printTable, timed } from './support/stats';
+
+const MESSAGES = Number(process.argv[2] ?? 20_000);
+const IN_FLIGHT = 256;
+
+function change(i: number): ChangePayload {
+  return {
+    org: 'bench',
+    resource: 'org',
+    resourceId: `o${i}`,
+    operation: 'updated',
+    changedAt: new Date().toISOString(),
+    data: { id: `o${i}`, label: 'x'.repeat(120) },
+  };
+}
+
+/** Runs `publishOne` for 0..count-1 with at most IN_FLIGHT acks outstanding. */
+async function pipelined(count: number, publishOne: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < count) await publishOne(next++);
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack({ postgres: false });
+  const bus = await connectBus({ url: stack.natsUrl, name: 'bench' });
+  try {
+    await ensureStreams(bus.jsm, [STREAMS.changes, STREAMS.deadLetters]);
+    const encoder = new TextEncoder();
+    const publisher = new EventPublisher(bus.js, 'careen/bench');
+
+    // Warm up both paths so neither pays for connection and JIT start-up.
+    await pipelined(2_000, (i) => publisher.publish(ExchangeChanged, ['bench', 'org', `w${i}`], change(i)));
+
+    const rawPublishMs = await timed(() =>
+      pipelined(MESSAGES, (i) => {
+        const h = natsHeaders();
+        h.set('ce-specversion', '1.0');
+        h.set('ce-id', `raw-${i}`);
+        h.set('ce-type', ExchangeChanged.type);
+        h.set('ce-source', 'careen/bench');
+        h.set('ce-time', new Date().toISOString());
+        return bus.js.publish(`careen.changes.raw.org.r${i}`, encoder.encode(JSON.stringify(change(i))), {
+          msgID: `raw-${i}`,
+          headers: h,
+        });
+      }),
+    );
+    const busPublishMs = await timed(() =>
+      pipelined(MESSAGES, (i) =>
+        publisher.publish(ExchangeChanged, ['bus', 'org', `b${i}`], change(i), { id: `bus-${i}` }),
+      ),
+    );
+
+    // Consume: raw pull consumer with JSON parse and ack, against the bus runner.
+    const rawConsumeMs = await timed(async () => {
+      await bus.jsm.consumers.add(STREAMS.changes.name, {
+        durable_name: 'bench-raw',
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: 'careen.changes.raw.>',
+        max_ack_pending: 256,
+      });
+      const consumer = await bus.js.consumers.get(STREAMS.changes.name, 'bench-raw');
+      const messages = await consumer.consume({ max_messages: 256 });
+      let seen = 0;
+      for await (const message of messages) {
+        JSON.parse(new TextDecoder().decode(message.data));
+        message.ack();
+        if (++seen === MESSAGES) break;
+      }
+      await messages.close();
+    });
+    const busConsumeMs = await timed(async () => {
+      let seen = 0;
+      let done: () => void = () => undefined;
+      const finished = new Promise<void>((resolve) => (done = resolve));
+      const running = await runConsumer({
+        bus,
+        service: 'bench',
+        purpose: 'bus',
+        event: ExchangeChanged,
+        filterSubject: 'careen.changes.bus.>',
+        maxAckPending: 256,
+        handler: async () => {
+          if (++seen === MESSAGES) done();
+        },
+      });
+      await finished;
+      await running.stop();
+    });
+
+    const rate = (ms: number) => (MESSAGES / ms) * 1000;
+    printTable(
+      `bus: ${MESSAGES} messages of ~300 bytes, ${IN_FLIGHT} publishes in flight, one nats-server on loopback`,
+      [
+        {
+          path: 'publish',
+          'raw nats.js msg/s': rate(rawPublishMs),
+          'libs/bus msg/s': rate(busPublishMs),
+          'ratio to raw': rawPublishMs / busPublishMs,
+        },
+        {
+          path: 'consume',
+          'raw nats.js msg/s': rate(rawConsumeMs),
+          'libs/bus msg/s': rate(busConsumeMs),
+          'ratio to raw': rawConsumeMs / busConsumeMs,
+        },
+      ],
+    );
+  } finally {
+    await bus.close();
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
