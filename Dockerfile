@@ -10,7 +10,7 @@
 FROM node:20-bookworm-slim AS manifests
 WORKDIR /src
 COPY . .
-# Only the files npm ci reads, so the dependency layer below is rebuilt only when they change.
+# Only the files npm install reads, so the dependency layer below is rebuilt only when they change.
 RUN mkdir /manifests \
  && cp package.json package-lock.json /manifests/ \
  && find apps libs -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
@@ -20,7 +20,7 @@ WORKDIR /app
 COPY --from=manifests /manifests/ ./
 # Install scripts are skipped: none is needed at run time (the embedded Postgres binaries they
 # would prepare are for the local launcher only).
-RUN npm ci --no-audit --no-fund --ignore-scripts && npm cache clean --force
+RUN npm install --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY . .
 
 ARG APP=""

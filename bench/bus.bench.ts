@@ -45,6 +45,9 @@ async function main(): Promise<void> {
     // Warm up both paths so neither pays for connection and JIT start-up.
     await pipelined(2_000, (i) => publisher.publish(ExchangeChanged, ['bench', 'org', `w${i}`], change(i)));
 
+    // Each path publishes into an empty stream and then consumes it, so neither consumer has
+    // to skip the other's messages.
+    await bus.jsm.streams.purge(STREAMS.changes.name);
     const rawPublishMs = await timed(() =>
       pipelined(MESSAGES, (i) => {
         const h = natsHeaders();
@@ -58,11 +61,6 @@ async function main(): Promise<void> {
           headers: h,
         });
       }),
-    );
-    const busPublishMs = await timed(() =>
-      pipelined(MESSAGES, (i) =>
-        publisher.publish(ExchangeChanged, ['bus', 'org', `b${i}`], change(i), { id: `bus-${i}` }),
-      ),
     );
 
     // Consume: raw pull consumer with JSON parse and ack, against the bus runner.
@@ -83,6 +81,12 @@ async function main(): Promise<void> {
       }
       await messages.close();
     });
+    await bus.jsm.streams.purge(STREAMS.changes.name);
+    const busPublishMs = await timed(() =>
+      pipelined(MESSAGES, (i) =>
+        publisher.publish(ExchangeChanged, ['bus', 'org', `b${i}`], change(i), { id: `bus-${i}` }),
+      ),
+    );
     const busConsumeMs = await timed(async () => {
       let seen = 0;
       let done: () => void = () => undefined;

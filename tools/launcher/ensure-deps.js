@@ -30,7 +30,7 @@ function installReason() {
   const lock = join(REPO_ROOT, 'package-lock.json');
   const installed = join(REPO_ROOT, 'node_modules', '.package-lock.json');
   if (!existsSync(join(REPO_ROOT, 'node_modules'))) return 'node_modules is missing';
-  if (!existsSync(installed)) return 'node_modules was not installed by npm ci';
+  if (!existsSync(installed)) return 'node_modules was not installed by npm';
   if (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
     return 'package-lock.json changed since the last install';
   }
@@ -41,15 +41,18 @@ function ensureDeps() {
   assertNodeVersion();
   const reason = installReason();
   if (!reason) return;
-  process.stdout.write(`Installing dependencies (${reason}): npm ci --no-audit --no-fund\n`);
+  // `npm install` installs the versions pinned in package-lock.json, like `npm ci`, but also
+  // accepts a lockfile that lacks other platforms' optional binaries (swc, the resolver),
+  // which some npm releases leave out of the lockfile and `npm ci` then refuses.
+  process.stdout.write(`Installing dependencies (${reason}): npm install --no-audit --no-fund\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, stdio: 'inherit' });
   if (result.status === 0) return;
   const why = result.error ? result.error.message : `exit code ${result.status ?? result.signal}`;
   process.stderr.write(
     `\nInstalling dependencies failed (${why}).\n` +
       'Check that npm can reach its registry (proxy and .npmrc settings) and that Node.js is 20.19 or newer,\n' +
-      `then run "npm ci" in ${REPO_ROOT} yourself and start again.\n`,
+      `then run "npm install" in ${REPO_ROOT} yourself and start again.\n`,
   );
   process.exit(1);
 }
