@@ -81,15 +81,40 @@ describe('AgentDaemon', () => {
     await expect(store.load()).rejects.toThrow(store.file);
   });
 
-  it('runs until stopped', async () => {
+  it('checks in with the exchange until stopped, logging when it comes and goes', async () => {
+    let healthy = false;
+    const exchange = createServer((_request, response) => response.writeHead(healthy ? 200 : 503).end());
+    await new Promise<void>((resolve) => exchange.listen(0, '127.0.0.1', resolve));
+    const { port } = exchange.address() as AddressInfo;
+    const lines: { msg: string }[] = [];
+    const logger = createLogger('agent', {
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) },
+    });
     const daemon = new AgentDaemon(
-      config(dir, { CAREEN_AGENT_NODE_ID: 'edge-1' }),
+      config(dir, {
+        CAREEN_AGENT_NODE_ID: 'edge-1',
+        CAREEN_EXCHANGE_URL: `http://127.0.0.1:${port}`,
+        CAREEN_AGENT_POLL_SECONDS: 1,
+      }),
       new AgentStateStore(dir),
-      silent,
+      logger,
     );
     await daemon.start();
     const running = daemon.run();
+    await eventually(() =>
+      expect(lines.map((line) => line.msg)).toContain('exchange unreachable; will keep trying'),
+    );
+    healthy = true;
+    await eventually(() => expect(lines.map((line) => line.msg)).toContain('exchange reachable'));
     daemon.stop();
-    await expect(running).resolves.toBeUndefined();
+    await running;
+    exchange.close();
+
+    expect(lines.map((line) => line.msg)).toEqual([
+      'agent started',
+      'exchange unreachable; will keep trying',
+      'exchange reachable',
+      'agent stopping',
+    ]);
   });
 });

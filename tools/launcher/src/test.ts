@@ -24,10 +24,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${error.message}\n`);
     return 1;
   }
-  const env = { ...process.env, CAREEN_NATS_SERVER_BIN: natsServer };
+  const env = { ...process.env, CAREEN_NATS_SERVER_BIN: natsServer, NX_DAEMON: 'false' };
   const ci = process.env.CI === 'true' || process.env.CI === '1';
   const steps: Step[] = [
     { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+    // The module-boundaries lint rule reads Nx's project graph and is silently skipped without one.
+    { name: 'project graph', bin: 'nx', args: ['show', 'projects'] },
     { name: 'lint', bin: 'eslint', args: ['.'] },
     { name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv] },
   ];
