@@ -17,9 +17,19 @@ export function cloudEventHeaders(
   return h;
 }
 
+/**
+ * A received message's headers as a plain lookup, read in one pass: nats.js header look-ups
+ * scan every key on each call, which shows on a consumer's hot path.
+ */
+export function headerLookup(h: MsgHdrs | undefined): Map<string, string> {
+  const lookup = new Map<string, string>();
+  for (const [key, values] of h ?? []) lookup.set(key, values[0] ?? '');
+  return lookup;
+}
+
 /** The CloudEvent attributes of a received message, or the name of the first header that is missing. */
-export function readCloudEventAttributes(h: MsgHdrs | undefined): CloudEventAttributes | { missing: string } {
-  const get = (key: string) => (h?.has(key) ? h.get(key) : '');
+export function readCloudEventAttributes(h: Map<string, string>): CloudEventAttributes | { missing: string } {
+  const get = (key: string) => h.get(key) ?? '';
   for (const key of [
     CE_HEADERS.specversion,
     CE_HEADERS.id,

@@ -16,6 +16,7 @@ import {
 import { nanos } from '@nats-io/transport-node';
 import { type BusConnection, type BusLogger } from './bus-connection';
 import { DeadLetters } from './dead-letter';
+import { headerLookup } from './cloud-event-headers';
 import { decodeMessage } from './message-decoder';
 import { retryDelayMs } from './retry-delay';
 
@@ -64,12 +65,8 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   let stopped = false;
 
   const handle = async (message: JsMsg): Promise<void> => {
-    const decoded = decodeMessage(
-      options.event.payload,
-      options.event.type,
-      message.data,
-      message.headers,
-    );
+    const headers = headerLookup(message.headers);
+    const decoded = decodeMessage(options.event.payload, options.event.type, message.data, headers);
     if (!decoded.ok) {
       options.logger?.warn(
         { consumer: name, subject: message.subject, reason: decoded.reason },
@@ -79,34 +76,36 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       message.term(decoded.reason);
       return;
     }
+    // Each read of `message.info` parses the reply subject again: read it once.
+    const info = message.info;
     const busMessage: BusMessage<P> = {
       subject: message.subject,
       payload: decoded.payload,
       attributes: decoded.attributes,
-      deliveryCount: message.info.deliveryCount,
-      streamSequence: message.info.streamSequence,
+      deliveryCount: info.deliveryCount,
+      streamSequence: info.streamSequence,
     };
     try {
-      await withConsumeSpan(message.subject, traceCarrier(message), () => options.handler(busMessage));
+      await withConsumeSpan(message.subject, traceCarrier(headers), () => options.handler(busMessage));
       message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (message.info.deliveryCount >= maxDeliver) {
+      if (info.deliveryCount >= maxDeliver) {
         options.logger?.error(
           { consumer: name, subject: message.subject, reason },
           'handler kept failing; dead-lettering',
         );
         await deadLetters.send(
           message,
-          `handler failed after ${message.info.deliveryCount} attempts: ${reason}`,
+          `handler failed after ${info.deliveryCount} attempts: ${reason}`,
         );
         message.term(reason);
       } else {
         options.logger?.warn(
-          { consumer: name, subject: message.subject, reason, attempt: message.info.deliveryCount },
+          { consumer: name, subject: message.subject, reason, attempt: info.deliveryCount },
           'handler failed; will retry',
         );
-        message.nak(retryDelayMs(backoff, message.info.deliveryCount));
+        message.nak(retryDelayMs(backoff, info.deliveryCount));
       }
     }
   };
@@ -169,7 +168,6 @@ async function ensureDurable<P extends object, A extends readonly string[]>(
   }
 }
 
-function traceCarrier(message: JsMsg) {
-  const h = message.headers;
-  return { get: (key: string) => (h?.has(key) ? h.get(key) : ''), set: () => undefined };
+function traceCarrier(headers: Map<string, string>) {
+  return { get: (key: string) => headers.get(key) ?? '', set: () => undefined };
 }

@@ -3,7 +3,6 @@
  * handled. Nothing reaches a handler without passing here.
  */
 import { type CloudEventAttributes, type PayloadClass } from '@careen/contracts';
-import { type MsgHdrs } from '@nats-io/transport-node';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { readCloudEventAttributes } from './cloud-event-headers';
@@ -15,7 +14,7 @@ export function decodeMessage<P extends object>(
   payloadClass: PayloadClass<P>,
   expectedType: string,
   data: Uint8Array,
-  headers: MsgHdrs | undefined,
+  headers: Map<string, string>,
 ): Decoded<P> {
   const attributes = readCloudEventAttributes(headers);
   if ('missing' in attributes)
