@@ -6,7 +6,7 @@ import {
   withPublishSpan,
   type HeaderCarrier,
 } from './bus-propagation';
-import { startInMemoryTracing, type InMemoryTracing } from './in-memory-tracing.fixture';
+import { startInMemoryTracing, type InMemoryTracing } from '@careen/testing';
 
 /** Behaves like NATS MsgHdrs: a missing key reads as ''. */
 class MapCarrier implements HeaderCarrier {

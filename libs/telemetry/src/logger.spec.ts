@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import { startInMemoryTracing, type InMemoryTracing } from './in-memory-tracing.fixture';
+import { startInMemoryTracing, type InMemoryTracing } from '@careen/testing';
 import { createLogger } from './logger';
 import { memoryDestination } from './memory-destination.fixture';
 

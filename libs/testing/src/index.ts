@@ -5,3 +5,4 @@ export * from './test-infra';
 export * from './eventually';
 export * from './http-client';
 export * from './stream-reader';
+export * from './in-memory-tracing';

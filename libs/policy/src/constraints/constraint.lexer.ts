@@ -51,9 +51,9 @@ export function tokenize(source: string, offset = 0): Token[] {
       tokens.push({ kind: 'string', text, raw: source.slice(start, i), position: at(start) });
       continue;
     }
-    if (NAME_CHARACTER.test(char)) {
+    if (NAME_CHARACTER.test(codePointAt(source, i))) {
       const start = i;
-      while (i < source.length && NAME_CHARACTER.test(source[i])) i++;
+      while (i < source.length && NAME_CHARACTER.test(codePointAt(source, i))) i += codePointAt(source, i).length;
       const text = source.slice(start, i);
       tokens.push({ kind: 'word', text, raw: text, position: at(start) });
       continue;
@@ -67,9 +67,14 @@ export function tokenize(source: string, offset = 0): Token[] {
     if (char === '&' || char === '|') {
       throw new ConstraintSyntaxError(at(i), char, `expected "${char}${char}" at position ${at(i)}, found "${char}"`);
     }
-    const unknown = String.fromCodePoint(source.codePointAt(i) ?? 0);
+    const unknown = codePointAt(source, i);
     throw new ConstraintSyntaxError(at(i), unknown, `unknown character at position ${at(i)}, found "${unknown}"`);
   }
   tokens.push({ kind: 'end', text: '', raw: '', position: at(source.length) });
   return tokens;
+}
+
+/** The whole character at an index, so letters outside the basic plane stay one character. */
+function codePointAt(source: string, index: number): string {
+  return String.fromCodePoint(source.codePointAt(index) ?? 0);
 }

@@ -1,4 +1,4 @@
-/** Test fixture: a real tracer provider that keeps finished spans in memory; specs only. */
+/** A real tracer provider that keeps finished spans in memory, for tests that check traces. */
 import { context, propagation, trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
