@@ -1,0 +1,73 @@
+/** Every hub service boots on its own schema with health, readiness, metrics and OpenAPI. */
+import { agbotService } from '@careen/agbot/src/agbot.service';
+import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
+import { exchangeService } from '@careen/exchange/src/exchange.service';
+import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
+import { notifierService } from '@careen/notifier/src/notifier.service';
+import { startServiceInProcess, type InProcessService, type ServiceConfig } from '@careen/service';
+import { http, useTestInfra, withClient } from '@careen/testing';
+
+describe('the hub services', () => {
+  const infra = useTestInfra();
+  const services: InProcessService<ServiceConfig>[] = [];
+
+  beforeAll(async () => {
+    const exchange = await startServiceInProcess(exchangeService, infra, {
+      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    });
+    services.push(exchange);
+    const hub = { CAREEN_EXCHANGE_URL: exchange.url };
+    for (const definition of [
+      agbotService,
+      maintenanceSessionService,
+      deploymentOrchestratorService,
+      notifierService,
+    ]) {
+      services.push(await startServiceInProcess(definition, infra, hub));
+    }
+  });
+
+  afterAll(async () => {
+    for (const service of services.reverse()) await service.close();
+  });
+
+  it('each answers health, readiness, metrics and its OpenAPI description', async () => {
+    for (const service of services) {
+      expect((await http(service.url, 'GET', '/healthz')).status).toBe(200);
+      expect((await http(service.url, 'GET', '/readyz')).body).toEqual({
+        status: 'ready',
+        checks: { database: 'ok', bus: 'ok' },
+      });
+      expect((await http(service.url, 'GET', '/metrics')).body).toContain('process_cpu_user_seconds_total');
+      const openapi = await http(service.url, 'GET', '/docs/openapi.json');
+      expect(openapi.body.paths['/v1/whoami']).toBeDefined();
+    }
+  });
+
+  it('each owns a schema of its own, migrated, with its outbox', async () => {
+    const tables = await withClient(infra.databaseUrl, async (client) => {
+      const result = await client.query<{ schema: string; table: string }>(
+        `SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
+         WHERE table_name IN ('migrations', 'outbox') ORDER BY 1, 2`,
+      );
+      return result.rows.map((row) => `${row.schema}.${row.table}`);
+    });
+    for (const schema of [
+      'exchange',
+      'agbot',
+      'maintenance_session',
+      'deployment_orchestrator',
+      'notifier',
+    ]) {
+      expect(tables).toEqual(expect.arrayContaining([`${schema}.migrations`, `${schema}.outbox`]));
+    }
+  });
+
+  it('each refuses requests without credentials, in the common error shape', async () => {
+    for (const service of services) {
+      const response = await http(service.url, 'GET', '/v1/whoami');
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    }
+  });
+});
