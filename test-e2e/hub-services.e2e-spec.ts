@@ -17,14 +17,12 @@ describe('the hub services', () => {
     });
     services.push(exchange);
     const hub = { CAREEN_EXCHANGE_URL: exchange.url };
-    for (const definition of [
-      agbotService,
-      maintenanceSessionService,
-      deploymentOrchestratorService,
-      notifierService,
-    ]) {
-      services.push(await startServiceInProcess(definition, infra, hub));
-    }
+    services.push(
+      await startServiceInProcess(agbotService, infra, hub),
+      await startServiceInProcess(maintenanceSessionService, infra, hub),
+      await startServiceInProcess(deploymentOrchestratorService, infra, hub),
+      await startServiceInProcess(notifierService, infra, hub),
+    );
   });
 
   afterAll(async () => {
