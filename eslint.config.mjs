@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.careen/**', '.nx/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.careen/**',
+      '.nx/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   ...tseslint.configs.recommended,
   prettier,
   {
@@ -33,12 +43,30 @@ export default tseslint.config(
             // a service reaches another only over HTTP or the bus, never by import.
             { sourceTag: 'scope:exchange', onlyDependOnLibsWithTags: ['scope:shared', 'scope:exchange'] },
             { sourceTag: 'scope:agbot', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agbot'] },
-            { sourceTag: 'scope:maintenance-session', onlyDependOnLibsWithTags: ['scope:shared', 'scope:maintenance-session'] },
-            { sourceTag: 'scope:deployment-orchestrator', onlyDependOnLibsWithTags: ['scope:shared', 'scope:deployment-orchestrator'] },
+            {
+              sourceTag: 'scope:maintenance-session',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:maintenance-session'],
+            },
+            {
+              sourceTag: 'scope:deployment-orchestrator',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:deployment-orchestrator'],
+            },
             { sourceTag: 'scope:notifier', onlyDependOnLibsWithTags: ['scope:shared', 'scope:notifier'] },
             { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:cli'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:exchange', 'scope:agbot', 'scope:maintenance-session', 'scope:deployment-orchestrator', 'scope:notifier', 'scope:agent', 'scope:cli'] },
+            {
+              sourceTag: 'scope:shared',
+              onlyDependOnLibsWithTags: [
+                'scope:shared',
+                'scope:exchange',
+                'scope:agbot',
+                'scope:maintenance-session',
+                'scope:deployment-orchestrator',
+                'scope:notifier',
+                'scope:agent',
+                'scope:cli',
+              ],
+            },
           ],
         },
       ],
@@ -49,7 +77,10 @@ export default tseslint.config(
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.int-spec.ts', 'libs/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '@careen/testing', message: 'The test harness is for tests only.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@careen/testing', message: 'The test harness is for tests only.' }] },
+      ],
     },
   },
 );

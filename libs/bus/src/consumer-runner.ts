@@ -95,10 +95,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
           { consumer: name, subject: message.subject, reason },
           'handler kept failing; dead-lettering',
         );
-        await deadLetters.send(
-          message,
-          `handler failed after ${info.deliveryCount} attempts: ${reason}`,
-        );
+        await deadLetters.send(message, `handler failed after ${info.deliveryCount} attempts: ${reason}`);
         message.term(reason);
       } else {
         options.logger?.warn(

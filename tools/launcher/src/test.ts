@@ -1,5 +1,5 @@
 /**
- * `npm test`: typecheck, lint, then jest, stopping at the first failing step. Arguments after
+ * `npm test`: typecheck, format check, lint, then jest, stopping at the first failing step. Arguments after
  * `--` go to jest (`npm test -- libs/bus`).
  */
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   const ci = process.env.CI === 'true' || process.env.CI === '1';
   const steps: Step[] = [
     { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+    { name: 'format', bin: 'prettier', args: ['--check', '.', '--log-level', 'warn'] },
     // The module-boundaries lint rule reads Nx's project graph and is silently skipped without one.
     { name: 'project graph', bin: 'nx', args: ['show', 'projects'] },
     { name: 'lint', bin: 'eslint', args: ['.'] },
@@ -44,6 +45,6 @@ export async function main(argv: string[]): Promise<number> {
       return code;
     }
   }
-  process.stdout.write('\n✔ typecheck, lint and tests passed.\n');
+  process.stdout.write('\n✔ typecheck, format, lint and tests passed.\n');
   return 0;
 }
