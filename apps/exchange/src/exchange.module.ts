@@ -5,6 +5,7 @@ import { PlatformModule } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthFeatureModule } from './auth/auth-feature.module';
+import { ChangesModule } from './changes/changes.module';
 import { LocalBasicAuthenticator } from './auth/local-basic.authenticator';
 import { type ExchangeConfig } from './exchange.config';
 import { SigningKeyStore } from './keys/signing-key.store';
@@ -51,6 +52,7 @@ export class ExchangeModule {
         AuthFeatureModule,
         OrgsModule,
         UsersModule,
+        ChangesModule,
       ],
     };
   }

@@ -9,7 +9,7 @@
  * `<schema>-<seq>`, and only then marks the rows. A crash between publish and mark republishes
  * the same ids, which JetStream drops inside the stream's duplicate window.
  */
-import { outboxChannel } from '@careen/persistence';
+import { outboxChannel, outboxSequencedChannel } from '@careen/persistence';
 import { Client } from 'pg';
 import { type BusLogger } from './bus-connection';
 import { type EventPublisher } from './event-publisher';
@@ -172,6 +172,11 @@ export class OutboxRelay {
           `UPDATE ${this.table} AS o SET seq = v.seq FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE o.id = v.id`,
           [rows.map((row) => row.id), ordered.map(String)],
         );
+        // Readers of the sequenced rows (the exchange's change feed) wake on this, at commit.
+        await client.query('SELECT pg_notify($1, $2)', [
+          outboxSequencedChannel(this.options.schema),
+          String(ordered[ordered.length - 1]),
+        ]);
       }
       await client.query('COMMIT');
     } catch (error) {

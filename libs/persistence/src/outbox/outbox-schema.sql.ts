@@ -41,3 +41,8 @@ export function outboxSchemaDown(schema: string): string[] {
 export function outboxChannel(schema: string): string {
   return `careen_outbox_${schema.replace(/[^a-z0-9_]/gi, '_')}`;
 }
+
+/** The NOTIFY channel the relay signals, with the highest new sequence number, once rows are numbered. */
+export function outboxSequencedChannel(schema: string): string {
+  return `${outboxChannel(schema)}_sequenced`;
+}

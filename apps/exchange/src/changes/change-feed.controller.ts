@@ -1,0 +1,31 @@
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { type Response } from 'express';
+import { ChangeFeedService } from './change-feed.service';
+import { ChangeFeedResponse } from './dto/change-feed.response';
+import { ChangeQueryDto } from './dto/change-query.dto';
+
+@ApiTags('changes')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/orgs/:org/changes')
+export class ChangeFeedController {
+  constructor(private readonly feed: ChangeFeedService) {}
+
+  /** Long-poll: answers at once when there are changes after `since`, else within `wait` seconds. */
+  @Get()
+  @OrgScoped()
+  @AllowNodes()
+  read(
+    @CurrentPrincipal() principal: Principal,
+    @Param('org') org: string,
+    @Query() query: ChangeQueryDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ChangeFeedResponse> {
+    // A poller that hangs up stops waiting at once (the response closes with its connection).
+    const hangUp = new AbortController();
+    response.once('close', () => hangUp.abort());
+    return this.feed.read(principal, org, query, hangUp.signal);
+  }
+}

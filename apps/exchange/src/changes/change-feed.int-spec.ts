@@ -1,0 +1,163 @@
+import { ExchangeChanged } from '@careen/contracts';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { basic, eventually, http, useTestInfra, withClient } from '@careen/testing';
+import { Client } from 'pg';
+import { type ExchangeConfig } from '../exchange.config';
+import { exchangeService } from '../exchange.service';
+
+const root = basic('root', 'root', 'root-password-1');
+
+describe('the change feed', () => {
+  const infra = useTestInfra();
+  let exchange: InProcessService<ExchangeConfig>;
+  const call = (method: string, path: string, body?: unknown) =>
+    http(exchange.url, method, path, { auth: root, body });
+  const poll = (org: string, query: string) =>
+    http(exchange.url, 'GET', `/v1/orgs/${org}/changes?${query}`, { auth: root });
+  const addUser = (org: string, username: string) =>
+    call('POST', `/v1/orgs/${org}/users`, { username, password: 'long-enough', role: 'user' });
+
+  beforeAll(async () => {
+    exchange = await startServiceInProcess(exchangeService, infra, {
+      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    });
+    await call('POST', '/v1/orgs', { id: 'acme' });
+    await call('POST', '/v1/orgs', { id: 'beta' });
+  });
+
+  afterAll(() => exchange.close());
+
+  /** The newest id the feed of `org` has reached, once the relay has numbered everything committed. */
+  async function latestId(org: string): Promise<number> {
+    return eventually(async () => {
+      const rows = await withClient(infra.databaseUrl, (client) =>
+        client.query<{ pending: string }>(
+          'SELECT count(*) AS pending FROM exchange.outbox WHERE seq IS NULL',
+        ),
+      );
+      expect(Number(rows.rows[0]?.pending)).toBe(0);
+      return (await poll(org, 'since=0&limit=1000')).body.lastId as number;
+    });
+  }
+
+  it('answers at once with the org changes after `since`, in id order', async () => {
+    await addUser('acme', 'first');
+    await eventually(async () => {
+      const response = await poll('acme', 'since=0');
+      expect(response.status).toBe(200);
+      const changes = response.body.changes as {
+        id: number;
+        org: string;
+        resource: string;
+        resourceId: string;
+      }[];
+      expect(changes.map((change) => `${change.resource}:${change.resourceId}`)).toEqual([
+        'org:acme',
+        'user:first',
+      ]);
+      expect(changes.every((change) => change.org === 'acme')).toBe(true);
+      expect(changes.map((change) => change.id)).toEqual(
+        [...changes.map((change) => change.id)].sort((a, b) => a - b),
+      );
+      expect(response.body.lastId).toBe(changes[1]?.id);
+    });
+  });
+
+  it('wakes a long-poller within the same second as a relevant change', async () => {
+    const since = await latestId('acme');
+    const started = Date.now();
+    const waiting = poll('acme', `since=${since}&wait=20`);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let the poller settle into waiting
+    const changedAt = Date.now();
+    await addUser('acme', 'wakes-poller');
+
+    const response = await waiting;
+
+    expect(response.body.changes.map((change: { resourceId: string }) => change.resourceId)).toEqual([
+      'wakes-poller',
+    ]);
+    expect(Date.now() - changedAt).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("never hands a poller another org's change, and moves its cursor past them", async () => {
+    const since = await latestId('acme');
+    const waiting = poll('acme', `since=${since}&wait=1`);
+    await addUser('beta', 'not-for-acme');
+
+    const response = await waiting;
+
+    expect(response.status).toBe(200);
+    expect(response.body.changes).toEqual([]);
+  });
+
+  it('never skips a change committed by a slower transaction', async () => {
+    const since = await latestId('acme');
+    const slow = new Client({ connectionString: infra.databaseUrl });
+    await slow.connect();
+    await slow.query('BEGIN');
+    await slow.query(`INSERT INTO exchange.outbox (subject, type, payload) VALUES ($1, $2, $3)`, [
+      ExchangeChanged.subject('acme', 'org', 'acme'),
+      ExchangeChanged.type,
+      JSON.stringify({
+        org: 'acme',
+        resource: 'org',
+        resourceId: 'acme',
+        operation: 'updated',
+        changedAt: new Date().toISOString(),
+      }),
+    ]);
+    await addUser('acme', 'committed-first');
+
+    // While the older transaction is open, the newer change is not numbered, so nobody can pass it.
+    const meanwhile = await poll('acme', `since=${since}&wait=1`);
+    expect(meanwhile.body.changes).toEqual([]);
+    await slow.query('COMMIT');
+    await slow.end();
+
+    const after = await eventually(async () => {
+      const response = await poll('acme', `since=${since}`);
+      expect(response.body.changes).toHaveLength(2);
+      return response.body.changes as { id: number; resource: string; resourceId: string }[];
+    });
+    expect(after.map((change) => `${change.resource}:${change.resourceId}`)).toEqual([
+      'org:acme',
+      'user:committed-first',
+    ]);
+    expect(after[0]!.id).toBeGreaterThan(since);
+  });
+
+  it('answers 410 with the id to resync from when `since` is older than what is kept', async () => {
+    await latestId('acme');
+    await withClient(infra.databaseUrl, (client) =>
+      client.query('DELETE FROM exchange.outbox WHERE seq <= (SELECT min(seq) + 1 FROM exchange.outbox)'),
+    );
+
+    const response = await poll('acme', 'since=0');
+
+    expect(response.status).toBe(410);
+    expect(response.body.details.resyncFrom).toBeGreaterThan(0);
+    const resumed = await poll('acme', `since=${response.body.details.resyncFrom}`);
+    expect(resumed.status).toBe(200);
+  });
+
+  it.each([
+    ['since=-1', 'since'],
+    ['wait=soon', 'wait'],
+    ['limit=5000', 'limit'],
+    ['wait=121', 'wait'],
+    ['cursor=3', 'cursor'],
+  ])('refuses the query %s with 400 naming %s', async (query, field) => {
+    const response = await poll('acme', query);
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain(field);
+  });
+
+  it("refuses another org's feed to its users", async () => {
+    await call('POST', '/v1/orgs/beta/users', { username: 'bea', password: 'long-enough', role: 'orgAdmin' });
+    const response = await http(exchange.url, 'GET', '/v1/orgs/acme/changes?since=0', {
+      auth: basic('beta', 'bea', 'long-enough'),
+    });
+    expect(response.status).toBe(403);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The long-poll change feed: answers as soon as a change the caller may see exists after
+ * `since`, or after `wait` seconds with none. Ids follow commit order, so a caller that has
+ * seen N never later meets an id ≤ N.
+ */
+import { type Principal } from '@careen/auth';
+import { Injectable } from '@nestjs/common';
+import { ChangeLogRepository } from './change-log.repository';
+import { ChangeTail } from './change-tail';
+import { isVisibleTo } from './change-visibility';
+import { sinceTooOld } from './changes.errors';
+import { type ChangeFeedResponse } from './dto/change-feed.response';
+
+export interface ChangeFeedQuery {
+  since: number;
+  wait: number;
+  limit: number;
+}
+
+@Injectable()
+export class ChangeFeedService {
+  constructor(
+    private readonly tail: ChangeTail,
+    private readonly log: ChangeLogRepository,
+  ) {}
+
+  async read(
+    principal: Principal,
+    org: string,
+    query: ChangeFeedQuery,
+    signal: AbortSignal,
+  ): Promise<ChangeFeedResponse> {
+    const resyncFrom = await this.log.prunedAfter(query.since);
+    if (resyncFrom !== undefined) throw sinceTooOld(query.since, resyncFrom);
+    const deadline = Date.now() + query.wait * 1000;
+    let cursor = query.since;
+    for (;;) {
+      const page = await this.tail.after(cursor, query.limit, org);
+      const visible = page.filter((change) => isVisibleTo(principal, org, change));
+      cursor = page[page.length - 1]?.id ?? cursor;
+      if (visible.length > 0) return { changes: visible, lastId: cursor };
+      if (page.length === query.limit) continue;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
+      await this.tail.waitForChanges(remaining, signal);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Reads the exchange's change log: the outbox rows the relay has numbered in commit order.
+ * Rows are pruned once published and past retention, oldest first, so the kept ones are
+ * always the newest stretch of ids.
+ */
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type ChangeRecord, GLOBAL_RESOURCES } from './change-record';
+
+interface LogRow {
+  seq: string;
+  payload: Omit<ChangeRecord, 'id'>;
+}
+
+@Injectable()
+export class ChangeLogRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Changes after `since`, in id order; `org` narrows to one org's changes and the global ones. */
+  async after(since: number, limit: number, org?: string): Promise<ChangeRecord[]> {
+    const rows: LogRow[] = await this.dataSource.query(
+      `SELECT seq::text AS seq, payload FROM exchange.outbox
+       WHERE seq > $1 AND ($3::text IS NULL OR payload->>'org' = $3 OR payload->>'resource' = ANY($4))
+       ORDER BY seq LIMIT $2`,
+      [since, limit, org ?? null, GLOBAL_RESOURCES],
+    );
+    return rows.map((row) => ({ ...row.payload, id: Number(row.seq) }));
+  }
+
+  /** The highest id handed out so far (0 before the first). */
+  async latestId(): Promise<number> {
+    const [row] = await this.dataSource.query<{ latest: string | null }[]>(
+      'SELECT max(seq)::text AS latest FROM exchange.outbox',
+    );
+    return Number(row?.latest ?? 0);
+  }
+
+  /** Whether changes after `since` have been pruned, and if so the id to resync from. */
+  async prunedAfter(since: number): Promise<number | undefined> {
+    const [row] = await this.dataSource.query<{ oldest: string | null; issued: string }[]>(
+      `SELECT (SELECT min(seq) FROM exchange.outbox WHERE seq IS NOT NULL)::text AS oldest,
+              (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM exchange.outbox_seq)::text AS issued`,
+    );
+    const issued = Number(row?.issued ?? 0);
+    const oldest = row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest);
+    const pruned = oldest === undefined ? since < issued : since < oldest - 1;
+    return pruned ? issued : undefined;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The newest changes, kept in memory and followed live, so that thousands of long-polling
+ * agents are answered without a query each. The relay's "sequenced" NOTIFY wakes it (from
+ * whichever exchange replica leads the relay); a one-second refresh covers a lost notification.
+ * Callers further behind than the memory holds read the log from Postgres instead.
+ */
+import { outboxSequencedChannel } from '@careen/persistence';
+import { SERVICE_CONFIG, SERVICE_LOGGER, type ServiceConfig } from '@careen/service';
+import { type JsonLogger } from '@careen/telemetry';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Client } from 'pg';
+import { ChangeLogRepository } from './change-log.repository';
+import { type ChangeRecord } from './change-record';
+
+const CAPACITY = 20_000;
+const REFRESH_BATCH = 5_000;
+const SAFETY_REFRESH_MS = 1_000;
+
+@Injectable()
+export class ChangeTail implements OnModuleInit, OnModuleDestroy {
+  private recent: ChangeRecord[] = [];
+  private latest = 0;
+  private waiters = new Set<() => void>();
+  private refreshing: Promise<void> = Promise.resolve();
+  private listener: Client | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly log: ChangeLogRepository,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.latest = await this.log.latestId();
+    await this.listen();
+    this.timer = setInterval(() => void this.refresh(), SAFETY_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const wake of this.waiters) wake();
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** The highest change id this replica knows of. */
+  latestId(): number {
+    return this.latest;
+  }
+
+  /** Changes after `since` (any org), from memory when it reaches that far back, else from Postgres. */
+  async after(since: number, limit: number, org: string): Promise<ChangeRecord[]> {
+    if (since >= this.latest) return [];
+    const first = this.recent[0];
+    if (first && since >= first.id - 1) {
+      const start = this.recent.findIndex((change) => change.id > since);
+      return start === -1 ? [] : this.recent.slice(start, start + limit);
+    }
+    return this.log.after(since, limit, org);
+  }
+
+  /** Resolves when new changes arrive, after `timeoutMs`, or when `signal` aborts. */
+  waitForChanges(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.closed || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal.addEventListener('abort', done);
+      this.waiters.add(done);
+    });
+  }
+
+  private refresh(): Promise<void> {
+    // One refresh at a time, in order; each picks up whatever arrived before it ran.
+    this.refreshing = this.refreshing
+      .then(() => this.pull())
+      .catch((error: unknown) => {
+        this.logger.warn({ err: String(error) }, 'change feed refresh failed');
+      });
+    return this.refreshing;
+  }
+
+  private async pull(): Promise<void> {
+    for (;;) {
+      const fresh = await this.log.after(this.latest, REFRESH_BATCH);
+      if (fresh.length === 0) return;
+      this.recent.push(...fresh);
+      if (this.recent.length > CAPACITY) this.recent = this.recent.slice(-CAPACITY);
+      this.latest = fresh[fresh.length - 1]?.id ?? this.latest;
+      for (const wake of [...this.waiters]) wake();
+      if (fresh.length < REFRESH_BATCH) return;
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const listener = new Client({
+      connectionString: this.config.CAREEN_DATABASE_URL,
+      application_name: 'exchange-change-feed',
+    });
+    this.listener = listener;
+    listener.on('notification', () => void this.refresh());
+    listener.on('error', (error) => {
+      this.logger.warn({ err: String(error) }, 'change feed listener lost; reconnecting');
+      void listener.end().catch(() => undefined);
+      if (!this.closed) setTimeout(() => void this.listen().catch(() => undefined), 1_000).unref();
+    });
+    await listener.connect();
+    await listener.query(`LISTEN ${outboxSequencedChannel('exchange')}`);
+  }
+}
