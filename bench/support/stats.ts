@@ -4,9 +4,14 @@ export function percentile(sortedMs: number[], p: number): number {
   return sortedMs[Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1)] ?? NaN;
 }
 
-export function summarize(samplesMs: number[]): { p50: number; p99: number; max: number } {
+export function summarize(samplesMs: number[]): { min: number; p50: number; p99: number; max: number } {
   const sorted = [...samplesMs].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
+  return {
+    min: sorted[0] ?? NaN,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+  };
 }
 
 export async function timed(run: () => Promise<void>): Promise<number> {
