@@ -60,7 +60,8 @@ export interface OrExpression {
   readonly operands: readonly ConstraintExpression[];
 }
 
-export type ConstraintExpression = OrExpression | AndExpression | NotExpression | ComparisonExpression | ExistsExpression;
+export type ConstraintExpression =
+  OrExpression | AndExpression | NotExpression | ComparisonExpression | ExistsExpression;
 
 /** Every property name the expression refers to, in order of first appearance. */
 export function referencedProperties(expression: ConstraintExpression): string[] {

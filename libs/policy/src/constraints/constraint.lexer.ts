@@ -44,7 +44,7 @@ export function tokenize(source: string, offset = 0): Token[] {
         throw new ConstraintSyntaxError(
           at(start),
           raw,
-          `unterminated quoted string at position ${at(start)}, found end of input before the closing ${char}`,
+          `expected a closing ${char} for the string at position ${at(start)}, found end of input`,
         );
       }
       i++;
@@ -53,7 +53,8 @@ export function tokenize(source: string, offset = 0): Token[] {
     }
     if (NAME_CHARACTER.test(codePointAt(source, i))) {
       const start = i;
-      while (i < source.length && NAME_CHARACTER.test(codePointAt(source, i))) i += codePointAt(source, i).length;
+      while (i < source.length && NAME_CHARACTER.test(codePointAt(source, i)))
+        i += codePointAt(source, i).length;
       const text = source.slice(start, i);
       tokens.push({ kind: 'word', text, raw: text, position: at(start) });
       continue;
@@ -65,10 +66,18 @@ export function tokenize(source: string, offset = 0): Token[] {
       continue;
     }
     if (char === '&' || char === '|') {
-      throw new ConstraintSyntaxError(at(i), char, `expected "${char}${char}" at position ${at(i)}, found "${char}"`);
+      throw new ConstraintSyntaxError(
+        at(i),
+        char,
+        `expected "${char}${char}" at position ${at(i)}, found "${char}"`,
+      );
     }
     const unknown = codePointAt(source, i);
-    throw new ConstraintSyntaxError(at(i), unknown, `unknown character at position ${at(i)}, found "${unknown}"`);
+    throw new ConstraintSyntaxError(
+      at(i),
+      unknown,
+      `unknown character at position ${at(i)}, found "${unknown}"`,
+    );
   }
   tokens.push({ kind: 'end', text: '', raw: '', position: at(source.length) });
   return tokens;

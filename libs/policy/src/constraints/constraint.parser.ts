@@ -28,6 +28,8 @@ import { type Token, tokenize } from './constraint.lexer';
 
 const COMPARISON_SYMBOLS: ReadonlySet<string> = new Set(['==', '=', '!=', '<', '>', '<=', '>=']);
 const LIST_OPERATORS: ReadonlySet<ComparisonOperator> = new Set(['==', '!=', 'in']);
+/** Deeper nesting is refused as a syntax error rather than left to exhaust the stack. */
+export const MAX_NESTING = 100;
 
 export function parseConstraint(text: string): ConstraintExpression {
   return new ConstraintParser(text, 0).parseWhole();
@@ -60,6 +62,7 @@ function after(token: Token | undefined): string {
 class ConstraintParser {
   private readonly tokens: Token[];
   private next = 0;
+  private depth = 0;
 
   constructor(
     private readonly source: string,
@@ -72,7 +75,13 @@ class ConstraintParser {
     const expression = this.parseOr(undefined);
     const rest = this.peek();
     if (rest.kind !== 'end') {
-      fail(rest.raw === ')' ? 'end of input, as no "(" is open,' : '"AND", "OR" or end of input', rest);
+      const expectation = '"AND", "OR" or end of input';
+      if (rest.raw !== ')') fail(expectation, rest);
+      throw new ConstraintSyntaxError(
+        rest.position,
+        rest.raw,
+        `expected ${expectation} at position ${rest.position}, found ")", which closes no "("`,
+      );
     }
     return expression;
   }
@@ -116,8 +125,11 @@ class ConstraintParser {
   private parseUnary(opener: Token | undefined): ConstraintExpression {
     const token = this.peek();
     if (this.isSymbol(token, '!') || this.isWord(token, 'NOT')) {
+      this.enter(token);
       this.take();
-      return { kind: 'not', operand: this.parseUnary(token) };
+      const operand = this.parseUnary(token);
+      this.depth--;
+      return { kind: 'not', operand };
     }
     return this.parsePrimary(opener);
   }
@@ -125,8 +137,10 @@ class ConstraintParser {
   private parsePrimary(opener: Token | undefined): ConstraintExpression {
     const token = this.peek();
     if (this.isSymbol(token, '(')) {
+      this.enter(token);
       this.take();
       const inner = this.parseOr(token);
+      this.depth--;
       const closing = this.peek();
       if (!this.isSymbol(closing, ')')) {
         throw new ConstraintSyntaxError(
@@ -147,7 +161,12 @@ class ConstraintParser {
     if (operatorToken.kind === 'symbol' && COMPARISON_SYMBOLS.has(operatorToken.text)) {
       this.take();
       const operator = (operatorToken.text === '=' ? '==' : operatorToken.text) as ComparisonOperator;
-      return { kind: 'comparison', property, operator, value: this.parseValues(operatorToken, LIST_OPERATORS.has(operator)) };
+      return {
+        kind: 'comparison',
+        property,
+        operator,
+        value: this.parseValues(operatorToken, LIST_OPERATORS.has(operator)),
+      };
     }
     if (this.isWord(operatorToken, 'in', 'IN')) {
       this.take();
@@ -156,10 +175,16 @@ class ConstraintParser {
     return { kind: 'exists', property };
   }
 
+  private enter(token: Token): void {
+    if (++this.depth > MAX_NESTING) {
+      fail(`at most ${MAX_NESTING} nested parentheses and NOTs`, token);
+    }
+  }
+
   private parseMembership(operator: Token): ComparisonValue {
     const token = this.peek();
     if (this.isSymbol(token, '[', '(')) return this.parseRange();
-    if (token.kind === 'string' && /^\s*[[(][^]*[\])]\s*$/.test(token.text)) {
+    if (token.kind === 'string' && /^\s*[[(]\s*\d[^]*[\])]\s*$/.test(token.text)) {
       // Open Horizon writes ranges quoted, `version in "[1.0.0,2.0.0)"`: read them as ranges.
       this.take();
       const inner = new ConstraintParser(token.text, token.position + 1);
@@ -214,18 +239,24 @@ class ConstraintParser {
     this.take();
     const close = this.peek();
     if (!this.isSymbol(close, ']', ')')) {
-      fail(`"]" or ")" to close the range opened at position ${open.position}`, close);
+      throw new ConstraintSyntaxError(
+        close.position,
+        close.raw,
+        `expected "]" or ")" at position ${close.position} to close the range at position ${open.position}, found ${describe(close)}`,
+      );
     }
     this.take();
     const lower: RangeBound = { version: lowerToken.text, inclusive: open.text === '[' };
-    const upper: RangeBound | null = unbounded ? null : { version: upperToken.text, inclusive: close.text === ']' };
+    const upper: RangeBound | null = unbounded
+      ? null
+      : { version: upperToken.text, inclusive: close.text === ']' };
     const range: RangeValue = { kind: 'range', lower, upper };
     if (this.isEmptyRange(range)) {
       const text = this.source.slice(open.position - this.offset, close.position - this.offset + 1);
       throw new ConstraintSyntaxError(
         open.position,
         text,
-        `expected a range that some version lies in at position ${open.position}, found "${text}", which is empty`,
+        `expected a non-empty range at position ${open.position}, found "${text}", which no version lies in`,
       );
     }
     return range;
@@ -236,7 +267,13 @@ class ConstraintParser {
   }
 
   private isEmptyRange(range: RangeValue): boolean {
-    const parts = (bound: RangeBound) => ({ parts: parseVersion(bound.version) ?? [], inclusive: bound.inclusive });
-    return isEmptyInterval({ lower: parts(range.lower), upper: range.upper === null ? null : parts(range.upper) });
+    const parts = (bound: RangeBound) => ({
+      parts: parseVersion(bound.version) ?? [],
+      inclusive: bound.inclusive,
+    });
+    return isEmptyInterval({
+      lower: parts(range.lower),
+      upper: range.upper === null ? null : parts(range.upper),
+    });
   }
 }

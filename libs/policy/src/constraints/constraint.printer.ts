@@ -3,17 +3,25 @@
  * canonical spelling (AND, OR, NOT, ==), parentheses only where the tree needs them, values
  * bare when they would read back unchanged and double-quoted otherwise.
  */
-import { isPropertyName, RESERVED_WORDS } from '../properties/property-name';
+import { isPropertyName } from '../properties/property-name';
 import { type ComparisonValue, type ConstraintExpression, type ScalarValue } from './constraint.ast';
 import { INFINITY_WORD, readBareWord } from './constraint-words';
 
 export function printConstraint(expression: ConstraintExpression): string {
   switch (expression.kind) {
     case 'or':
-      return expression.operands.map((operand) => (operand.kind === 'or' ? `(${printConstraint(operand)})` : printConstraint(operand))).join(' OR ');
+      return expression.operands
+        .map((operand) =>
+          operand.kind === 'or' ? `(${printConstraint(operand)})` : printConstraint(operand),
+        )
+        .join(' OR ');
     case 'and':
       return expression.operands
-        .map((operand) => (operand.kind === 'or' || operand.kind === 'and' ? `(${printConstraint(operand)})` : printConstraint(operand)))
+        .map((operand) =>
+          operand.kind === 'or' || operand.kind === 'and'
+            ? `(${printConstraint(operand)})`
+            : printConstraint(operand),
+        )
         .join(' AND ');
     case 'not':
       return expression.operand.kind === 'exists'
@@ -32,7 +40,9 @@ function printValue(value: ComparisonValue): string {
       return value.items.map(printScalar).join(', ');
     case 'range':
       return `${value.lower.inclusive ? '[' : '('}${value.lower.version},${
-        value.upper === null ? `${INFINITY_WORD})` : `${value.upper.version}${value.upper.inclusive ? ']' : ')'}`
+        value.upper === null
+          ? `${INFINITY_WORD})`
+          : `${value.upper.version}${value.upper.inclusive ? ']' : ')'}`
       }`;
     case 'string':
     case 'number':
@@ -48,10 +58,13 @@ function printScalar(value: ScalarValue): string {
     case 'boolean':
       return String(value.value);
     case 'string':
-      return readsBackAsString(value.value) ? value.value : `"${value.value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
+      return readsBackAsString(value.value)
+        ? value.value
+        : `"${value.value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
   }
 }
 
 function readsBackAsString(text: string): boolean {
-  return isPropertyName(text) && !RESERVED_WORDS.includes(text) && readBareWord(text).kind === 'string';
+  // A bare word reads back as this string unless it is a keyword, a number or a boolean.
+  return isPropertyName(text) && readBareWord(text).kind === 'string';
 }

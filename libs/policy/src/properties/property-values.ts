@@ -8,19 +8,16 @@ import { type PropertyType, type TypedProperty } from './property.types';
 
 /** The type Open Horizon infers when a property declares none; undefined when none fits. */
 export function inferPropertyType(value: unknown): PropertyType | undefined {
-  switch (typeof value) {
-    case 'number':
-      return Number.isInteger(value) ? 'int' : 'float';
-    case 'boolean':
-      return 'boolean';
-    case 'string':
-      return 'string';
-    default:
-      return Array.isArray(value) && value.every((item) => typeof item === 'string') ? 'list of strings' : undefined;
-  }
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'string') return 'string';
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
+    ? 'list of strings'
+    : undefined;
 }
 
-export type ReadResult = { readonly ok: true; readonly property: TypedProperty } | { readonly ok: false; readonly reason: string };
+export type ReadResult =
+  { readonly ok: true; readonly property: TypedProperty } | { readonly ok: false; readonly reason: string };
 
 /** Splits a `list of strings` value; undefined when an item is empty or not a string. */
 function readStringList(value: unknown): ReadonlySet<string> | undefined {
@@ -41,10 +38,16 @@ function readStringList(value: unknown): ReadonlySet<string> | undefined {
 }
 
 export function readProperty(name: string, type: PropertyType, value: unknown): ReadResult {
-  const fail = (expected: string): ReadResult => ({ ok: false, reason: `a ${type} property needs ${expected}` });
+  const article = type === 'int' ? 'an' : 'a';
+  const fail = (expected: string): ReadResult => ({
+    ok: false,
+    reason: `${article} ${type} property needs ${expected}`,
+  });
   switch (type) {
     case 'string':
-      return typeof value === 'string' ? { ok: true, property: { name, type, value } } : fail('a string value');
+      return typeof value === 'string'
+        ? { ok: true, property: { name, type, value } }
+        : fail('a string value');
     case 'int':
       return typeof value === 'number' && Number.isSafeInteger(value)
         ? { ok: true, property: { name, type, value } }
@@ -54,7 +57,9 @@ export function readProperty(name: string, type: PropertyType, value: unknown): 
         ? { ok: true, property: { name, type, value } }
         : fail('a finite number value');
     case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, property: { name, type, value } } : fail('true or false');
+      return typeof value === 'boolean'
+        ? { ok: true, property: { name, type, value } }
+        : fail('true or false');
     case 'version': {
       const parts = typeof value === 'string' ? parseVersion(value) : undefined;
       return parts === undefined

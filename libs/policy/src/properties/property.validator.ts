@@ -33,7 +33,11 @@ export function validateProperties(properties: readonly unknown[]): PropertyProb
 
   properties.forEach((property, index) => {
     if (!isRecord(property)) {
-      problems.push({ index, code: 'not-an-object', message: `property ${index} is not an object with name and value` });
+      problems.push({
+        index,
+        code: 'not-an-object',
+        message: `property ${index} is not an object with name and value`,
+      });
       return;
     }
     const { name, value, type } = property;
@@ -85,7 +89,12 @@ export function validateProperties(properties: readonly unknown[]): PropertyProb
     }
     const read = readProperty(typeof name === 'string' ? name : '', effectiveType, value);
     if (!read.ok) {
-      problems.push({ index, ...named, code: 'type-mismatch', message: `${label}: ${read.reason}, got ${JSON.stringify(value)}` });
+      problems.push({
+        index,
+        ...named,
+        code: 'type-mismatch',
+        message: `${label}: ${read.reason}, got ${JSON.stringify(value)}`,
+      });
     }
   });
   return problems;
