@@ -24,4 +24,11 @@ export class ExchangeConfig extends ServiceConfig {
   @Min(30)
   @Max(86_400)
   CAREEN_TOKEN_TTL_SECONDS = 900;
+
+  /** Largest agent package `POST /v1/agent-packages` accepts, in bytes (413 beyond). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  CAREEN_AGENT_PACKAGE_MAX_BYTES = 256 * 1024 * 1024;
 }

@@ -4,6 +4,8 @@ import { OutboxMessageEntity } from '@careen/persistence';
 import { PlatformModule } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AgentPackageEntity } from './agent-packages/agent-package.entity';
+import { AgentPackagesModule } from './agent-packages/agent-packages.module';
 import { AuthFeatureModule } from './auth/auth-feature.module';
 import { ChangesModule } from './changes/changes.module';
 import { LocalBasicAuthenticator } from './auth/local-basic.authenticator';
@@ -11,13 +13,50 @@ import { type ExchangeConfig } from './exchange.config';
 import { SigningKeyStore } from './keys/signing-key.store';
 import { SigningKeyEntity } from './keys/signing-key.entity';
 import { InitExchange1763769600000 } from './migrations/1763769600000-init-exchange';
+import { Nodes1763856000000 } from './migrations/1763856000000-nodes';
+import { Services1763856100000 } from './migrations/1763856100000-services';
+import { DeploymentPolicies1763856200000 } from './migrations/1763856200000-deployment-policies';
+import { NodeEntity } from './nodes/node.entity';
+import { NodesModule } from './nodes/nodes.module';
+import { ServiceEntity } from './services/service.entity';
+import { ServicesModule } from './services/services.module';
+import { DeploymentPolicyEntity } from './deployment-policies/deployment-policy.entity';
+import { DeploymentPoliciesModule } from './deployment-policies/deployment-policies.module';
+import { HaGroupEntity } from './hagroups/ha-group.entity';
+import { HaGroupsModule } from './hagroups/ha-groups.module';
+import { HaGroups1763900000000 } from './migrations/1763900000000-ha-groups';
+import { ManagementPolicies1763910000000 } from './migrations/1763910000000-management-policies';
+import { ManagementPolicyEntity } from './management-policies/management-policy.entity';
+import { ManagementPoliciesModule } from './management-policies/management-policies.module';
+import { ManagementStatusEntity } from './management-status/management-status.entity';
+import { AgentPackages1763942400000 } from './migrations/1763942400000-agent-packages';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
 import { UsersModule } from './users/users.module';
 
-export const EXCHANGE_ENTITIES = [OrgEntity, UserEntity, SigningKeyEntity, OutboxMessageEntity];
-export const EXCHANGE_MIGRATIONS = [InitExchange1763769600000];
+export const EXCHANGE_ENTITIES = [
+  OrgEntity,
+  UserEntity,
+  NodeEntity,
+  ServiceEntity,
+  DeploymentPolicyEntity,
+  HaGroupEntity,
+  ManagementPolicyEntity,
+  ManagementStatusEntity,
+  AgentPackageEntity,
+  SigningKeyEntity,
+  OutboxMessageEntity,
+];
+export const EXCHANGE_MIGRATIONS = [
+  InitExchange1763769600000,
+  Nodes1763856000000,
+  Services1763856100000,
+  DeploymentPolicies1763856200000,
+  HaGroups1763900000000,
+  ManagementPolicies1763910000000,
+  AgentPackages1763942400000,
+];
 
 @Module({})
 export class ExchangeModule {
@@ -51,8 +90,14 @@ export class ExchangeModule {
         }),
         AuthFeatureModule,
         OrgsModule,
+        AgentPackagesModule,
         UsersModule,
+        NodesModule,
+        ServicesModule,
+        DeploymentPoliciesModule,
         ChangesModule,
+        HaGroupsModule,
+        ManagementPoliciesModule,
       ],
     };
   }

@@ -1,30 +1,69 @@
 /**
- * Checks Basic credentials against the exchange's own users. A wrong user name costs the
- * same hash work as a wrong password, so the answer's timing does not reveal which users exist.
+ * Checks Basic credentials against the exchange's own users and nodes: `org/id:secret` is a
+ * user when such a user exists and the password matches, otherwise a node with that id and
+ * token. An id that names neither costs the same hash work as a wrong secret, so the answer's
+ * timing does not reveal which users or nodes exist. A deleted node's credentials stop working
+ * at once; access tokens issued to it before expire on their own.
  */
 import {
   AuthenticationError,
   AuthErrorCode,
   verifySecret,
   type BasicAuthenticator,
+  type NodePrincipal,
   type Principal,
+  type UserPrincipal,
 } from '@careen/auth';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { NodeEntity } from '../nodes/node.entity';
 import { UserEntity } from '../users/user.entity';
 
-const UNKNOWN_USER_HASH =
+const UNKNOWN_SECRET_HASH =
   'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+const invalidCredentials = () =>
+  new AuthenticationError(AuthErrorCode.InvalidCredentials, 'invalid credentials');
 
 @Injectable()
 export class LocalBasicAuthenticator implements BasicAuthenticator {
   constructor(private readonly dataSource: DataSource) {}
 
   async authenticate(org: string, id: string, secret: string): Promise<Principal> {
-    const user = await this.dataSource.manager.findOne(UserEntity, { where: { org, username: id } });
-    const valid = await verifySecret(secret, user?.passwordHash ?? UNKNOWN_USER_HASH);
-    if (!user || !valid)
-      throw new AuthenticationError(AuthErrorCode.InvalidCredentials, 'invalid credentials');
+    const [user, node] = await Promise.all([
+      this.dataSource.manager.findOne(UserEntity, { where: { org, username: id } }),
+      this.dataSource.manager.findOne(NodeEntity, { where: { org, id }, select: ['org', 'id', 'tokenHash'] }),
+    ]);
+    if (user && (await verifySecret(secret, user.passwordHash))) return this.userPrincipal(user);
+    if (node && (await verifySecret(secret, node.tokenHash))) return this.nodePrincipal(node);
+    if (!user && !node) await verifySecret(secret, UNKNOWN_SECRET_HASH);
+    throw invalidCredentials();
+  }
+
+  /** `{org, username, password}` of POST /v1/auth/token: users only. */
+  async authenticateUser(org: string, username: string, password: string): Promise<UserPrincipal> {
+    const user = await this.dataSource.manager.findOne(UserEntity, { where: { org, username } });
+    const valid = await verifySecret(password, user?.passwordHash ?? UNKNOWN_SECRET_HASH);
+    if (!user || !valid) throw invalidCredentials();
+    return this.userPrincipal(user);
+  }
+
+  /** `{org, node, token}` of POST /v1/auth/token: nodes only. */
+  async authenticateNode(org: string, id: string, token: string): Promise<NodePrincipal> {
+    const node = await this.dataSource.manager.findOne(NodeEntity, {
+      where: { org, id },
+      select: ['org', 'id', 'tokenHash'],
+    });
+    const valid = await verifySecret(token, node?.tokenHash ?? UNKNOWN_SECRET_HASH);
+    if (!node || !valid) throw invalidCredentials();
+    return this.nodePrincipal(node);
+  }
+
+  private userPrincipal(user: UserEntity): UserPrincipal {
     return { kind: 'user', org: user.org, username: user.username, role: user.role };
+  }
+
+  private nodePrincipal(node: NodeEntity): NodePrincipal {
+    return { kind: 'node', org: node.org, node: node.id };
   }
 }

@@ -2,7 +2,7 @@ import { Public } from '@careen/auth';
 import { Body, Controller, Get, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { SigningKeyStore } from '../keys/signing-key.store';
-import { TokenResponse, UserTokenRequestDto } from './dto/token-request.dto';
+import { TokenRequestDto, type TokenResponse } from './dto/token-request.dto';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
 import { TokenService } from './token.service';
 
@@ -16,11 +16,17 @@ export class TokenController {
     private readonly keys: SigningKeyStore,
   ) {}
 
-  /** Trades credentials for a short-lived JWT that every Careen service verifies locally. */
+  /**
+   * Trades user or node credentials for a short-lived JWT that every Careen service verifies
+   * locally. A token outlives the node it was issued to until it expires.
+   */
   @Post('token')
   @HttpCode(200)
-  async token(@Body() body: UserTokenRequestDto): Promise<TokenResponse> {
-    const principal = await this.credentials.authenticate(body.org, body.username, body.password);
+  async token(@Body() body: TokenRequestDto): Promise<TokenResponse> {
+    const principal =
+      body.node !== undefined && body.token !== undefined
+        ? await this.credentials.authenticateNode(body.org, body.node, body.token)
+        : await this.credentials.authenticateUser(body.org, body.username ?? '', body.password ?? '');
     return this.tokens.issue(principal);
   }
 

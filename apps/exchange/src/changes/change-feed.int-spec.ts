@@ -27,16 +27,16 @@ describe('the change feed', () => {
 
   afterAll(() => exchange.close());
 
-  /** The newest id the feed of `org` has reached, once the relay has numbered everything committed. */
-  async function latestId(org: string): Promise<number> {
+  /** The newest change id, once the relay has numbered everything committed so far. */
+  async function latestId(): Promise<number> {
     return eventually(async () => {
-      const rows = await withClient(infra.databaseUrl, (client) =>
-        client.query<{ pending: string }>(
-          'SELECT count(*) AS pending FROM exchange.outbox WHERE seq IS NULL',
+      const { rows } = await withClient(infra.databaseUrl, (client) =>
+        client.query<{ pending: string; latest: string | null }>(
+          'SELECT count(*) FILTER (WHERE seq IS NULL) AS pending, max(seq) AS latest FROM exchange.outbox',
         ),
       );
-      expect(Number(rows.rows[0]?.pending)).toBe(0);
-      return (await poll(org, 'since=0&limit=1000')).body.lastId as number;
+      expect(Number(rows[0]?.pending)).toBe(0);
+      return Number(rows[0]?.latest ?? 0);
     });
   }
 
@@ -64,7 +64,7 @@ describe('the change feed', () => {
   });
 
   it('wakes a long-poller within the same second as a relevant change', async () => {
-    const since = await latestId('acme');
+    const since = await latestId();
     const started = Date.now();
     const waiting = poll('acme', `since=${since}&wait=20`);
     await new Promise((resolve) => setTimeout(resolve, 300)); // let the poller settle into waiting
@@ -81,7 +81,7 @@ describe('the change feed', () => {
   });
 
   it("never hands a poller another org's change, and moves its cursor past them", async () => {
-    const since = await latestId('acme');
+    const since = await latestId();
     const waiting = poll('acme', `since=${since}&wait=1`);
     await addUser('beta', 'not-for-acme');
 
@@ -92,7 +92,7 @@ describe('the change feed', () => {
   });
 
   it('never skips a change committed by a slower transaction', async () => {
-    const since = await latestId('acme');
+    const since = await latestId();
     const slow = new Client({ connectionString: infra.databaseUrl });
     await slow.connect();
     await slow.query('BEGIN');
@@ -128,7 +128,7 @@ describe('the change feed', () => {
   });
 
   it('answers 410 with the id to resync from when `since` is older than what is kept', async () => {
-    await latestId('acme');
+    await latestId();
     await withClient(infra.databaseUrl, (client) =>
       client.query('DELETE FROM exchange.outbox WHERE seq <= (SELECT min(seq) + 1 FROM exchange.outbox)'),
     );
@@ -159,5 +159,44 @@ describe('the change feed', () => {
       auth: basic('beta', 'bea', 'long-enough'),
     });
     expect(response.status).toBe(403);
+  });
+
+  describe('for nodes', () => {
+    const node = (id: string) => basic('acme', id, `${id}-token-0123456789`);
+    const pollAs = (id: string, query: string) =>
+      http(exchange.url, 'GET', `/v1/orgs/acme/changes?${query}`, { auth: node(id) });
+
+    beforeAll(async () => {
+      await call('PUT', '/v1/orgs/acme/nodes/edge-1', { token: 'edge-1-token-0123456789' });
+      await call('PUT', '/v1/orgs/acme/nodes/edge-2', { token: 'edge-2-token-0123456789' });
+    });
+
+    it("sees its own node and its org's policies, never another node's changes or users", async () => {
+      const since = await latestId();
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-2', { labels: { zone: 'b' } });
+      await addUser('acme', 'hidden-from-nodes');
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-1', { labels: { zone: 'a' } });
+      await call('PUT', '/v1/orgs/acme/management-policies/upgrade', { nodes: ['edge-1'] });
+
+      const seen = await eventually(async () => {
+        const response = await pollAs('edge-1', `since=${since}`);
+        expect(response.body.changes).toHaveLength(2);
+        return response.body.changes as { resource: string; resourceId: string }[];
+      });
+
+      expect(seen.map((change) => `${change.resource}:${change.resourceId}`)).toEqual([
+        'node:edge-1',
+        'managementPolicy:upgrade',
+      ]);
+    });
+
+    it('stamps the node heartbeat on every poll', async () => {
+      const before = Date.now();
+      await pollAs('edge-2', 'since=0&limit=1');
+      const status = (await call('GET', '/v1/orgs/acme/nodes/edge-2')).body.status as {
+        lastHeartbeat?: string;
+      } | null;
+      expect(Date.parse(status?.lastHeartbeat ?? '')).toBeGreaterThanOrEqual(before - 1_000);
+    });
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The long-poll change feed: answers as soon as a change the caller may see exists after
  * `since`, or after `wait` seconds with none. Ids follow commit order, so a caller that has
- * seen N never later meets an id ≤ N.
+ * seen N never later meets an id ≤ N. A node's poll is also its heartbeat.
  */
 import { type Principal } from '@careen/auth';
 import { Injectable } from '@nestjs/common';
 import { ChangeLogRepository } from './change-log.repository';
 import { ChangeTail } from './change-tail';
+import { NodeHeartbeat } from './node-heartbeat';
 import { isVisibleTo } from './change-visibility';
 import { sinceTooOld } from './changes.errors';
 import { type ChangeFeedResponse } from './dto/change-feed.response';
@@ -22,6 +23,7 @@ export class ChangeFeedService {
   constructor(
     private readonly tail: ChangeTail,
     private readonly log: ChangeLogRepository,
+    private readonly heartbeat: NodeHeartbeat,
   ) {}
 
   async read(
@@ -30,6 +32,7 @@ export class ChangeFeedService {
     query: ChangeFeedQuery,
     signal: AbortSignal,
   ): Promise<ChangeFeedResponse> {
+    if (principal.kind === 'node') await this.heartbeat.beat(principal.org, principal.node);
     const resyncFrom = await this.log.prunedAfter(query.since);
     if (resyncFrom !== undefined) throw sinceTooOld(query.since, resyncFrom);
     const deadline = Date.now() + query.wait * 1000;

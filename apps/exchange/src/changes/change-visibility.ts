@@ -1,6 +1,6 @@
 /**
  * Which changes a caller may see on an org's feed. Users see their org's changes; a node sees
- * what can concern it: its own node and statuses, its org's policies, services, groups and the
+ * what can concern it: its own node and management statuses, its org's policies, services, groups and the
  * org itself — never other nodes or users. Agent packages concern everyone.
  */
 import { type Principal } from '@careen/auth';
@@ -20,13 +20,9 @@ export function isVisibleTo(principal: Principal, org: string, change: ChangeRec
   if (change.org !== org) return false;
   if (principal.kind === 'user') return true;
   if (ORG_WIDE_FOR_NODES.includes(change.resource)) return true;
+  // Node and management-status changes carry the node's id: a node sees only its own.
   return (
     (change.resource === 'node' || change.resource === 'managementStatus') &&
-    concernsNode(change, principal.node)
+    change.resourceId === principal.node
   );
-}
-
-/** A node's own record, or one of its statuses (`<node>/<nmp>`). */
-function concernsNode(change: ChangeRecord, node: string): boolean {
-  return change.resourceId === node || change.resourceId.startsWith(`${node}/`);
 }

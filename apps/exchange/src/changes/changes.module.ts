@@ -3,10 +3,11 @@ import { ChangeFeedController } from './change-feed.controller';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogRepository } from './change-log.repository';
 import { ChangeTail } from './change-tail';
+import { NodeHeartbeat } from './node-heartbeat';
 
 /** The change feed that agents and tools long-poll. */
 @Module({
   controllers: [ChangeFeedController],
-  providers: [ChangeFeedService, ChangeLogRepository, ChangeTail],
+  providers: [ChangeFeedService, ChangeLogRepository, ChangeTail, NodeHeartbeat],
 })
 export class ChangesModule {}

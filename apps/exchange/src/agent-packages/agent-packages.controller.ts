@@ -1,0 +1,129 @@
+import { AllowNodes, CurrentPrincipal, Roles, type Principal } from '@careen/auth';
+import { Controller, Get, Param, Post, Req, Res, UnsupportedMediaTypeException } from '@nestjs/common';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import { errorBody } from '@careen/service';
+import { type Request, type Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AgentPackagesService } from './agent-packages.service';
+import { AgentPackageListResponse, AgentPackageResponse } from './dto/agent-package.response';
+import { ifRangeHolds, resolveRange } from './http-range';
+import { parseSignatureHeader, SIGNATURE_HEADER } from './package-signature';
+
+const PACKAGE_MEDIA_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
+
+@ApiTags('agent-packages')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/agent-packages')
+export class AgentPackagesController {
+  constructor(private readonly packages: AgentPackagesService) {}
+
+  /** The request body is the .tar.gz itself, streamed; not JSON. */
+  @Post()
+  @Roles('hubAdmin')
+  @ApiConsumes(...PACKAGE_MEDIA_TYPES)
+  @ApiBody({ schema: { type: 'string', format: 'binary' } })
+  @ApiHeader({ name: SIGNATURE_HEADER, required: false, description: 'base64 ed25519 signature of the body' })
+  @ApiCreatedResponse({ type: AgentPackageResponse })
+  async publish(
+    @CurrentPrincipal() actor: Principal,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AgentPackageResponse> {
+    try {
+      const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+      if (!mediaType || !PACKAGE_MEDIA_TYPES.includes(mediaType)) {
+        throw new UnsupportedMediaTypeException(
+          `send the package as ${PACKAGE_MEDIA_TYPES.join(' or ')}, not ${mediaType ?? 'no content type'}`,
+        );
+      }
+      const length = request.headers['content-length'];
+      return await this.packages.publish(actor, {
+        body: request,
+        declaredLength: length === undefined ? undefined : Number(length),
+        signature: parseSignatureHeader(request.headers[SIGNATURE_HEADER]),
+      });
+    } catch (error) {
+      // A refused upload may still be arriving: close the connection after the answer
+      // rather than reading the rest of it.
+      if (!request.complete) response.setHeader('Connection', 'close');
+      throw error;
+    }
+  }
+
+  @Get()
+  @AllowNodes()
+  @ApiOkResponse({ type: AgentPackageListResponse })
+  list(): Promise<AgentPackageListResponse> {
+    return this.packages.list();
+  }
+
+  @Get(':version')
+  @AllowNodes()
+  @ApiOkResponse({ type: AgentPackageResponse })
+  get(@Param('version') version: string): Promise<AgentPackageResponse> {
+    return this.packages.get(version);
+  }
+
+  /** The .tar.gz, resumable with `Range` (one range) and `If-Range`. */
+  @Get(':version/content')
+  @AllowNodes()
+  @ApiProduces('application/gzip')
+  @ApiHeader({
+    name: 'range',
+    required: false,
+    description: 'one byte range: bytes=a-b, bytes=a- or bytes=-n',
+  })
+  async download(
+    @Param('version') version: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const content = await this.packages.openContent(version);
+    const { size, sha256 } = content.package;
+    const etag = `"${sha256}"`;
+    const range = ifRangeHolds(request.get('if-range'), etag)
+      ? resolveRange(request.headers.range, size)
+      : { kind: 'whole' as const };
+    response.setHeader('Accept-Ranges', 'bytes');
+    response.setHeader('ETag', etag);
+    response.setHeader('Cache-Control', 'private, no-transform');
+    if (range.kind === 'unsatisfiable') {
+      response.setHeader('Content-Range', `bytes */${size}`);
+      response
+        .status(416)
+        .json(errorBody(416, `the range ${request.headers.range ?? ''} is outside the ${size}-byte package`));
+      return;
+    }
+    const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
+    response.status(range.kind === 'partial' ? 206 : 200);
+    if (range.kind === 'partial') response.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+    response.setHeader('Content-Type', 'application/gzip');
+    response.setHeader('Content-Length', String(end - start + 1));
+    response.setHeader(
+      'Content-Disposition',
+      `attachment; filename="careen-agent-package-${content.package.version}.tar.gz"`,
+    );
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    try {
+      await pipeline(Readable.from(content.read(start, end)), response);
+    } catch {
+      // The headers are gone: a connection cut short of Content-Length is the signal left.
+      response.destroy();
+    }
+  }
+}

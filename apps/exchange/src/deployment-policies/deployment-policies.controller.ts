@@ -1,0 +1,51 @@
+import { OrgScoped, Roles } from '@careen/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { type Response } from 'express';
+import { IdentifierParamPipe } from '../nodes/identifier-param.pipe';
+import { DeploymentPoliciesService } from './deployment-policies.service';
+import {
+  type DeploymentPolicyListResponse,
+  type DeploymentPolicyResponse,
+} from './dto/deployment-policy.response';
+import { PutDeploymentPolicyDto } from './dto/put-deployment-policy.dto';
+
+/** Org admins write deployment policies; members of the org read them. */
+@ApiTags('deployment-policies')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@OrgScoped()
+@Controller('v1/orgs/:org/deployment-policies')
+export class DeploymentPoliciesController {
+  constructor(private readonly policies: DeploymentPoliciesService) {}
+
+  @Put(':name')
+  @Roles('orgAdmin')
+  async put(
+    @Param('org') org: string,
+    @Param('name', new IdentifierParamPipe('name')) name: string,
+    @Body() body: PutDeploymentPolicyDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DeploymentPolicyResponse> {
+    const { created, policy } = await this.policies.put(org, name, body);
+    response.status(created ? 201 : 200);
+    return policy;
+  }
+
+  @Get()
+  list(@Param('org') org: string): Promise<DeploymentPolicyListResponse> {
+    return this.policies.list(org);
+  }
+
+  @Get(':name')
+  get(@Param('org') org: string, @Param('name') name: string): Promise<DeploymentPolicyResponse> {
+    return this.policies.get(org, name);
+  }
+
+  @Delete(':name')
+  @Roles('orgAdmin')
+  @HttpCode(204)
+  remove(@Param('org') org: string, @Param('name') name: string): Promise<void> {
+    return this.policies.remove(org, name);
+  }
+}

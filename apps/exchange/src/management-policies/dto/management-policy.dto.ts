@@ -1,0 +1,132 @@
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { type Property } from '@careen/policy';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsConstraintList, IsPropertyList } from '../../policy-validation/policy.validators';
+import { UPGRADE_ACTIONS, type UpgradeAction } from '../management-policy.entity';
+
+const SEMVER_OR_CURRENT =
+  /^(current|(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$/;
+const RFC3339_UTC_OR_NOW = /^(now|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z)$/;
+const PATTERN_REFERENCE = /^(\*|([A-Za-z0-9][A-Za-z0-9_-]{0,63}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
+
+export class AgentUpgradePolicyDto {
+  @ApiPropertyOptional({ example: '2.31.0', description: 'a semver, or `current` (default)' })
+  @IsOptional()
+  @Matches(SEMVER_OR_CURRENT, { message: 'atLeastVersion must be a semantic version (1.2.3) or "current"' })
+  atLeastVersion?: string;
+
+  @ApiPropertyOptional({ example: '2026-12-01T02:00:00Z', description: 'RFC3339 UTC, or `now` (default)' })
+  @IsOptional()
+  @Matches(RFC3339_UTC_OR_NOW, {
+    message: 'start must be an RFC3339 UTC time (2026-12-01T02:00:00Z) or "now"',
+  })
+  start?: string;
+
+  @ApiPropertyOptional({
+    example: 3600,
+    description: 'seconds over which agents spread their start; default 0',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(30 * 86_400)
+  duration?: number;
+
+  @ApiPropertyOptional({
+    enum: UPGRADE_ACTIONS,
+    description: '`download` stops after verifying; default install',
+  })
+  @IsOptional()
+  @IsIn(UPGRADE_ACTIONS)
+  action?: UpgradeAction;
+}
+
+/** `PUT /v1/orgs/{org}/management-policies/{name}`: creates or fully replaces the policy. */
+export class ManagementPolicyDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  label?: string;
+
+  @ApiPropertyOptional({ maxLength: 4000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  description?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['careen.arch == amd64'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsConstraintList()
+  constraints?: string[];
+
+  @ApiPropertyOptional({ description: "properties the nodes' constraints are checked against" })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsPropertyList()
+  properties?: Property[];
+
+  @ApiPropertyOptional({ type: [String], example: ['*', 'acme/gateway'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ArrayUnique()
+  @Matches(PATTERN_REFERENCE, { each: true, message: 'each pattern must be "*", "pattern" or "org/pattern"' })
+  patterns?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'node ids it applies to, besides any it selects by pattern or policy',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @ArrayUnique()
+  @Matches(IDENTIFIER_PATTERN, { each: true, message: `each node must be a node id: ${IDENTIFIER_RULE}` })
+  nodes?: string[];
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ type: AgentUpgradePolicyDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentUpgradePolicyDto)
+  agentUpgradePolicy?: AgentUpgradePolicyDto;
+
+  @ApiPropertyOptional({ description: 'disable the policy once this many of its nodes have failed' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  failureThreshold?: number;
+
+  @ApiPropertyOptional({
+    description: 'confirms publishing a policy that selects every node (empty constraints or "*" patterns)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  allowDisruptive?: boolean;
+}

@@ -1,0 +1,254 @@
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { basic, http, useTestInfra, type Credentials } from '@careen/testing';
+import { type ExchangeConfig } from '../exchange.config';
+import { exchangeService } from '../exchange.service';
+
+const root = basic('root', 'root', 'root-password-1');
+const admin = basic('acme', 'ada', 'ada-password');
+const viewer = basic('acme', 'vic', 'vic-password');
+const asNode = (id: string) => basic('acme', id, `${id}-token-0123456789`);
+
+describe('node management policies', () => {
+  const infra = useTestInfra();
+  let exchange: InProcessService<ExchangeConfig>;
+  const call = (method: string, path: string, body?: unknown, auth: Credentials = admin) =>
+    http(exchange.url, method, path, { auth, body });
+  const publish = (name: string, body: Record<string, unknown>, auth: Credentials = admin) =>
+    call('PUT', `/v1/orgs/acme/management-policies/${name}`, body, auth);
+  const register = (id: string, node: Record<string, unknown>) =>
+    call('PUT', `/v1/orgs/acme/nodes/${id}`, { token: `${id}-token-0123456789`, ...node });
+
+  beforeAll(async () => {
+    exchange = await startServiceInProcess(exchangeService, infra, {
+      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    });
+    await call('POST', '/v1/orgs', { id: 'acme' }, root);
+    await call(
+      'POST',
+      '/v1/orgs/acme/users',
+      { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
+      root,
+    );
+    await call(
+      'POST',
+      '/v1/orgs/acme/users',
+      { username: 'vic', password: 'vic-password', role: 'user' },
+      root,
+    );
+    const arch = (value: string) => ({
+      policy: { properties: [{ name: 'careen.arch', value }], constraints: [] },
+    });
+    await register('amd-1', arch('amd64'));
+    await register('amd-2', arch('amd64'));
+    await register('arm-1', arch('arm64'));
+    await register('gw-1', { pattern: 'gateway' });
+    await register('picky', {
+      policy: { properties: [{ name: 'careen.arch', value: 'amd64' }], constraints: ['purpose == upgrades'] },
+    });
+  });
+
+  afterAll(() => exchange.close());
+
+  it('creates a policy disabled by default, answers 201 then 200 on replace', async () => {
+    const created = await publish('by-arch', {
+      constraints: ['careen.arch == amd64'],
+      agentUpgradePolicy: { atLeastVersion: '2.31.0' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'by-arch',
+      enabled: false,
+      owner: 'acme/ada',
+      agentUpgradePolicy: { atLeastVersion: '2.31.0', start: 'now', duration: 0, action: 'install' },
+    });
+    const replaced = await publish('by-arch', { constraints: ['careen.arch == amd64'], label: 'amd only' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ label: 'amd only', agentUpgradePolicy: null });
+  });
+
+  it('lists the nodes a policy applies to, selected by policy both ways', async () => {
+    await publish('amd', { constraints: ['careen.arch == amd64'] });
+    expect((await call('GET', '/v1/orgs/acme/management-policies/amd/nodes')).body).toEqual({
+      enabled: false,
+      items: ['amd-1', 'amd-2'],
+      total: 2,
+    });
+    await publish('amd-upgrades', {
+      constraints: ['careen.arch == amd64'],
+      properties: [{ name: 'purpose', value: 'upgrades' }],
+    });
+    expect((await call('GET', '/v1/orgs/acme/management-policies/amd-upgrades/nodes')).body.items).toEqual([
+      'amd-1',
+      'amd-2',
+      'picky',
+    ]);
+  });
+
+  it('selects by pattern and by node list', async () => {
+    await publish('gateways', { patterns: ['gateway'] });
+    expect((await call('GET', '/v1/orgs/acme/management-policies/gateways/nodes')).body.items).toEqual([
+      'gw-1',
+    ]);
+    await publish('listed', { nodes: ['arm-1', 'amd-2'] });
+    expect((await call('GET', '/v1/orgs/acme/management-policies/listed/nodes')).body.items).toEqual([
+      'amd-2',
+      'arm-1',
+    ]);
+  });
+
+  it('refuses to publish an enabled policy that selects every node without allowDisruptive', async () => {
+    const everything = await publish('everything', { enabled: true });
+    expect(everything.status).toBe(400);
+    expect(everything.body.message).toContain('allowDisruptive');
+    const star = await publish('star', { enabled: true, patterns: ['*'] });
+    expect(star.status).toBe(400);
+    expect((await call('GET', '/v1/orgs/acme/management-policies/star')).status).toBe(404);
+
+    const confirmed = await publish('star', { enabled: true, patterns: ['*'], allowDisruptive: true });
+    expect(confirmed.status).toBe(201);
+    expect(confirmed.body).not.toHaveProperty('allowDisruptive');
+    expect((await publish('quiet', { enabled: false })).status).toBe(201);
+  });
+
+  it('refuses a bad constraint with 400 naming its position and token', async () => {
+    const response = await publish('broken', { constraints: ['careen.arch == amd64', 'careen.cpus >= '] });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain('constraints[1]');
+    expect(response.body.message).toMatch(/position \d+/);
+  });
+
+  it.each([
+    [{ enabled: 'yes' }, 'enabled'],
+    [{ agentUpgradePolicy: { atLeastVersion: 'latest' } }, 'atLeastVersion'],
+    [{ agentUpgradePolicy: { start: '2026-12-01 02:00' } }, 'start'],
+    [{ agentUpgradePolicy: { duration: -5 } }, 'duration'],
+    [{ agentUpgradePolicy: { action: 'uninstall' } }, 'action'],
+    [{ agentUpgradePolicy: { surprise: true } }, 'surprise'],
+    [{ patterns: ['a b'] }, 'pattern'],
+    [{ nodes: ['ok', 'ok'] }, 'nodes'],
+    [{ properties: [{ name: 'cpus', value: 'four', type: 'int' }] }, 'properties[0]'],
+    [{ failureThreshold: 0 }, 'failureThreshold'],
+    [{ owner: 'someone' }, 'owner'],
+  ])('refuses %o with 400 naming %s', async (body, field) => {
+    const response = await publish('bad-input', body);
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain(field);
+  });
+
+  it('refuses a policy name that is not an identifier, and non-admins', async () => {
+    expect((await publish('has.dot', {})).status).toBe(400);
+    expect((await publish('by-viewer', {}, viewer)).status).toBe(403);
+    expect((await call('GET', '/v1/orgs/acme/management-policies', undefined, viewer)).status).toBe(200);
+  });
+
+  describe('management status', () => {
+    const status = (node: string, nmp: string, body: unknown, auth: Credentials = asNode(node)) =>
+      call('PUT', `/v1/orgs/acme/nodes/${node}/managementStatus/${nmp}`, body, auth);
+
+    it('is written by the node itself and read back', async () => {
+      await publish('rollout', { nodes: ['amd-1', 'amd-2'] });
+      const written = await status('amd-1', 'rollout', {
+        status: 'downloading',
+        version: '2.31.0',
+        startTime: '2026-12-01T02:00:00Z',
+      });
+      expect(written.status).toBe(200);
+      const read = await call('GET', '/v1/orgs/acme/nodes/amd-1/managementStatus/rollout');
+      expect(read.body).toMatchObject({
+        node: 'amd-1',
+        nmp: 'rollout',
+        status: 'downloading',
+        version: '2.31.0',
+      });
+    });
+
+    it("refuses another node's status and admin writes other than reset", async () => {
+      await publish('guarded', { nodes: ['amd-1'] });
+      expect((await status('amd-1', 'guarded', { status: 'successful' }, asNode('amd-2'))).status).toBe(403);
+      expect((await status('amd-1', 'guarded', { status: 'successful' }, admin)).status).toBe(403);
+      expect((await status('amd-1', 'guarded', { status: 'reset' }, admin)).status).toBe(200);
+      expect((await status('amd-1', 'guarded', { status: 'reset' }, viewer)).status).toBe(403);
+    });
+
+    it('refuses an unknown status word, policy or node', async () => {
+      await publish('words', { nodes: ['amd-1'] });
+      const word = await status('amd-1', 'words', { status: 'exploded' });
+      expect(word.status).toBe(400);
+      expect(word.body.message).toContain('status');
+      expect((await status('amd-1', 'no-such-policy', { status: 'waiting' })).status).toBe(404);
+    });
+
+    it('rolls up the statuses of a policy by status', async () => {
+      await publish('tally', { nodes: ['amd-1', 'amd-2', 'arm-1'] });
+      await status('amd-1', 'tally', { status: 'successful' });
+      await status('amd-2', 'tally', { status: 'successful' });
+      await status('arm-1', 'tally', { status: 'ha-waiting' });
+      const rollup = await call('GET', '/v1/orgs/acme/management-policies/tally/status');
+      expect(rollup.body).toMatchObject({
+        counts: { successful: 2, 'ha-waiting': 1 },
+        total: 3,
+        failed: 0,
+        enabled: false,
+      });
+    });
+
+    it('disables a policy once failureThreshold of its nodes have failed, recording why', async () => {
+      await publish('bad-package', {
+        nodes: ['amd-1', 'amd-2', 'arm-1'],
+        enabled: true,
+        failureThreshold: 2,
+      });
+      await status('amd-1', 'bad-package', { status: 'rolled-back', error: 'health check failed' });
+      expect((await call('GET', '/v1/orgs/acme/management-policies/bad-package')).body.enabled).toBe(true);
+      await status('amd-2', 'bad-package', { status: 'failed', error: 'install failed' });
+
+      const policy = (await call('GET', '/v1/orgs/acme/management-policies/bad-package')).body;
+      expect(policy.enabled).toBe(false);
+      expect(policy.disabledReason).toBe(
+        'disabled by the exchange: 2 of its nodes failed (failureThreshold 2)',
+      );
+    });
+  });
+
+  it.each([
+    [
+      'PUT',
+      '/v1/orgs/acme/nodes/amd-1/policy',
+      { properties: [], constraints: ['careen.cpus >> 2'] },
+      'constraints[0]',
+    ],
+    [
+      'PUT',
+      '/v1/orgs/acme/nodes/amd-1/policy',
+      { properties: [{ name: 'careen.cpus', value: 'many', type: 'int' }] },
+      'properties[0]',
+    ],
+    [
+      'PUT',
+      '/v1/orgs/acme/deployment-policies/web',
+      {
+        project: 'web',
+        service: { org: 'acme', url: 'acme.web', versionRange: '>=1.0.0' },
+        constraints: ['(careen.arch == amd64'],
+        placement: { mode: 'all' },
+      },
+      'constraints[0]',
+    ],
+  ])('checks %s %s with the constraint language, naming %s', async (method, path, body, field) => {
+    const response = await call(method, path, body);
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain(field);
+  });
+
+  it('deletes a policy and its statuses', async () => {
+    await publish('gone-soon', { nodes: ['amd-1'] });
+    await call(
+      'PUT',
+      '/v1/orgs/acme/nodes/amd-1/managementStatus/gone-soon',
+      { status: 'waiting' },
+      asNode('amd-1'),
+    );
+    expect((await call('DELETE', '/v1/orgs/acme/management-policies/gone-soon')).status).toBe(204);
+    expect((await call('GET', '/v1/orgs/acme/nodes/amd-1/managementStatus/gone-soon')).status).toBe(404);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * Node management policies: published (created or replaced), read, deleted, and the nodes
+ * each selects. `enabled` defaults to false; an enabled policy that would select every node
+ * is refused unless the publisher confirms with `allowDisruptive`.
+ */
+import { principalId, type Principal } from '@careen/auth';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ChangeRecorder } from '../changes/change-recorder';
+import { NodeEntity } from '../nodes/node.entity';
+import { OrgsService } from '../orgs/orgs.service';
+import { type ManagementPolicyDto } from './dto/management-policy.dto';
+import {
+  type AppliesToResponse,
+  type ManagementPolicyListResponse,
+  ManagementPolicyResponse,
+} from './dto/management-policy.response';
+import { disruptiveNeedsConfirmation, managementPolicyNotFound } from './management-policies.errors';
+import { ManagementPolicyEntity, type AgentUpgradePolicy } from './management-policy.entity';
+import { compileSelector, disruptiveReason } from './nmp-selection';
+
+@Injectable()
+export class ManagementPoliciesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly orgs: OrgsService,
+    private readonly changes: ChangeRecorder,
+  ) {}
+
+  /** Creates or fully replaces the policy; answers whether it was created. */
+  async publish(
+    actor: Principal,
+    org: string,
+    name: string,
+    input: ManagementPolicyDto,
+  ): Promise<{ created: boolean; policy: ManagementPolicyResponse }> {
+    const fields = {
+      label: input.label ?? '',
+      description: input.description ?? '',
+      constraints: input.constraints ?? [],
+      properties: input.properties ?? [],
+      patterns: input.patterns ?? [],
+      nodes: input.nodes ?? [],
+      enabled: input.enabled ?? false,
+      agentUpgradePolicy: input.agentUpgradePolicy ? withDefaults(input.agentUpgradePolicy) : null,
+      failureThreshold: input.failureThreshold ?? null,
+    };
+    const why = disruptiveReason({ org, ...fields });
+    if (why && input.allowDisruptive !== true) throw disruptiveNeedsConfirmation(why);
+    return this.dataSource.transaction(async (manager) => {
+      await this.orgs.require(manager, org);
+      const existing = await manager.findOne(ManagementPolicyEntity, {
+        where: { org, name },
+        lock: { mode: 'pessimistic_write' },
+      });
+      const saved = await manager.save(ManagementPolicyEntity, {
+        org,
+        name,
+        owner: existing?.owner ?? principalId(actor),
+        ...fields,
+        disabledReason: null,
+        lastUpdated: new Date(),
+      });
+      const policy = ManagementPolicyResponse.from(saved);
+      await this.changes.record(manager, {
+        org,
+        resource: 'managementPolicy',
+        resourceId: name,
+        operation: existing ? 'updated' : 'created',
+        data: policy,
+      });
+      return { created: !existing, policy };
+    });
+  }
+
+  async get(org: string, name: string): Promise<ManagementPolicyResponse> {
+    return ManagementPolicyResponse.from(await this.require(this.dataSource.manager, org, name));
+  }
+
+  async list(org: string): Promise<ManagementPolicyListResponse> {
+    await this.orgs.require(this.dataSource.manager, org);
+    const policies = await this.dataSource.manager.find(ManagementPolicyEntity, {
+      where: { org },
+      order: { name: 'ASC' },
+    });
+    return { items: policies.map(ManagementPolicyResponse.from), total: policies.length };
+  }
+
+  async remove(org: string, name: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.require(manager, org, name);
+      await manager.delete(ManagementPolicyEntity, { org, name });
+      await this.changes.record(manager, {
+        org,
+        resource: 'managementPolicy',
+        resourceId: name,
+        operation: 'deleted',
+      });
+    });
+  }
+
+  /** The nodes the policy selects (it applies to them once enabled). */
+  async appliesTo(org: string, name: string): Promise<AppliesToResponse> {
+    const nmp = await this.require(this.dataSource.manager, org, name);
+    const selects = compileSelector(nmp);
+    const nodes = await this.dataSource.manager.find(NodeEntity, {
+      where: { org },
+      select: { org: true, id: true, pattern: true, policy: true },
+      order: { id: 'ASC' },
+    });
+    const items = nodes.filter(selects).map((node) => node.id);
+    return { enabled: nmp.enabled, items, total: items.length };
+  }
+
+  async require(manager: EntityManager, org: string, name: string): Promise<ManagementPolicyEntity> {
+    const nmp = await manager.findOne(ManagementPolicyEntity, { where: { org, name } });
+    if (!nmp) throw managementPolicyNotFound(org, name);
+    return nmp;
+  }
+}
+
+function withDefaults(policy: Partial<AgentUpgradePolicy>): AgentUpgradePolicy {
+  return {
+    atLeastVersion: policy.atLeastVersion ?? 'current',
+    start: policy.start ?? 'now',
+    duration: policy.duration ?? 0,
+    action: policy.action ?? 'install',
+  };
+}

@@ -1,0 +1,60 @@
+import { type Property } from '@careen/policy';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const UPGRADE_ACTIONS = ['install', 'download'] as const;
+export type UpgradeAction = (typeof UPGRADE_ACTIONS)[number];
+
+export interface AgentUpgradePolicy {
+  /** A semver, or `current`: the newest package, and keep following new ones. */
+  atLeastVersion: string;
+  /** RFC3339 UTC, or `now`. */
+  start: string;
+  /** Seconds: each agent picks a uniformly random moment in [start, start + duration). */
+  duration: number;
+  action: UpgradeAction;
+}
+
+@Entity({ name: 'management_policies' })
+export class ManagementPolicyEntity {
+  @PrimaryColumn({ type: 'text' })
+  org!: string;
+
+  @PrimaryColumn({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', nullable: true })
+  owner!: string | null;
+
+  @Column({ type: 'text' })
+  label!: string;
+
+  @Column({ type: 'text' })
+  description!: string;
+
+  @Column({ type: 'jsonb' })
+  constraints!: string[];
+
+  @Column({ type: 'jsonb' })
+  properties!: Property[];
+
+  @Column({ type: 'text', array: true })
+  patterns!: string[];
+
+  @Column({ type: 'text', array: true })
+  nodes!: string[];
+
+  @Column({ type: 'boolean' })
+  enabled!: boolean;
+
+  @Column({ name: 'agent_upgrade_policy', type: 'jsonb', nullable: true })
+  agentUpgradePolicy!: AgentUpgradePolicy | null;
+
+  @Column({ name: 'failure_threshold', type: 'integer', nullable: true })
+  failureThreshold!: number | null;
+
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
+  disabledReason!: string | null;
+
+  @Column({ name: 'last_updated', type: 'timestamptz' })
+  lastUpdated!: Date;
+}

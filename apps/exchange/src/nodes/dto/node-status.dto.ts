@@ -1,0 +1,97 @@
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { IsOmittable } from './field-rules';
+
+export class WorkloadServiceDto {
+  @ApiProperty({ example: 'acme' })
+  @IsString()
+  @Matches(IDENTIFIER_PATTERN, { message: `org must be ${IDENTIFIER_RULE}` })
+  org!: string;
+
+  @ApiProperty({ example: 'acme.gateway' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  url!: string;
+
+  @ApiProperty({ example: '1.4.2' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  version!: string;
+}
+
+export class ActualWorkloadDto {
+  @ApiPropertyOptional({ example: 'gateway-eu' })
+  @IsOmittable()
+  @IsString()
+  @Matches(IDENTIFIER_PATTERN, { message: `deploymentPolicy must be ${IDENTIFIER_RULE}` })
+  deploymentPolicy?: string;
+
+  @ApiProperty({ type: WorkloadServiceDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WorkloadServiceDto)
+  service!: WorkloadServiceDto;
+
+  @ApiPropertyOptional({ example: 'running' })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(64)
+  state?: string;
+}
+
+export class AgentVersionDto {
+  @ApiPropertyOptional({ example: '2.31.0', description: 'the agent package version running' })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(64)
+  package?: string;
+
+  @ApiPropertyOptional({ example: '2.32.0', description: 'a version whose install failed', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  failed?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  upgradeStart?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  upgradeEnd?: string | null;
+}
+
+/** PUT by the node itself: a full replacement of what it reports. lastHeartbeat is set by the exchange. */
+export class NodeStatusDto {
+  @ApiPropertyOptional({ type: AgentVersionDto })
+  @IsOmittable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentVersionDto)
+  agentVersion?: AgentVersionDto;
+
+  @ApiPropertyOptional({ type: [ActualWorkloadDto] })
+  @IsOmittable()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ActualWorkloadDto)
+  workloads?: ActualWorkloadDto[];
+}

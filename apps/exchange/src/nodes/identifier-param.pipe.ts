@@ -1,0 +1,21 @@
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { BadRequestException, type PipeTransform } from '@nestjs/common';
+
+/**
+ * Refuses a path parameter that is not an identifier: node ids, service ids and policy names
+ * travel in NATS subjects (and node ids in Basic credentials).
+ */
+export class IdentifierParamPipe implements PipeTransform<string, string> {
+  constructor(private readonly field: string) {}
+
+  transform(value: string): string {
+    if (!IDENTIFIER_PATTERN.test(value)) {
+      const problem = `${this.field} must be ${IDENTIFIER_RULE}`;
+      throw new BadRequestException({
+        message: `invalid request: ${this.field}: ${problem}`,
+        details: [{ field: this.field, problems: [problem] }],
+      });
+    }
+    return value;
+  }
+}

@@ -1,0 +1,132 @@
+import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { type Response } from 'express';
+import { ListNodesQuery } from './dto/list-nodes.query';
+import { NodeStatusDto } from './dto/node-status.dto';
+import { NodeWorkloadsDto } from './dto/node-workloads.dto';
+import {
+  type NodeListResponse,
+  NodeResponse,
+  type NodeWorkloadsResponse,
+  RegisteredNodeResponse,
+} from './dto/node.response';
+import { PolicyDto } from './dto/policy.dto';
+import { RegisterNodeDto } from './dto/register-node.dto';
+import { UpdateNodeDto } from './dto/update-node.dto';
+import { IdentifierParamPipe } from './identifier-param.pipe';
+import { assertNodeIsSelf } from './node-access.policy';
+import { NodesService } from './nodes.service';
+
+@ApiTags('nodes')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@OrgScoped()
+@Controller('v1/orgs/:org/nodes')
+export class NodesController {
+  constructor(private readonly nodes: NodesService) {}
+
+  /** Registers a node (users) or updates it (its registrant, an admin, or the node itself). */
+  @Put(':id')
+  @AllowNodes()
+  async register(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id', new IdentifierParamPipe('id')) id: string,
+    @Body() body: RegisterNodeDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<RegisteredNodeResponse> {
+    assertNodeIsSelf(actor, org, id, 'update');
+    const { created, answer } = await this.nodes.register(actor, org, id, body);
+    response.status(created ? 201 : 200);
+    return answer;
+  }
+
+  @Get()
+  list(@Param('org') org: string, @Query() query: ListNodesQuery): Promise<NodeListResponse> {
+    return this.nodes.list(org, { haGroup: query.haGroup, labels: query.label });
+  }
+
+  @Get(':id')
+  @AllowNodes()
+  get(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id') id: string,
+  ): Promise<NodeResponse> {
+    assertNodeIsSelf(actor, org, id, 'read');
+    return this.nodes.get(org, id);
+  }
+
+  @Patch(':id')
+  update(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Body() body: UpdateNodeDto,
+  ): Promise<NodeResponse> {
+    return this.nodes.update(actor, org, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  remove(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id') id: string,
+  ): Promise<void> {
+    return this.nodes.remove(actor, org, id);
+  }
+
+  @Put(':id/policy')
+  @AllowNodes()
+  replacePolicy(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Body() body: PolicyDto,
+  ): Promise<NodeResponse> {
+    assertNodeIsSelf(actor, org, id, 'change the policy of');
+    return this.nodes.replacePolicy(actor, org, id, body);
+  }
+
+  /** Written by the node itself only (users get 403). */
+  @Put(':id/status')
+  @AllowNodes()
+  reportStatus(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Body() body: NodeStatusDto,
+  ): Promise<NodeResponse> {
+    assertNodeIsSelf(actor, org, id, 'write the status of');
+    return this.nodes.reportStatus(actor, org, id, body);
+  }
+
+  @Get(':id/workloads')
+  @AllowNodes()
+  async desiredWorkloads(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('id') id: string,
+  ): Promise<NodeWorkloadsResponse> {
+    assertNodeIsSelf(actor, org, id, 'read the workloads of');
+    const items = await this.nodes.desiredWorkloads(org, id);
+    return { items, total: items.length };
+  }
+
+  /**
+   * Desired workloads are the agbot's to write. Until the agbot has an identity of its own,
+   * only hub admins may write them.
+   */
+  @Put(':id/workloads')
+  @Roles('hubAdmin')
+  async replaceDesiredWorkloads(
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Body() body: NodeWorkloadsDto,
+  ): Promise<NodeWorkloadsResponse> {
+    const items = await this.nodes.replaceDesiredWorkloads(org, id, body);
+    return { items, total: items.length };
+  }
+}

@@ -1,0 +1,51 @@
+import { AllowNodes, OrgScoped, Roles } from '@careen/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { type Response } from 'express';
+import { IdentifierParamPipe } from '../nodes/identifier-param.pipe';
+import { ListServicesQuery } from './dto/list-services.query';
+import { PutServiceDto } from './dto/put-service.dto';
+import { type ServiceListResponse, type ServiceResponse } from './dto/service.response';
+import { ServicesService } from './services.service';
+
+/** Org admins write services; members read them, and so do the org's nodes, which run them. */
+@ApiTags('services')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@OrgScoped()
+@Controller('v1/orgs/:org/services')
+export class ServicesController {
+  constructor(private readonly services: ServicesService) {}
+
+  @Put(':id')
+  @Roles('orgAdmin')
+  async put(
+    @Param('org') org: string,
+    @Param('id', new IdentifierParamPipe('id')) id: string,
+    @Body() body: PutServiceDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ServiceResponse> {
+    const { created, service } = await this.services.put(org, id, body);
+    response.status(created ? 201 : 200);
+    return service;
+  }
+
+  @Get()
+  @AllowNodes()
+  list(@Param('org') org: string, @Query() query: ListServicesQuery): Promise<ServiceListResponse> {
+    return this.services.list(org, query);
+  }
+
+  @Get(':id')
+  @AllowNodes()
+  get(@Param('org') org: string, @Param('id') id: string): Promise<ServiceResponse> {
+    return this.services.get(org, id);
+  }
+
+  @Delete(':id')
+  @Roles('orgAdmin')
+  @HttpCode(204)
+  remove(@Param('org') org: string, @Param('id') id: string): Promise<void> {
+    return this.services.remove(org, id);
+  }
+}
