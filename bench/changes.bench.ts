@@ -1,13 +1,16 @@
 /**
- * `npm run bench -- changes [pollers]`: N clients long-poll the exchange's change feed; one
- * change is committed; how long until every poller has it (p50/p99/max from the commit's
- * answer), next to raw NATS core fan-out of one message to N subscribers in the same run.
- * The pollers share the exchange's process and core, so their own response handling is in
- * the figures too.
+ * `npm run bench -- changes [pollers]`: N nodes long-poll the exchange's change feed with
+ * their own tokens; one node management policy is published; how long until every node has it
+ * (p50/p99/max from sending the publish request), next to raw NATS core fan-out of one
+ * message to N subscribers in the same run. The pollers share the exchange's process and
+ * core, so their own response handling is in the figures too.
  */
+import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer } from '@careen/auth';
 import { ChangeTail } from '@careen/exchange/src/changes/change-tail';
+import { SigningKeyStore } from '@careen/exchange/src/keys/signing-key.store';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess } from '@careen/service';
+import { withClient } from '@careen/testing';
 import { connect } from '@nats-io/transport-node';
 import { Agent, request } from 'node:http';
 import { startBenchStack } from './support/bench-stack';
@@ -51,6 +54,23 @@ async function main(): Promise<void> {
       (await json('POST', '/v1/auth/token', { org: 'root', username: 'root', password: 'bench-password' }))
         .accessToken,
     );
+    // N nodes, inserted directly (registering each would spend the run hashing their tokens), and
+    // a token for each minted with the exchange's own key, as POST /v1/auth/token would.
+    const nodeIds = Array.from({ length: POLLERS }, (_, i) => `node-${i}`);
+    await withClient(stack.databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO exchange.nodes (org, id, name, token_hash) SELECT 'bench', id, id, 'unused' FROM unnest($1::text[]) AS id`,
+        [nodeIds],
+      ),
+    );
+    const issuer = new TokenIssuer(exchange.app.get(SigningKeyStore).current(), {
+      issuer: CAREEN_TOKEN_ISSUER,
+      audience: CAREEN_TOKEN_AUDIENCE,
+      ttlSeconds: 3600,
+    });
+    const nodeTokens = await Promise.all(
+      nodeIds.map(async (node) => (await issuer.issue({ kind: 'node', org: 'bench', node })).accessToken),
+    );
     const tail = exchange.app.get(ChangeTail);
     const since = Number(
       (await json('GET', '/v1/orgs/bench/changes?since=0&limit=1000', undefined, token)).lastId,
@@ -58,8 +78,8 @@ async function main(): Promise<void> {
 
     // N long-polls, all waiting before the change is made.
     const received: number[] = [];
-    const polls = Array.from({ length: POLLERS }, () =>
-      json('GET', `/v1/orgs/bench/changes?since=${since}&wait=60`, undefined, token).then((body) => {
+    const polls = nodeTokens.map((nodeToken) =>
+      json('GET', `/v1/orgs/bench/changes?since=${since}&wait=60`, undefined, nodeToken).then((body) => {
         received.push(performance.now());
         if (!Array.isArray(body.changes) || body.changes.length !== 1)
           throw new Error(`unexpected answer ${JSON.stringify(body)}`);
@@ -67,14 +87,16 @@ async function main(): Promise<void> {
     );
     while ((tail as unknown as { waiters: Set<unknown> }).waiters.size < POLLERS)
       await new Promise((resolve) => setTimeout(resolve, 20));
-    await json('POST', '/v1/orgs/bench/users', {
-      username: 'wake-up',
-      password: 'long-enough',
-      role: 'user',
+    const publishing = performance.now();
+    const publishedPolicy = await json('PUT', '/v1/orgs/bench/management-policies/upgrade-all', {
+      constraints: ['careen.arch == amd64'],
+      enabled: true,
+      agentUpgradePolicy: { atLeastVersion: 'current', duration: 600 },
     });
-    const committed = performance.now();
+    if (publishedPolicy.name !== 'upgrade-all')
+      throw new Error(`publishing the policy failed: ${JSON.stringify(publishedPolicy)}`);
     await Promise.all(polls);
-    const feed = summarize(received.map((at) => at - committed));
+    const feed = summarize(received.map((at) => at - publishing));
 
     // Raw: one message fanned out by NATS core to N subscriptions over 20 connections.
     const connections = await Promise.all(
@@ -100,7 +122,7 @@ async function main(): Promise<void> {
     await Promise.all([publisher, ...connections].map((nc) => nc.close()));
 
     printTable(
-      `changes: ${POLLERS} long-polling clients, one change committed (ms after the commit answered)`,
+      `changes: ${POLLERS} long-polling nodes, one management policy published (ms after the publish request was sent)`,
       [
         { path: 'exchange change feed', first: feed.min, p50: feed.p50, p99: feed.p99, max: feed.max },
         { path: 'raw NATS core fan-out', first: raw.min, p50: raw.p50, p99: raw.p99, max: raw.max },
