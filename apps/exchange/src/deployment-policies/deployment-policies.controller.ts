@@ -1,8 +1,8 @@
+import { IdentifierPipe } from '@careen/service';
 import { OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { IdentifierParamPipe } from '../nodes/identifier-param.pipe';
 import { DeploymentPoliciesService } from './deployment-policies.service';
 import {
   type DeploymentPolicyListResponse,
@@ -23,7 +23,7 @@ export class DeploymentPoliciesController {
   @Roles('orgAdmin')
   async put(
     @Param('org') org: string,
-    @Param('name', new IdentifierParamPipe('name')) name: string,
+    @Param('name', new IdentifierPipe('name')) name: string,
     @Body() body: PutDeploymentPolicyDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<DeploymentPolicyResponse> {

@@ -1,3 +1,4 @@
+import { IdentifierPipe } from '@careen/service';
 import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
@@ -14,7 +15,6 @@ import {
 import { PolicyDto } from './dto/policy.dto';
 import { RegisterNodeDto } from './dto/register-node.dto';
 import { UpdateNodeDto } from './dto/update-node.dto';
-import { IdentifierParamPipe } from './identifier-param.pipe';
 import { assertNodeIsSelf } from './node-access.policy';
 import { NodesService } from './nodes.service';
 
@@ -32,7 +32,7 @@ export class NodesController {
   async register(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
-    @Param('id', new IdentifierParamPipe('id')) id: string,
+    @Param('id', new IdentifierPipe('id')) id: string,
     @Body() body: RegisterNodeDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<RegisteredNodeResponse> {

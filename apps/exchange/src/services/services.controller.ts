@@ -1,8 +1,8 @@
+import { IdentifierPipe } from '@careen/service';
 import { AllowNodes, OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { IdentifierParamPipe } from '../nodes/identifier-param.pipe';
 import { ListServicesQuery } from './dto/list-services.query';
 import { PutServiceDto } from './dto/put-service.dto';
 import { type ServiceListResponse, type ServiceResponse } from './dto/service.response';
@@ -21,7 +21,7 @@ export class ServicesController {
   @Roles('orgAdmin')
   async put(
     @Param('org') org: string,
-    @Param('id', new IdentifierParamPipe('id')) id: string,
+    @Param('id', new IdentifierPipe('id')) id: string,
     @Body() body: PutServiceDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ServiceResponse> {

@@ -1,15 +1,19 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { BadRequestException, type PipeTransform } from '@nestjs/common';
 
-/** Checks a route parameter that names a resource: it travels in NATS subjects, so it must be an identifier. */
+/**
+ * Refuses a path parameter that is not an identifier: ids and names of resources travel in
+ * NATS subjects (and node ids in Basic credentials). Answers like the validation pipe.
+ */
 export class IdentifierPipe implements PipeTransform<string, string> {
   constructor(private readonly field: string) {}
 
   transform(value: string): string {
     if (!IDENTIFIER_PATTERN.test(value)) {
+      const problem = `${this.field} must be ${IDENTIFIER_RULE}`;
       throw new BadRequestException({
-        message: `invalid request: ${this.field} must be ${IDENTIFIER_RULE}`,
-        details: [{ field: this.field, problems: [`${this.field} must be ${IDENTIFIER_RULE}`] }],
+        message: `invalid request: ${this.field}: ${problem}`,
+        details: [{ field: this.field, problems: [problem] }],
       });
     }
     return value;
