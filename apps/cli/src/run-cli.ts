@@ -9,8 +9,13 @@ import { version } from '../package.json';
 import { CliError } from './cli-errors';
 import { readCliEnv } from './cli-env';
 import { type CliIo } from './cli-io';
+import { registerAgentPackageCommands } from './commands/agentpackage.commands';
 import { registerAuthCommands } from './commands/auth.commands';
 import { type CliServices } from './commands/command-context';
+import { registerDeployPolicyCommands, registerServiceCommands } from './commands/file-resource.commands';
+import { registerHaGroupCommands } from './commands/hagroup.commands';
+import { registerNmpCommands } from './commands/nmp.commands';
+import { registerNodeCommands } from './commands/node.commands';
 import { registerOrgCommands } from './commands/org.commands';
 import { registerUserCommands } from './commands/user.commands';
 import { ConfigStore } from './config/config-store';
@@ -48,6 +53,12 @@ export function buildProgram(services: CliServices): Command {
   registerAuthCommands(program, services);
   registerOrgCommands(program, services);
   registerUserCommands(program, services);
+  registerNodeCommands(program, services);
+  registerHaGroupCommands(program, services);
+  registerServiceCommands(program, services);
+  registerDeployPolicyCommands(program, services);
+  registerNmpCommands(program, services);
+  registerAgentPackageCommands(program, services);
   return program;
 }
 

@@ -3,8 +3,9 @@ import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
-import { confirm, isInteractive, promptSecret, readAllInput } from '../terminal/prompts';
+import { isInteractive, promptSecret, readAllInput } from '../terminal/prompts';
 import { type CliServices, type CommandContext, contextOf } from './command-context';
+import { confirmed, YES_OPTION } from './confirmation';
 
 interface UserAnswer {
   org: string;
@@ -83,21 +84,21 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .description('remove a user from an org')
     .argument('<username>', 'user name')
     .option(...ORG_OPTION)
-    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
+    .option(...YES_OPTION)
     .action(async (username: string, options: { org?: string; yes?: boolean }, command: Command) => {
       const context = contextOf(command, services);
       const client = await context.client();
       const org = await context.org(client, options.org);
       const who = `"${org}/${username}"`;
-      if (!options.yes) {
-        const { stdin, stderr } = context.io;
-        if (!isInteractive(stdin))
-          throw new CliError(`not removing user ${who} without confirmation: pass --yes`);
-        if (!(await confirm(stdin, stderr, `Remove user ${who}?`))) {
-          stderr.write('nothing removed\n');
-          return;
-        }
-      }
+      if (
+        !(await confirmed(
+          context,
+          options.yes,
+          `Remove user ${who}?`,
+          `not removing user ${who} without confirmation`,
+        ))
+      )
+        return;
       await client.delete(path`/v1/orgs/${org}/users/${username}`);
       context.printer.note(`removed user ${who}`);
     });

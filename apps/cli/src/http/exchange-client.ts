@@ -2,6 +2,7 @@
  * HTTP to the exchange: the one place that adds credentials, sends and parses JSON, and turns
  * failures into CliErrors (through exchange-errors). It knows routes only as paths.
  */
+import { Readable } from 'node:stream';
 import { authorizationHeader, type Credentials } from '../auth/credentials';
 import { ExchangeUnreachable, failureReason, refusal } from './exchange-errors';
 
@@ -49,12 +50,29 @@ export class ExchangeClient {
     return this.request<T>('POST', route, body);
   }
 
+  put<T>(route: string, body: unknown): Promise<T> {
+    return this.request<T>('PUT', route, body);
+  }
+
   async delete(route: string): Promise<void> {
     await this.request<unknown>('DELETE', route);
   }
 
-  private async request<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  /**
+   * Sends `body` as is, streamed (not JSON), e.g. a file.
+   * @param headers the content type, length and any other header of the upload
+   */
+  upload<T>(route: string, body: Readable, headers: Record<string, string>): Promise<T> {
+    return this.request<T>('POST', route, undefined, { body, headers });
+  }
+
+  private async request<T>(
+    method: string,
+    route: string,
+    body?: unknown,
+    raw?: { body: Readable; headers: Record<string, string> },
+  ): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...raw?.headers };
     if (this.options.credentials) headers.authorization = authorizationHeader(this.options.credentials);
     if (body !== undefined) headers['content-type'] = 'application/json';
 
@@ -64,7 +82,13 @@ export class ExchangeClient {
       response = await this.fetch(`${this.options.exchangeUrl}${route}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: raw
+          ? (Readable.toWeb(raw.body) as ReadableStream)
+          : body === undefined
+            ? undefined
+            : JSON.stringify(body),
+        // Required by fetch to send a stream.
+        ...(raw ? { duplex: 'half' } : {}),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       text = await response.text();

@@ -1,0 +1,62 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readJsonObject } from './file-input';
+import { parseMembers } from './hagroup.commands';
+import { NMP_TEMPLATE, selectsEveryNode } from './nmp.commands';
+import { parseLabels } from './node.commands';
+
+describe('parseMembers', () => {
+  it('splits on commas, trims and drops empty entries', () => {
+    expect(parseMembers('a, b,,c ')).toEqual(['a', 'b', 'c']);
+    expect(parseMembers('')).toEqual([]);
+  });
+});
+
+describe('parseLabels', () => {
+  it('maps key=value pairs, keeping any later "=" in the value', () => {
+    expect(parseLabels(['zone=eu-1', 'expr=a=b', 'empty='])).toEqual({
+      zone: 'eu-1',
+      expr: 'a=b',
+      empty: '',
+    });
+  });
+
+  it('refuses a pair without a key', () => {
+    expect(() => parseLabels(['=x'])).toThrow('--label must be key=value, not "=x"');
+    expect(() => parseLabels(['zone'])).toThrow('--label must be key=value');
+  });
+});
+
+describe('selectsEveryNode', () => {
+  it('is true only for an enabled policy with "*" or no selection at all', () => {
+    expect(selectsEveryNode({ enabled: true })).toBe(true);
+    expect(selectsEveryNode({ enabled: true, patterns: ['*'], constraints: ['a == 1'] })).toBe(true);
+    expect(selectsEveryNode({ enabled: false })).toBe(false);
+    expect(selectsEveryNode({})).toBe(false);
+    expect(selectsEveryNode({ enabled: true, nodes: ['n1'] })).toBe(false);
+    expect(selectsEveryNode({ enabled: true, patterns: ['acme/gw'] })).toBe(false);
+    expect(selectsEveryNode({ enabled: true, constraints: ['a == 1'] })).toBe(false);
+  });
+});
+
+describe('readJsonObject', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'careen-input-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('ignores // comment lines, so the nmp template parses', async () => {
+    const file = join(dir, 'template.json');
+    await writeFile(file, NMP_TEMPLATE);
+    expect(await readJsonObject(file)).toMatchObject({ enabled: false, patterns: [] });
+  });
+
+  it('refuses anything but a JSON object', async () => {
+    const file = join(dir, 'list.json');
+    await writeFile(file, '[1]');
+    await expect(readJsonObject(file)).rejects.toThrow(`${file} must hold a JSON object`);
+    await expect(readJsonObject(join(dir, 'missing.json'))).rejects.toThrow('cannot read');
+  });
+});

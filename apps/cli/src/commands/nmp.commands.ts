@@ -1,0 +1,239 @@
+/**
+ * `careen nmp new|publish|list|show|remove|status|nodes`: node management policies, which
+ * roll agent upgrades out to the nodes they select.
+ */
+import { type Command } from 'commander';
+import { path } from '../http/exchange-client';
+import { type Column, formatColumns, formatJson, formatRecord } from '../output/output';
+import { type CliServices, contextOf } from './command-context';
+import { confirmed, YES_OPTION } from './confirmation';
+import { readJsonObject } from './file-input';
+
+interface NmpAnswer {
+  org: string;
+  name: string;
+  owner: string | null;
+  label: string;
+  description: string;
+  constraints: string[];
+  properties: unknown[];
+  patterns: string[];
+  nodes: string[];
+  enabled: boolean;
+  agentUpgradePolicy: { atLeastVersion?: string; start?: string; action?: string } | null;
+  failureThreshold: number | null;
+  disabledReason: string | null;
+  lastUpdated: string;
+}
+
+interface RollupAnswer {
+  nmp: string;
+  counts: Record<string, number>;
+  total: number;
+  failed: number;
+  enabled: boolean;
+  disabledReason: string | null;
+}
+
+interface AppliesToAnswer {
+  enabled: boolean;
+  items: string[];
+  total: number;
+}
+
+const NMP_COLUMNS: readonly Column<NmpAnswer>[] = [
+  { header: 'NAME', value: (nmp) => nmp.name },
+  { header: 'ENABLED', value: (nmp) => nmp.enabled },
+  { header: 'VERSION', value: (nmp) => nmp.agentUpgradePolicy?.atLeastVersion },
+  { header: 'PATTERNS', value: (nmp) => nmp.patterns.join(',') },
+  { header: 'NODES', value: (nmp) => nmp.nodes.join(',') },
+  { header: 'CONSTRAINTS', value: (nmp) => nmp.constraints.join(' && ') },
+  { header: 'LAST UPDATED', value: (nmp) => nmp.lastUpdated },
+];
+
+const ORG_OPTION = ['--org <org>', 'org of the policy (default: CAREEN_ORG, else your own org)'] as const;
+
+export const DISRUPTIVE_QUESTION = 'This policy may upgrade every node at about the same time. Publish it?';
+
+/** What `careen nmp new` prints: every field, commented; `publish` ignores `//` lines. */
+export const NMP_TEMPLATE = `{
+  // A short name for people, and what the policy is for.
+  "label": "",
+  "description": "",
+  // Constraints the nodes' policy properties must satisfy, e.g. "careen.arch == amd64".
+  "constraints": [],
+  // Properties the nodes' own constraints are checked against: [{"name": "...", "value": ...}].
+  "properties": [],
+  // Patterns whose nodes it applies to: "pattern", "org/pattern", or "*" (every node with a pattern).
+  "patterns": [],
+  // Node ids it applies to, besides any selected by constraints or patterns.
+  "nodes": [],
+  // A policy does nothing until enabled. An enabled policy that selects every node (no
+  // constraints, patterns or nodes, or the pattern "*") is published only once confirmed.
+  "enabled": false,
+  "agentUpgradePolicy": {
+    // A semantic version (1.2.3), or "current".
+    "atLeastVersion": "current",
+    // An RFC3339 UTC time (2026-12-01T02:00:00Z), or "now".
+    "start": "now",
+    // Seconds over which the nodes spread their start.
+    "duration": 0,
+    // "install", or "download" to stop after verifying the package.
+    "action": "install"
+  },
+  // Disable the policy once this many of its nodes have failed; remove the line for no limit.
+  "failureThreshold": 1
+}
+`;
+
+/** Mirrors the exchange's rule: an enabled policy with "*" or with no selection at all. */
+export function selectsEveryNode(policy: Record<string, unknown>): boolean {
+  if (policy.enabled !== true) return false;
+  const list = (value: unknown) => (Array.isArray(value) ? value : []);
+  const patterns = list(policy.patterns);
+  if (patterns.includes('*')) return true;
+  return list(policy.constraints).length === 0 && patterns.length === 0 && list(policy.nodes).length === 0;
+}
+
+export function registerNmpCommands(program: Command, services: CliServices): void {
+  const nmp = program.command('nmp').description('manage node management policies (agent upgrades)');
+
+  nmp
+    .command('new')
+    .description('print a commented template of a policy, to edit and publish')
+    .action(() => {
+      services.io.stdout.write(NMP_TEMPLATE);
+    });
+
+  nmp
+    .command('publish')
+    .description('create or replace a policy from a JSON file')
+    .argument('<name>', "policy name: letters, digits, '-' or '_'")
+    .requiredOption('-f, --file <file>', 'the policy, as JSON (`//` comment lines are ignored)')
+    .option(...ORG_OPTION)
+    .option('-y, --yes', 'publish a policy that selects every node without asking')
+    .action(
+      async (name: string, options: { file: string; org?: string; yes?: boolean }, command: Command) => {
+        const context = contextOf(command, services);
+        const { allowDisruptive: _ignored, ...policy } = await readJsonObject(options.file);
+        const client = await context.client();
+        const org = await context.org(client, options.org);
+        const body: Record<string, unknown> = { ...policy };
+        if (selectsEveryNode(policy)) {
+          const what = `policy "${org}/${name}"`;
+          const ok = await confirmed(
+            context,
+            options.yes,
+            DISRUPTIVE_QUESTION,
+            `not publishing ${what}, which selects every node, without confirmation`,
+            'nothing published',
+          );
+          if (!ok) return;
+          body.allowDisruptive = true;
+        }
+        context.printer.record(
+          await client.put<NmpAnswer>(path`/v1/orgs/${org}/management-policies/${name}`, body),
+        );
+      },
+    );
+
+  nmp
+    .command('list')
+    .description('list the policies of an org')
+    .option(...ORG_OPTION)
+    .action(async (options: { org?: string }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      const answer = await client.get<{ items: NmpAnswer[]; total: number }>(
+        path`/v1/orgs/${org}/management-policies`,
+      );
+      context.printer.list(answer, NMP_COLUMNS, `no management policies in org "${org}"`);
+    });
+
+  nmp
+    .command('show')
+    .description('show a policy')
+    .argument('<name>', 'policy name')
+    .option(...ORG_OPTION)
+    .action(async (name: string, options: { org?: string }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      context.printer.record(await client.get<NmpAnswer>(path`/v1/orgs/${org}/management-policies/${name}`));
+    });
+
+  nmp
+    .command('remove')
+    .description('remove a policy')
+    .argument('<name>', 'policy name')
+    .option(...ORG_OPTION)
+    .option(...YES_OPTION)
+    .action(async (name: string, options: { org?: string; yes?: boolean }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      const what = `management policy "${org}/${name}"`;
+      if (
+        !(await confirmed(
+          context,
+          options.yes,
+          `Remove ${what}?`,
+          `not removing ${what} without confirmation`,
+        ))
+      )
+        return;
+      await client.delete(path`/v1/orgs/${org}/management-policies/${name}`);
+      context.printer.note(`removed ${what}`);
+    });
+
+  nmp
+    .command('status')
+    .description("how the policy's nodes are doing: nodes by upgrade status")
+    .argument('<name>', 'policy name')
+    .option(...ORG_OPTION)
+    .action(async (name: string, options: { org?: string }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      const rollup = await client.get<RollupAnswer>(path`/v1/orgs/${org}/management-policies/${name}/status`);
+      const { stdout } = context.io;
+      if (context.printer.format === 'json') {
+        stdout.write(formatJson(rollup));
+        return;
+      }
+      const { counts, ...summary } = rollup;
+      stdout.write(formatRecord(summary));
+      const rows = Object.entries(counts).map(([status, nodes]) => ({ status, nodes }));
+      if (rows.length > 0) {
+        stdout.write('\n');
+        stdout.write(
+          formatColumns(
+            [
+              { header: 'STATUS', value: (row: { status: string }) => row.status },
+              { header: 'NODES', value: (row: { nodes: number }) => row.nodes },
+            ],
+            rows,
+          ),
+        );
+      }
+    });
+
+  nmp
+    .command('nodes')
+    .description('list the nodes the policy applies to')
+    .argument('<name>', 'policy name')
+    .option(...ORG_OPTION)
+    .action(async (name: string, options: { org?: string }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const org = await context.org(client, options.org);
+      const answer = await client.get<AppliesToAnswer>(
+        path`/v1/orgs/${org}/management-policies/${name}/nodes`,
+      );
+      const empty = answer.enabled
+        ? `policy "${org}/${name}" applies to no nodes`
+        : `policy "${org}/${name}" is disabled and applies to no nodes yet`;
+      context.printer.list(answer, [{ header: 'NODE', value: (node: string) => node }], empty);
+    });
+}
