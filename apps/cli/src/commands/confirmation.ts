@@ -4,6 +4,7 @@
  */
 import { CliError } from '../cli-errors';
 import { confirm, isInteractive } from '../terminal/prompts';
+import { type ExchangeClient } from '../http/exchange-client';
 import { type CommandContext } from './command-context';
 
 /**
@@ -23,6 +24,20 @@ export async function confirmed(
   if (await confirm(stdin, stderr, question)) return true;
   stderr.write(`${declined}\n`);
   return false;
+}
+
+/** Deletes `url` once confirmed (see `confirmed`), then says what was removed. */
+export async function removeAfterConfirmation(
+  context: CommandContext,
+  client: ExchangeClient,
+  what: string,
+  url: string,
+  yes: boolean | undefined,
+): Promise<void> {
+  if (!(await confirmed(context, yes, `Remove ${what}?`, `not removing ${what} without confirmation`)))
+    return;
+  await client.delete(url);
+  context.printer.note(`removed ${what}`);
 }
 
 export const YES_OPTION = [

@@ -6,7 +6,7 @@ import { type Command } from 'commander';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { type CliServices, contextOf } from './command-context';
-import { confirmed, YES_OPTION } from './confirmation';
+import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 
 interface FileResource<T> {
@@ -167,17 +167,7 @@ export function registerFileResourceCommands<T extends object>(
       const client = await context.client();
       const org = await context.org(client, options.org);
       const what = `${resource.noun} "${org}/${key}"`;
-      if (
-        !(await confirmed(
-          context,
-          options.yes,
-          `Remove ${what}?`,
-          `not removing ${what} without confirmation`,
-        ))
-      )
-        return;
-      await client.delete(one(org, key));
-      context.printer.note(`removed ${what}`);
+      await removeAfterConfirmation(context, client, what, one(org, key), options.yes);
     });
 }
 

@@ -6,7 +6,7 @@ import { type Command } from 'commander';
 import { path } from '../http/exchange-client';
 import { type Column, formatColumns, formatJson, formatRecord } from '../output/output';
 import { type CliServices, contextOf } from './command-context';
-import { confirmed, YES_OPTION } from './confirmation';
+import { confirmed, removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 
 interface NmpAnswer {
@@ -174,17 +174,13 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
       const client = await context.client();
       const org = await context.org(client, options.org);
       const what = `management policy "${org}/${name}"`;
-      if (
-        !(await confirmed(
-          context,
-          options.yes,
-          `Remove ${what}?`,
-          `not removing ${what} without confirmation`,
-        ))
-      )
-        return;
-      await client.delete(path`/v1/orgs/${org}/management-policies/${name}`);
-      context.printer.note(`removed ${what}`);
+      await removeAfterConfirmation(
+        context,
+        client,
+        what,
+        path`/v1/orgs/${org}/management-policies/${name}`,
+        options.yes,
+      );
     });
 
   nmp

@@ -4,7 +4,7 @@ import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { type CliServices, contextOf } from './command-context';
-import { confirmed, YES_OPTION } from './confirmation';
+import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 
 interface NodeAnswer {
@@ -156,16 +156,6 @@ export function registerNodeCommands(program: Command, services: CliServices): v
       const client = await context.client();
       const org = await context.org(client, options.org);
       const what = `node "${org}/${id}"`;
-      if (
-        !(await confirmed(
-          context,
-          options.yes,
-          `Remove ${what}?`,
-          `not removing ${what} without confirmation`,
-        ))
-      )
-        return;
-      await client.delete(path`/v1/orgs/${org}/nodes/${id}`);
-      context.printer.note(`removed ${what}`);
+      await removeAfterConfirmation(context, client, what, path`/v1/orgs/${org}/nodes/${id}`, options.yes);
     });
 }

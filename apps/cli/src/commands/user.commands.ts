@@ -5,7 +5,7 @@ import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { isInteractive, promptSecret, readAllInput } from '../terminal/prompts';
 import { type CliServices, type CommandContext, contextOf } from './command-context';
-import { confirmed, YES_OPTION } from './confirmation';
+import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 
 interface UserAnswer {
   org: string;
@@ -89,18 +89,14 @@ export function registerUserCommands(program: Command, services: CliServices): v
       const context = contextOf(command, services);
       const client = await context.client();
       const org = await context.org(client, options.org);
-      const who = `"${org}/${username}"`;
-      if (
-        !(await confirmed(
-          context,
-          options.yes,
-          `Remove user ${who}?`,
-          `not removing user ${who} without confirmation`,
-        ))
-      )
-        return;
-      await client.delete(path`/v1/orgs/${org}/users/${username}`);
-      context.printer.note(`removed user ${who}`);
+      const what = `user "${org}/${username}"`;
+      await removeAfterConfirmation(
+        context,
+        client,
+        what,
+        path`/v1/orgs/${org}/users/${username}`,
+        options.yes,
+      );
     });
 }
 
