@@ -1,32 +1,29 @@
-import { basic, http, useTestInfra } from '@careen/testing';
+import { basic, http, itRefusesBadBodies, useTestInfra, type BodyEndpoint } from '@careen/testing';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { type ExchangeConfig } from './exchange.config';
 import { exchangeService } from './exchange.service';
 
 const root = basic('root', 'root', 'root-password-1');
 
-interface BodyEndpoint {
-  path: string;
-  valid: Record<string, unknown>;
-  /** field → a value of the wrong type */
-  wrongTypes: Record<string, unknown>;
-  required: string[];
-}
-
 const endpoints: BodyEndpoint[] = [
   {
+    method: 'POST',
+    auth: root,
     path: '/v1/orgs',
     valid: { id: 'valid-org', label: 'Valid' },
     wrongTypes: { id: 42, label: ['x'], upgradeDefaults: 'soon' },
     required: ['id'],
   },
   {
+    method: 'POST',
+    auth: root,
     path: '/v1/orgs/acme/users',
     valid: { username: 'valid-user', password: 'valid-password', role: 'user' },
     wrongTypes: { username: true, password: 12345678, role: 'emperor' },
     required: ['username', 'password', 'role'],
   },
   {
+    method: 'POST',
     path: '/v1/auth/token',
     valid: { org: 'root', username: 'root', password: 'root-password-1' },
     wrongTypes: { org: 1, username: {}, password: null },
@@ -50,63 +47,7 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
   const post = (path: string, options: Parameters<typeof http>[3]) =>
     http(exchange.url, 'POST', path, { auth: root, ...options });
 
-  describe.each(endpoints)('POST $path', (endpoint) => {
-    it.each(Object.entries(endpoint.wrongTypes))(
-      'names %s when it has the wrong type',
-      async (field, value) => {
-        const response = await post(endpoint.path, { body: { ...endpoint.valid, [field]: value } });
-        expect(response.status).toBe(400);
-        expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
-        expect(response.body.message).toContain(field);
-      },
-    );
-
-    it('names every missing required field at once', async () => {
-      const response = await post(endpoint.path, { body: {} });
-      expect(response.status).toBe(400);
-      expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual(
-        expect.arrayContaining(endpoint.required),
-      );
-    });
-
-    it('refuses an unknown field, naming it', async () => {
-      const response = await post(endpoint.path, { body: { ...endpoint.valid, isAdmin: true } });
-      expect(response.status).toBe(400);
-      expect(response.body.message).toContain('isAdmin');
-    });
-
-    it('answers 413 to a body over 1 MiB', async () => {
-      const response = await post(endpoint.path, {
-        body: { ...endpoint.valid, padding: 'x'.repeat(1024 * 1024 + 1) },
-      });
-      expect(response.status).toBe(413);
-      expect(response.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
-    });
-
-    it('answers 400 to malformed JSON', async () => {
-      const response = await post(endpoint.path, { rawBody: '{"id": "x",' });
-      expect(response.status).toBe(400);
-      expect(response.body.message).toContain('malformed JSON');
-    });
-
-    it.each([
-      ['an array', '[]'],
-      ['null', 'null'],
-      ['a string', '"acme"'],
-    ])('answers 400 to %s instead of an object', async (_what, raw) => {
-      const response = await post(endpoint.path, { rawBody: raw });
-      expect(response.status).toBe(400);
-      expect(response.body.statusCode).toBe(400);
-    });
-
-    it('answers 400 when the body is not JSON at all', async () => {
-      const response = await post(endpoint.path, {
-        rawBody: 'id=acme',
-        headers: { 'content-type': 'text/plain' },
-      });
-      expect(response.status).toBe(400);
-    });
-  });
+  itRefusesBadBodies(endpoints, () => exchange.url);
 
   it.each([
     ['an org id with a dot', '/v1/orgs', { id: 'a.b' }, 'id'],

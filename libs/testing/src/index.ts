@@ -6,3 +6,4 @@ export * from './eventually';
 export * from './http-client';
 export * from './stream-reader';
 export * from './in-memory-tracing';
+export * from './bad-input-matrix';

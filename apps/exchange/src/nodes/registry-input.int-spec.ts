@@ -1,20 +1,10 @@
-import { basic, http, type Credentials, useTestInfra } from '@careen/testing';
+import { basic, http, itRefusesBadBodies, useTestInfra, type BodyEndpoint } from '@careen/testing';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
 const root = basic('root', 'root', 'root-password-1');
 const nodeM1 = basic('acme', 'm1', 'matrix-token-1');
-
-interface BodyEndpoint {
-  method: string;
-  path: string;
-  auth: Credentials;
-  valid: Record<string, unknown>;
-  /** field → a value of the wrong type */
-  wrongTypes: Record<string, unknown>;
-  required: string[];
-}
 
 const endpoints: BodyEndpoint[] = [
   {
@@ -119,64 +109,7 @@ describe('exchange registry: every new body-taking endpoint refuses bad input wi
 
   afterAll(() => exchange.close());
 
-  const send = (endpoint: BodyEndpoint, options: Parameters<typeof http>[3]) =>
-    http(exchange.url, endpoint.method, endpoint.path, { auth: endpoint.auth, ...options });
-  const fields = (body: { details: { field: string }[] }) => body.details.map((detail) => detail.field);
-
-  describe.each(endpoints)('$method $path', (endpoint) => {
-    it('accepts the valid body', async () => {
-      const response = await send(endpoint, { body: endpoint.valid });
-      expect([200, 201]).toContain(response.status);
-    });
-
-    it.each(Object.entries(endpoint.wrongTypes))(
-      'names %s when it has the wrong type',
-      async (field, value) => {
-        const response = await send(endpoint, { body: { ...endpoint.valid, [field]: value } });
-        expect(response.status).toBe(400);
-        expect(fields(response.body)).toContain(field);
-        expect(response.body.message).toContain(field);
-      },
-    );
-
-    if (endpoint.required.length > 0) {
-      it('names every missing required field at once', async () => {
-        const response = await send(endpoint, { body: {} });
-        expect(response.status).toBe(400);
-        expect(fields(response.body)).toEqual(expect.arrayContaining(endpoint.required));
-      });
-    }
-
-    it('refuses an unknown field, naming it', async () => {
-      const response = await send(endpoint, { body: { ...endpoint.valid, isAdmin: true } });
-      expect(response.status).toBe(400);
-      expect(response.body.message).toContain('isAdmin');
-    });
-
-    it('answers 413 to a body over 1 MiB', async () => {
-      const response = await send(endpoint, {
-        body: { ...endpoint.valid, padding: 'x'.repeat(1024 * 1024 + 1) },
-      });
-      expect(response.status).toBe(413);
-      expect(response.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
-    });
-
-    it('answers 400 to malformed JSON', async () => {
-      const response = await send(endpoint, { rawBody: '{"name": "x",' });
-      expect(response.status).toBe(400);
-      expect(response.body.message).toContain('malformed JSON');
-    });
-
-    it.each([
-      ['an array', '[]'],
-      ['null', 'null'],
-      ['a string', '"acme"'],
-    ])('answers 400 to %s instead of an object', async (_what, raw) => {
-      const response = await send(endpoint, { rawBody: raw });
-      expect(response.status).toBe(400);
-      expect(response.body.statusCode).toBe(400);
-    });
-  });
+  itRefusesBadBodies(endpoints, () => exchange.url);
 
   it.each([
     ['a node token too short', 'PUT', '/v1/orgs/acme/nodes/m2', root, { token: 'short' }, 'token'],
@@ -238,7 +171,7 @@ describe('exchange registry: every new body-taking endpoint refuses bad input wi
   ])('refuses %s with 400 naming the field', async (_what, method, path, auth, body, field) => {
     const response = await http(exchange.url, method, path, { auth, body });
     expect(response.status).toBe(400);
-    expect(fields(response.body)).toEqual([field]);
+    expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
   });
 
   it.each([

@@ -1,8 +1,14 @@
 /**
  * Validates every request DTO: unknown fields are refused, wrong types named, and every
- * problem listed at once in `details` as `{field, problems}`.
+ * problem listed at once in `details` as `{field, problems}`. A body that is not a JSON
+ * object (missing, another content type, an array) is refused before its fields are looked at.
  */
-import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import {
+  type ArgumentMetadata,
+  BadRequestException,
+  ValidationPipe,
+  type ValidationError,
+} from '@nestjs/common';
 
 export interface FieldProblem {
   field: string;
@@ -17,8 +23,19 @@ export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProb
   });
 }
 
+class RequestValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw new BadRequestException(
+        'invalid request: the body must be a JSON object sent as application/json',
+      );
+    }
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
