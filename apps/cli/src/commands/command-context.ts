@@ -85,3 +85,14 @@ export class CommandContext {
 export function contextOf(command: Command, services: CliServices): CommandContext {
   return new CommandContext(services, command.optsWithGlobals<GlobalOptions>());
 }
+
+/** What a command acting inside one org needs: its context, an authenticated client and the org. */
+export async function orgCommandContext(
+  command: Command,
+  services: CliServices,
+  explicitOrg?: string,
+): Promise<{ context: CommandContext; client: ExchangeClient; org: string }> {
+  const context = contextOf(command, services);
+  const client = await context.client();
+  return { context, client, org: await context.org(client, explicitOrg) };
+}

@@ -5,7 +5,7 @@
 import { type Command } from 'commander';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
-import { type CliServices, contextOf } from './command-context';
+import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 
@@ -150,9 +150,7 @@ export function registerFileResourceCommands<T extends object>(
     .argument(`<${resource.key}>`, `${resource.noun} ${resource.key}`)
     .option(...orgOption)
     .action(async (key: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(await client.get<T>(one(org, key)));
     });
 
@@ -163,9 +161,7 @@ export function registerFileResourceCommands<T extends object>(
     .option(...orgOption)
     .option(...YES_OPTION)
     .action(async (key: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const what = `${resource.noun} "${org}/${key}"`;
       await removeAfterConfirmation(context, client, what, one(org, key), options.yes);
     });

@@ -2,7 +2,7 @@
 import { type Command } from 'commander';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
-import { type CliServices, contextOf } from './command-context';
+import { type CliServices, orgCommandContext } from './command-context';
 
 interface HaGroupAnswer {
   org: string;
@@ -47,9 +47,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .option('--description <text>', 'what the group is for')
     .option(...ORG_OPTION)
     .action(async (name: string, options: GroupOptions, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(
         await client.post<HaGroupAnswer>(path`/v1/orgs/${org}/hagroups`, {
           name,
@@ -67,9 +65,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .option('--description <text>', 'what the group is for (default: empty)')
     .option(...ORG_OPTION)
     .action(async (name: string, options: GroupOptions, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(
         await client.put<HaGroupAnswer>(path`/v1/orgs/${org}/hagroups/${name}`, {
           description: options.description,
@@ -83,9 +79,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .description('list the HA groups of an org')
     .option(...ORG_OPTION)
     .action(async (options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const answer = await client.get<{ items: HaGroupAnswer[]; total: number }>(
         path`/v1/orgs/${org}/hagroups`,
       );
@@ -98,9 +92,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .argument('<name>', 'group name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(await client.get<HaGroupAnswer>(path`/v1/orgs/${org}/hagroups/${name}`));
     });
 
@@ -110,9 +102,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .argument('<name>', 'group name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       await client.delete(path`/v1/orgs/${org}/hagroups/${name}`);
       context.printer.note(`deleted HA group "${org}/${name}"`);
     });

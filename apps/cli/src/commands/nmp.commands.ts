@@ -5,7 +5,7 @@
 import { type Command } from 'commander';
 import { path } from '../http/exchange-client';
 import { type Column, formatColumns, formatJson, formatRecord } from '../output/output';
-import { type CliServices, contextOf } from './command-context';
+import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { confirmed, removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 
@@ -142,9 +142,7 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .description('list the policies of an org')
     .option(...ORG_OPTION)
     .action(async (options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const answer = await client.get<{ items: NmpAnswer[]; total: number }>(
         path`/v1/orgs/${org}/management-policies`,
       );
@@ -157,9 +155,7 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(await client.get<NmpAnswer>(path`/v1/orgs/${org}/management-policies/${name}`));
     });
 
@@ -170,9 +166,7 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .option(...ORG_OPTION)
     .option(...YES_OPTION)
     .action(async (name: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const what = `management policy "${org}/${name}"`;
       await removeAfterConfirmation(
         context,
@@ -189,9 +183,7 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const rollup = await client.get<RollupAnswer>(path`/v1/orgs/${org}/management-policies/${name}/status`);
       const { stdout } = context.io;
       if (context.printer.format === 'json') {
@@ -221,9 +213,7 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const answer = await client.get<AppliesToAnswer>(
         path`/v1/orgs/${org}/management-policies/${name}/nodes`,
       );

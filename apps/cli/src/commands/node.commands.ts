@@ -3,7 +3,7 @@ import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
-import { type CliServices, contextOf } from './command-context';
+import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 
@@ -119,9 +119,7 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     )
     .option(...ORG_OPTION)
     .action(async (options: { org?: string; haGroup?: string; label: string[] }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const query = new URLSearchParams();
       if (options.haGroup) query.append('haGroup', options.haGroup);
       for (const label of options.label) query.append('label', label);
@@ -139,9 +137,7 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .argument('<id>', 'node id')
     .option(...ORG_OPTION)
     .action(async (id: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(await client.get<NodeAnswer>(path`/v1/orgs/${org}/nodes/${id}`));
     });
 
@@ -152,9 +148,7 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .option(...ORG_OPTION)
     .option(...YES_OPTION)
     .action(async (id: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const what = `node "${org}/${id}"`;
       await removeAfterConfirmation(context, client, what, path`/v1/orgs/${org}/nodes/${id}`, options.yes);
     });

@@ -4,7 +4,7 @@ import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { isInteractive, promptSecret, readAllInput } from '../terminal/prompts';
-import { type CliServices, type CommandContext, contextOf } from './command-context';
+import { type CliServices, type CommandContext, contextOf, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 
 interface UserAnswer {
@@ -60,9 +60,7 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .description('list the users of an org')
     .option(...ORG_OPTION)
     .action(async (options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const answer = await client.get<{ items: UserAnswer[]; total: number }>(path`/v1/orgs/${org}/users`);
       context.printer.list(answer, USER_COLUMNS, `no users in org "${org}"`);
     });
@@ -73,9 +71,7 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .argument('<username>', 'user name')
     .option(...ORG_OPTION)
     .action(async (username: string, options: { org?: string }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(await client.get<UserAnswer>(path`/v1/orgs/${org}/users/${username}`));
     });
 
@@ -86,9 +82,7 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .option(...ORG_OPTION)
     .option(...YES_OPTION)
     .action(async (username: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const context = contextOf(command, services);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
       const what = `user "${org}/${username}"`;
       await removeAfterConfirmation(
         context,
