@@ -9,14 +9,15 @@
  * and never installs anything; agents verify size, sha256 and signature before installing.
  */
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { AgentPackagesController } from './agent-packages.controller';
 import { AgentPackagesService } from './agent-packages.service';
 import { PackageContentStore } from './package-content.store';
 
 @Module({
+  imports: [ChangeRecordingModule],
   controllers: [AgentPackagesController],
-  providers: [AgentPackagesService, PackageContentStore, ChangeRecorder],
+  providers: [AgentPackagesService, PackageContentStore],
   exports: [AgentPackagesService],
 })
 export class AgentPackagesModule {}

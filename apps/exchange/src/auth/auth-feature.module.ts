@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
 import { RootBootstrap } from './root-bootstrap';
@@ -8,8 +8,9 @@ import { TokenService } from './token.service';
 
 /** Credentials of the exchange: signing keys, token issue, JWKS, and the hub admin bootstrap. */
 @Module({
+  imports: [ChangeRecordingModule],
   controllers: [TokenController],
-  providers: [SigningKeyStore, LocalBasicAuthenticator, TokenService, RootBootstrap, ChangeRecorder],
+  providers: [SigningKeyStore, LocalBasicAuthenticator, TokenService, RootBootstrap],
   exports: [SigningKeyStore, LocalBasicAuthenticator],
 })
 export class AuthFeatureModule {}

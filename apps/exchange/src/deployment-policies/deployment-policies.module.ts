@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { DeploymentPoliciesController } from './deployment-policies.controller';
 import { DeploymentPoliciesService } from './deployment-policies.service';
 
 @Module({
-  imports: [OrgsModule],
+  imports: [ChangeRecordingModule, OrgsModule],
   controllers: [DeploymentPoliciesController],
-  providers: [DeploymentPoliciesService, ChangeRecorder],
+  providers: [DeploymentPoliciesService],
   exports: [DeploymentPoliciesService],
 })
 export class DeploymentPoliciesModule {}

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { HaGroupsController } from './ha-groups.controller';
 import { HaGroupsService } from './ha-groups.service';
 
 @Module({
-  imports: [OrgsModule],
+  imports: [ChangeRecordingModule, OrgsModule],
   controllers: [HaGroupsController],
-  providers: [HaGroupsService, ChangeRecorder],
+  providers: [HaGroupsService],
 })
 export class HaGroupsModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { ManagementStatusController } from '../management-status/management-status.controller';
 import { ManagementStatusService } from '../management-status/management-status.service';
 import { OrgsModule } from '../orgs/orgs.module';
@@ -8,8 +8,8 @@ import { ManagementPoliciesService } from './management-policies.service';
 
 /** Node management policies and the per-node status of each. */
 @Module({
-  imports: [OrgsModule],
+  imports: [ChangeRecordingModule, OrgsModule],
   controllers: [ManagementPoliciesController, ManagementStatusController],
-  providers: [ManagementPoliciesService, ManagementStatusService, ChangeRecorder],
+  providers: [ManagementPoliciesService, ManagementStatusService],
 })
 export class ManagementPoliciesModule {}

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { NodesController } from './nodes.controller';
 import { NodesService } from './nodes.service';
 
 @Module({
-  imports: [OrgsModule],
+  imports: [ChangeRecordingModule, OrgsModule],
   controllers: [NodesController],
-  providers: [NodesService, ChangeRecorder],
+  providers: [NodesService],
   exports: [NodesService],
 })
 export class NodesModule {}

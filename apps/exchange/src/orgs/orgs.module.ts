@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsController } from './orgs.controller';
 import { OrgsService } from './orgs.service';
 
 @Module({
+  imports: [ChangeRecordingModule],
   controllers: [OrgsController],
-  providers: [OrgsService, ChangeRecorder],
+  providers: [OrgsService],
   exports: [OrgsService],
 })
 export class OrgsModule {}

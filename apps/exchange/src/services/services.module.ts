@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { ServicesController } from './services.controller';
 import { ServicesService } from './services.service';
 
 @Module({
-  imports: [OrgsModule],
+  imports: [ChangeRecordingModule, OrgsModule],
   controllers: [ServicesController],
-  providers: [ServicesService, ChangeRecorder],
+  providers: [ServicesService],
   exports: [ServicesService],
 })
 export class ServicesModule {}

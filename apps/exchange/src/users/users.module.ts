@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [OrgsModule],
+  imports: [ChangeRecordingModule, OrgsModule],
   controllers: [UsersController],
-  providers: [UsersService, ChangeRecorder],
+  providers: [UsersService],
   exports: [UsersService],
 })
 export class UsersModule {}
