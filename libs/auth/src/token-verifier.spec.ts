@@ -231,6 +231,76 @@ describe('access tokens', () => {
     await expect(rotating.verify(fresh.accessToken)).resolves.toEqual(edge1);
   });
 
+  describe('the cache of verified tokens', () => {
+    /** A verifier whose clock the test moves, counting how often it needs the key set (once per full check). */
+    function countingVerifier(cacheEntries?: number) {
+      const counted = { checks: 0, now: Date.now() };
+      const cached = JwksTokenVerifier.local(
+        () => {
+          counted.checks++;
+          return toJwks([key]);
+        },
+        { issuer: ISSUER, audience: AUDIENCE, clock: () => new Date(counted.now), cacheEntries },
+      );
+      return { cached, counted };
+    }
+
+    it('checks a token once and answers from the cache until the token expires', async () => {
+      const { cached, counted } = countingVerifier();
+      const { accessToken } = await issuerFor(key, { ttlSeconds: 60 }).issue(edge1);
+      await expect(cached.verify(accessToken)).resolves.toEqual(edge1);
+      await expect(cached.verify(accessToken)).resolves.toEqual(edge1);
+      counted.now += 59_000;
+      await expect(cached.verify(accessToken)).resolves.toEqual(edge1);
+      expect(counted.checks).toBe(1);
+      counted.now += 10_000;
+      await expectAuthenticationError(
+        cached.verify(accessToken),
+        AuthErrorCode.TokenExpired,
+        'token expired',
+      );
+      expect(counted.checks).toBe(2);
+    });
+
+    it('hands out a copy, so a caller cannot change what the next request sees', async () => {
+      const { cached } = countingVerifier();
+      const { accessToken } = await issuer.issue(alice);
+      const first = await cached.verify(accessToken);
+      (first as { org: string }).org = 'evil';
+      await expect(cached.verify(accessToken)).resolves.toEqual(alice);
+    });
+
+    it('never caches a token that failed', async () => {
+      const { cached, counted } = countingVerifier();
+      const { accessToken } = await issuer.issue(alice);
+      const [header, , signature] = accessToken.split('.');
+      const tampered = `${header}.${base64url.encode(JSON.stringify({ sub: 'acme/root' }))}.${signature}`;
+      for (let i = 0; i < 2; i++) {
+        await expectAuthenticationError(cached.verify(tampered), AuthErrorCode.InvalidToken, 'invalid token');
+      }
+      expect(counted.checks).toBe(2);
+    });
+
+    it('is bounded: the oldest token is checked again once newer ones filled it', async () => {
+      const { cached, counted } = countingVerifier(1);
+      const first = (await issuer.issue(alice)).accessToken;
+      const second = (await issuer.issue(edge1)).accessToken;
+      await cached.verify(first);
+      await cached.verify(second);
+      await cached.verify(second);
+      await cached.verify(first);
+      expect(counted.checks).toBe(3);
+    });
+
+    it('can be turned off', async () => {
+      const { cached, counted } = countingVerifier(0);
+      const { accessToken } = await issuer.issue(alice);
+      await cached.verify(accessToken);
+      await cached.verify(accessToken);
+      expect(counted.checks).toBe(2);
+    });
+  });
+
   it('reports an unreadable local key set as the service being unavailable', async () => {
     const broken = localVerifier(() => {
       throw new Error('key store offline');

@@ -2,7 +2,13 @@
  * Verifies Careen access tokens against the exchange's key set, locally (inside the exchange)
  * or fetched from GET /v1/auth/jwks (every other service). Every failure leaves as an
  * AuthenticationError or AuthServiceUnavailableError; no jose error escapes.
+ *
+ * A token that verified is remembered (by its hash) until it expires, so a client sending the
+ * same token on every request pays for one ES256 check, not one per request. The exchange keeps
+ * every key in its key set until the tokens it signed have expired, so nothing a cached token
+ * was checked against can change before then. Only successes are cached.
  */
+import { createHash } from 'node:crypto';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
@@ -13,6 +19,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from './auth.errors';
+import { ExpiringCache } from './expiring-cache';
 import { type Principal } from './principal';
 import { SIGNING_ALGORITHM } from './signing-key';
 import { ACCESS_TOKEN_TYPE, principalFromClaims } from './token-claims';
@@ -28,6 +35,8 @@ export interface TokenVerifierOptions {
   /** Allowed clock skew between the exchange and this service. Default 5 seconds. */
   clockToleranceSeconds?: number;
   clock?: () => Date;
+  /** Verified tokens remembered until they expire (the oldest go first when full). Default 10,000; 0 turns it off. */
+  cacheEntries?: number;
 }
 
 export interface RemoteKeySetOptions {
@@ -45,6 +54,7 @@ export type JwksSource = () => JSONWebKeySet | Promise<JSONWebKeySet>;
 class KeySetUnavailable extends Error {}
 
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
+const DEFAULT_CACHE_ENTRIES = 10_000;
 
 function guardKeyLookup(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
   return async (header, token) => {
@@ -74,10 +84,15 @@ function localKeyLookup(source: JwksSource): JWTVerifyGetKey {
 }
 
 export class JwksTokenVerifier implements TokenVerifier {
+  private readonly verified: ExpiringCache<Principal> | undefined;
+
   private constructor(
     private readonly getKey: JWTVerifyGetKey,
     private readonly options: TokenVerifierOptions,
-  ) {}
+  ) {
+    const entries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
+    this.verified = entries > 0 ? new ExpiringCache(entries, () => this.now().getTime()) : undefined;
+  }
 
   /** For the exchange, which holds the key set in memory; the source is read on each call. */
   static local(source: JwksSource, options: TokenVerifierOptions): JwksTokenVerifier {
@@ -95,6 +110,9 @@ export class JwksTokenVerifier implements TokenVerifier {
   }
 
   async verify(token: string): Promise<Principal> {
+    const cacheKey = this.verified && createHash('sha256').update(token).digest('base64url');
+    const cached = cacheKey && this.verified?.get(cacheKey);
+    if (cached) return { ...cached };
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.getKey, {
@@ -104,14 +122,20 @@ export class JwksTokenVerifier implements TokenVerifier {
         audience: this.options.audience,
         requiredClaims: ['sub', 'iat', 'exp'],
         clockTolerance: this.options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
-        currentDate: this.options.clock?.(),
+        currentDate: this.now(),
       }));
     } catch (error) {
       throw translateVerifyError(error);
     }
     const principal = principalFromClaims(payload);
     if (!principal) throw new AuthenticationError(AuthErrorCode.InvalidToken, 'invalid token claims');
+    // Until `exp` only: the clock tolerance past it is left to a full check, which says why it failed.
+    if (cacheKey) this.verified?.set(cacheKey, { ...principal }, payload.exp! * 1000 - this.now().getTime());
     return principal;
+  }
+
+  private now(): Date {
+    return this.options.clock?.() ?? new Date();
   }
 }
 

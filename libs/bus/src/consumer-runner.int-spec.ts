@@ -231,5 +231,19 @@ describe('runConsumer', () => {
       );
       expect(Number(rows[0]?.count)).toBe(1);
     });
+
+    it('prunes only the records older than asked', async () => {
+      const processed = new ProcessedMessages(dataSource);
+      await processed.applyOnce('test-prune', 'old', async () => undefined);
+      await processed.applyOnce('test-prune', 'new', async () => undefined);
+      await dataSource.query(
+        "UPDATE consumertest.processed_messages SET processed_at = now() - interval '2 days' WHERE message_id = 'old'",
+      );
+      expect(await processed.prune(24 * 3_600_000)).toBe(1);
+      const left = await dataSource.query<{ message_id: string }[]>(
+        "SELECT message_id FROM consumertest.processed_messages WHERE consumer = 'test-prune'",
+      );
+      expect(left).toEqual([{ message_id: 'new' }]);
+    });
   });
 });

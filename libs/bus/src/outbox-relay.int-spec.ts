@@ -57,12 +57,12 @@ describe('OutboxRelay', () => {
     await dataSource.destroy();
   });
 
-  function startRelay(beforeMark?: (seqs: string[]) => Promise<void>): OutboxRelay {
+  function startRelay(beforeMark?: (seqs: string[]) => Promise<void>, pollIntervalMs = 100): OutboxRelay {
     const relay = new OutboxRelay({
       databaseUrl: infra.databaseUrl,
       schema: 'relaytest',
       publisher: new EventPublisher(bus.js, 'careen/test'),
-      pollIntervalMs: 100,
+      pollIntervalMs,
       beforeMark,
     });
     relays.push(relay);
@@ -146,6 +146,37 @@ describe('OutboxRelay', () => {
     const seqs = seen.map((message) => Number(message.id.replace('relaytest-', '')));
     expect(seqs[1]).toBeGreaterThan(seqs[0] ?? Infinity);
     expect(seen).toHaveLength(2);
+  });
+
+  it('publishes a change held back by an unrelated older transaction as soon as that one ends, not at the next fallback poll', async () => {
+    // A fallback poll far beyond the reader's patience: only looking again soon can deliver in time.
+    startRelay(undefined, 120_000);
+    const relayState = async () =>
+      (
+        (await dataSource.query(
+          `SELECT a.state, a.query_start, l.pid IS NOT NULL AS leading FROM pg_stat_activity a
+         LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory'
+         WHERE a.application_name = 'relaytest-outbox-relay'`,
+        )) as { state: string; query_start: Date; leading: boolean }[]
+      )[0];
+    // The relay leads and has gone idle after its first round.
+    await eventually(async () => expect(await relayState()).toMatchObject({ state: 'idle', leading: true }));
+    const unrelated = dataSource.createQueryRunner();
+    await unrelated.connect();
+    await unrelated.startTransaction();
+    await unrelated.query('SELECT pg_current_xact_id()');
+    const committed = new Date();
+    await commitChange('acme', 'held');
+    // The relay has woken for the change and finished a round while it was held back.
+    await eventually(async () => {
+      const relay = await relayState();
+      expect(relay?.state).toBe('idle');
+      expect(relay!.query_start.getTime()).toBeGreaterThan(committed.getTime());
+    });
+    await unrelated.commitTransaction();
+    await unrelated.release();
+
+    expect((await readStream(1)).map((message) => message.subject)).toEqual(['careen.changes.acme.org.held']);
   });
 
   it('publishes a change once even when the relay dies between publish and mark', async () => {

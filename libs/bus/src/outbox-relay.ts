@@ -14,6 +14,9 @@ import { Client } from 'pg';
 import { type BusLogger } from './bus-connection';
 import { type EventPublisher } from './event-publisher';
 
+/** First pause before looking again at rows held back by an older transaction; doubles each time. */
+const HELD_BACK_FIRST_PAUSE_MS = 5;
+
 export interface OutboxRelayOptions {
   databaseUrl: string;
   schema: string;
@@ -102,11 +105,28 @@ export class OutboxRelay {
       if (rows[0]?.leader) break;
       await this.pause(2_000);
     }
+    let heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
     while (!this.stopped) {
       const moved = await this.relayOnce(client);
       await this.pruneIfDue(client);
-      if (moved === 0) await this.pause(this.options.pollIntervalMs ?? 1_000);
+      if (moved > 0) {
+        heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
+      } else if (await this.heldBack(client)) {
+        // Committed rows wait for an older transaction (anywhere in the cluster) to end, and no
+        // NOTIFY says when it does: look again soon rather than at the next fallback poll.
+        await this.pause(heldBackPause);
+        heldBackPause = Math.min(heldBackPause * 2, this.options.pollIntervalMs ?? 1_000);
+      } else {
+        await this.pause(this.options.pollIntervalMs ?? 1_000);
+      }
     }
+  }
+
+  private async heldBack(client: Client): Promise<boolean> {
+    const { rows } = await client.query<{ held: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE seq IS NULL) AS held`,
+    );
+    return rows[0]?.held ?? false;
   }
 
   /** One round: sequence what is safe to number, then publish and mark. Returns messages published. */

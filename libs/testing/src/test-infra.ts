@@ -1,4 +1,5 @@
 /** Real Postgres and NATS for one test file: `const infra = useTestInfra();` at the top of a describe. */
+import { setTimeout as delay } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { startTestNats, type TestNats } from './test-nats';
 
@@ -7,15 +8,33 @@ export interface TestInfra {
   readonly natsUrl: string;
   readonly database: TestDatabase;
   readonly nats: TestNats;
+  /** Services started on this infra are closed before it goes away (see afterAll below). */
+  track(close: () => Promise<void>): void;
 }
+
+const CLOSE_GRACE_MS = 5_000;
 
 export function useTestInfra(): TestInfra {
   let database: TestDatabase | undefined;
   let nats: TestNats | undefined;
+  const closers: (() => Promise<void>)[] = [];
   beforeAll(async () => {
     [database, nats] = await Promise.all([createTestDatabase(), startTestNats()]);
   });
+  // Jest runs afterAll hooks in the order they were declared, so this one runs before the test
+  // file's own: it closes the services the file started first (their close is idempotent), so
+  // that none of them loses its database and NATS server while still running, then drops both.
+  // A close that waits on a client the file stops only later (an agent's long poll) is given
+  // CLOSE_GRACE_MS; the file's own afterAll then finishes it.
   afterAll(async () => {
+    for (const close of closers.splice(0).reverse()) {
+      const grace = new AbortController();
+      await Promise.race([
+        close().catch(() => undefined),
+        delay(CLOSE_GRACE_MS, undefined, { signal: grace.signal }).catch(() => undefined),
+      ]);
+      grace.abort();
+    }
     await Promise.all([nats?.stop(), database?.drop()]);
   });
   const ready = <T>(value: T | undefined, what: string): T => {
@@ -34,6 +53,9 @@ export function useTestInfra(): TestInfra {
     },
     get nats() {
       return ready(nats, 'the test NATS server');
+    },
+    track(close) {
+      closers.push(close);
     },
   };
 }

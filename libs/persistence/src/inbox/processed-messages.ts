@@ -29,4 +29,16 @@ export class ProcessedMessages {
       return true;
     });
   }
+
+  /**
+   * Forgets messages handled more than `olderThanMs` ago: the bus redelivers only within its
+   * ack wait times max deliveries, so older records can no longer stop a duplicate.
+   */
+  async prune(olderThanMs: number): Promise<number> {
+    const [, count] = (await this.dataSource.query(
+      `DELETE FROM "${this.schema}".processed_messages WHERE processed_at < now() - make_interval(secs => $1)`,
+      [olderThanMs / 1000],
+    )) as [unknown, number];
+    return count;
+  }
 }

@@ -1,9 +1,23 @@
 /**
  * Appends events to the outbox inside the caller's transaction. Nothing is published here:
  * if the transaction rolls back, the event never existed.
+ *
+ * The relay is woken once the writing transaction has committed, by one NOTIFY sent on its own
+ * after the commit, never by a NOTIFY inside the transaction: Postgres serializes the commits of
+ * all transactions that NOTIFY (a database-wide lock held through the commit's flush), which
+ * would make every writer of the database commit one at a time. Wakes asked for while a NOTIFY
+ * is on its way are folded into one more; a lost wake only delays publishing until the relay's
+ * next poll.
  */
 import { type EventDefinition } from '@careen/contracts';
-import { type EntityManager } from 'typeorm';
+import {
+  type DataSource,
+  type EntityManager,
+  type EntitySubscriberInterface,
+  type QueryRunner,
+  type TransactionCommitEvent,
+  type TransactionRollbackEvent,
+} from 'typeorm';
 import { outboxChannel } from './outbox-schema.sql';
 
 export interface OutboxAppendOptions {
@@ -12,6 +26,8 @@ export interface OutboxAppendOptions {
 }
 
 export class OutboxWriter {
+  private readonly wakers = new WeakMap<DataSource, RelayWaker>();
+
   constructor(
     private readonly schema: string,
     private readonly headersForMessage: () => Record<string, string> = () => ({}),
@@ -27,11 +43,89 @@ export class OutboxWriter {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('outbox messages must be written inside the transaction of the change they describe');
     }
-    const headers = { ...this.headersForMessage(), ...options.headers };
     await manager.query(
       `INSERT INTO "${this.schema}".outbox (subject, type, payload, headers) VALUES ($1, $2, $3, $4)`,
-      [event.subject(...subjectArgs), event.type, JSON.stringify(payload), JSON.stringify(headers)],
+      [
+        event.subject(...subjectArgs),
+        event.type,
+        JSON.stringify(payload),
+        JSON.stringify(this.headers(options)),
+      ],
     );
-    await manager.query('SELECT pg_notify($1, $2)', [outboxChannel(this.schema), '']);
+    this.written(manager);
+  }
+
+  /** The headers of a message whose outbox row the caller writes itself, in its own SQL. */
+  headers(options: OutboxAppendOptions = {}): Record<string, string> {
+    return { ...this.headersForMessage(), ...options.headers };
+  }
+
+  /**
+   * Says that outbox rows were written through this manager: inside a transaction, the relay is
+   * woken once it commits; outside one (a statement that committed on its own), now.
+   */
+  written(manager: EntityManager): void {
+    const waker = this.wakerFor(manager.connection);
+    const runner = manager.queryRunner;
+    if (runner?.isTransactionActive) waker.afterCommitOf(runner);
+    else waker.wake();
+  }
+
+  private wakerFor(dataSource: DataSource): RelayWaker {
+    let waker = this.wakers.get(dataSource);
+    if (!waker) {
+      waker = new RelayWaker(dataSource, outboxChannel(this.schema));
+      this.wakers.set(dataSource, waker);
+      dataSource.subscribers.push(waker);
+    }
+    return waker;
+  }
+}
+
+/** Sends the relay's NOTIFY for one data source, at most one at a time, after the commits that need it. */
+class RelayWaker implements EntitySubscriberInterface {
+  private readonly pending = new WeakSet<QueryRunner>();
+  private sending = false;
+  private again = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly channel: string,
+  ) {}
+
+  afterCommitOf(runner: QueryRunner): void {
+    this.pending.add(runner);
+  }
+
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    // A nested transaction's commit releases a savepoint: only the outermost one publishes.
+    if (event.queryRunner.isTransactionActive) return;
+    if (this.pending.delete(event.queryRunner)) this.wake();
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    if (!event.queryRunner.isTransactionActive) this.pending.delete(event.queryRunner);
+  }
+
+  wake(): void {
+    if (this.sending) {
+      this.again = true;
+      return;
+    }
+    this.sending = true;
+    void this.send();
+  }
+
+  private async send(): Promise<void> {
+    do {
+      this.again = false;
+      if (!this.dataSource.isInitialized) break;
+      try {
+        await this.dataSource.query('SELECT pg_notify($1, $2)', [this.channel, '']);
+      } catch {
+        // The relay's poll picks the rows up anyway; a wake is only a shortcut.
+      }
+    } while (this.again);
+    this.sending = false;
   }
 }

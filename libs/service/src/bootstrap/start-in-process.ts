@@ -15,12 +15,20 @@ export interface InProcessService<C extends ServiceConfig> {
   url: string;
   app: NestExpressApplication;
   config: C;
+  /** Closes the service; calling it again waits for the same close. */
   close(): Promise<void>;
+}
+
+/** Where the service's Postgres and NATS are; `track`, when given, learns how to close it. */
+export interface InProcessInfra {
+  databaseUrl: string;
+  natsUrl: string;
+  track?(close: () => Promise<void>): void;
 }
 
 export async function startServiceInProcess<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
-  infra: { databaseUrl: string; natsUrl: string },
+  infra: InProcessInfra,
   env: Record<string, string> = {},
   options: { logDestination?: LogDestination } = {},
 ): Promise<InProcessService<C>> {
@@ -40,5 +48,8 @@ export async function startServiceInProcess<C extends ServiceConfig>(
     logger: new NestJsonLogger(logger),
   });
   await app.listen(0, '127.0.0.1');
-  return { url: await app.getUrl(), app, config, close: () => app.close() };
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= app.close());
+  infra.track?.(close);
+  return { url: await app.getUrl(), app, config, close };
 }
