@@ -97,6 +97,13 @@ describe('exchange: orgs, users and credentials', () => {
       expect((await call('GET', '/v1/orgs/acme', { auth: root })).status).toBe(200);
       expect((await call('GET', '/v1/orgs/nowhere', { auth: root })).status).toBe(404);
     });
+
+    it('lists every org to hub admins only', async () => {
+      const listed = await call('GET', '/v1/orgs', { auth: root });
+      expect(listed.status).toBe(200);
+      expect(listed.body.items.map((org: { id: string }) => org.id)).toEqual(['acme', 'beta', 'root']);
+      expect((await call('GET', '/v1/orgs', { auth: ada })).status).toBe(403);
+    });
   });
 
   describe('users', () => {

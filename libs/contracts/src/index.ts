@@ -4,3 +4,5 @@ export * from './streams';
 export * from './changes/change.payload';
 export * from './errors/domain-error';
 export * from './identifiers';
+export * from './management/management-status';
+export * from './upgrades/upgrade-grant.events';

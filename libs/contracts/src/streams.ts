@@ -3,6 +3,7 @@ export const STREAMS = {
   changes: { name: 'CAREEN_CHANGES', subjects: ['careen.changes.>'] },
   maintenance: { name: 'CAREEN_MAINT', subjects: ['careen.maint.>'] },
   deadLetters: { name: 'CAREEN_DLQ', subjects: ['careen.dlq.>'] },
+  agbot: { name: 'CAREEN_AGBOT', subjects: ['careen.agbot.>'] },
 } as const;
 
 export type StreamKey = keyof typeof STREAMS;

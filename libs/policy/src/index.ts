@@ -70,3 +70,11 @@ export {
   type CompiledPolicy,
   type PolicyParty,
 } from './compatibility/policy-compatibility';
+
+export {
+  compileSelector,
+  disruptiveReason,
+  usesPolicyMatching,
+  type NmpSelector,
+  type SelectableNode,
+} from './management/nmp-selection';

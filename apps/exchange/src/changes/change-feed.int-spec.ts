@@ -4,6 +4,7 @@ import { basic, eventually, http, useTestInfra, withClient } from '@careen/testi
 import { Client } from 'pg';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
+import { ChangeTail } from './change-tail';
 
 const root = basic('root', 'root', 'root-password-1');
 
@@ -188,6 +189,27 @@ describe('the change feed', () => {
         'node:edge-1',
         'managementPolicy:upgrade',
       ]);
+    });
+
+    it("is woken only by changes that concern it, so other nodes' reports cost it nothing", async () => {
+      const tail = exchange.app.get(ChangeTail);
+      const seen = tail.latestId();
+      let woken = false;
+      const waiting = tail
+        .waitForChanges(
+          seen,
+          (change) => change.resource === 'node' && change.resourceId === 'edge-1',
+          30_000,
+          new AbortController().signal,
+        )
+        .then(() => (woken = true));
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-2', { labels: { zone: 'c' } });
+      // The tail has taken edge-2's change in (and woken whom it concerns) without waking this poller.
+      await eventually(() => expect(tail.latestId()).toBeGreaterThan(seen));
+      expect(woken).toBe(false);
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-1', { labels: { zone: 'c' } });
+      await waiting;
+      expect(woken).toBe(true);
     });
 
     it('stamps the node heartbeat on every poll', async () => {

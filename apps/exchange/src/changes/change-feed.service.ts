@@ -6,6 +6,7 @@
 import { type Principal } from '@careen/auth';
 import { Injectable } from '@nestjs/common';
 import { ChangeLogRepository } from './change-log.repository';
+import { type ChangeRecord } from './change-record';
 import { ChangeTail } from './change-tail';
 import { NodeHeartbeat } from './node-heartbeat';
 import { isVisibleTo } from './change-visibility';
@@ -39,16 +40,20 @@ export class ChangeFeedService {
       if (resyncFrom !== undefined) throw sinceTooOld(query.since, resyncFrom);
     }
     const deadline = Date.now() + query.wait * 1000;
+    const concerns = (change: ChangeRecord) => isVisibleTo(principal, org, change);
     let cursor = query.since;
     for (;;) {
+      const head = this.tail.latestId();
       const page = await this.tail.after(cursor, query.limit, org);
-      const visible = page.filter((change) => isVisibleTo(principal, org, change));
+      const visible = page.filter(concerns);
       cursor = page[page.length - 1]?.id ?? cursor;
       if (visible.length > 0) return { changes: visible, lastId: cursor };
       if (page.length === query.limit) continue;
+      // A short page held every change up to `head` that could concern the caller.
+      cursor = Math.max(cursor, head);
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
-      await this.tail.waitForChanges(remaining, signal);
+      await this.tail.waitForChanges(cursor, concerns, remaining, signal);
     }
   }
 }

@@ -20,7 +20,8 @@ const SAFETY_REFRESH_MS = 1_000;
 export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   private recent: ChangeRecord[] = [];
   private latest = 0;
-  private waiters = new Set<() => void>();
+  /** Waiting pollers, each with what concerns it: a new change wakes only those it concerns. */
+  private waiters = new Map<() => void, (change: ChangeRecord) => boolean>();
   private refreshing: Promise<void> = Promise.resolve();
   private listener: Client | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -42,7 +43,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    for (const wake of this.waiters) wake();
+    for (const wake of [...this.waiters.keys()]) wake();
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -56,15 +57,24 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     if (since >= this.latest) return [];
     const first = this.recent[0];
     if (first && since >= first.id - 1) {
-      const start = this.recent.findIndex((change) => change.id > since);
-      return start === -1 ? [] : this.recent.slice(start, start + limit);
+      const start = this.firstAfter(since);
+      return this.recent.slice(start, start + limit);
     }
     return this.log.after(since, limit, org);
   }
 
-  /** Resolves when new changes arrive, after `timeoutMs`, or when `signal` aborts. */
-  waitForChanges(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (this.closed || signal.aborted) return Promise.resolve();
+  /**
+   * Resolves when a change after `seen` that `concerns` the caller arrives, after `timeoutMs`,
+   * or when `signal` aborts; at once when changes after `seen` came before the call. Only the
+   * pollers a change concerns are woken, so a fleet's status reports do not wake every agent.
+   */
+  waitForChanges(
+    seen: number,
+    concerns: (change: ChangeRecord) => boolean,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (this.closed || signal.aborted || this.latest > seen) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -74,8 +84,20 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
       };
       const timer = setTimeout(done, timeoutMs);
       signal.addEventListener('abort', done);
-      this.waiters.add(done);
+      this.waiters.set(done, concerns);
     });
+  }
+
+  /** Index of the first change in memory with an id above `since` (ids ascend). */
+  private firstAfter(since: number): number {
+    let low = 0;
+    let high = this.recent.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.recent[middle]!.id > since) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   private refresh(): Promise<void> {
@@ -95,7 +117,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
       this.recent.push(...fresh);
       if (this.recent.length > CAPACITY) this.recent = this.recent.slice(-CAPACITY);
       this.latest = fresh[fresh.length - 1]?.id ?? this.latest;
-      for (const wake of [...this.waiters]) wake();
+      for (const [wake, concerns] of [...this.waiters]) if (fresh.some(concerns)) wake();
       if (fresh.length < REFRESH_BATCH) return;
     }
   }

@@ -4,6 +4,7 @@
  * is refused unless the publisher confirms with `allowDisruptive`.
  */
 import { principalId, type Principal } from '@careen/auth';
+import { compileSelector, disruptiveReason } from '@careen/policy';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -17,7 +18,6 @@ import {
 } from './dto/management-policy.response';
 import { disruptiveNeedsConfirmation, managementPolicyNotFound } from './management-policies.errors';
 import { ManagementPolicyEntity, type AgentUpgradePolicy } from './management-policy.entity';
-import { compileSelector, disruptiveReason } from './nmp-selection';
 
 @Injectable()
 export class ManagementPoliciesService {

@@ -17,7 +17,7 @@ import { type ManagementStatusDto } from './dto/management-status.dto';
 import { ManagementStatusResponse, type StatusRollupResponse } from './dto/management-status.response';
 import { ManagementStatusEntity } from './management-status.entity';
 import { managementStatusNotFound, notYourStatus } from './management-status.errors';
-import { FAILED_STATUSES } from './management-status.vocabulary';
+import { FAILED_STATUSES } from '@careen/contracts';
 
 @Injectable()
 export class ManagementStatusService {

@@ -2,7 +2,7 @@ import { OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto } from './dto/create-org.dto';
-import { OrgResponse } from './dto/org.response';
+import { OrgListResponse, OrgResponse } from './dto/org.response';
 import { OrgsService } from './orgs.service';
 
 @ApiTags('orgs')
@@ -16,6 +16,14 @@ export class OrgsController {
   @Roles('hubAdmin')
   create(@Body() body: CreateOrgDto): Promise<OrgResponse> {
     return this.orgs.create(body);
+  }
+
+  /** Every org: what a hub-level reader such as the agbot walks for a full resync. */
+  @Get()
+  @Roles('hubAdmin')
+  async list(): Promise<OrgListResponse> {
+    const items = await this.orgs.list();
+    return { items, total: items.length };
   }
 
   @Get(':org')

@@ -37,6 +37,11 @@ export class OrgsService {
     });
   }
 
+  async list(): Promise<OrgResponse[]> {
+    const orgs = await this.dataSource.manager.find(OrgEntity, { order: { id: 'ASC' } });
+    return orgs.map((org) => OrgResponse.from(org));
+  }
+
   async get(id: string): Promise<OrgResponse> {
     return OrgResponse.from(await this.require(this.dataSource.manager, id));
   }

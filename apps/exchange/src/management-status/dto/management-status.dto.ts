@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { MANAGEMENT_STATUSES, type ManagementStatusValue } from '../management-status.vocabulary';
+import { MANAGEMENT_STATUSES, type ManagementStatusValue } from '@careen/contracts';
 
 export class ManagementStatusDto {
   @ApiProperty({ enum: MANAGEMENT_STATUSES })

@@ -18,3 +18,8 @@ export class OrgResponse {
     };
   }
 }
+
+export class OrgListResponse {
+  @ApiProperty({ type: [OrgResponse] }) items!: OrgResponse[];
+  @ApiProperty() total!: number;
+}

@@ -8,7 +8,8 @@
  * orchestrator's kind) or only names patterns does not also reach every policy-based node
  * through its empty constraints.
  */
-import { compilePolicy, isCompatible, type CompiledPolicy, type Property } from '@careen/policy';
+import { compilePolicy, isCompatible, type CompiledPolicy } from '../compatibility/policy-compatibility';
+import { type Property } from '../properties/property.types';
 
 export interface NmpSelector {
   org: string;

@@ -29,3 +29,14 @@ export const FAILED_STATUSES: readonly ManagementStatusValue[] = [
   'rolled-back',
   'rollback-failed',
 ];
+
+/** The statuses after which an agent does nothing more for that policy until something changes. */
+export const TERMINAL_STATUSES: readonly ManagementStatusValue[] = [
+  'successful',
+  'no-action-required',
+  'conflict',
+  'download-failed',
+  'precheck-failed',
+  'rolled-back',
+  'rollback-failed',
+];

@@ -1,0 +1,72 @@
+import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+import { defineEvent, subjectToken } from '../events/event-definition';
+import { IDENTIFIER_PATTERN } from '../identifiers';
+import { STREAMS } from '../streams';
+
+/** Who holds a slot of an HA group's upgrade semaphore: an agent upgrading itself, or a FleetLock client rebooting. */
+export const UPGRADE_HOLDER_KINDS = ['agent-upgrade', 'fleetlock'] as const;
+export type UpgradeHolderKind = (typeof UPGRADE_HOLDER_KINDS)[number];
+
+/** Why a grant ended. */
+export const UPGRADE_RELEASE_REASONS = [
+  'terminal-status',
+  'left-group',
+  'node-deleted',
+  'lease-expired',
+  'released',
+] as const;
+export type UpgradeReleaseReason = (typeof UPGRADE_RELEASE_REASONS)[number];
+
+/** One grant of the upgrade semaphore, as it is published when it starts and when it ends. */
+export class UpgradeGrantPayload {
+  @Matches(IDENTIFIER_PATTERN)
+  org!: string;
+
+  @Matches(IDENTIFIER_PATTERN)
+  node!: string;
+
+  /** The HA group whose slot is held; null for a node outside any group. */
+  @IsOptional()
+  @IsString()
+  haGroup!: string | null;
+
+  @IsIn(UPGRADE_HOLDER_KINDS)
+  holder!: UpgradeHolderKind;
+
+  /** The management policy being enacted (agent upgrades only). */
+  @IsOptional()
+  @IsString()
+  managementPolicy!: string | null;
+
+  @IsISO8601()
+  grantedAt!: string;
+
+  @IsISO8601()
+  leaseExpiresAt!: string;
+}
+
+export class UpgradeReleasedPayload extends UpgradeGrantPayload {
+  @IsIn(UPGRADE_RELEASE_REASONS)
+  reason!: UpgradeReleaseReason;
+
+  @IsISO8601()
+  releasedAt!: string;
+}
+
+export const UpgradeGranted = defineEvent({
+  type: 'careen.agbot.upgrade-granted',
+  stream: STREAMS.agbot.name,
+  filter: 'careen.agbot.upgrades.*.*.granted',
+  subject: (org: string, node: string) =>
+    `careen.agbot.upgrades.${subjectToken(org)}.${subjectToken(node)}.granted`,
+  payload: UpgradeGrantPayload,
+});
+
+export const UpgradeReleased = defineEvent({
+  type: 'careen.agbot.upgrade-released',
+  stream: STREAMS.agbot.name,
+  filter: 'careen.agbot.upgrades.*.*.released',
+  subject: (org: string, node: string) =>
+    `careen.agbot.upgrades.${subjectToken(org)}.${subjectToken(node)}.released`,
+  payload: UpgradeReleasedPayload,
+});
