@@ -5,9 +5,22 @@ import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type AgbotConfig } from './agbot.config';
 import { InitAgbot1763769600000 } from './migrations/1763769600000-init-agbot';
+import { ExchangeMirror1764000000000 } from './migrations/1764000000000-exchange-mirror';
+import { UpgradeGrants1764000100000 } from './migrations/1764000100000-upgrade-grants';
+import { Placement1764000200000 } from './migrations/1764000200000-placement';
+import { UpgradesModule } from './upgrades/upgrades.module';
+import { MirrorModule } from './mirror/mirror.module';
+import { LeadershipModule } from './leadership/leadership.module';
+import { DeployCheckModule } from './deploycheck/deploycheck.module';
+import { FleetLockModule } from './fleetlock/fleetlock.module';
 
 export const AGBOT_ENTITIES = [OutboxMessageEntity];
-export const AGBOT_MIGRATIONS = [InitAgbot1763769600000];
+export const AGBOT_MIGRATIONS = [
+  InitAgbot1763769600000,
+  ExchangeMirror1764000000000,
+  UpgradeGrants1764000100000,
+  Placement1764000200000,
+];
 
 @Module({})
 export class AgbotModule {
@@ -21,10 +34,15 @@ export class AgbotModule {
           config,
           entities: AGBOT_ENTITIES,
           migrations: AGBOT_MIGRATIONS,
-          streams: [STREAMS.changes, STREAMS.deadLetters],
+          streams: [STREAMS.changes, STREAMS.agbot, STREAMS.deadLetters],
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
+        MirrorModule,
+        LeadershipModule,
+        DeployCheckModule,
+        UpgradesModule,
+        FleetLockModule,
       ],
     };
   }

@@ -1,0 +1,37 @@
+import { OrgScoped } from '@careen/auth';
+import { IdentifierPipe } from '@careen/service';
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { type RolloutReport } from './placement-controller';
+import { PlacementStore } from './placement-store';
+
+export interface RolloutListResponse {
+  items: ({ deploymentPolicy: string; updatedAt: string } & RolloutReport)[];
+  total: number;
+}
+
+/** Service upgrades under way (or halted) in an org, as the leading agbot last planned them. */
+@ApiTags('rollouts')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/orgs/:org/rollouts')
+export class RolloutsController {
+  private readonly store: PlacementStore;
+
+  constructor(dataSource: DataSource) {
+    this.store = new PlacementStore(dataSource);
+  }
+
+  @Get()
+  @OrgScoped()
+  async list(@Param('org', IdentifierPipe) org: string): Promise<RolloutListResponse> {
+    const rows = await this.store.rolloutReports<RolloutReport>(org);
+    const items = rows.map((row) => ({
+      deploymentPolicy: row.deploymentPolicy,
+      ...row.report,
+      updatedAt: row.updatedAt.toISOString(),
+    }));
+    return { items, total: items.length };
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The semaphore under time and load, on two agbot replicas sharing one database: leases end
+ * grants of holders that stop renewing, and many concurrent requesters across many groups never
+ * see two holders in one group at any instant (DESIGN §8 invariant 1), checked by replaying
+ * the grant history.
+ */
+import { type UpgradeReleaseReason } from '@careen/contracts';
+import { eventually, http, useTestInfra, type Credentials, type HttpResult } from '@careen/testing';
+import { DataSource } from 'typeorm';
+import { UpgradeMonitor } from './upgrade-monitor';
+import { findViolations } from './upgrade-timeline';
+import { UpgradeHub } from './upgrades.fixtures';
+
+const LEASE_SECONDS = 2;
+
+describe('the upgrade semaphore over time and under load', () => {
+  const infra = useTestInfra();
+  let hub: UpgradeHub;
+  const tokens = new Map<string, Credentials>();
+
+  async function tokenOf(node: string): Promise<Credentials> {
+    if (!tokens.has(node)) tokens.set(node, await hub.nodeToken('acme', node));
+    return tokens.get(node)!;
+  }
+  const upgrade = async (node: string, replica = 0, managementPolicy = 'agents-2'): Promise<HttpResult> =>
+    http(hub.agbots[replica]!.url, 'POST', `/v1/orgs/acme/nodes/${node}/upgrade`, {
+      auth: await tokenOf(node),
+      body: { managementPolicy },
+    });
+  const release = async (node: string, replica = 0): Promise<HttpResult> =>
+    http(hub.agbots[replica]!.url, 'DELETE', `/v1/orgs/acme/nodes/${node}/upgrade`, {
+      auth: await tokenOf(node),
+    });
+  async function holders(): Promise<{ node: string }[]> {
+    const auth = await hub.token({ kind: 'user', org: 'acme', username: 'ada', role: 'user' });
+    const listed = await http(hub.agbots[0]!.url, 'GET', '/v1/orgs/acme/upgrades', { auth });
+    expect(listed.status).toBe(200);
+    return listed.body.items;
+  }
+
+  beforeAll(async () => {
+    hub = await UpgradeHub.start(infra);
+    const env = { CAREEN_UPGRADE_LEASE_SECONDS: String(LEASE_SECONDS) };
+    await hub.startAgbot(env);
+    await hub.startAgbot(env);
+    await hub.seedNodes('acme', { h1: 'lease', h2: 'lease', q1: 'quiet', k1: 'keep', k2: 'keep' });
+  });
+
+  afterAll(() => hub.close());
+
+  it('ends the grant of a holder that stops renewing at its lease, and a peer then gets it', async () => {
+    const granted = await upgrade('h1');
+    expect(granted.status).toBe(200);
+    expect(Date.parse(granted.body.leaseExpiresAt) - Date.parse(granted.body.grantedAt)).toBe(
+      LEASE_SECONDS * 1000,
+    );
+    expect((await upgrade('h2', 1)).status).toBe(409);
+    const peer = await eventually(
+      async () => {
+        const answer = await upgrade('h2', 1);
+        expect(answer.status).toBe(200);
+        return answer;
+      },
+      { intervalMs: 100 },
+    );
+    expect(Date.parse(peer.body.grantedAt)).toBeGreaterThanOrEqual(Date.parse(granted.body.leaseExpiresAt));
+    expect(await hub.history('acme', 'h1')).toEqual([
+      { event: 'granted', reason: null },
+      { event: 'released', reason: 'lease-expired' },
+    ]);
+    expect((await release('h2')).status).toBe(204);
+  });
+
+  it('sweeps an expired grant even when nobody else asks', async () => {
+    expect((await upgrade('q1')).status).toBe(200);
+    await eventually(async () => {
+      expect(await hub.history('acme', 'q1')).toEqual([
+        { event: 'granted', reason: null },
+        { event: 'released', reason: 'lease-expired' },
+      ]);
+    });
+    expect((await holders()).map((holder) => holder.node)).not.toContain('q1');
+  });
+
+  it('keeps the grant of a holder that renews every lease/3, across several leases', async () => {
+    const first = await upgrade('k1');
+    expect(first.status).toBe(200);
+    const until = Date.parse(first.body.grantedAt) + 3 * LEASE_SECONDS * 1000;
+    while (Date.now() < until) {
+      // The agent's own pace: it asks again every lease/3 while it works.
+      await new Promise((resolve) => setTimeout(resolve, (LEASE_SECONDS * 1000) / 3));
+      const renewed = await upgrade('k1', 1);
+      expect(renewed.status).toBe(200);
+      expect(renewed.body.grantedAt).toBe(first.body.grantedAt);
+      expect((await upgrade('k2')).status).toBe(409);
+    }
+    expect(await hub.history('acme', 'k1')).toEqual([{ event: 'granted', reason: null }]);
+    expect((await release('k1')).status).toBe(204);
+  });
+
+  it('never has two holders in one group, with many requesters on two replicas', async () => {
+    const groups = 30;
+    const perGroup = 5;
+    const nodes: Record<string, string | null> = {};
+    for (let g = 0; g < groups; g++) for (let m = 0; m < perGroup; m++) nodes[`g${g}-n${m}`] = `g${g}`;
+    for (let i = 0; i < 10; i++) nodes[`free${i}`] = null;
+    await hub.seedNodes('acme', nodes);
+    const ids = Object.keys(nodes);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+    const tally = { granted: 0, refused: 0, other: 0 };
+    const driven = new Set<string>();
+
+    async function statusTurnsTerminal(node: string): Promise<void> {
+      const agbot = pick(hub.agbots);
+      await agbot.app.get(DataSource).transaction((manager) =>
+        agbot.app.get(UpgradeMonitor).onChange(
+          {
+            org: 'acme',
+            resource: 'managementStatus',
+            resourceId: node,
+            operation: 'updated',
+            changedAt: new Date().toISOString(),
+            data: { node, nmp: 'agents-2', status: pick(['successful', 'failed', 'rolled-back']) },
+          },
+          manager,
+        ),
+      );
+      agbot.app.get(UpgradeMonitor).afterCommit();
+    }
+
+    async function requester(): Promise<void> {
+      for (let i = 0; i < 40; i++) {
+        // Each node is driven by one requester at a time, as one agent drives its node.
+        const node = pick(ids.filter((id) => !driven.has(id)));
+        driven.add(node);
+        try {
+          await driveOnce(node);
+        } finally {
+          driven.delete(node);
+        }
+      }
+    }
+
+    async function driveOnce(node: string): Promise<void> {
+      const answer = await upgrade(node, Math.floor(Math.random() * 2));
+      if (answer.status === 409) tally.refused++;
+      else if (answer.status === 200) tally.granted++;
+      else tally.other++;
+      if (answer.status !== 200) return;
+      const ending = Math.random();
+      if (ending < 0.5) await release(node, Math.floor(Math.random() * 2));
+      else if (ending < 0.7) {
+        expect((await upgrade(node, Math.floor(Math.random() * 2))).status).toBe(200);
+        await release(node);
+      } else if (ending < 0.9) await statusTurnsTerminal(node);
+      // else: the holder goes silent and its lease ends it
+    }
+
+    await Promise.all(Array.from({ length: 40 }, () => requester()));
+    expect(tally.other).toBe(0);
+    expect(tally.granted).toBeGreaterThan(100);
+    expect(tally.refused).toBeGreaterThan(0);
+    await eventually(async () => expect(await holders()).toEqual([]), { timeoutMs: 15_000 });
+
+    const timeline = await hub.timeline();
+    expect(findViolations(timeline, 1)).toEqual([]);
+    const reasons = new Set(timeline.map((event) => event.reason).filter(Boolean) as UpgradeReleaseReason[]);
+    expect([...reasons].sort()).toEqual(['lease-expired', 'released', 'terminal-status']);
+    expect(timeline.filter((event) => event.event === 'granted')).toHaveLength(
+      timeline.filter((event) => event.event === 'released').length,
+    );
+  });
+});

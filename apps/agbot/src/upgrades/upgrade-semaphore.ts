@@ -1,0 +1,97 @@
+/**
+ * The HA-group upgrade semaphore (DESIGN §4 agbot, §8 invariant 1). A grant is one transaction,
+ * one statement (the upgrade-grants migration's acquire_upgrade_slot): share-lock the node's
+ * mirror row (its group cannot change under us), take the group's advisory lock, release
+ * holders whose lease ran out, look at the holders left, then renew, grant or refuse. Releases
+ * (by the holder, the monitor or the sweep) delete the row; none of them needs the lock. Safe
+ * across any number of replicas: Postgres is the only arbiter.
+ */
+import { type UpgradeReleaseReason } from '@careen/contracts';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { type GrantKey, type GrantStore, type ReleasedGrant, type SlotRequest } from './grant-store';
+import { type UpgradeGrant } from './upgrade-grant';
+import { type UpgradeMetrics } from './upgrade-metrics';
+
+export type AcquireRequest = SlotRequest;
+
+export type AcquireResult =
+  | { outcome: 'granted' | 'renewed'; grant: UpgradeGrant }
+  | { outcome: 'refused'; haGroup: string | null; blocker: UpgradeGrant }
+  | { outcome: 'unknown-node' };
+
+export class UpgradeSemaphore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: GrantStore,
+    private readonly metrics?: UpgradeMetrics,
+  ) {}
+
+  async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    const answer = await this.store.acquire(this.dataSource.manager, request);
+    this.countReleases(answer.released);
+    switch (answer.outcome) {
+      case 'unknown-node':
+        return { outcome: 'unknown-node' };
+      case 'refused':
+        this.metrics?.refused(request.kind);
+        return { outcome: 'refused', haGroup: answer.haGroup, blocker: answer.grant };
+      case 'granted':
+        this.metrics?.granted(request.kind);
+        return { outcome: 'granted', grant: answer.grant };
+      case 'renewed':
+        this.metrics?.renewed(request.kind);
+        return { outcome: 'renewed', grant: answer.grant };
+    }
+  }
+
+  /** Gives the node's slot of this kind back; idempotent. */
+  async release(key: GrantKey, reason: UpgradeReleaseReason = 'released'): Promise<UpgradeGrant | undefined> {
+    const released = await this.store.release(this.dataSource.manager, [key], reason);
+    this.countReleases(released);
+    return released[0];
+  }
+
+  /**
+   * Releases, inside the caller's transaction (the monitor's), the slots that match. The caller
+   * counts them with `countReleases` once its transaction has committed.
+   */
+  releaseIn(
+    manager: EntityManager,
+    keys: readonly GrantKey[],
+    reason: UpgradeReleaseReason,
+    only?: { managementPolicy?: string; notInGroup?: string | null },
+  ): Promise<ReleasedGrant[]> {
+    return this.store.release(manager, keys, reason, only);
+  }
+
+  /**
+   * Releases every slot whose lease ran out, one statement per slot so that several
+   * replicas sweeping at once only ever release each slot once. Returns how many it released.
+   */
+  async sweepExpired(batch = 500): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const due = await this.store.expired(this.dataSource.manager, batch);
+      for (const key of due) {
+        const released = await this.store.release(this.dataSource.manager, [key], 'lease-expired');
+        this.countReleases(released);
+        total += released.length;
+      }
+      if (due.length < batch) return total;
+    }
+  }
+
+  list(org: string): Promise<(UpgradeGrant & { ageSeconds: number })[]> {
+    return this.store.list(this.dataSource.manager, org);
+  }
+
+  countReleases(released: readonly ReleasedGrant[]): void {
+    for (const grant of released) {
+      this.metrics?.released(
+        grant.kind,
+        grant.reason,
+        (grant.releasedAt.getTime() - grant.grantedAt.getTime()) / 1000,
+      );
+    }
+  }
+}

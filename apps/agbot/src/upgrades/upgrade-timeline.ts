@@ -1,0 +1,87 @@
+/**
+ * Replays the grant history of HA groups and reports every instant at which the semaphore's
+ * rules were broken: two agent-upgrade holders in a group, an agent upgrade beside a FleetLock
+ * reboot, more FleetLock holders than slots, or a release of a slot nobody held. Used by the
+ * tests and the benchmark to check DESIGN §8 invariant 1 from what really happened.
+ */
+import { type UpgradeHolderKind } from '@careen/contracts';
+import { type EntityManager } from 'typeorm';
+
+export interface TimelineEvent {
+  id: number;
+  org: string;
+  node: string;
+  kind: UpgradeHolderKind;
+  haGroup: string | null;
+  event: 'granted' | 'released';
+  reason: string | null;
+  at: Date;
+}
+
+export interface TimelineViolation {
+  org: string;
+  haGroup: string;
+  at: string;
+  problem: string;
+}
+
+export function findViolations(
+  events: readonly TimelineEvent[],
+  fleetLockSlots: number,
+): TimelineViolation[] {
+  const ordered = [...events].sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
+  const groups = new Map<string, Map<string, UpgradeHolderKind>>();
+  const violations: TimelineViolation[] = [];
+  for (const event of ordered) {
+    if (event.haGroup === null) continue;
+    const groupKey = `${event.org}/${event.haGroup}`;
+    const holders = groups.get(groupKey) ?? new Map<string, UpgradeHolderKind>();
+    groups.set(groupKey, holders);
+    const slot = `${event.node}\u0000${event.kind}`;
+    const report = (problem: string) =>
+      violations.push({ org: event.org, haGroup: event.haGroup!, at: event.at.toISOString(), problem });
+    if (event.event === 'released') {
+      if (!holders.delete(slot)) report(`${event.node} released a ${event.kind} slot it did not hold`);
+      continue;
+    }
+    if (holders.has(slot)) report(`${event.node} was granted a ${event.kind} slot it already held`);
+    const others = [...holders]
+      .filter(([key]) => !key.startsWith(`${event.node}\u0000`))
+      .map(([, kind]) => kind);
+    if (event.kind === 'agent-upgrade' && others.length > 0)
+      report(`${event.node} was granted an agent upgrade while ${others.length} other member(s) held slots`);
+    if (event.kind === 'fleetlock') {
+      if (others.includes('agent-upgrade'))
+        report(`${event.node} was granted a reboot during an agent upgrade`);
+      if (others.filter((kind) => kind === 'fleetlock').length >= fleetLockSlots)
+        report(`${event.node} was granted a reboot beyond the ${fleetLockSlots} FleetLock slot(s)`);
+    }
+    holders.set(slot, event.kind);
+  }
+  return violations;
+}
+
+export async function readTimeline(manager: EntityManager): Promise<TimelineEvent[]> {
+  const rows: {
+    id: string;
+    org: string;
+    node: string;
+    holder_kind: UpgradeHolderKind;
+    ha_group: string | null;
+    event: 'granted' | 'released';
+    reason: string | null;
+    at: Date;
+  }[] = await manager.query(
+    'SELECT id::text, org, node, holder_kind, ha_group, event, reason, at FROM agbot.upgrade_grant_history ORDER BY at, id',
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    org: row.org,
+    node: row.node,
+    kind: row.holder_kind,
+    haGroup: row.ha_group,
+    event: row.event,
+    reason: row.reason,
+    at: row.at,
+  }));
+}

@@ -1,0 +1,116 @@
+/**
+ * What the upgrade and FleetLock integration tests share: a stand-in for the exchange's key
+ * set (GET /v1/auth/jwks, which is all the agbot asks of the exchange to check a bearer token),
+ * tokens signed with that key as the exchange would sign them, any number of agbots on the same
+ * database, and nodes seeded straight into the agbot's mirror as the change stream would.
+ */
+import {
+  CAREEN_TOKEN_AUDIENCE,
+  CAREEN_TOKEN_ISSUER,
+  generateSigningKey,
+  toJwks,
+  TokenIssuer,
+  type Principal,
+} from '@careen/auth';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { type AgbotConfig } from '../agbot.config';
+import { agbotService } from '../agbot.service';
+import { ExchangeMirror } from '../mirror/exchange-mirror';
+import { readTimeline, type TimelineEvent } from './upgrade-timeline';
+
+export interface BearerCredentials {
+  bearer: string;
+}
+
+/** Mirror writes carry change ids far above anything a test exchange would publish, so they stick. */
+let seedChangeId = 1_000_000_000;
+
+export class UpgradeHub {
+  readonly agbots: InProcessService<AgbotConfig>[] = [];
+
+  private constructor(
+    private readonly infra: { databaseUrl: string; natsUrl: string },
+    private readonly keySet: Server,
+    private readonly issuer: TokenIssuer,
+  ) {}
+
+  static async start(infra: { databaseUrl: string; natsUrl: string }): Promise<UpgradeHub> {
+    const key = await generateSigningKey();
+    const jwks = JSON.stringify(toJwks([key]));
+    const keySet = createServer((request, response) => {
+      response.writeHead(request.url === '/v1/auth/jwks' ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(request.url === '/v1/auth/jwks' ? jwks : '{}');
+    });
+    await new Promise<void>((resolve) => keySet.listen(0, '127.0.0.1', resolve));
+    const issuer = new TokenIssuer(key, {
+      issuer: CAREEN_TOKEN_ISSUER,
+      audience: CAREEN_TOKEN_AUDIENCE,
+      ttlSeconds: 3600,
+    });
+    return new UpgradeHub(infra, keySet, issuer);
+  }
+
+  get exchangeUrl(): string {
+    return `http://127.0.0.1:${(this.keySet.address() as AddressInfo).port}`;
+  }
+
+  async startAgbot(env: Record<string, string> = {}): Promise<InProcessService<AgbotConfig>> {
+    const agbot = await startServiceInProcess(agbotService, this.infra, {
+      CAREEN_EXCHANGE_URL: this.exchangeUrl,
+      ...env,
+    });
+    this.agbots.push(agbot);
+    return agbot;
+  }
+
+  async close(): Promise<void> {
+    for (const agbot of this.agbots) await agbot.close();
+    this.keySet.closeAllConnections();
+    await new Promise((resolve) => this.keySet.close(resolve));
+  }
+
+  get dataSource(): DataSource {
+    return this.agbots[0]!.app.get(DataSource);
+  }
+
+  /** Puts nodes in the agbot's mirror as the change stream would: `{node: haGroup | null}`. */
+  async seedNodes(org: string, groups: Record<string, string | null>): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction(async (manager) => {
+      for (const [node, haGroup] of Object.entries(groups)) {
+        await mirror.mergeNode(manager, org, node, { haGroup }, seedChangeId++);
+      }
+    });
+  }
+
+  async deleteSeededNode(org: string, node: string): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction((manager) => mirror.deleteNode(manager, org, node, seedChangeId++));
+  }
+
+  /** A bearer token for this principal, signed as the exchange signs them. */
+  async token(principal: Principal): Promise<BearerCredentials> {
+    return { bearer: (await this.issuer.issue(principal)).accessToken };
+  }
+
+  nodeToken(org: string, node: string): Promise<BearerCredentials> {
+    return this.token({ kind: 'node', org, node });
+  }
+
+  userToken(org: string, username: string, role: 'orgAdmin' | 'user'): Promise<BearerCredentials> {
+    return this.token({ kind: 'user', org, username, role });
+  }
+
+  timeline(): Promise<TimelineEvent[]> {
+    return readTimeline(this.dataSource.manager);
+  }
+
+  async history(org: string, node: string): Promise<{ event: string; reason: string | null }[]> {
+    return (await this.timeline())
+      .filter((event) => event.org === org && event.node === node)
+      .map(({ event, reason }) => ({ event, reason }));
+  }
+}

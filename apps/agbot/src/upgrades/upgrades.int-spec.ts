@@ -1,0 +1,416 @@
+/**
+ * Agent-upgrade grants over HTTP: the contract agents are built against (200 grant, 409 with
+ * the holder, idempotent renew and release), who may ask, bad input, and the monitor releasing
+ * holders from exchange changes, each grant and release published on CAREEN_AGBOT.
+ */
+import { STREAMS, type ChangePayload } from '@careen/contracts';
+import { BUS } from '@careen/service';
+import {
+  eventually,
+  http,
+  itRefusesBadBodies,
+  readStream,
+  useTestInfra,
+  type Credentials,
+} from '@careen/testing';
+import { type BusConnection } from '@careen/bus';
+import { DataSource } from 'typeorm';
+import { UpgradeMonitor } from './upgrade-monitor';
+import { findViolations } from './upgrade-timeline';
+import { UpgradeHub } from './upgrades.fixtures';
+
+describe('agent-upgrade grants', () => {
+  const infra = useTestInfra();
+  let hub: UpgradeHub;
+  let admin: Credentials;
+  let plainUser: Credentials;
+  const badBody = {
+    method: 'POST',
+    path: '/v1/orgs/acme/nodes/solo/upgrade',
+    auth: undefined as Credentials,
+    valid: { managementPolicy: 'agents-2' },
+    wrongTypes: { managementPolicy: 42 },
+    required: ['managementPolicy'],
+  };
+
+  const agbotUrl = (index = 0) => hub.agbots[index]!.url;
+  const upgrade = async (node: string, managementPolicy = 'agents-2', auth?: Credentials, index = 0) =>
+    http(agbotUrl(index), 'POST', `/v1/orgs/acme/nodes/${node}/upgrade`, {
+      auth: auth ?? (await hub.nodeToken('acme', node)),
+      body: { managementPolicy },
+    });
+  const release = async (node: string, auth?: Credentials) =>
+    http(agbotUrl(), 'DELETE', `/v1/orgs/acme/nodes/${node}/upgrade`, {
+      auth: auth ?? (await hub.nodeToken('acme', node)),
+    });
+
+  async function monitorSees(
+    change: Omit<ChangePayload, 'changedAt'>,
+    changedAt = new Date(),
+  ): Promise<void> {
+    const agbot = hub.agbots[0]!;
+    const monitor = agbot.app.get(UpgradeMonitor);
+    await agbot.app
+      .get(DataSource)
+      .transaction((manager) => monitor.onChange({ ...change, changedAt: changedAt.toISOString() }, manager));
+    monitor.afterCommit();
+  }
+  const statusChange = (node: string, nmp: string, status: string, changedAt?: Date) =>
+    monitorSees(
+      {
+        org: 'acme',
+        resource: 'managementStatus',
+        resourceId: node,
+        operation: 'updated',
+        data: { org: 'acme', node, nmp, status },
+      },
+      changedAt,
+    );
+  const heartbeat = (node: string, lastHeartbeat: Date) =>
+    monitorSees({
+      org: 'acme',
+      resource: 'node',
+      resourceId: node,
+      operation: 'updated',
+      data: {
+        id: node,
+        org: 'acme',
+        haGroup: 'status',
+        status: { lastHeartbeat: lastHeartbeat.toISOString() },
+      },
+    });
+  const leaseOf = async (node: string): Promise<number> => {
+    const items: { node: string; leaseExpiresAt: string }[] = (
+      await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: admin })
+    ).body.items;
+    return Date.parse(items.find((item) => item.node === node)!.leaseExpiresAt);
+  };
+
+  beforeAll(async () => {
+    hub = await UpgradeHub.start(infra);
+    await hub.startAgbot();
+    await hub.startAgbot();
+    admin = await hub.userToken('acme', 'ada', 'orgAdmin');
+    plainUser = await hub.userToken('acme', 'ulf', 'user');
+    badBody.auth = admin;
+    await hub.seedNodes('acme', {
+      solo: null,
+      a1: 'alpha',
+      a2: 'alpha',
+      a3: 'alpha',
+      b1: 'beta',
+      b2: 'beta',
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`r${i}`, 'race'])),
+      s1: 'status',
+      s2: 'status',
+      s3: 'status',
+      s4: 'status',
+      m1: 'moving',
+      m2: 'moving',
+      d1: 'doomed',
+      d2: 'doomed',
+    });
+    await hub.seedNodes('other', { foreign: 'alpha' });
+  });
+
+  afterAll(() => hub.close());
+
+  afterEach(async () => {
+    expect(findViolations(await hub.timeline(), 1)).toEqual([]);
+  });
+
+  it('grants a free group and answers the grant', async () => {
+    const granted = await upgrade('a1');
+    expect(granted.status).toBe(200);
+    expect(granted.body).toEqual({
+      org: 'acme',
+      node: 'a1',
+      haGroup: 'alpha',
+      managementPolicy: 'agents-2',
+      grantedAt: expect.any(String),
+      leaseExpiresAt: expect.any(String),
+    });
+    const leaseMs = Date.parse(granted.body.leaseExpiresAt) - Date.parse(granted.body.grantedAt);
+    expect(leaseMs).toBe(120_000);
+  });
+
+  it('refuses a peer with 409 naming the holder, on any replica', async () => {
+    for (const index of [0, 1]) {
+      const refused = await upgrade('a2', 'agents-2', undefined, index);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: expect.stringContaining('a1'),
+        details: {
+          haGroup: 'alpha',
+          holder: {
+            node: 'a1',
+            managementPolicy: 'agents-2',
+            grantedAt: expect.any(String),
+            leaseExpiresAt: expect.any(String),
+          },
+        },
+      });
+    }
+  });
+
+  it('renews the lease when the holder asks again, without a second grant', async () => {
+    const first = (await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: admin })).body.items.find(
+      (item: { node: string }) => item.node === 'a1',
+    );
+    const again = await upgrade('a1', 'agents-2', undefined, 1);
+    expect(again.status).toBe(200);
+    expect(again.body.grantedAt).toBe(first.grantedAt);
+    expect(Date.parse(again.body.leaseExpiresAt)).toBeGreaterThan(Date.parse(first.leaseExpiresAt));
+    expect((await hub.history('acme', 'a1')).filter((event) => event.event === 'granted')).toHaveLength(1);
+  });
+
+  it('lists the holders of the org for its users', async () => {
+    const listed = await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: plainUser });
+    expect(listed.status).toBe(200);
+    expect(listed.body.total).toBe(listed.body.items.length);
+    expect(listed.body.items).toContainEqual({
+      node: 'a1',
+      haGroup: 'alpha',
+      managementPolicy: 'agents-2',
+      grantedAt: expect.any(String),
+      leaseExpiresAt: expect.any(String),
+      ageSeconds: expect.any(Number),
+      kind: 'agent-upgrade',
+    });
+    const foreign = await http(agbotUrl(), 'GET', '/v1/orgs/other/upgrades', { auth: plainUser });
+    expect(foreign.status).toBe(403);
+  });
+
+  it('releases on DELETE with 204, idempotently, and then grants the peer', async () => {
+    expect((await release('a1')).status).toBe(204);
+    expect((await release('a1')).status).toBe(204);
+    expect((await release('a3')).status).toBe(204);
+    expect((await upgrade('a2')).status).toBe(200);
+    expect(await hub.history('acme', 'a1')).toEqual([
+      { event: 'granted', reason: null },
+      { event: 'released', reason: 'released' },
+    ]);
+    expect((await release('a2', admin)).status).toBe(204);
+  });
+
+  it('always grants a node outside any HA group', async () => {
+    const granted = await upgrade('solo', 'agents-3');
+    expect(granted.status).toBe(200);
+    expect(granted.body.haGroup).toBeNull();
+    expect((await release('solo')).status).toBe(204);
+  });
+
+  it('gives exactly one of many concurrent requests for one group a 200', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => upgrade(`r${i}`, 'agents-2', undefined, i % 2)),
+    );
+    const granted = answers.filter((answer) => answer.status === 200);
+    expect(granted).toHaveLength(1);
+    const winner = granted[0]!.body.node;
+    const refused = answers.filter((answer) => answer.status === 409);
+    expect(refused).toHaveLength(19);
+    for (const answer of refused) expect(answer.body.details.holder.node).toBe(winner);
+  });
+
+  it('lets an org admin act for any node of the org', async () => {
+    expect((await upgrade('b1', 'agents-2', admin)).status).toBe(200);
+    expect((await release('b1', admin)).status).toBe(204);
+  });
+
+  describe('refuses', () => {
+    it('a node the agbot does not know, with 404 naming it', async () => {
+      const answer = await upgrade('ghost', 'agents-2', admin);
+      expect(answer.status).toBe(404);
+      expect(answer.body.message).toContain('acme/ghost');
+    });
+
+    it("a node's token used for another node, with 403", async () => {
+      const answer = await upgrade('b2', 'agents-2', await hub.nodeToken('acme', 'b1'));
+      expect(answer.status).toBe(403);
+      expect((await release('b2', await hub.nodeToken('acme', 'b1'))).status).toBe(403);
+    });
+
+    it('a node of another org, with 403', async () => {
+      const answer = await upgrade('a2', 'agents-2', await hub.nodeToken('other', 'foreign'));
+      expect(answer.status).toBe(403);
+      const own = await http(agbotUrl(), 'POST', '/v1/orgs/other/nodes/foreign/upgrade', {
+        auth: admin,
+        body: { managementPolicy: 'agents-2' },
+      });
+      expect(own.status).toBe(403);
+    });
+
+    it('a plain user, with 403, and no credentials, with 401', async () => {
+      expect((await upgrade('b2', 'agents-2', plainUser)).status).toBe(403);
+      const anonymous = await http(agbotUrl(), 'POST', '/v1/orgs/acme/nodes/b2/upgrade', {
+        body: { managementPolicy: 'agents-2' },
+      });
+      expect(anonymous.status).toBe(401);
+    });
+
+    it('a management policy or node that is not an identifier, with 400', async () => {
+      expect((await upgrade('b2', 'no/such policy', admin)).status).toBe(400);
+      const badNode = await http(agbotUrl(), 'POST', '/v1/orgs/acme/nodes/bad.node/upgrade', {
+        auth: admin,
+        body: { managementPolicy: 'agents-2' },
+      });
+      expect(badNode.status).toBe(400);
+    });
+  });
+
+  describe('bad bodies', () => {
+    itRefusesBadBodies([badBody], () => agbotUrl());
+  });
+
+  describe('the monitor', () => {
+    it.each([['successful'], ['failed'], ['rolled-back']])(
+      'releases a holder whose status for its policy turns %s',
+      async (status) => {
+        expect((await upgrade('s1', 'nmp-s')).status).toBe(200);
+        expect((await upgrade('s2', 'nmp-s')).status).toBe(409);
+        await statusChange('s1', 'nmp-s', status);
+        expect((await upgrade('s2', 'nmp-s')).status).toBe(200);
+        expect((await hub.history('acme', 's1')).at(-1)).toEqual({
+          event: 'released',
+          reason: 'terminal-status',
+        });
+        expect((await release('s2')).status).toBe(204);
+      },
+    );
+
+    it('renews on a status in progress and ignores statuses of other policies', async () => {
+      const granted = await upgrade('s3', 'nmp-s');
+      await statusChange('s3', 'nmp-s', 'initiated');
+      await statusChange('s3', 'other-policy', 'successful');
+      const [held] = (
+        await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: admin })
+      ).body.items.filter((item: { node: string }) => item.node === 's3');
+      expect(Date.parse(held.leaseExpiresAt)).toBeGreaterThan(Date.parse(granted.body.leaseExpiresAt));
+      expect((await upgrade('s4', 'nmp-s')).status).toBe(409);
+      expect((await release('s3')).status).toBe(204);
+    });
+
+    it('keeps a holder when a terminal status set before its grant arrives late (a replayed change)', async () => {
+      expect((await upgrade('s1', 'nmp-s')).status).toBe(200);
+      await statusChange('s1', 'nmp-s', 'successful', new Date(Date.now() - 60_000));
+      expect((await upgrade('s2', 'nmp-s')).status).toBe(409);
+      await statusChange('s1', 'nmp-s', 'successful');
+      expect((await upgrade('s2', 'nmp-s')).status).toBe(200);
+      expect((await release('s2')).status).toBe(204);
+    });
+
+    it('renews a lease on a heartbeat newer than its last renewal, and not on an older one', async () => {
+      const granted = await upgrade('s3', 'nmp-s');
+      const leased = Date.parse(granted.body.leaseExpiresAt);
+      await heartbeat('s3', new Date(Date.parse(granted.body.grantedAt) - 1_000));
+      expect(await leaseOf('s3')).toBe(leased);
+      await heartbeat('s3', new Date(Date.now() + 5));
+      expect(await leaseOf('s3')).toBeGreaterThan(leased);
+      expect((await release('s3')).status).toBe(204);
+    });
+
+    it('releases a holder that leaves or changes its group', async () => {
+      expect((await upgrade('m1')).status).toBe(200);
+      await hub.seedNodes('acme', { m1: 'elsewhere' });
+      await monitorSees({
+        org: 'acme',
+        resource: 'node',
+        resourceId: 'm1',
+        operation: 'updated',
+        data: { haGroup: 'elsewhere' },
+      });
+      expect((await hub.history('acme', 'm1')).at(-1)).toEqual({ event: 'released', reason: 'left-group' });
+      expect((await upgrade('m2')).status).toBe(200);
+      // The exchange publishes the members leaving (node changes) before the group's deletion.
+      await hub.seedNodes('acme', { m2: null });
+      await monitorSees({
+        org: 'acme',
+        resource: 'haGroup',
+        resourceId: 'moving',
+        operation: 'deleted',
+      });
+      expect((await hub.history('acme', 'm2')).at(-1)).toEqual({ event: 'released', reason: 'left-group' });
+    });
+
+    it('keeps a holder that an old group change, seen again, does not list', async () => {
+      expect((await upgrade('m1')).status).toBe(200);
+      expect((await hub.history('acme', 'm1')).at(-1)).toEqual({ event: 'granted', reason: null });
+      // m1 is in "elsewhere" in the mirror: a replayed change from before it joined changes nothing.
+      await monitorSees({
+        org: 'acme',
+        resource: 'haGroup',
+        resourceId: 'elsewhere',
+        operation: 'updated',
+        data: { name: 'elsewhere', members: [] },
+      });
+      expect((await hub.history('acme', 'm1')).at(-1)).toEqual({ event: 'granted', reason: null });
+      expect((await release('m1')).status).toBe(204);
+    });
+
+    it('releases a holder whose node is deleted', async () => {
+      expect((await upgrade('d1')).status).toBe(200);
+      await hub.deleteSeededNode('acme', 'd1');
+      await monitorSees({ org: 'acme', resource: 'node', resourceId: 'd1', operation: 'deleted' });
+      expect((await hub.history('acme', 'd1')).at(-1)).toEqual({ event: 'released', reason: 'node-deleted' });
+      expect((await upgrade('d2')).status).toBe(200);
+    });
+
+    it('keeps a holder on a node change that does not touch its group', async () => {
+      await monitorSees({
+        org: 'acme',
+        resource: 'node',
+        resourceId: 'd2',
+        operation: 'updated',
+        data: { rack: 'r9' },
+      });
+      await monitorSees({
+        org: 'acme',
+        resource: 'node',
+        resourceId: 'd2',
+        operation: 'updated',
+        data: { haGroup: 'doomed' },
+      });
+      expect((await hub.history('acme', 'd2')).at(-1)).toEqual({ event: 'granted', reason: null });
+      expect((await release('d2')).status).toBe(204);
+    });
+  });
+
+  it('publishes every grant and release on CAREEN_AGBOT', async () => {
+    const bus = hub.agbots[0]!.app.get<BusConnection>(BUS);
+    const history = await hub.timeline();
+    const messages = await eventually(() =>
+      readStream(bus, STREAMS.agbot.name, { count: history.length, timeoutMs: 5_000 }),
+    );
+    const a1 = messages.filter((message) => message.subject.startsWith('careen.agbot.upgrades.acme.a1.'));
+    expect(a1.map((message) => message.subject)).toEqual([
+      'careen.agbot.upgrades.acme.a1.granted',
+      'careen.agbot.upgrades.acme.a1.released',
+    ]);
+    expect(a1[0]!.headers['ce-type']).toBe('careen.agbot.upgrade-granted');
+    expect(a1[1]!.body).toMatchObject({
+      org: 'acme',
+      node: 'a1',
+      haGroup: 'alpha',
+      holder: 'agent-upgrade',
+      managementPolicy: 'agents-2',
+      reason: 'released',
+    });
+  });
+
+  it('counts grants, refusals and releases in /metrics', async () => {
+    const metrics = await http(agbotUrl(), 'GET', '/metrics');
+    expect(metrics.body).toMatch(
+      /careen_agbot_upgrade_grants_total\{holder="agent-upgrade",service="agbot"\} [1-9]/,
+    );
+    expect(metrics.body).toMatch(
+      /careen_agbot_upgrade_refusals_total\{holder="agent-upgrade",service="agbot"\} [1-9]/,
+    );
+    expect(metrics.body).toMatch(
+      /careen_agbot_upgrade_releases_total\{holder="agent-upgrade",reason="terminal-status"/,
+    );
+    expect(metrics.body).toContain('careen_agbot_upgrade_holder_age_seconds_bucket');
+    expect(metrics.body).toContain('careen_agbot_upgrade_oldest_holder_age_seconds');
+  });
+});

@@ -1,0 +1,49 @@
+import { OutboxWriter } from '@careen/persistence';
+import { MetricsRegistry, SERVICE_CONFIG } from '@careen/service';
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type AgbotConfig } from '../agbot.config';
+import { GrantStore } from './grant-store';
+import { LeaseSweeper } from './lease-sweeper';
+import { UpgradeMetrics } from './upgrade-metrics';
+import { UpgradeMonitor } from './upgrade-monitor';
+import { UpgradeSemaphore } from './upgrade-semaphore';
+import { UpgradesController } from './upgrades.controller';
+import { UpgradesService } from './upgrades.service';
+
+/**
+ * HA-group agent-upgrade grants: the semaphore, its routes, the lease sweep and the monitor
+ * (a change listener for the agbot's changes consumer).
+ */
+@Module({
+  controllers: [UpgradesController],
+  providers: [
+    {
+      provide: GrantStore,
+      inject: [OutboxWriter],
+      useFactory: (outbox: OutboxWriter) => new GrantStore(outbox),
+    },
+    {
+      provide: UpgradeMetrics,
+      inject: [MetricsRegistry, DataSource],
+      useFactory: (metrics: MetricsRegistry, dataSource: DataSource) =>
+        new UpgradeMetrics(metrics, dataSource),
+    },
+    {
+      provide: UpgradeSemaphore,
+      inject: [DataSource, GrantStore, UpgradeMetrics],
+      useFactory: (dataSource: DataSource, store: GrantStore, metrics: UpgradeMetrics) =>
+        new UpgradeSemaphore(dataSource, store, metrics),
+    },
+    {
+      provide: UpgradeMonitor,
+      inject: [UpgradeSemaphore, GrantStore, SERVICE_CONFIG],
+      useFactory: (semaphore: UpgradeSemaphore, store: GrantStore, config: AgbotConfig) =>
+        new UpgradeMonitor(semaphore, store, config.CAREEN_UPGRADE_LEASE_SECONDS),
+    },
+    UpgradesService,
+    LeaseSweeper,
+  ],
+  exports: [UpgradeSemaphore, UpgradeMonitor],
+})
+export class UpgradesModule {}
