@@ -10,6 +10,8 @@ export interface CliEnv {
   configDir: string;
   /** CAREEN_EXCHANGE_URL: the exchange to talk to, unless --exchange says otherwise. */
   exchangeUrl?: string;
+  /** CAREEN_AGBOT_URL: the agbot that `careen deploycheck` asks, unless --agbot-url says otherwise. */
+  agbotUrl?: string;
   /** CAREEN_ORG: org of the CAREEN_USER credentials, default org of commands and of login. */
   org?: string;
   /** CAREEN_USER: with CAREEN_PASSWORD, Basic credentials used instead of a stored login; alone, the default user of login. */
@@ -34,6 +36,7 @@ export function readCliEnv(env: Record<string, string | undefined>): CliEnv {
   return {
     configDir: value(env, 'CAREEN_CONFIG_DIR') ?? join(value(env, 'HOME') ?? homedir(), '.config', 'careen'),
     exchangeUrl: value(env, 'CAREEN_EXCHANGE_URL'),
+    agbotUrl: value(env, 'CAREEN_AGBOT_URL'),
     org: value(env, 'CAREEN_ORG'),
     user: value(env, 'CAREEN_USER'),
     password: value(env, 'CAREEN_PASSWORD'),

@@ -12,6 +12,7 @@ import { type CliIo } from './cli-io';
 import { registerAgentPackageCommands } from './commands/agentpackage.commands';
 import { registerAuthCommands } from './commands/auth.commands';
 import { type CliServices } from './commands/command-context';
+import { registerDeployCheckCommands } from './commands/deploycheck.commands';
 import { registerDeployPolicyCommands, registerServiceCommands } from './commands/file-resource.commands';
 import { registerHaGroupCommands } from './commands/hagroup.commands';
 import { registerNmpCommands } from './commands/nmp.commands';
@@ -59,6 +60,7 @@ export function buildProgram(services: CliServices): Command {
   registerDeployPolicyCommands(program, services);
   registerNmpCommands(program, services);
   registerAgentPackageCommands(program, services);
+  registerDeployCheckCommands(program, services);
   return program;
 }
 

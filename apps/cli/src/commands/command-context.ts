@@ -73,6 +73,24 @@ export class CommandContext {
     });
   }
 
+  /**
+   * A client of another Careen service (the agbot) at `serviceUrl`, with the caller's exchange
+   * credentials: the other services accept what the exchange issued.
+   */
+  async serviceClient(serviceUrl: string): Promise<ExchangeClient> {
+    this.login ??= resolveLogin(
+      this.env,
+      await this.storedConfig(),
+      await this.exchangeUrl(),
+      this.services.now(),
+    );
+    return new ExchangeClient({
+      exchangeUrl: serviceUrl,
+      credentials: this.login.credentials,
+      refusalHint: this.login.refusalHint,
+    });
+  }
+
   /** The org named on the command line, else CAREEN_ORG, else the caller's own org. */
   async org(client: ExchangeClient, explicit?: string): Promise<string> {
     const known = explicit ?? this.env.org ?? this.login?.org;

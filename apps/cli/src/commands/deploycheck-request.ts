@@ -1,0 +1,81 @@
+/**
+ * What `careen deploycheck` sends and where: its options read into the agbot's request body,
+ * the service reference parsed, the agbot URL resolved. Pure, so every rule is tested without I/O.
+ */
+import { type CliEnv } from '../cli-env';
+import { CliError } from '../cli-errors';
+
+export const DEFAULT_AGBOT_URL = 'http://localhost:8081';
+
+export interface DeployCheckOptions {
+  policy?: string;
+  service?: string;
+  haGroup?: string;
+  node?: string;
+  checkHa?: boolean;
+}
+
+export interface ServiceRef {
+  org: string;
+  url: string;
+  version?: string;
+}
+
+export interface DeployCheckBody {
+  deploymentPolicy?: string;
+  service?: ServiceRef;
+  checkHA: boolean;
+  haGroup?: string;
+  node?: string;
+}
+
+/**
+ * `org/url[@version]`, or `url[@version]` in `defaultOrg`. The org is what precedes the first
+ * `/`; the version what follows the last `@`.
+ */
+export function parseServiceRef(ref: string, defaultOrg: string): ServiceRef {
+  const at = ref.lastIndexOf('@');
+  const name = at === -1 ? ref : ref.slice(0, at);
+  const version = at === -1 ? undefined : ref.slice(at + 1);
+  const slash = name.indexOf('/');
+  const org = slash === -1 ? defaultOrg : name.slice(0, slash);
+  const url = slash === -1 ? name : name.slice(slash + 1);
+  if (org === '' || url === '' || version === '') {
+    throw new CliError(`invalid service "${ref}": expected org/url or org/url@version`);
+  }
+  return version === undefined ? { org, url } : { org, url, version };
+}
+
+export function deployCheckBody(options: DeployCheckOptions, org: string): DeployCheckBody {
+  if ((options.policy === undefined) === (options.service === undefined)) {
+    throw new CliError('give exactly one of --policy and --service', [], 2);
+  }
+  if (options.haGroup !== undefined && options.node !== undefined) {
+    throw new CliError('give at most one of --ha-group and --node', [], 2);
+  }
+  return {
+    ...(options.policy !== undefined ? { deploymentPolicy: options.policy } : {}),
+    ...(options.service !== undefined ? { service: parseServiceRef(options.service, org) } : {}),
+    checkHA: options.checkHa ?? false,
+    ...(options.haGroup !== undefined ? { haGroup: options.haGroup } : {}),
+    ...(options.node !== undefined ? { node: options.node } : {}),
+  };
+}
+
+/** --agbot-url, then CAREEN_AGBOT_URL, then the default; `http(s)://host[:port]`, no trailing slash. */
+export function resolveAgbotUrl(flag: string | undefined, env: Pick<CliEnv, 'agbotUrl'>): string {
+  const raw = flag ?? env.agbotUrl ?? DEFAULT_AGBOT_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new CliError(`invalid agbot URL "${raw}": expected http://host:port or https://host`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CliError(`invalid agbot URL "${raw}": expected http://host:port or https://host`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new CliError(`invalid agbot URL "${raw}": credentials, query and fragment do not belong in it`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,58 @@
+/** `careen deploycheck`: where a deployment policy or a service could run, asked of the agbot. */
+import { type Command, Option } from 'commander';
+import { CliError } from '../cli-errors';
+import { path } from '../http/exchange-client';
+import { ExchangeRefusal, ExchangeUnreachable } from '../http/exchange-errors';
+import { formatJson } from '../output/output';
+import { type CliServices, orgCommandContext } from './command-context';
+import { type DeployCheckOptions, deployCheckBody, resolveAgbotUrl } from './deploycheck-request';
+import { type DeployCheckAnswer, formatDeployCheck } from './deploycheck-report';
+
+interface Options extends DeployCheckOptions {
+  org?: string;
+  agbotUrl?: string;
+}
+
+export function registerDeployCheckCommands(program: Command, services: CliServices): void {
+  program
+    .command('deploycheck')
+    .description(
+      'check which nodes a deployment policy or a service could run on, and whether HA groups stay available',
+    )
+    .option('--policy <name>', 'a deployment policy of the org')
+    .option('--service <ref>', 'a service instead: [org/]url[@version] (default: its newest version)')
+    .addOption(new Option('--ha-group <name>', 'check the members of this HA group only').conflicts('node'))
+    .option('--node <id>', 'check this node only (with --check-ha, its whole HA group)')
+    .option('--check-ha', 'also say whether each HA group would keep running the service through an upgrade')
+    .option('--org <org>', 'org to check in (default: CAREEN_ORG, else your own org)')
+    .option('--agbot-url <url>', 'agbot URL (default: CAREEN_AGBOT_URL, else http://localhost:8081)')
+    .action(async (options: Options, command: Command) => {
+      const agbotUrl = resolveAgbotUrl(options.agbotUrl, services.env);
+      const { context, org } = await orgCommandContext(command, services, options.org);
+      const body = deployCheckBody(options, org);
+      const agbot = await context.serviceClient(agbotUrl);
+      const answer = await askAgbot(agbotUrl, () =>
+        agbot.post<DeployCheckAnswer>(path`/v1/orgs/${org}/deploycheck`, body),
+      );
+      context.io.stdout.write(
+        context.printer.format === 'json' ? formatJson(answer) : formatDeployCheck(answer),
+      );
+    });
+}
+
+/** Failures name the agbot, not the exchange the shared client speaks of. */
+async function askAgbot<T>(agbotUrl: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof ExchangeUnreachable) {
+      throw new CliError(
+        `cannot reach the agbot at ${agbotUrl} (${error.reason}); set --agbot-url or CAREEN_AGBOT_URL`,
+      );
+    }
+    if (error instanceof ExchangeRefusal && error.body === undefined) {
+      throw new CliError(`the agbot at ${agbotUrl} answered ${error.status}; is that URL a Careen agbot?`);
+    }
+    throw error;
+  }
+}
