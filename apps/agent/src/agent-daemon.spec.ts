@@ -1,7 +1,4 @@
 import { createLogger } from '@careen/telemetry';
-import { eventually } from '@careen/testing';
-import { createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,42 +76,5 @@ describe('AgentDaemon', () => {
     await writeFile(store.file, content);
     await expect(store.load()).rejects.toThrow(AgentStateError);
     await expect(store.load()).rejects.toThrow(store.file);
-  });
-
-  it('checks in with the exchange until stopped, logging when it comes and goes', async () => {
-    let healthy = false;
-    const exchange = createServer((_request, response) => response.writeHead(healthy ? 200 : 503).end());
-    await new Promise<void>((resolve) => exchange.listen(0, '127.0.0.1', resolve));
-    const { port } = exchange.address() as AddressInfo;
-    const lines: { msg: string }[] = [];
-    const logger = createLogger('agent', {
-      destination: { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) },
-    });
-    const daemon = new AgentDaemon(
-      config(dir, {
-        CAREEN_AGENT_NODE_ID: 'edge-1',
-        CAREEN_EXCHANGE_URL: `http://127.0.0.1:${port}`,
-        CAREEN_AGENT_POLL_SECONDS: 1,
-      }),
-      new AgentStateStore(dir),
-      logger,
-    );
-    await daemon.start();
-    const running = daemon.run();
-    await eventually(() =>
-      expect(lines.map((line) => line.msg)).toContain('exchange unreachable; will keep trying'),
-    );
-    healthy = true;
-    await eventually(() => expect(lines.map((line) => line.msg)).toContain('exchange reachable'));
-    daemon.stop();
-    await running;
-    exchange.close();
-
-    expect(lines.map((line) => line.msg)).toEqual([
-      'agent started',
-      'exchange unreachable; will keep trying',
-      'exchange reachable',
-      'agent stopping',
-    ]);
   });
 });

@@ -41,6 +41,7 @@ describe('careen-agent process', () => {
       CAREEN_EXCHANGE_URL: `http://127.0.0.1:${await freePort()}`,
       CAREEN_AGENT_ORG: 'acme',
       CAREEN_AGENT_NODE_ID: 'edge-7',
+      CAREEN_AGENT_TOKEN: 'edge-7-node-token',
       CAREEN_AGENT_STATE_DIR: dir,
     });
     await agent.started;

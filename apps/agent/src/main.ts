@@ -1,11 +1,17 @@
-/** `careen-agent`: the edge agent daemon. Stops cleanly on SIGTERM or SIGINT. */
+/**
+ * `careen-agent`: the edge agent daemon (stops cleanly on SIGTERM or SIGINT), and
+ * `careen-agent simulate --nodes N`: a fleet of simulated agents on the same core.
+ */
 import { ConfigError, loadConfig } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
+import { Command, InvalidArgumentError } from 'commander';
 import { AgentConfig } from './agent.config';
 import { AgentDaemon } from './agent-daemon';
+import { startSimulatedFleet } from './simulator/simulated-fleet';
+import { SimulatorConfig } from './simulator/simulator.config';
 import { AgentStateError, AgentStateStore } from './state/agent-state.store';
 
-async function main(): Promise<void> {
+async function runDaemon(): Promise<void> {
   const config = loadConfig(AgentConfig);
   const logger = createLogger('agent', { level: config.CAREEN_LOG_LEVEL });
   const daemon = new AgentDaemon(config, new AgentStateStore(config.CAREEN_AGENT_STATE_DIR), logger);
@@ -15,7 +21,123 @@ async function main(): Promise<void> {
   await daemon.run();
 }
 
-main().catch((error: unknown) => {
+function count(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('a whole number of at least 1');
+  return parsed;
+}
+
+function statusInterval(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 5 || parsed > 3600)
+    throw new InvalidArgumentError('a whole number of seconds from 5 to 3600');
+  return parsed;
+}
+
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!(parsed >= 0 && parsed <= 3600)) throw new InvalidArgumentError('seconds from 0 to 3600');
+  return parsed;
+}
+
+function rate(value: string): number {
+  const parsed = Number(value);
+  if (!(parsed >= 0 && parsed <= 1)) throw new InvalidArgumentError('a fraction between 0 and 1');
+  return parsed;
+}
+
+async function runSimulation(options: {
+  nodes: number;
+  groups: number;
+  failRate: number;
+  org: string;
+  exchange: string;
+  agbot?: string;
+  admin: string;
+  prefix: string;
+  agentVersion: string;
+  statusSeconds: number;
+  installSeconds: number;
+  logLevel: SimulatorConfig['CAREEN_LOG_LEVEL'];
+}): Promise<void> {
+  const [username, ...password] = options.admin.split(':');
+  const logger = createLogger('agent-simulator', { level: options.logLevel });
+  const fleet = await startSimulatedFleet({
+    exchangeUrl: options.exchange,
+    agbotUrl: options.agbot,
+    org: options.org,
+    admin: { username: username ?? '', password: password.join(':') },
+    nodes: options.nodes,
+    haGroups: options.groups,
+    failRate: options.failRate,
+    nodePrefix: options.prefix,
+    initialVersion: options.agentVersion,
+    statusSeconds: options.statusSeconds,
+    installSeconds: options.installSeconds,
+    logger,
+  });
+  const stop = () => void fleet.stop().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  logger.info({ nodes: options.nodes, groups: options.groups }, 'simulated fleet running; Ctrl-C stops it');
+}
+
+const program = new Command('careen-agent')
+  .description('The Careen edge agent; configured by CAREEN_* variables')
+  .action(runDaemon);
+program
+  .command('simulate')
+  .description('run N simulated agents in this process against real Careen services')
+  .requiredOption('--nodes <n>', 'how many agents', count)
+  .option('--groups <g>', 'HA groups to spread them over (default: none)', count)
+  .option('--fail-rate <r>', 'fraction of agents whose upgrades fail their health check', rate, 0)
+  .option('--org <org>', 'the org of the nodes (default: CAREEN_AGENT_ORG or demo)')
+  .option('--exchange <url>', 'exchange URL (default: CAREEN_EXCHANGE_URL or http://127.0.0.1:8080)')
+  .option('--agbot <url>', 'agbot URL (default: CAREEN_AGBOT_URL)')
+  .option(
+    '--admin <user:password>',
+    'org admin who registers the nodes and groups (default: CAREEN_SIMULATOR_ADMIN)',
+  )
+  .option('--prefix <prefix>', 'node id prefix', 'sim')
+  .option('--agent-version <version>', 'agent version the agents start at', '1.0.0')
+  .option('--install-seconds <s>', 'how long each simulated install takes', seconds, 0)
+  .option(
+    '--status-seconds <s>',
+    'each agent reports its status at least this often (default: CAREEN_AGENT_STATUS_SECONDS or 60)',
+    statusInterval,
+  )
+  .action(
+    async (flags: {
+      nodes: number;
+      groups?: number;
+      failRate: number;
+      org?: string;
+      exchange?: string;
+      agbot?: string;
+      admin?: string;
+      prefix: string;
+      agentVersion: string;
+      statusSeconds?: number;
+      installSeconds: number;
+    }) => {
+      const env = loadConfig(SimulatorConfig);
+      const admin = flags.admin ?? env.CAREEN_SIMULATOR_ADMIN;
+      if (!admin)
+        throw new ConfigError(['--admin (or CAREEN_SIMULATOR_ADMIN) is missing: username:password']);
+      await runSimulation({
+        ...flags,
+        groups: flags.groups ?? 0,
+        org: flags.org ?? env.CAREEN_AGENT_ORG,
+        exchange: flags.exchange ?? env.CAREEN_EXCHANGE_URL,
+        agbot: flags.agbot ?? env.CAREEN_AGBOT_URL,
+        admin,
+        statusSeconds: flags.statusSeconds ?? env.CAREEN_AGENT_STATUS_SECONDS,
+        logLevel: env.CAREEN_LOG_LEVEL,
+      });
+    },
+  );
+
+program.parseAsync(process.argv).catch((error: unknown) => {
   const known = error instanceof ConfigError || error instanceof AgentStateError;
   process.stderr.write(
     `careen-agent: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

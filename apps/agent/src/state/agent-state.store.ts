@@ -8,10 +8,11 @@ import { validateSync } from 'class-validator';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentState } from './agent-state';
+import { type StateStore } from './state-store';
 
 export class AgentStateError extends Error {}
 
-export class AgentStateStore {
+export class AgentStateStore implements StateStore {
   readonly file: string;
 
   constructor(private readonly dir: string) {

@@ -1,5 +1,30 @@
 import { IDENTIFIER_PATTERN } from '@careen/contracts';
-import { IsISO8601, IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
+import { IsArray, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
+import { type EnactmentRecord } from '../enactment/enactment-record';
+import { type ManagementPolicy } from '../exchange/exchange.types';
+
+export const UPGRADE_PHASES = [
+  'downloading',
+  'downloaded',
+  'installing',
+  'restarting',
+  'rolling-back',
+  'rolled-back-restarting',
+] as const;
+export type UpgradePhase = (typeof UPGRADE_PHASES)[number];
+
+/** An upgrade under way, saved before each step so a restart resumes it or rolls it back. */
+export interface UpgradeInProgress {
+  nmp: string;
+  lastUpdated: string;
+  version: string;
+  /** The version to roll back to (null: the agent as first installed). */
+  previous: string | null;
+  action: 'install' | 'download';
+  phase: UpgradePhase;
+  startTime: string;
+  error?: string;
+}
 
 /** What the agent remembers across restarts. Versioned so later fields can be migrated. */
 export class AgentState {
@@ -23,6 +48,39 @@ export class AgentState {
 
   @IsISO8601()
   lastStartedAt!: string;
+
+  /** The last change id read from the exchange's feed. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  changeCursor?: number;
+
+  /** The org's management policies, as last seen on the feed (a node cannot list them). */
+  @IsOptional()
+  @IsObject()
+  policies?: Record<string, ManagementPolicy>;
+
+  @IsOptional()
+  @IsObject()
+  enactments?: Record<string, EnactmentRecord>;
+
+  @IsOptional()
+  @IsObject()
+  upgrade?: UpgradeInProgress;
+
+  /** The last management status the exchange took, per policy. */
+  @IsOptional()
+  @IsObject()
+  acknowledgedStatuses?: Record<string, string>;
+
+  /** Versions whose install failed here: never tried again until a newer one or a reset. */
+  @IsOptional()
+  @IsArray()
+  failedVersions?: string[];
+
+  @IsOptional()
+  @IsObject()
+  agentVersion?: { upgradeStart: string | null; upgradeEnd: string | null };
 }
 
 export const AGENT_STATE_VERSION = 1;

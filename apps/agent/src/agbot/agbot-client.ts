@@ -1,0 +1,73 @@
+/**
+ * The agbot's HA-group upgrade semaphore, as a node asks for it: a grant (200) or the current
+ * holder (409); a holder's repeated request renews its lease; DELETE releases it.
+ */
+import { type RequestObserver } from '../exchange/exchange-client';
+import { HttpError, requestJson } from '../exchange/http-json';
+import { type TokenSource } from '../exchange/token-source';
+
+export interface UpgradeGrant {
+  org: string;
+  node: string;
+  haGroup: string | null;
+  managementPolicy: string;
+  grantedAt: string;
+  leaseExpiresAt: string;
+}
+
+export interface UpgradeHolder {
+  node: string;
+  managementPolicy: string;
+  grantedAt: string;
+  leaseExpiresAt: string;
+}
+
+export type UpgradeAnswer =
+  { granted: true; grant: UpgradeGrant } | { granted: false; holder?: UpgradeHolder };
+
+export class AgbotClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly org: string,
+    private readonly node: string,
+    private readonly tokens: TokenSource,
+    private readonly observe: RequestObserver = () => undefined,
+  ) {}
+
+  private get url(): URL {
+    return new URL(`/v1/orgs/${this.org}/nodes/${this.node}/upgrade`, this.baseUrl);
+  }
+
+  async requestUpgrade(managementPolicy: string): Promise<UpgradeAnswer> {
+    this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
+    try {
+      const grant = await requestJson<UpgradeGrant>(this.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
+        body: { managementPolicy },
+      });
+      return { granted: true, grant };
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 409) {
+        const details = (error.body as { details?: { holder?: UpgradeHolder } } | undefined)?.details;
+        return { granted: false, holder: details?.holder };
+      }
+      if (error instanceof HttpError && error.status === 401) this.tokens.invalidate();
+      throw error;
+    }
+  }
+
+  async release(): Promise<void> {
+    this.observe('agbot', 'DELETE /v1/orgs/{org}/nodes/{node}/upgrade');
+    try {
+      await requestJson(this.url, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
+      });
+    } catch (error) {
+      // Released already (by the agbot's monitor, or never granted): nothing to undo.
+      if (error instanceof HttpError && error.status === 404) return;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Permission to install inside an HA group: asks the agbot until it grants (waiting with jitter
+ * while a peer holds the group), then keeps the lease alive by asking again every third of
+ * its life until released. A node outside any group needs no permission.
+ */
+import { Backoff } from '../core/backoff';
+import { type Clock, type RandomSource } from '../core/clock';
+import { type AgbotClient, type UpgradeHolder } from './agbot-client';
+
+export interface HeldPermit {
+  release(): Promise<void>;
+}
+
+export interface PermitEvents {
+  /** Called once, when the first refusal makes the agent wait for a peer. */
+  waiting(holder: UpgradeHolder | undefined): Promise<void>;
+  granted(): void;
+}
+
+export class HaPermit {
+  constructor(
+    private readonly agbot: AgbotClient,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+    private readonly retry = { baseMs: 500, maxMs: 10_000 },
+  ) {}
+
+  async acquire(managementPolicy: string, events: PermitEvents, signal: AbortSignal): Promise<HeldPermit> {
+    const backoff = new Backoff(this.random, this.retry.baseMs, this.retry.maxMs);
+    let announced = false;
+    for (;;) {
+      if (signal.aborted) throw new Error('stopped while waiting for the HA group');
+      let answer;
+      try {
+        answer = await this.agbot.requestUpgrade(managementPolicy);
+      } catch {
+        // The agbot is unreachable or failing: keep asking, it is the only one who may grant.
+        await this.clock.sleep(backoff.next(), signal);
+        continue;
+      }
+      if (answer.granted) {
+        events.granted();
+        return this.hold(managementPolicy, answer.grant.leaseExpiresAt, answer.grant.grantedAt);
+      }
+      if (!announced) {
+        announced = true;
+        await events.waiting(answer.holder);
+      }
+      await this.clock.sleep(backoff.next(), signal);
+    }
+  }
+
+  private hold(managementPolicy: string, leaseExpiresAt: string, grantedAt: string): HeldPermit {
+    const stop = new AbortController();
+    const leaseMs = Math.max(1_000, Date.parse(leaseExpiresAt) - Date.parse(grantedAt));
+    const renewing = (async () => {
+      while (!stop.signal.aborted) {
+        await this.clock.sleep(leaseMs / 3, stop.signal);
+        if (stop.signal.aborted) return;
+        // A failed renewal is tried again at the next third; the lease outlives two misses.
+        await this.agbot.requestUpgrade(managementPolicy).catch(() => undefined);
+      }
+    })();
+    return {
+      release: async () => {
+        stop.abort();
+        await renewing;
+        await this.agbot.release().catch(() => undefined);
+      },
+    };
+  }
+}

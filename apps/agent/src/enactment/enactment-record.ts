@@ -1,0 +1,16 @@
+import { type ManagementStatusValue } from '@careen/contracts';
+
+/** What the agent remembers of one management policy it has taken up (kept in its state file). */
+export interface EnactmentRecord {
+  nmp: string;
+  /** The policy's lastUpdated this record is about; a newer one is a new enactment. */
+  lastUpdated: string;
+  /** The agentUpgradePolicy settings, canonical, to tell a conflicting policy from a duplicate. */
+  settings: string;
+  /** When this agent first saw the policy: the order that settles conflicts, and `now`'s start. */
+  firstSeenAt: string;
+  target: string | null;
+  status: ManagementStatusValue | null;
+  /** The random moment picked in [start, start + duration); kept so a restart does not pick again. */
+  moment: string | null;
+}

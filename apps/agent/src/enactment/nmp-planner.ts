@@ -1,0 +1,164 @@
+/**
+ * Decides what the agent does about the node management policies it knows, by DESIGN §2:
+ * which apply (the exchange's own selection rule), which one wins among conflicting ones (the
+ * one taken up first; among ones arriving together the newest), what version each means
+ * (`current` follows the newest package), whether there is anything to do (already at it,
+ * failed here before), and the random moment in [start, start + duration) to do it at.
+ * Pure: the clock and the random source come in, decisions and updated records go out.
+ */
+import { type ManagementStatusValue, TERMINAL_STATUSES } from '@careen/contracts';
+import { compileSelector, type SelectableNode } from '@careen/policy';
+import { type RandomSource } from '../core/clock';
+import { type ManagementPolicy } from '../exchange/exchange.types';
+import { type EnactmentRecord } from './enactment-record';
+import { alreadyAt, targetVersion } from './target-version';
+
+export interface PlanInput {
+  node: SelectableNode;
+  policies: readonly ManagementPolicy[];
+  packages: readonly string[];
+  running: string;
+  failed: readonly string[];
+  records: Readonly<Record<string, EnactmentRecord>>;
+  /** The policy whose upgrade is under way: left to it, untouched. */
+  inProgress?: string;
+  now: Date;
+}
+
+/** A status to write now, with nothing else to do for that policy. */
+export interface Report {
+  nmp: string;
+  status: Extract<ManagementStatusValue, 'conflict' | 'no-action-required' | 'precheck-failed'>;
+  version: string | null;
+  error?: string;
+}
+
+/** An upgrade to carry out at `moment`. */
+export interface Enactment {
+  nmp: string;
+  policy: ManagementPolicy;
+  target: string;
+  moment: Date;
+  action: 'install' | 'download';
+}
+
+export interface Plan {
+  reports: Report[];
+  /** The upgrade to do next (the earliest moment): one policy at a time. */
+  next: Enactment | undefined;
+  /** Every enactment due, in order, for a caller that wants to know what is waiting. */
+  waiting: Enactment[];
+  records: Record<string, EnactmentRecord>;
+}
+
+const DONE_FOR_TARGET: readonly (ManagementStatusValue | null)[] = [...TERMINAL_STATUSES, 'downloaded'];
+
+export class NmpPlanner {
+  constructor(private readonly random: RandomSource) {}
+
+  plan(input: PlanInput): Plan {
+    const records: Record<string, EnactmentRecord> = {};
+    const known = new Set(input.policies.map((policy) => policy.name));
+    // A deleted policy is forgotten; one merely no longer applying keeps its place in line.
+    for (const [name, record] of Object.entries(input.records))
+      if (known.has(name)) records[name] = { ...record };
+
+    const applicable = input.policies.filter(
+      (policy) => policy.enabled && policy.agentUpgradePolicy !== null && compileSelector(policy)(input.node),
+    );
+    for (const policy of applicable) {
+      const settings = settingsOf(policy);
+      const record = records[policy.name];
+      if (!record || record.lastUpdated !== policy.lastUpdated || record.settings !== settings) {
+        records[policy.name] = {
+          nmp: policy.name,
+          lastUpdated: policy.lastUpdated,
+          settings,
+          firstSeenAt: record?.firstSeenAt ?? input.now.toISOString(),
+          target: null,
+          status: record?.status === 'reset' ? 'reset' : null,
+          moment: null,
+        };
+      }
+    }
+
+    const winner = this.winner(applicable, records);
+    const reports: Report[] = [];
+    const waiting: Enactment[] = [];
+    for (const policy of applicable) {
+      if (policy.name === input.inProgress) continue;
+      const record = records[policy.name]!;
+      if (winner && record.settings !== settingsOf(winner)) {
+        if (record.status !== 'conflict') {
+          reports.push({
+            nmp: policy.name,
+            status: 'conflict',
+            version: null,
+            error: `conflicts with management policy "${winner.name}", enacted on this node first`,
+          });
+          record.status = 'conflict';
+        }
+        continue;
+      }
+      if (record.status === 'conflict') record.status = null;
+      const target = targetVersion(policy.agentUpgradePolicy!.atLeastVersion, input.packages);
+      if (target === null) continue;
+      if (record.target !== target)
+        Object.assign(record, { target, status: record.status === 'reset' ? 'reset' : null, moment: null });
+      if (DONE_FOR_TARGET.includes(record.status)) continue;
+      if (alreadyAt(input.running, target)) {
+        reports.push({ nmp: policy.name, status: 'no-action-required', version: target });
+        record.status = 'no-action-required';
+        continue;
+      }
+      if (input.failed.includes(target) && record.status !== 'reset') {
+        const error = `version ${target} failed on this node before; it is not tried again until a newer one or a reset`;
+        reports.push({ nmp: policy.name, status: 'precheck-failed', version: target, error });
+        record.status = 'precheck-failed';
+        continue;
+      }
+      record.moment ??= this.moment(policy, record).toISOString();
+      waiting.push({
+        nmp: policy.name,
+        policy,
+        target,
+        moment: new Date(record.moment),
+        action: policy.agentUpgradePolicy!.action,
+      });
+    }
+    waiting.sort((a, b) => a.moment.getTime() - b.moment.getTime() || a.nmp.localeCompare(b.nmp));
+    return { reports, next: waiting[0], waiting, records };
+  }
+
+  /** The policy taken up first (not in conflict); when none was, the newest. */
+  private winner(
+    applicable: readonly ManagementPolicy[],
+    records: Record<string, EnactmentRecord>,
+  ): ManagementPolicy | undefined {
+    const enacted = applicable
+      .filter((policy) => {
+        const status = records[policy.name]?.status;
+        return status !== null && status !== undefined && status !== 'conflict';
+      })
+      .sort(
+        (a, b) =>
+          records[a.name]!.firstSeenAt.localeCompare(records[b.name]!.firstSeenAt) ||
+          a.name.localeCompare(b.name),
+      );
+    if (enacted[0]) return enacted[0];
+    return [...applicable].sort(
+      (a, b) => b.lastUpdated.localeCompare(a.lastUpdated) || a.name.localeCompare(b.name),
+    )[0];
+  }
+
+  private moment(policy: ManagementPolicy, record: EnactmentRecord): Date {
+    const { start, duration } = policy.agentUpgradePolicy!;
+    const from = start === 'now' ? Date.parse(record.firstSeenAt) : Date.parse(start);
+    return new Date(from + Math.floor(this.random() * Math.max(0, duration) * 1000));
+  }
+}
+
+function settingsOf(policy: ManagementPolicy): string {
+  const { atLeastVersion, start, duration, action } = policy.agentUpgradePolicy!;
+  return JSON.stringify([atLeastVersion, start, duration, action]);
+}

@@ -1,0 +1,10 @@
+/** @careen/agent: the edge agent's core and the simulated fleet built on it. */
+export { AgentCore, type AgentCoreOptions } from './agent-core';
+export {
+  startSimulatedFleet,
+  tokenOf,
+  type SimulatedAgent,
+  type SimulatedFleet,
+  type SimulatedFleetOptions,
+  type TimelineEntry,
+} from './simulator/simulated-fleet';

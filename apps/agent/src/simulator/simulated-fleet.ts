@@ -1,0 +1,205 @@
+/**
+ * A fleet of simulated agents in one process, each the same AgentCore a real node runs, with
+ * an in-memory state, workload runtime and install strategy (which can be told to fail), against
+ * the real exchange and agbot. It registers its nodes and HA groups with an org admin's
+ * credentials, and keeps every agent's management-status steps as a timeline.
+ */
+import { type JsonLogger } from '@careen/telemetry';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentCore, type AgentCoreOptions } from '../agent-core';
+import { type Clock, type RandomSource, systemClock } from '../core/clock';
+import { type RequestObserver } from '../exchange/exchange-client';
+import { HttpError, requestJson } from '../exchange/http-json';
+import { AgentMemory } from '../state/agent-memory';
+import { AGENT_STATE_VERSION } from '../state/agent-state';
+import { MemoryStateStore } from '../state/state-store';
+import { SimulatedInstallStrategy } from '../upgrade/simulated-install.strategy';
+import { SimulatedRuntime } from '../workloads/simulated-runtime';
+
+export interface SimulatedFleetOptions {
+  exchangeUrl: string;
+  agbotUrl?: string;
+  org: string;
+  /** An org admin (or hub admin) of `org`, to register the nodes and form the groups. */
+  admin: { username: string; password: string; org?: string };
+  nodes: number;
+  /** HA groups the nodes are dealt into round-robin; 0 or absent: none. */
+  haGroups?: number;
+  nodePrefix?: string;
+  /** Version the agents run at the start. */
+  initialVersion?: string;
+  /** Fraction of agents whose upgrades fail their health check (chosen at random). */
+  failRate?: number;
+  /** How long each simulated install takes, in seconds; default 0. */
+  installSeconds?: number;
+  /** Decides per node and version whether an upgrade fails its health check; overrides failRate. */
+  shouldFail?: (node: string, version: string) => boolean;
+  /** Skip registration: the nodes exist already, with the token `nodeToken(node)` gives. */
+  registered?: boolean;
+  /** The node token of each simulated node; default tokenOf. */
+  nodeToken?: (node: string) => string;
+  pollSeconds?: number;
+  /** Each agent reports its status at least this often, in seconds; default 60. */
+  statusSeconds?: number;
+  trustedKeys?: string[];
+  clock?: Clock;
+  random?: RandomSource;
+  logger: JsonLogger;
+  observeRequests?: RequestObserver;
+  observeChanges?: AgentCoreOptions['observeChanges'];
+  /** Sees each management-status step of every agent as it is reported. */
+  observeStatuses?: (entry: TimelineEntry) => void;
+  /** Agents started per second (a fleet does not boot all at once); unlimited when absent. */
+  startRate?: number;
+  /** Registrations in flight at once. */
+  concurrency?: number;
+}
+
+export interface TimelineEntry {
+  node: string;
+  haGroup: string | null;
+  nmp: string;
+  status: string;
+  version?: string;
+  at: Date;
+}
+
+export interface SimulatedAgent {
+  node: string;
+  haGroup: string | null;
+  core: AgentCore;
+  strategy: SimulatedInstallStrategy;
+}
+
+export interface SimulatedFleet {
+  agents: SimulatedAgent[];
+  timeline: TimelineEntry[];
+  /** Agents per running version. */
+  versions(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+/** The token a simulated node uses: derived from its id, so a restarted simulator finds its nodes. */
+export function tokenOf(node: string): string {
+  return `simulated-${node}-token`;
+}
+
+export async function startSimulatedFleet(options: SimulatedFleetOptions): Promise<SimulatedFleet> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const prefix = options.nodePrefix ?? 'sim';
+  const nodeToken = options.nodeToken ?? tokenOf;
+  const groups = options.haGroups ?? 0;
+  const ids = Array.from({ length: options.nodes }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
+  const groupOf = (i: number) => (groups > 0 ? `${prefix}-group-${(i % groups) + 1}` : null);
+  const admin = `Basic ${Buffer.from(`${options.admin.org ?? options.org}/${options.admin.username}:${options.admin.password}`).toString('base64')}`;
+  const call = (method: string, path: string, body?: unknown) =>
+    requestJson(new URL(path, options.exchangeUrl), { method, body, headers: { authorization: admin } });
+
+  if (!options.registered) {
+    await inBatches(ids, options.concurrency ?? 32, (node) =>
+      call('PUT', `/v1/orgs/${options.org}/nodes/${node}`, { token: nodeToken(node) }),
+    );
+  }
+  for (let g = 0; g < groups; g++) {
+    const name = `${prefix}-group-${g + 1}`;
+    const members = ids.filter((_, i) => i % groups === g);
+    try {
+      await call('POST', `/v1/orgs/${options.org}/hagroups`, { name, members });
+    } catch (error) {
+      if (!(error instanceof HttpError && error.status === 409)) throw error;
+      await call('PUT', `/v1/orgs/${options.org}/hagroups/${name}`, { members });
+    }
+  }
+
+  const failing = new Set(ids.filter(() => random() < (options.failRate ?? 0)));
+  const shouldFail = options.shouldFail ?? ((node: string) => failing.has(node));
+  const timeline: TimelineEntry[] = [];
+  const downloads = await mkdtemp(join(tmpdir(), 'careen-fleet-'));
+  const agents: SimulatedAgent[] = [];
+  for (const [i, node] of ids.entries()) {
+    const haGroup = groupOf(i);
+    const strategy = new SimulatedInstallStrategy(
+      options.initialVersion ?? '1.0.0',
+      (version) => shouldFail(node, version),
+      options.installSeconds ? { ms: options.installSeconds * 1000, clock } : undefined,
+    );
+    const store = new MemoryStateStore();
+    const memory = new AgentMemory(
+      {
+        schemaVersion: AGENT_STATE_VERSION,
+        org: options.org,
+        nodeId: node,
+        token: nodeToken(node),
+        starts: 1,
+        lastStartedAt: clock.now().toISOString(),
+      },
+      store,
+    );
+    const core = new AgentCore({
+      exchangeUrl: options.exchangeUrl,
+      agbotUrl: options.agbotUrl,
+      pollSeconds: options.pollSeconds ?? 30,
+      statusSeconds: options.statusSeconds ?? 60,
+      builtinVersion: options.initialVersion ?? '1.0.0',
+      strategy,
+      runtime: new SimulatedRuntime(),
+      downloadsDir: join(downloads, node),
+      trustedKeys: options.trustedKeys ?? [],
+      memory,
+      clock,
+      random,
+      logger: options.logger.child({ node }),
+      observeRequests: options.observeRequests,
+      observeChanges: options.observeChanges,
+      observeStatuses: (event) => {
+        const entry = { node, haGroup, ...event };
+        timeline.push(entry);
+        options.observeStatuses?.(entry);
+      },
+      retry: { baseMs: 200, maxMs: 5_000 },
+    });
+    agents.push({ node, haGroup, core, strategy });
+  }
+  const running: Promise<void>[] = [];
+  const stopping = new AbortController();
+  const ramp = (async () => {
+    for (const agent of agents) {
+      if (stopping.signal.aborted) return;
+      running.push(agent.core.run());
+      if (options.startRate) await clock.sleep(1000 / options.startRate, stopping.signal);
+    }
+  })();
+
+  return {
+    agents,
+    timeline,
+    versions: () =>
+      agents.reduce<Record<string, number>>((counts, agent) => {
+        counts[agent.core.version] = (counts[agent.core.version] ?? 0) + 1;
+        return counts;
+      }, {}),
+    stop: async () => {
+      stopping.abort();
+      await ramp;
+      for (const agent of agents) agent.core.stop();
+      await Promise.all(running);
+      await rm(downloads, { recursive: true, force: true });
+    },
+  };
+}
+
+async function inBatches<T>(
+  items: readonly T[],
+  size: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The agent's state in memory, written through to its store after each change; writes are
+ * queued so two steps never race on the same file.
+ */
+import { type ManagementStatusValue } from '@careen/contracts';
+import { type EnactmentRecord } from '../enactment/enactment-record';
+import { type AgentState, type UpgradeInProgress } from './agent-state';
+import { type StateStore } from './state-store';
+
+export class AgentMemory {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly state: AgentState,
+    private readonly store: StateStore,
+  ) {}
+
+  persist(): Promise<void> {
+    const snapshot = structuredClone(this.state);
+    this.writing = this.writing.then(() => this.store.save(snapshot));
+    return this.writing;
+  }
+
+  get upgrade(): UpgradeInProgress | undefined {
+    return this.state.upgrade;
+  }
+
+  setUpgrade(upgrade: UpgradeInProgress | undefined): Promise<void> {
+    if (upgrade) this.state.upgrade = upgrade;
+    else delete this.state.upgrade;
+    return this.persist();
+  }
+
+  get failedVersions(): string[] {
+    return this.state.failedVersions ?? [];
+  }
+
+  markFailed(version: string): void {
+    this.state.failedVersions = [...new Set([...this.failedVersions, version])];
+  }
+
+  forgetFailure(version: string): void {
+    this.state.failedVersions = this.failedVersions.filter((failed) => failed !== version);
+  }
+
+  get records(): Record<string, EnactmentRecord> {
+    return (this.state.enactments ??= {});
+  }
+
+  recordStatus(nmp: string, status: ManagementStatusValue): void {
+    const record = this.records[nmp];
+    if (record) record.status = status;
+  }
+
+  get upgradeTimes(): { upgradeStart: string | null; upgradeEnd: string | null } {
+    return (this.state.agentVersion ??= { upgradeStart: null, upgradeEnd: null });
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Carries out one agent upgrade, step by step, saving its phase before each step so that a
+ * restart (planned, after install, or a crash) resumes where it stopped or rolls back:
+ *
+ *   downloading → downloaded → [ha-waiting] → initiated → (restart) → successful
+ *                                     any failure after install → failed → rolling-back
+ *                                                                → (restart) → rolled-back | rollback-failed
+ *
+ * A bad download ends in download-failed; a package that fails its checks in precheck-failed
+ * and is never installed. A failed version is remembered and not tried again.
+ */
+import { type ManagementStatusValue } from '@careen/contracts';
+import { type JsonLogger } from '@careen/telemetry';
+import { type AgbotClient } from '../agbot/agbot-client';
+import { type HaPermit, type HeldPermit } from '../agbot/ha-permit';
+import { type Clock } from '../core/clock';
+import { type ExchangeClient } from '../exchange/exchange-client';
+import { type ManagementStatusReport } from '../exchange/exchange.types';
+import { type UpgradeInProgress } from '../state/agent-state';
+import { type AgentMemory } from '../state/agent-memory';
+import { type InstallStrategy, type Restarter } from './install-strategy';
+import { type PackageDownload } from './package-download';
+import { type PackageVerifier } from './package-verifier';
+
+export interface UpgradeReporter {
+  /** Writes the policy's status for this node; keeps trying until the exchange takes it. */
+  management(nmp: string, report: ManagementStatusReport): Promise<void>;
+  /** Writes the node's status (agentVersion and workloads); keeps trying likewise. */
+  node(): Promise<void>;
+}
+
+export interface UpgradeDeps {
+  exchange: ExchangeClient;
+  download: PackageDownload;
+  verifier: PackageVerifier;
+  strategy: InstallStrategy;
+  restarter: Restarter;
+  memory: AgentMemory;
+  reporter: UpgradeReporter;
+  clock: Clock;
+  logger: JsonLogger;
+  /** Present when an agbot is configured. */
+  permit?: HaPermit;
+  agbot?: AgbotClient;
+}
+
+export class UpgradeRunner {
+  private held: HeldPermit | undefined;
+
+  constructor(private readonly deps: UpgradeDeps) {}
+
+  /** Starts an upgrade of the running version to `version` for the policy. */
+  async begin(
+    enactment: { nmp: string; lastUpdated: string; version: string; action: 'install' | 'download' },
+    running: string | null,
+    haGroup: string | null,
+    signal: AbortSignal,
+  ): Promise<void> {
+    await this.deps.memory.setUpgrade({
+      ...enactment,
+      previous: running,
+      phase: 'downloading',
+      startTime: this.deps.clock.now().toISOString(),
+    });
+    await this.proceed(haGroup, signal);
+  }
+
+  /**
+   * Continues the saved upgrade from its phase; `running` is the version this process runs.
+   * Resolves when the upgrade is over or waits for a restart.
+   */
+  async proceed(haGroup: string | null, signal: AbortSignal): Promise<void> {
+    const upgrade = this.deps.memory.upgrade;
+    if (!upgrade) return;
+    switch (upgrade.phase) {
+      case 'downloading':
+      case 'downloaded':
+      case 'installing':
+        return this.downloadAndInstall(upgrade, haGroup, signal);
+      case 'restarting':
+        return this.confirm(upgrade, haGroup);
+      case 'rolling-back':
+        return this.rollBack(upgrade, haGroup);
+      case 'rolled-back-restarting':
+        return this.confirmRollback(upgrade, haGroup);
+    }
+  }
+
+  private async downloadAndInstall(
+    upgrade: UpgradeInProgress,
+    haGroup: string | null,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { exchange, download, verifier, logger } = this.deps;
+    if (upgrade.phase === 'downloading') await this.status(upgrade, 'downloading');
+    let file: string;
+    let pkg;
+    try {
+      pkg = await exchange.getPackage(upgrade.version);
+      logger.info({ version: upgrade.version, size: pkg.size }, 'downloading the package');
+      file = await download.fetch(
+        pkg,
+        {
+          resumed: (offset) => logger.info({ version: upgrade.version, offset }, 'download resumed'),
+          retrying: (attempt, error) =>
+            logger.warn(
+              { version: upgrade.version, attempt, error: error.message },
+              'download interrupted; retrying',
+            ),
+        },
+        signal,
+      );
+    } catch (error) {
+      if (signal.aborted) return;
+      return this.end(upgrade, 'download-failed', haGroup, (error as Error).message);
+    }
+    try {
+      await verifier.verify(file, pkg);
+    } catch (error) {
+      await download.discard(upgrade.version);
+      this.deps.memory.markFailed(upgrade.version);
+      logger.warn({ version: upgrade.version, error: (error as Error).message }, 'package refused');
+      return this.end(upgrade, 'precheck-failed', haGroup, (error as Error).message);
+    }
+    if (upgrade.phase === 'downloading') {
+      await this.save(upgrade, 'downloaded');
+      await this.status(upgrade, 'downloaded');
+    }
+    if (upgrade.action === 'download') return this.end(upgrade, 'downloaded', haGroup);
+
+    if (haGroup && this.deps.permit) {
+      try {
+        this.held = await this.deps.permit.acquire(
+          upgrade.nmp,
+          {
+            waiting: () => this.status(upgrade, 'ha-waiting'),
+            granted: () => logger.info({ nmp: upgrade.nmp, haGroup }, 'upgrade granted in the HA group'),
+          },
+          signal,
+        );
+      } catch {
+        return; // stopped while waiting: the saved phase resumes on the next start
+      }
+    }
+    await this.save(upgrade, 'installing');
+    this.deps.memory.upgradeTimes.upgradeStart = this.deps.clock.now().toISOString();
+    this.deps.memory.upgradeTimes.upgradeEnd = null;
+    await this.status(upgrade, 'initiated');
+    await this.deps.reporter.node();
+    try {
+      await this.deps.strategy.install(upgrade.version, file);
+      await this.deps.strategy.activate(upgrade.version);
+    } catch (error) {
+      return this.fail(upgrade, haGroup, `install failed: ${(error as Error).message}`);
+    }
+    await this.save(upgrade, 'restarting');
+    logger.info({ version: upgrade.version }, 'restarting on the new version');
+    await this.deps.restarter.restart();
+  }
+
+  /** After the restart: the new version must be the one running, and healthy. */
+  private async confirm(upgrade: UpgradeInProgress, haGroup: string | null): Promise<void> {
+    const active = await this.deps.strategy.activeVersion();
+    try {
+      if (active !== upgrade.version)
+        throw new Error(`${active ?? 'the first installed agent'} is running, not ${upgrade.version}`);
+      await this.deps.strategy.healthCheck(upgrade.version);
+    } catch (error) {
+      return this.fail(upgrade, haGroup, (error as Error).message);
+    }
+    this.deps.memory.upgradeTimes.upgradeEnd = this.deps.clock.now().toISOString();
+    this.deps.logger.info({ version: upgrade.version, previous: upgrade.previous }, 'upgrade successful');
+    await this.end(upgrade, 'successful', haGroup);
+  }
+
+  private async fail(upgrade: UpgradeInProgress, haGroup: string | null, error: string): Promise<void> {
+    this.deps.logger.warn({ version: upgrade.version, error }, 'upgrade failed; rolling back');
+    upgrade.error = error;
+    this.deps.memory.markFailed(upgrade.version);
+    await this.status(upgrade, 'failed', error);
+    await this.save(upgrade, 'rolling-back');
+    await this.rollBack(upgrade, haGroup);
+  }
+
+  private async rollBack(upgrade: UpgradeInProgress, haGroup: string | null): Promise<void> {
+    await this.status(upgrade, 'rolling-back', upgrade.error);
+    const activeBefore = await this.deps.strategy.activeVersion().catch(() => undefined);
+    try {
+      await this.deps.strategy.activate(upgrade.previous);
+      await this.deps.strategy.remove(upgrade.version);
+    } catch (error) {
+      return this.end(
+        upgrade,
+        'rollback-failed',
+        haGroup,
+        `${upgrade.error}; rollback: ${(error as Error).message}`,
+      );
+    }
+    await this.save(upgrade, 'rolled-back-restarting');
+    // Nothing to restart when the new version never became the active one.
+    if (activeBefore === upgrade.previous) return this.confirmRollback(upgrade, haGroup);
+    await this.deps.restarter.restart();
+  }
+
+  private async confirmRollback(upgrade: UpgradeInProgress, haGroup: string | null): Promise<void> {
+    const active = await this.deps.strategy.activeVersion();
+    if (active !== upgrade.previous) {
+      return this.end(
+        upgrade,
+        'rollback-failed',
+        haGroup,
+        `${upgrade.error}; ${active} is active after the rollback`,
+      );
+    }
+    try {
+      if (active !== null) await this.deps.strategy.healthCheck(active);
+    } catch (error) {
+      return this.end(upgrade, 'rollback-failed', haGroup, `${upgrade.error}; ${(error as Error).message}`);
+    }
+    this.deps.logger.info({ version: upgrade.previous, failed: upgrade.version }, 'rolled back');
+    await this.end(upgrade, 'rolled-back', haGroup, upgrade.error);
+  }
+
+  /** Writes the final status, gives the HA group back and forgets the upgrade. */
+  private async end(
+    upgrade: UpgradeInProgress,
+    status: ManagementStatusValue,
+    haGroup: string | null,
+    error?: string,
+  ): Promise<void> {
+    await this.status(upgrade, status, error, true);
+    await this.deps.memory.setUpgrade(undefined);
+    await this.deps.reporter.node();
+    await this.releasePermit(haGroup);
+  }
+
+  private async releasePermit(haGroup: string | null): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    if (held) await held.release();
+    else if (haGroup && this.deps.agbot) await this.deps.agbot.release().catch(() => undefined);
+  }
+
+  private async save(upgrade: UpgradeInProgress, phase: UpgradeInProgress['phase']): Promise<void> {
+    upgrade.phase = phase;
+    await this.deps.memory.setUpgrade(upgrade);
+  }
+
+  private async status(
+    upgrade: UpgradeInProgress,
+    status: ManagementStatusValue,
+    error?: string,
+    final = false,
+  ): Promise<void> {
+    this.deps.memory.recordStatus(upgrade.nmp, status);
+    await this.deps.memory.persist();
+    await this.deps.reporter.management(upgrade.nmp, {
+      status,
+      version: upgrade.version,
+      startTime: upgrade.startTime,
+      ...(final ? { endTime: this.deps.clock.now().toISOString() } : {}),
+      ...(error ? { error: error.slice(0, 4000) } : {}),
+    });
+  }
+}

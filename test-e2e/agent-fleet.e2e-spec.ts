@@ -1,0 +1,161 @@
+/**
+ * A fleet of 30 simulated agents in 10 HA groups, against the real exchange and agbot, takes
+ * one node management policy with a 10 s window: every agent reaches the new version; the
+ * agents' own timeline shows no two members of a group upgrading at once (invariant 1); the
+ * agent whose install fails is rolled back and does not try that version again; publishing a
+ * newer package makes it try again.
+ */
+import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
+import { agbotService } from '@careen/agbot/src/agbot.service';
+import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
+import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
+import { exchangeService } from '@careen/exchange/src/exchange.service';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { createLogger } from '@careen/telemetry';
+import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { gzipSync } from 'node:zlib';
+import { pack } from 'tar-stream';
+
+const ROOT_PASSWORD = 'root-password-1';
+const root = basic('root', 'root', ROOT_PASSWORD);
+const NODES = 30;
+const GROUPS = 10;
+const FAILING = 'sim-0007';
+const TERMINAL = ['successful', 'rolled-back', 'rollback-failed'];
+
+async function agentPackage(version: string): Promise<Buffer> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve) => {
+    archive.on('data', (chunk) => chunks.push(chunk as Buffer));
+    archive.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
+  archive.finalize();
+  return gzipSync(await done);
+}
+
+/** Each agent's time holding its group: from `initiated` to its final status. */
+function upgradeSpans(timeline: readonly TimelineEntry[], version: string) {
+  const spans: { node: string; haGroup: string | null; from: number; to: number }[] = [];
+  const open = new Map<string, number>();
+  for (const entry of timeline) {
+    if (entry.version !== version) continue;
+    if (entry.status === 'initiated') open.set(entry.node, entry.at.getTime());
+    if (TERMINAL.includes(entry.status) && open.has(entry.node)) {
+      spans.push({
+        node: entry.node,
+        haGroup: entry.haGroup,
+        from: open.get(entry.node)!,
+        to: entry.at.getTime(),
+      });
+      open.delete(entry.node);
+    }
+  }
+  return spans;
+}
+
+describe('agent fleet: rolling agent upgrades through HA groups', () => {
+  const infra = useTestInfra();
+  let exchange: InProcessService<ExchangeConfig>;
+  let agbot: InProcessService<AgbotConfig>;
+  let fleet: SimulatedFleet;
+
+  const call = (method: string, path: string, body?: unknown) =>
+    http(exchange.url, method, path, { auth: root, body });
+  const publish = async (version: string) =>
+    expect(
+      (
+        await http(exchange.url, 'POST', '/v1/agent-packages', {
+          auth: root,
+          rawBody: await agentPackage(version),
+          headers: { 'content-type': 'application/gzip' },
+        })
+      ).status,
+    ).toBe(201);
+
+  beforeAll(async () => {
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    agbot = await startServiceInProcess(agbotService, infra, {
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+      CAREEN_UPGRADE_LEASE_SECONDS: '30',
+    });
+    await call('POST', '/v1/orgs', { id: 'acme' });
+    await call('POST', '/v1/orgs/acme/users', {
+      username: 'ada',
+      password: 'ada-password',
+      role: 'orgAdmin',
+    });
+    await publish('1.0.0');
+    await publish('2.0.0');
+    fleet = await startSimulatedFleet({
+      exchangeUrl: exchange.url,
+      agbotUrl: agbot.url,
+      org: 'acme',
+      admin: { username: 'ada', password: 'ada-password' },
+      nodes: NODES,
+      haGroups: GROUPS,
+      initialVersion: '1.0.0',
+      shouldFail: (node, version) => node === FAILING && version === '2.0.0',
+      pollSeconds: 5,
+      logger: createLogger('agent-fleet', { level: 'error' }),
+    });
+  });
+
+  afterAll(async () => {
+    await fleet?.stop();
+    await agbot?.close();
+    await exchange?.close();
+  });
+
+  it('upgrades every agent within the window, one member of a group at a time, and rolls back the one that fails', async () => {
+    const answer = await call('PUT', '/v1/orgs/acme/management-policies/fleet-upgrade', {
+      enabled: true,
+      allowDisruptive: true,
+      agentUpgradePolicy: { atLeastVersion: 'current', start: 'now', duration: 10 },
+    });
+    expect(answer.status).toBeLessThan(300);
+
+    await eventually(() => expect(fleet.versions()).toEqual({ '2.0.0': NODES - 1, '1.0.0': 1 }), {
+      timeoutMs: 60_000,
+    });
+    const failing = fleet.agents.find((agent) => agent.node === FAILING)!;
+    await eventually(async () =>
+      expect(
+        (await call('GET', `/v1/orgs/acme/nodes/${FAILING}/managementStatus/fleet-upgrade`)).body,
+      ).toMatchObject({
+        status: 'rolled-back',
+        version: '2.0.0',
+      }),
+    );
+    expect(failing.core.version).toBe('1.0.0');
+    expect((await call('GET', `/v1/orgs/acme/nodes/${FAILING}`)).body).toMatchObject({
+      status: { agentVersion: { package: '1.0.0', failed: '2.0.0' } },
+    });
+
+    const spans = upgradeSpans(fleet.timeline, '2.0.0');
+    expect(spans).toHaveLength(NODES);
+    for (const group of new Set(spans.map((span) => span.haGroup))) {
+      const members = spans.filter((span) => span.haGroup === group).sort((a, b) => a.from - b.from);
+      expect(members).toHaveLength(NODES / GROUPS);
+      for (let i = 1; i < members.length; i++)
+        expect(members[i]!.from).toBeGreaterThanOrEqual(members[i - 1]!.to);
+    }
+    // The failed version was tried once on that node and not again.
+    const tries = fleet.timeline.filter(
+      (entry) => entry.node === FAILING && entry.version === '2.0.0' && entry.status === 'initiated',
+    );
+    expect(tries).toHaveLength(1);
+  });
+
+  it('tries the failed agent again once a newer package is published', async () => {
+    await publish('2.1.0');
+    await eventually(() => expect(fleet.versions()).toEqual({ '2.1.0': NODES }), { timeoutMs: 60_000 });
+    expect(
+      fleet.timeline
+        .filter((entry) => entry.node === FAILING && entry.status === 'initiated')
+        .map((entry) => entry.version),
+    ).toEqual(['2.0.0', '2.1.0']);
+  });
+});
