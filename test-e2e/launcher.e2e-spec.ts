@@ -1,6 +1,7 @@
 /**
- * `npm start` as a user runs it: the launcher brings up Postgres, NATS and every hub service
- * whose sources exist, reports ready, and on SIGTERM stops all of it and exits 0.
+ * `npm start` as a user runs it: the launcher brings up Postgres, NATS, every hub service
+ * whose sources exist and the demo fleet of simulated agents (registered in their HA groups
+ * and reporting their status), reports ready, and on SIGTERM stops all of it and exits 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -8,9 +9,13 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@careen/devstack';
+import { eventually } from '@careen/testing';
 
 const REPO_ROOT = resolve(__dirname, '..');
 const READY_LINE = 'Careen is ready.';
+const ROOT_PASSWORD = 'launcher-root-password';
+const DEMO_NODES = 6;
+const DEMO_GROUPS = 2;
 const HUB_SERVICES = [
   { name: 'exchange', portEnv: 'CAREEN_EXCHANGE_PORT' },
   { name: 'agbot', portEnv: 'CAREEN_AGBOT_PORT' },
@@ -42,8 +47,15 @@ describe('npm start', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('starts every hub service, answers health checks, and stops everything on SIGTERM with exit 0', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, CAREEN_HOME: home, CAREEN_LOG_LEVEL: 'warn' };
+  it('starts every hub service and the demo fleet, answers health checks, and stops everything on SIGTERM with exit 0', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      CAREEN_HOME: home,
+      CAREEN_LOG_LEVEL: 'warn',
+      CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
+      CAREEN_DEMO_NODES: String(DEMO_NODES),
+      CAREEN_DEMO_GROUPS: String(DEMO_GROUPS),
+    };
     for (const [envVar, port] of ports) env[envVar] = String(port);
     const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'start.js')], {
       cwd: REPO_ROOT,
@@ -69,9 +81,37 @@ describe('npm start', () => {
     expect(await accepts(ports.get('CAREEN_PG_PORT') as number)).toBe(true);
     expect(await accepts(ports.get('CAREEN_NATS_PORT') as number)).toBe(true);
 
+    // The demo fleet: its nodes are registered in their groups and report version 1.0.0.
+    expect(output).toContain(`Demo fleet  ${DEMO_NODES} simulated agents demo-0001 … demo-000${DEMO_NODES}`);
+    const exchange = `http://127.0.0.1:${ports.get('CAREEN_EXCHANGE_PORT')}`;
+    const asRoot = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
+    const get = async (path: string) => {
+      const answer = await fetch(`${exchange}${path}`, { headers: { authorization: asRoot } });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as {
+        items: { id?: string; name?: string; haGroup?: string; members?: string[]; status?: unknown }[];
+      };
+    };
+    const groups = await get('/v1/orgs/demo/hagroups');
+    expect(groups.items.map((group) => [group.name, group.members])).toEqual([
+      ['demo-group-1', ['demo-0001', 'demo-0003', 'demo-0005']],
+      ['demo-group-2', ['demo-0002', 'demo-0004', 'demo-0006']],
+    ]);
+    await eventually(async () => {
+      const nodes = await get('/v1/orgs/demo/nodes');
+      expect(nodes.items).toHaveLength(DEMO_NODES);
+      for (const node of nodes.items) {
+        expect(node).toMatchObject({
+          haGroup: expect.stringMatching(/^demo-group-[12]$/),
+          status: { lastHeartbeat: expect.any(String), agentVersion: { package: '1.0.0', failed: null } },
+        });
+      }
+    });
+
     child.kill('SIGTERM');
     const exit = await exitOf(child, 30_000);
     // The launcher's output is part of the comparison only when it failed, to show why.
+    expect(output).toContain('Stopping the demo fleet…');
     expect({ exit, output: exit.code === 0 ? '' : output }).toEqual({
       exit: { code: 0, signal: null },
       output: '',

@@ -11,20 +11,28 @@ export interface LocalCredentials {
   rootPassword: string;
   /** True when CAREEN_ROOT_PASSWORD supplied the hub admin password. */
   rootPasswordFromEnv: boolean;
+  /** The demo org's admin. */
+  demoPassword: string;
 }
 
 interface StoredCredentials {
   postgresPassword?: string;
   rootPassword?: string;
+  demoPassword?: string;
 }
 
 export function loadOrCreateCredentials(file: string, env: NodeJS.ProcessEnv): LocalCredentials {
   const stored = readStored(file);
   const next: StoredCredentials = { ...stored };
   next.postgresPassword ??= generatePassword();
+  next.demoPassword ??= generatePassword();
   const rootFromEnv = env.CAREEN_ROOT_PASSWORD;
   if (!rootFromEnv) next.rootPassword ??= generatePassword();
-  if (next.postgresPassword !== stored.postgresPassword || next.rootPassword !== stored.rootPassword) {
+  if (
+    next.postgresPassword !== stored.postgresPassword ||
+    next.rootPassword !== stored.rootPassword ||
+    next.demoPassword !== stored.demoPassword
+  ) {
     writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   }
   chmodSync(file, 0o600);
@@ -32,6 +40,7 @@ export function loadOrCreateCredentials(file: string, env: NodeJS.ProcessEnv): L
     postgresPassword: next.postgresPassword,
     rootPassword: rootFromEnv || (next.rootPassword as string),
     rootPasswordFromEnv: Boolean(rootFromEnv),
+    demoPassword: next.demoPassword,
   };
 }
 
@@ -40,10 +49,11 @@ function readStored(file: string): StoredCredentials {
   try {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
-    const { postgresPassword, rootPassword } = parsed as Record<string, unknown>;
+    const { postgresPassword, rootPassword, demoPassword } = parsed as Record<string, unknown>;
     return {
       postgresPassword: typeof postgresPassword === 'string' ? postgresPassword : undefined,
       rootPassword: typeof rootPassword === 'string' ? rootPassword : undefined,
+      demoPassword: typeof demoPassword === 'string' ? demoPassword : undefined,
     };
   } catch (error) {
     throw new LauncherError(

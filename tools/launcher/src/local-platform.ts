@@ -1,11 +1,13 @@
 /**
- * The processes `npm start` runs, started in dependency order and stopped in reverse:
- * services first (they drain into NATS and Postgres), then NATS, then Postgres.
+ * The processes `npm start` runs, started in dependency order and stopped in reverse: the
+ * demo fleet first (its agents talk to the services), then the services (they drain into
+ * NATS and Postgres), then NATS, then Postgres.
  */
 import { join } from 'node:path';
 import { startNatsServer, type RunningNatsServer } from '@careen/devstack';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
+import { startDemoFleet, type DemoFleet } from './demo-fleet';
 import type { HubService } from './hub-services';
 import { LauncherError } from './launcher-error';
 import { logTail, rotateLog } from './log-files';
@@ -16,7 +18,14 @@ import type { StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
 /** Variables of the launcher itself that the services must not inherit. */
-const LAUNCHER_ONLY_ENV = ['CAREEN_LAUNCHER_OWN_GROUP', 'CAREEN_HOME', 'CAREEN_PG_PORT', 'CAREEN_NATS_PORT'];
+const LAUNCHER_ONLY_ENV = [
+  'CAREEN_LAUNCHER_OWN_GROUP',
+  'CAREEN_HOME',
+  'CAREEN_PG_PORT',
+  'CAREEN_NATS_PORT',
+  'CAREEN_DEMO_NODES',
+  'CAREEN_DEMO_GROUPS',
+];
 
 /** A supervised process that ended. */
 export interface ProcessEnd {
@@ -28,6 +37,7 @@ export interface ProcessEnd {
 export class LocalPlatform {
   postgres?: LocalPostgres;
   nats?: RunningNatsServer;
+  demo?: DemoFleet;
   private natsExit?: Promise<ServiceExit>;
   readonly services: ServiceProcess[] = [];
   private stopping?: Promise<void>;
@@ -93,6 +103,28 @@ export class LocalPlatform {
     }
   }
 
+  /** The simulated agents of the demo, once the exchange (and the agbot, when here) are ready. */
+  async startDemoFleet(credentials: LocalCredentials): Promise<void> {
+    const demo = this.config.demo;
+    if (!demo || this.shutdown.signal.aborted) return;
+    this.print(`Starting the demo fleet: ${demo.nodes} simulated agents in ${demo.haGroups} HA groups…`);
+    const agbot = this.services.find((child) => child.service.name === 'agbot');
+    const fleet = await startDemoFleet({
+      exchangeUrl: this.exchangeUrl(),
+      agbotUrl: agbot?.url,
+      rootPassword: credentials.rootPassword,
+      adminPassword: credentials.demoPassword,
+      nodes: demo.nodes,
+      haGroups: demo.haGroups,
+      logFile: join(this.config.state.logs, 'demo-fleet.log'),
+      logLevel: this.config.logLevel,
+      print: this.print,
+    });
+    // A stop that came while it started found nothing to stop yet.
+    if (this.shutdown.signal.aborted) await fleet.stop();
+    else this.demo = fleet;
+  }
+
   /** Settles with the first of NATS and the services to end; never, if none runs. */
   firstExit(): Promise<ProcessEnd> {
     const ends: Promise<ProcessEnd>[] = this.services.map((child) =>
@@ -111,6 +143,10 @@ export class LocalPlatform {
   }
 
   private async stopAll(): Promise<void> {
+    if (this.demo) {
+      this.print('Stopping the demo fleet…');
+      await this.demo.stop();
+    }
     const running = this.services.filter((child) => child.isRunning());
     if (running.length > 0) this.print(`Stopping ${running.map((child) => child.service.name).join(', ')}…`);
     await Promise.all(
@@ -191,6 +227,8 @@ export class LocalPlatform {
       delete env.CAREEN_ROOT_PASSWORD;
       env.CAREEN_EXCHANGE_URL = this.exchangeUrl();
     }
+    // Locally the agbot signs in to the exchange as the hub admin; a deployment gives it a user of its own.
+    if (service.name === 'agbot') env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
     return env;
   }
 

@@ -18,6 +18,8 @@ export interface StartConfig {
   exchangePort: number;
   logLevel: string;
   otelEndpoint?: string;
+  /** The simulated demo fleet; absent when CAREEN_DEMO_NODES is 0 or the exchange is not here. */
+  demo?: { nodes: number; haGroups: number };
 }
 
 const usageRow = (name: string, text: string) => `  ${name.padEnd(38)}${text}`;
@@ -25,7 +27,8 @@ const usageRow = (name: string, text: string) => `  ${name.padEnd(38)}${text}`;
 export const START_USAGE = [
   'usage: npm start [-- --reset]',
   '',
-  'Runs Postgres, a JetStream nats-server and every hub service on this machine.',
+  'Runs Postgres, a JetStream nats-server, every hub service and a demo fleet of simulated',
+  'agents on this machine.',
   '  --reset   delete the local state (database, NATS data, logs, credentials) first',
   '',
   'Environment:',
@@ -36,26 +39,52 @@ export const START_USAGE = [
   usageRow('CAREEN_ROOT_PASSWORD', 'hub admin password (default: generated once)'),
   usageRow('CAREEN_LOG_LEVEL', 'service log level (info)'),
   usageRow('CAREEN_OTEL_ENDPOINT', 'OpenTelemetry endpoint given to the services'),
+  usageRow('CAREEN_DEMO_NODES', 'simulated agents of the demo fleet (12; 0: none)'),
+  usageRow('CAREEN_DEMO_GROUPS', 'HA groups they are dealt into (4)'),
   usageRow('CAREEN_NATS_SERVER_BIN', 'nats-server binary to use'),
 ].join('\n');
 
 export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv): StartConfig {
   const unknown = argv.filter((arg) => !['--reset', '--help', '-h'].includes(arg));
   if (unknown.length > 0) throw new LauncherError(`unknown argument ${unknown.join(' ')}\n\n${START_USAGE}`);
+  const services = installedHubServices();
+  const demoNodes = countFromEnv(env, 'CAREEN_DEMO_NODES', 12, 0, 1000);
+  const demoGroups = countFromEnv(env, 'CAREEN_DEMO_GROUPS', 4, 0, 1000);
+  const withExchange = services.some((service) => service.name === 'exchange');
   return {
     reset: argv.includes('--reset'),
     help: argv.includes('--help') || argv.includes('-h'),
     state: stateFolder(env),
     pgPort: portFromEnv(env, PG_PORT_ENV, 55432),
     natsPort: portFromEnv(env, NATS_PORT_ENV, 54222),
-    services: installedHubServices().map((service) => ({
+    services: services.map((service) => ({
       service,
       port: portFromEnv(env, service.portEnv, service.defaultPort),
     })),
     exchangePort: portFromEnv(env, 'CAREEN_EXCHANGE_PORT', 8080),
     logLevel: env.CAREEN_LOG_LEVEL || 'info',
     otelEndpoint: env.CAREEN_OTEL_ENDPOINT || undefined,
+    demo:
+      demoNodes > 0 && withExchange
+        ? { nodes: demoNodes, haGroups: Math.min(demoGroups, demoNodes) }
+        : undefined,
   };
+}
+
+function countFromEnv(
+  env: NodeJS.ProcessEnv,
+  envVar: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[envVar];
+  if (raw === undefined || raw === '') return fallback;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < min || count > max) {
+    throw new LauncherError(`${envVar}=${raw} is not a whole number from ${min} to ${max}.`);
+  }
+  return count;
 }
 
 export function portClaims(config: StartConfig): PortClaim[] {

@@ -1,5 +1,6 @@
 /** The "where is everything" text printed once the platform is ready. */
 import type { LocalCredentials } from './credentials';
+import { DEMO_ADMIN, DEMO_AGENT_VERSION, DEMO_NODE_PREFIX, DEMO_ORG } from './demo-fleet';
 import type { LocalPlatform } from './local-platform';
 import type { StartConfig } from './start-config';
 
@@ -33,6 +34,15 @@ export function readySummary(
     `  Logs        ${config.state.logs}`,
     `  State       ${config.state.root}`,
   ];
+  const demo = platform.demo;
+  if (demo) {
+    lines.push(
+      '',
+      `  Demo fleet  ${demo.nodes} simulated agents ${demo.nodeIds.join(' … ')} of org "${DEMO_ORG}", at agent version ${DEMO_AGENT_VERSION},`,
+      `              in ${demo.haGroups} HA groups ${DEMO_NODE_PREFIX}-group-1 … ${DEMO_NODE_PREFIX}-group-${demo.haGroups}; log ${demo.logFile}`,
+      `  Demo admin  org "${DEMO_ORG}", user "${DEMO_ADMIN}", password ${credentials.demoPassword}`,
+    );
+  }
   if (cli) {
     lines.push(
       '',

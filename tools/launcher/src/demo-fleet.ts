@@ -1,0 +1,170 @@
+/**
+ * The demo of `npm start`: an org `demo` with an org admin, the agent package the simulated
+ * agents start at, and a fleet of simulated agents (the agent's own core, run in the
+ * launcher's process) in HA groups, ready to be upgraded by a node management policy.
+ * It only ever adds what is missing, so a restart finds the same org, nodes and groups.
+ */
+import { createWriteStream } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { pack } from 'tar-stream';
+import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { createLogger } from '@careen/telemetry';
+import { LauncherError } from './launcher-error';
+import { rotateLog } from './log-files';
+
+export const DEMO_ORG = 'demo';
+export const DEMO_ADMIN = 'admin';
+export const DEMO_AGENT_VERSION = '1.0.0';
+export const DEMO_NODE_PREFIX = 'demo';
+/** Long enough that members of a group whose moments fall close together wait their turn. */
+const DEMO_INSTALL_SECONDS = 5;
+
+export interface DemoFleetOptions {
+  exchangeUrl: string;
+  agbotUrl?: string;
+  rootPassword: string;
+  adminPassword: string;
+  nodes: number;
+  haGroups: number;
+  logFile: string;
+  logLevel: string;
+  /** Prints a line on the launcher's console. */
+  print: (line: string) => void;
+}
+
+/** The steps of an agent upgrade shown on the console; the others are in the log. */
+const SHOWN_STEPS = new Set([
+  'ha-waiting',
+  'initiated',
+  'successful',
+  'failed',
+  'rolled-back',
+  'rollback-failed',
+  'download-failed',
+  'precheck-failed',
+  'conflict',
+]);
+
+export interface DemoFleet {
+  nodes: number;
+  haGroups: number;
+  /** The first and last node ids. */
+  nodeIds: [string, string];
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFleet> {
+  const asRoot = basic('root', 'root', options.rootPassword);
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(new URL(path, options.exchangeUrl), {
+      method,
+      headers: {
+        authorization: asRoot,
+        ...(body === undefined || Buffer.isBuffer(body) ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
+    });
+  const expectStatus = async (what: string, answer: Promise<Response>, accepted: number[]) => {
+    const response = await answer;
+    if (!accepted.includes(response.status)) {
+      throw new LauncherError(
+        `the demo fleet could not ${what}: the exchange answered ${response.status} ${await response.text()}`,
+      );
+    }
+    return response;
+  };
+
+  await expectStatus(
+    'create the org "demo"',
+    call('POST', '/v1/orgs', { id: DEMO_ORG, label: 'Demo' }),
+    [201, 409],
+  );
+  await expectStatus(
+    'add its org admin',
+    call('POST', `/v1/orgs/${DEMO_ORG}/users`, {
+      username: DEMO_ADMIN,
+      password: options.adminPassword,
+      role: 'orgAdmin',
+    }),
+    [201, 409],
+  );
+  const published = await expectStatus(
+    `look up agent package ${DEMO_AGENT_VERSION}`,
+    call('GET', `/v1/agent-packages/${DEMO_AGENT_VERSION}`),
+    [200, 404],
+  );
+  if (published.status === 404) {
+    await expectStatus(
+      `publish agent package ${DEMO_AGENT_VERSION}`,
+      call('POST', '/v1/agent-packages', await agentPackage(DEMO_AGENT_VERSION), {
+        'content-type': 'application/gzip',
+      }),
+      [201, 409],
+    );
+  }
+
+  rotateLog(options.logFile);
+  const log = createWriteStream(options.logFile, { flags: 'w' });
+  let fleet: SimulatedFleet | undefined = undefined;
+  fleet = await startSimulatedFleet({
+    exchangeUrl: options.exchangeUrl,
+    agbotUrl: options.agbotUrl,
+    org: DEMO_ORG,
+    admin: { username: DEMO_ADMIN, password: options.adminPassword },
+    nodes: options.nodes,
+    haGroups: options.haGroups,
+    nodePrefix: DEMO_NODE_PREFIX,
+    initialVersion: DEMO_AGENT_VERSION,
+    installSeconds: DEMO_INSTALL_SECONDS,
+    observeStatuses: (entry) => {
+      if (!SHOWN_STEPS.has(entry.status)) return;
+      const versions = Object.entries(fleet?.versions() ?? {})
+        .sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
+        .map(([version, count]) => `${count} at ${version}`)
+        .join(', ');
+      options.print(
+        `demo fleet  ${entry.node} (${entry.haGroup ?? 'no group'})  ${entry.nmp}: ${entry.status}` +
+          `${entry.version ? ` ${entry.version}` : ''}   [${versions}]`,
+      );
+    },
+    logger: createLogger('demo-fleet', {
+      level: options.logLevel,
+      destination: { write: (line: string) => void log.write(line) },
+    }),
+  }).catch((error: unknown) => {
+    log.end();
+    throw new LauncherError(`the demo fleet did not start: ${(error as Error).message}`);
+  });
+  const started = fleet;
+  const ids = started.agents.map((agent) => agent.node);
+  return {
+    nodes: options.nodes,
+    haGroups: options.haGroups,
+    nodeIds: [ids[0]!, ids[ids.length - 1]!],
+    logFile: options.logFile,
+    stop: async () => {
+      await started.stop();
+      await new Promise<void>((resolve) => log.end(resolve));
+    },
+  };
+}
+
+/** An agent package holding only its manifest: enough for simulated agents to be at that version. */
+async function agentPackage(version: string): Promise<Buffer> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    archive.on('data', (chunk) => void chunks.push(chunk as Buffer));
+    archive.on('end', () => resolve(Buffer.concat(chunks)));
+    archive.on('error', reject);
+  });
+  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
+  archive.finalize();
+  return gzipSync(await done);
+}
+
+function basic(org: string, user: string, password: string): string {
+  return `Basic ${Buffer.from(`${org}/${user}:${password}`).toString('base64')}`;
+}
