@@ -1,0 +1,260 @@
+/**
+ * `npm run bench -- fleet [agents] [windowSeconds] [groupSize]` (default 5000, 60, 5): a fleet
+ * of simulated agents (the agent's own core, in this process) against an exchange and an
+ * agbot each in its own process, on a private Postgres and NATS. Once every agent is
+ * connected and idle, one node management policy moves them all to a new version within the
+ * window, rolled through HA groups of `groupSize`. Printed: completion time relative to the
+ * window; requests/s and CPU of the exchange and the agbot, at peak and over the rollout, next
+ * to the same figures for the idle fleet over one status period just before (the baseline); and how long the
+ * policy change took to reach the agents over the long-poll feed (p50/p99).
+ */
+import { hashSecret } from '@careen/auth';
+import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { createLogger } from '@careen/telemetry';
+import { withClient } from '@careen/testing';
+import { gzipSync } from 'node:zlib';
+import { pack } from 'tar-stream';
+import { startBenchStack } from './support/bench-stack';
+import { cpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process';
+import { printTable, summarize } from './support/stats';
+
+const AGENTS = Number(process.argv[2] ?? 5_000);
+const WINDOW_SECONDS = Number(process.argv[3] ?? 60);
+const GROUP_SIZE = Number(process.argv[4] ?? 5);
+const ROOT_PASSWORD = 'bench-password';
+const NODE_TOKEN = 'bench-node-token-secret';
+const POLL_SECONDS = 30;
+const STATUS_SECONDS = 60;
+/** The idle baseline spans a whole status period, so it holds every agent's periodic report. */
+const BASELINE_SECONDS = Math.max(POLL_SECONDS, STATUS_SECONDS);
+const START_RATE = Number(process.env.CAREEN_BENCH_START_RATE ?? 20);
+
+async function agentPackage(version: string): Promise<Buffer> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolveDone) => {
+    archive.on('data', (chunk) => chunks.push(chunk as Buffer));
+    archive.on('end', () => resolveDone(Buffer.concat(chunks)));
+  });
+  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
+  archive.finalize();
+  return gzipSync(await done);
+}
+
+/** Samples requests per second per target and CPU per service, once a second. */
+class Sampler {
+  readonly counts = { exchange: 0, agbot: 0 };
+  readonly samples: { exchange: number; agbot: number; exchangeCpu: number; agbotCpu: number }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly services: ServiceProcess[]) {}
+
+  start(): void {
+    let last = { ...this.counts, at: performance.now(), cpu: this.cpu() };
+    this.timer = setInterval(() => {
+      const now = { ...this.counts, at: performance.now(), cpu: this.cpu() };
+      const seconds = (now.at - last.at) / 1000;
+      this.samples.push({
+        exchange: (now.exchange - last.exchange) / seconds,
+        agbot: (now.agbot - last.agbot) / seconds,
+        exchangeCpu: ((now.cpu.exchange - last.cpu.exchange) / seconds) * 100,
+        agbotCpu: ((now.cpu.agbot - last.cpu.agbot) / seconds) * 100,
+      });
+      last = now;
+    }, 1000);
+  }
+
+  stop(): typeof this.samples {
+    clearInterval(this.timer);
+    return this.samples.splice(0);
+  }
+
+  private cpu(): { exchange: number; agbot: number } {
+    const of = (name: 'exchange' | 'agbot') =>
+      cpuSeconds(this.services.find((service) => service.name === name)!.child.pid!);
+    return { exchange: of('exchange'), agbot: of('agbot') };
+  }
+}
+
+function rates(samples: Sampler['samples']) {
+  const mean = (pick: (sample: Sampler['samples'][number]) => number) =>
+    samples.reduce((sum, sample) => sum + pick(sample), 0) / Math.max(1, samples.length);
+  const peak = (pick: (sample: Sampler['samples'][number]) => number) => Math.max(0, ...samples.map(pick));
+  return {
+    exchangeRps: { mean: mean((s) => s.exchange), peak: peak((s) => s.exchange) },
+    agbotRps: { mean: mean((s) => s.agbot), peak: peak((s) => s.agbot) },
+    exchangeCpu: { mean: mean((s) => s.exchangeCpu), peak: peak((s) => s.exchangeCpu) },
+    agbotCpu: { mean: mean((s) => s.agbotCpu), peak: peak((s) => s.agbotCpu) },
+  };
+}
+
+/** Progress on stderr, so a long run shows where it is; the figures go to stdout. */
+function progress(message: string): void {
+  process.stderr.write(`[fleet] ${new Date().toISOString()} ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack({ postgres: true });
+  const services: ServiceProcess[] = [];
+  let fleet: SimulatedFleet | undefined;
+  try {
+    const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
+    const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    services.push(exchange);
+    const agbot = await startServiceProcess('agbot', {
+      ...hub,
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    });
+    services.push(agbot);
+    const root = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
+    const call = async (method: string, path: string, body?: unknown, raw?: Buffer) => {
+      const response = await fetch(new URL(path, exchange.url), {
+        method,
+        headers: { authorization: root, 'content-type': raw ? 'application/gzip' : 'application/json' },
+        body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    };
+    await call('POST', '/v1/orgs', { id: 'bench' });
+    await call('POST', '/v1/orgs/bench/users', {
+      username: 'admin',
+      password: 'admin-password',
+      role: 'orgAdmin',
+    });
+    await call('POST', '/v1/agent-packages', undefined, await agentPackage('1.0.0'));
+    await call('POST', '/v1/agent-packages', undefined, await agentPackage('2.0.0'));
+
+    // The nodes are inserted directly, sharing one token hash: registering each would spend the
+    // run hashing tokens. Their HA groups are formed through the API by the fleet.
+    const ids = Array.from({ length: AGENTS }, (_, i) => `sim-${String(i + 1).padStart(4, '0')}`);
+    const tokenHash = await hashSecret(NODE_TOKEN);
+    await withClient(stack.databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO exchange.nodes (org, id, name, token_hash) SELECT 'bench', id, id, $2 FROM unnest($1::text[]) AS id`,
+        [ids, tokenHash],
+      ),
+    );
+
+    progress(`starting ${AGENTS} agents at ${START_RATE}/s`);
+    const sampler = new Sampler(services);
+    const arrivals = new Map<string, number>();
+    let published = Number.POSITIVE_INFINITY;
+    const benchCpuBefore = process.cpuUsage();
+    const connecting = performance.now();
+    fleet = await startSimulatedFleet({
+      exchangeUrl: exchange.url,
+      agbotUrl: agbot.url,
+      org: 'bench',
+      admin: { username: 'admin', password: 'admin-password' },
+      nodes: AGENTS,
+      haGroups: Math.ceil(AGENTS / GROUP_SIZE),
+      registered: true,
+      nodeToken: () => NODE_TOKEN,
+      initialVersion: '1.0.0',
+      pollSeconds: POLL_SECONDS,
+      statusSeconds: STATUS_SECONDS,
+      // Token requests cost the exchange a scrypt each: agents boot at a pace it can take.
+      startRate: START_RATE,
+      logger: createLogger('bench-fleet', { level: 'fatal' }),
+      observeRequests: (target) => void (sampler.counts[target] += 1),
+      observeChanges: (changes) => {
+        if (!changes.some((change) => change.resource === 'managementPolicy')) return;
+        const now = performance.now();
+        if (now >= published) arrivals.set(String(arrivals.size), now - published);
+      },
+    });
+    // Connected and idle: every agent has read the feed to its head and reported its status.
+    for (let round = 1; ; round++) {
+      const rows = await withClient(stack.databaseUrl, (client) =>
+        client.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM exchange.nodes WHERE org = 'bench' AND status->'agentVersion' IS NOT NULL`,
+        ),
+      );
+      const reporting = Number(rows.rows[0]!.n);
+      if (reporting === AGENTS && fleet.agents.every((agent) => agent.core.caughtUp)) break;
+      if (round % 60 === 0) progress(`${reporting} of ${AGENTS} agents reporting`);
+      await new Promise((done) => setTimeout(done, 500));
+    }
+    const connectedMs = performance.now() - connecting;
+    progress(
+      `all connected after ${(connectedMs / 1000).toFixed(0)} s; idle baseline for ${BASELINE_SECONDS} s`,
+    );
+
+    // The idle fleet over one status period: the baseline.
+    sampler.start();
+    await new Promise((done) => setTimeout(done, BASELINE_SECONDS * 1000));
+    const idle = rates(sampler.stop());
+
+    progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
+    sampler.start();
+    published = performance.now();
+    await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
+      enabled: true,
+      allowDisruptive: true,
+      agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now', duration: WINDOW_SECONDS },
+    });
+    for (let round = 1; (fleet.versions()['2.0.0'] ?? 0) < AGENTS; round++) {
+      if (round % 50 === 0) progress(`versions: ${JSON.stringify(fleet.versions())}`);
+      if (performance.now() - published > WINDOW_SECONDS * 10_000)
+        throw new Error(`not done: ${JSON.stringify(fleet.versions())}`);
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    const completionMs = performance.now() - published;
+    progress(`every agent at 2.0.0 after ${(completionMs / 1000).toFixed(1)} s`);
+    const rollout = rates(sampler.stop());
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const latency = summarize([...arrivals.values()]);
+
+    printTable(
+      `fleet: ${AGENTS} simulated agents in HA groups of ${GROUP_SIZE}, one policy with a ${WINDOW_SECONDS} s window`,
+      [
+        { figure: 'all agents connected and reporting (s)', value: connectedMs / 1000 },
+        { figure: 'rollout completion (s)', value: completionMs / 1000 },
+        { figure: 'completion / window', value: completionMs / 1000 / WINDOW_SECONDS },
+        { figure: 'policy change reached agents: p50 (ms)', value: latency.p50 },
+        { figure: 'policy change reached agents: p99 (ms)', value: latency.p99 },
+        { figure: 'policy change reached agents: max (ms)', value: latency.max },
+        { figure: 'agents that saw it', value: arrivals.size },
+        { figure: 'simulator process CPU (s, whole run)', value: (benchCpu.user + benchCpu.system) / 1e6 },
+      ],
+    );
+    printTable('requests/s and CPU (% of one core): rollout next to the idle fleet (baseline, same run)', [
+      {
+        what: 'exchange requests/s',
+        idleMean: idle.exchangeRps.mean,
+        rolloutMean: rollout.exchangeRps.mean,
+        rolloutPeak: rollout.exchangeRps.peak,
+      },
+      {
+        what: 'agbot requests/s',
+        idleMean: idle.agbotRps.mean,
+        rolloutMean: rollout.agbotRps.mean,
+        rolloutPeak: rollout.agbotRps.peak,
+      },
+      {
+        what: 'exchange CPU %',
+        idleMean: idle.exchangeCpu.mean,
+        rolloutMean: rollout.exchangeCpu.mean,
+        rolloutPeak: rollout.exchangeCpu.peak,
+      },
+      {
+        what: 'agbot CPU %',
+        idleMean: idle.agbotCpu.mean,
+        rolloutMean: rollout.agbotCpu.mean,
+        rolloutPeak: rollout.agbotCpu.peak,
+      },
+    ]);
+  } finally {
+    await fleet?.stop();
+    for (const service of services) {
+      await service.stop();
+    }
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+/**
+ * A Careen service in a process of its own, as it runs when deployed: migrated first, then
+ * started on a free port and awaited until `/readyz` answers. Benchmarks use it so that the
+ * load they generate does not share an event loop with the service they measure.
+ */
+import { freePort, stopChild } from '@careen/devstack';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const REPO = resolve(__dirname, '..', '..');
+const TICKS_PER_SECOND = 100;
+
+export interface ServiceProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function runApp(app: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join(REPO, 'apps', app, 'src', 'main.ts'), ...args],
+    {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+}
+
+export async function startServiceProcess(
+  name: 'exchange' | 'agbot',
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  const migrate = runApp(name, ['migrate'], env);
+  const [code] = (await once(migrate, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${name} migrate exited ${code}`);
+  const port = await freePort();
+  const child = runApp(name, [], { ...env, [`CAREEN_${name.toUpperCase()}_PORT`]: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => stopChild(child);
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}`);
+    const ready = await fetch(`${url}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (i > 600) {
+      await stop();
+      throw new Error(`${name} not ready after a minute`);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return { name, url, child, stop };
+}
+
+/** CPU seconds a process has used so far (user + system), from /proc. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}

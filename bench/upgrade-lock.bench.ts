@@ -1,0 +1,254 @@
+/**
+ * `npm run bench -- upgrade-lock [clients] [seconds]`: the agbot's upgrade semaphore under
+ * concurrent HTTP clients. 10,000 nodes in 2,500 HA groups are seeded into the agbot's mirror;
+ * each client acts for one node at a time (as an agent does): POST …/upgrade and, when granted,
+ * DELETE it. Decisions (answers to POST) per second, p50/p99 latency, and violations of
+ * invariant 1 replayed from the grant history (must be 0), next to a raw loop over the same
+ * database with the same concurrency: BEGIN; pg_advisory_xact_lock; SELECT; INSERT; COMMIT
+ * (and a DELETE after each insert). The agbot that answers HTTP runs in a process of its own, as
+ * deployed; the clients, the exchange (which only serves its key set) and a second agbot replica
+ * (for the in-process figure, the seeding and the history) share this one.
+ */
+import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
+import { agbotService } from '@careen/agbot/src/agbot.service';
+import { findViolations, readTimeline } from '@careen/agbot/src/upgrades/upgrade-timeline';
+import { UpgradeSemaphore } from '@careen/agbot/src/upgrades/upgrade-semaphore';
+import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer } from '@careen/auth';
+import { SigningKeyStore } from '@careen/exchange/src/keys/signing-key.store';
+import { exchangeService } from '@careen/exchange/src/exchange.service';
+import { startServiceInProcess } from '@careen/service';
+import { Agent, request } from 'node:http';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { startBenchStack } from './support/bench-stack';
+import { cpuSeconds, startServiceProcess } from './support/service-process';
+import { printTable, summarize } from './support/stats';
+
+const CLIENTS = Number(process.argv[2] ?? 64);
+const SECONDS = Number(process.argv[3] ?? 10);
+const NODES = 10_000;
+const GROUPS = 2_500;
+/** The agbot's connection pool (its DataSource default); the raw loop gets the same. */
+const POOL_SIZE = 10;
+
+const nodeId = (i: number) => `node-${i}`;
+const groupOf = (i: number) => `group-${i % GROUPS}`;
+
+interface RunFigures {
+  decisions: number;
+  granted: number;
+  latenciesMs: number[];
+  elapsedMs: number;
+}
+
+/** Runs `clients` loops for `seconds`; each decides for a node no other loop is driving. */
+async function drive(
+  decide: (node: number) => Promise<{ granted: boolean; ms: number }>,
+): Promise<RunFigures> {
+  const driven = new Set<number>();
+  const figures: RunFigures = { decisions: 0, granted: 0, latenciesMs: [], elapsedMs: 0 };
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        let node = Math.floor(Math.random() * NODES);
+        while (driven.has(node)) node = Math.floor(Math.random() * NODES);
+        driven.add(node);
+        try {
+          const { granted, ms } = await decide(node);
+          figures.decisions++;
+          if (granted) figures.granted++;
+          figures.latenciesMs.push(ms);
+        } finally {
+          driven.delete(node);
+        }
+      }
+    }),
+  );
+  figures.elapsedMs = performance.now() - started;
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack({ postgres: true });
+  const exchange = await startServiceInProcess(exchangeService, stack, {
+    CAREEN_ROOT_PASSWORD: 'bench-password',
+  });
+  const agbot = await startServiceInProcess<AgbotConfig>(agbotService, stack, {
+    CAREEN_EXCHANGE_URL: exchange.url,
+  });
+  const served = await startServiceProcess('agbot', {
+    CAREEN_DATABASE_URL: stack.databaseUrl,
+    CAREEN_NATS_URL: stack.natsUrl,
+    CAREEN_EXCHANGE_URL: exchange.url,
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS + 8 });
+  const pool = new Pool({ connectionString: stack.databaseUrl, max: POOL_SIZE });
+  try {
+    const dataSource = agbot.app.get(DataSource);
+    const ids = Array.from({ length: NODES }, (_, i) => nodeId(i));
+    await dataSource.query(
+      `INSERT INTO agbot.nodes (org, id, ha_group, data, change_id)
+       SELECT 'bench', id, grp, jsonb_build_object('org', 'bench', 'id', id, 'haGroup', grp), 1
+       FROM unnest($1::text[], $2::text[]) AS s(id, grp)`,
+      [ids, ids.map((_, i) => groupOf(i))],
+    );
+    const issuer = new TokenIssuer(exchange.app.get(SigningKeyStore).current(), {
+      issuer: CAREEN_TOKEN_ISSUER,
+      audience: CAREEN_TOKEN_AUDIENCE,
+      ttlSeconds: 3600,
+    });
+    const tokens = await Promise.all(
+      ids.map(async (node) => (await issuer.issue({ kind: 'node', org: 'bench', node })).accessToken),
+    );
+
+    const call = (method: string, path: string, token: string, body?: object) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = request(
+          new URL(path, served.url),
+          {
+            method,
+            agent,
+            headers: {
+              authorization: `Bearer ${token}`,
+              ...(body ? { 'content-type': 'application/json' } : {}),
+            },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end(body ? JSON.stringify(body) : undefined);
+      });
+
+    // Raw: the bare transaction the semaphore is built on, on a table of its own.
+    await pool.query(
+      'CREATE TABLE public.raw_holders (grp text NOT NULL, node text NOT NULL, PRIMARY KEY (grp, node))',
+    );
+    const raw = await drive(async (node) => {
+      const started = performance.now();
+      const client = await pool.connect();
+      let granted = false;
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, $2))', [
+          'bench',
+          groupOf(node),
+        ]);
+        const { rows } = await client.query('SELECT node FROM public.raw_holders WHERE grp = $1', [
+          groupOf(node),
+        ]);
+        if (rows.length === 0) {
+          await client.query('INSERT INTO public.raw_holders (grp, node) VALUES ($1, $2)', [
+            groupOf(node),
+            nodeId(node),
+          ]);
+          granted = true;
+        }
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      const ms = performance.now() - started;
+      if (granted)
+        await pool.query('DELETE FROM public.raw_holders WHERE grp = $1 AND node = $2', [
+          groupOf(node),
+          nodeId(node),
+        ]);
+      return { granted, ms };
+    });
+
+    const statuses = new Map<number, number>();
+    const cpuBefore = cpuSeconds(served.child.pid!);
+    const http = await drive(async (node) => {
+      const path = `/v1/orgs/bench/nodes/${nodeId(node)}/upgrade`;
+      const started = performance.now();
+      const status = await call('POST', path, tokens[node]!, { managementPolicy: 'agents-2' });
+      const ms = performance.now() - started;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status === 200) await call('DELETE', path, tokens[node]!);
+      return { granted: status === 200, ms };
+    });
+    const agbotCpu = (cpuSeconds(served.child.pid!) - cpuBefore) / (http.elapsedMs / 1000);
+
+    // The same semaphore called in-process: what the HTTP layer (Nest, JSON, token checks) adds.
+    const semaphore = agbot.app.get(UpgradeSemaphore);
+    const direct = await drive(async (node) => {
+      const started = performance.now();
+      const result = await semaphore.acquire({
+        org: 'bench',
+        node: nodeId(node),
+        kind: 'agent-upgrade',
+        managementPolicy: 'agents-2',
+        leaseSeconds: 120,
+        fleetLockSlots: 1,
+      });
+      const ms = performance.now() - started;
+      if (result.outcome === 'granted')
+        await semaphore.release({ org: 'bench', node: nodeId(node), kind: 'agent-upgrade' });
+      return { granted: result.outcome === 'granted', ms };
+    });
+
+    const timeline = await readTimeline(dataSource.manager);
+    const violations = findViolations(timeline, 1);
+    const rate = (figures: RunFigures) => figures.decisions / (figures.elapsedMs / 1000);
+    const httpLatency = summarize(http.latenciesMs);
+    const rawLatency = summarize(raw.latenciesMs);
+    printTable(
+      `upgrade-lock: ${NODES} nodes in ${GROUPS} HA groups, ${CLIENTS} concurrent clients, ${SECONDS}s each, pool ${POOL_SIZE}`,
+      [
+        {
+          path: `agbot HTTP, own process (POST, DELETE when granted; agbot CPU ${Math.round(agbotCpu * 100)}%)`,
+          'decisions/s': rate(http),
+          granted: http.granted,
+          'p50 ms': httpLatency.p50,
+          'p99 ms': httpLatency.p99,
+          violations: violations.length,
+        },
+        {
+          path: 'semaphore in-process (no HTTP)',
+          'decisions/s': rate(direct),
+          granted: direct.granted,
+          'p50 ms': summarize(direct.latenciesMs).p50,
+          'p99 ms': summarize(direct.latenciesMs).p99,
+          violations: '(same history)',
+        },
+        {
+          path: 'raw BEGIN; lock; SELECT; INSERT; COMMIT',
+          'decisions/s': rate(raw),
+          granted: raw.granted,
+          'p50 ms': rawLatency.p50,
+          'p99 ms': rawLatency.p99,
+          violations: '-',
+        },
+        {
+          path: 'ratio to raw',
+          'decisions/s': rate(http) / rate(raw),
+          'p50 ms': httpLatency.p50 / rawLatency.p50,
+        },
+      ],
+    );
+    process.stdout.write(
+      `HTTP answers: ${[...statuses].map(([status, count]) => `${status}×${count}`).join(', ')}; history events checked: ${timeline.length}\n`,
+    );
+    if (violations.length > 0) {
+      process.stdout.write(`violations: ${JSON.stringify(violations.slice(0, 5))}\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    agent.destroy();
+    await served.stop();
+    await pool.end();
+    await agbot.close();
+    await exchange.close();
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
