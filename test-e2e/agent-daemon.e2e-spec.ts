@@ -9,7 +9,7 @@ import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { freePort } from '@careen/devstack';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
-import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { basic, eventually, http, useTestInfra, withClient } from '@careen/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -210,6 +210,50 @@ describe('agent core against the real exchange', () => {
         status: { agentVersion: { package: '0.1.0' }, workloads: [] },
       },
     );
+  });
+
+  it('starts from the head of the feed with the policies it lists, and reads afresh when the feed has moved past it', async () => {
+    const publish = (name: string) =>
+      http(exchange.url, 'PUT', `/v1/orgs/acme/management-policies/${name}`, {
+        auth: ada,
+        body: { nodes: ['fresh-1'], agentUpgradePolicy: { atLeastVersion: '9.0.0' } },
+      });
+    /** Forgets the feed's history as retention would: only polls from its head are answered. */
+    const pruneFeed = () =>
+      eventually(async () => {
+        const left = await withClient(infra.databaseUrl, async (client) => {
+          await client.query('DELETE FROM exchange.outbox WHERE published_at IS NOT NULL');
+          return (await client.query('SELECT count(*)::int AS n FROM exchange.outbox')).rows[0].n as number;
+        });
+        expect(left).toBe(0);
+      });
+    const known = async () => Object.keys((await store.load())?.policies ?? {}).sort();
+    const store = new AgentStateStore(join(dir, 'fresh-1', 'state'));
+    await http(exchange.url, 'PUT', '/v1/orgs/acme/nodes/fresh-1', {
+      auth: ada,
+      body: { token: 'fresh-1-node-token' },
+    });
+    await publish('before-start');
+    await publish('deleted-while-away');
+    // History it could not read anyway: an agent replaying the feed from 0 would learn of neither policy.
+    await pruneFeed();
+    const env = { CAREEN_AGENT_TOKEN: 'fresh-1-node-token', CAREEN_AGENT_RUNTIME: 'simulated' as const };
+    runAgent('fresh-1', env);
+    await eventually(async () => expect(await known()).toEqual(['before-start', 'deleted-while-away']));
+    await publish('while-running');
+    await eventually(async () =>
+      expect(await known()).toEqual(['before-start', 'deleted-while-away', 'while-running']),
+    );
+
+    await stops.pop()!();
+    await http(exchange.url, 'DELETE', '/v1/orgs/acme/management-policies/deleted-while-away', { auth: ada });
+    await publish('while-away');
+    await pruneFeed();
+    const restarted = runAgent('fresh-1', env);
+    await eventually(async () =>
+      expect(await known()).toEqual(['before-start', 'while-away', 'while-running']),
+    );
+    expect(restarted.messages()).toContain('change feed moved past our cursor; reading afresh');
   });
 
   it('runs the desired workloads as processes and reports them with their version and state', async () => {

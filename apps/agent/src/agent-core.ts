@@ -164,12 +164,13 @@ export class AgentCore {
     this.caughtUpOnce = false;
     while (!signal.aborted) {
       try {
+        const cursor = memory.state.changeCursor ?? (await this.readAfresh());
         await this.refresh();
         const wait = caughtUp ? this.pollWaitSeconds() : 0;
         // A fresh controller per poll, aborted by stop() or a wake-up; nothing piles up on `signal`.
         this.pollAbort = new AbortController();
         if (signal.aborted) break;
-        const page = await this.exchange.changes(memory.state.changeCursor ?? 0, wait, this.pollAbort.signal);
+        const page = await this.exchange.changes(cursor, wait, this.pollAbort.signal);
         this.reachable(true);
         backoff.reset();
         if (page.changes.length > 0) this.options.observeChanges?.(page.changes);
@@ -183,7 +184,11 @@ export class AgentCore {
         if (signal.aborted) break;
         if (this.pollAbort?.signal.aborted && !(error instanceof HttpError)) continue;
         if (error instanceof HttpError && error.status === 410) {
-          this.resync(error);
+          logger.warn(
+            { cursor: memory.state.changeCursor },
+            'change feed moved past our cursor; reading afresh',
+          );
+          memory.state.changeCursor = undefined;
           continue;
         }
         this.reachable(false, error);
@@ -304,11 +309,21 @@ export class AgentCore {
     this.options.logger.info({ nmp }, 'reset by an admin; the policy will be enacted again');
   }
 
-  private resync(error: HttpError): void {
-    const resyncFrom = (error.body as { details?: { resyncFrom?: number } } | undefined)?.details?.resyncFrom;
-    this.options.logger.warn({ resyncFrom }, 'change feed moved past our cursor; resyncing');
-    this.options.memory.state.changeCursor = resyncFrom ?? 0;
+  /**
+   * Starts following the feed without its history (a new agent, or one the feed's retention
+   * left behind): the head first, then the state the feed would have told, so a change made
+   * in between is read again rather than missed. Reading history instead would cost the
+   * exchange a scan of the whole log for every agent that joins.
+   */
+  private async readAfresh(): Promise<number> {
+    const { memory } = this.options;
+    const head = await this.exchange.changeHead();
+    const policies = await this.exchange.managementPolicies();
+    memory.state.policies = Object.fromEntries(policies.map((policy) => [policy.name, policy]));
     this.dirty = { node: true, workloads: true, packages: true };
+    memory.state.changeCursor = head;
+    await memory.persist();
+    return head;
   }
 
   /** Writes what the plan says and starts the next upgrade when its moment has come. */

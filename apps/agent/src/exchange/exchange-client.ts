@@ -10,6 +10,7 @@ import {
   type AgentVersionReport,
   type ChangePage,
   type DesiredWorkload,
+  type ManagementPolicy,
   type ManagementStatusReport,
   type NodeView,
 } from './exchange.types';
@@ -46,6 +47,21 @@ export class ExchangeClient {
       `/v1/orgs/${this.credentials.org}/changes?since=${since}&wait=${waitSeconds}&limit=1000`,
       { signal, timeoutMs: (waitSeconds + 30) * 1000 },
     );
+  }
+
+  /** Where the feed is now: a poll from here sees only what changes after this call. */
+  async changeHead(): Promise<number> {
+    return (await this.call<{ lastId: number }>('GET', `/v1/orgs/${this.credentials.org}/changes/head`))
+      .lastId;
+  }
+
+  async managementPolicies(): Promise<ManagementPolicy[]> {
+    return (
+      await this.call<{ items: ManagementPolicy[] }>(
+        'GET',
+        `/v1/orgs/${this.credentials.org}/management-policies`,
+      )
+    ).items;
   }
 
   async desiredWorkloads(): Promise<DesiredWorkload[]> {

@@ -49,13 +49,13 @@ export class AgentState {
   @IsISO8601()
   lastStartedAt!: string;
 
-  /** The last change id read from the exchange's feed. */
+  /** The last change id read from the exchange's feed; absent until the agent has read its state afresh. */
   @IsOptional()
   @IsInt()
   @Min(0)
   changeCursor?: number;
 
-  /** The org's management policies, as last seen on the feed (a node cannot list them). */
+  /** The org's management policies: listed when reading afresh, then kept up to date from the feed. */
   @IsOptional()
   @IsObject()
   policies?: Record<string, ManagementPolicy>;

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ChangeFeedService } from './change-feed.service';
-import { ChangeFeedResponse } from './dto/change-feed.response';
+import { ChangeFeedResponse, ChangeHeadResponse } from './dto/change-feed.response';
 import { ChangeQueryDto } from './dto/change-query.dto';
 
 @ApiTags('changes')
@@ -12,6 +12,18 @@ import { ChangeQueryDto } from './dto/change-query.dto';
 @Controller('v1/orgs/:org/changes')
 export class ChangeFeedController {
   constructor(private readonly feed: ChangeFeedService) {}
+
+  /**
+   * Where the feed is now. A client that starts without history (a new agent) reads this
+   * first, then the state it needs, then follows the feed from here: nothing committed after
+   * the state it read is missed.
+   */
+  @Get('head')
+  @OrgScoped()
+  @AllowNodes()
+  head(): ChangeHeadResponse {
+    return { lastId: this.feed.head() };
+  }
 
   /** Long-poll: answers at once when there are changes after `since`, else within `wait` seconds. */
   @Get()

@@ -220,5 +220,22 @@ describe('the change feed', () => {
       } | null;
       expect(Date.parse(status?.lastHeartbeat ?? '')).toBeGreaterThanOrEqual(before - 1_000);
     });
+
+    it('tells a node where the feed is, so it can follow from now without reading history', async () => {
+      const latest = await latestId();
+      await eventually(async () => {
+        const head = await http(exchange.url, 'GET', '/v1/orgs/acme/changes/head', { auth: node('edge-1') });
+        expect([head.status, head.body]).toEqual([200, { lastId: latest }]);
+      });
+      await call('PUT', '/v1/orgs/acme/management-policies/after-head', { nodes: ['edge-1'] });
+      const next = await pollAs('edge-1', `since=${latest}&wait=5`);
+      expect(next.body.changes.map((change: { resourceId: string }) => change.resourceId)).toEqual([
+        'after-head',
+      ]);
+      const elsewhere = await http(exchange.url, 'GET', '/v1/orgs/beta/changes/head', {
+        auth: node('edge-1'),
+      });
+      expect(elsewhere.status).toBe(403);
+    });
   });
 });

@@ -27,6 +27,11 @@ export class ChangeFeedService {
     private readonly heartbeat: NodeHeartbeat,
   ) {}
 
+  /** The newest change id; every change up to it is committed and in the log. */
+  head(): number {
+    return this.tail.latestId();
+  }
+
   async read(
     principal: Principal,
     org: string,

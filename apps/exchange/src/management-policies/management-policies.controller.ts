@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import { IdentifierPipe } from '@careen/service';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
@@ -39,12 +39,15 @@ export class ManagementPoliciesController {
     return policy;
   }
 
+  /** Nodes may read their org's policies: an agent starting afresh reads them here, then follows the feed. */
   @Get()
+  @AllowNodes()
   list(@Param('org') org: string): Promise<ManagementPolicyListResponse> {
     return this.policies.list(org);
   }
 
   @Get(':name')
+  @AllowNodes()
   get(@Param('org') org: string, @Param('name') name: string): Promise<ManagementPolicyResponse> {
     return this.policies.get(org, name);
   }

@@ -240,6 +240,24 @@ describe('node management policies', () => {
     expect(response.body.message).toContain(field);
   });
 
+  it("lets a node read its org's policies, as an agent starting afresh does, and nothing more", async () => {
+    await publish('readable', { nodes: ['amd-1'], agentUpgradePolicy: { atLeastVersion: '3.0.0' } });
+    const listed = await call('GET', '/v1/orgs/acme/management-policies', undefined, asNode('amd-1'));
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.find((nmp: { name: string }) => nmp.name === 'readable')).toMatchObject({
+      nodes: ['amd-1'],
+      agentUpgradePolicy: { atLeastVersion: '3.0.0' },
+    });
+    expect(
+      (await call('GET', '/v1/orgs/acme/management-policies/readable', undefined, asNode('arm-1'))).status,
+    ).toBe(200);
+    expect((await publish('by-node', { nodes: ['amd-1'] }, asNode('amd-1'))).status).toBe(403);
+    expect(
+      (await call('GET', '/v1/orgs/acme/management-policies/readable/nodes', undefined, asNode('amd-1')))
+        .status,
+    ).toBe(403);
+  });
+
   it('deletes a policy and its statuses', async () => {
     await publish('gone-soon', { nodes: ['amd-1'] });
     await call(

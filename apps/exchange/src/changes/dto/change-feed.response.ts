@@ -20,3 +20,8 @@ export class ChangeFeedResponse {
   @ApiProperty({ type: [ChangeResponse] }) changes!: ChangeResponse[];
   @ApiProperty({ description: 'pass as `since` next time' }) lastId!: number;
 }
+
+export class ChangeHeadResponse {
+  @ApiProperty({ description: 'the newest change id; pass as `since` to follow the feed from now' })
+  lastId!: number;
+}
