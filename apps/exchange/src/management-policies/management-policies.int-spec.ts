@@ -1,5 +1,6 @@
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { basic, http, useTestInfra, type Credentials } from '@careen/testing';
+import { Client } from 'pg';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
@@ -207,6 +208,46 @@ describe('node management policies', () => {
       expect(policy.disabledReason).toBe(
         'disabled by the exchange: 2 of its nodes failed (failureThreshold 2)',
       );
+    });
+
+    it("is written while another node's write to the same policy is still open: a fleet's reports do not queue", async () => {
+      await publish('fleet-wide', { nodes: ['amd-1', 'amd-2', 'arm-1'], enabled: true, failureThreshold: 1 });
+      const open = new Client({ connectionString: infra.databaseUrl });
+      await open.connect();
+      try {
+        // What an ordinary status write of another node holds on the policy until it commits.
+        await open.query('BEGIN');
+        await open.query(
+          "SELECT 1 FROM exchange.management_policies WHERE org = 'acme' AND name = 'fleet-wide' FOR KEY SHARE",
+        );
+        const written = await Promise.race([
+          Promise.all([
+            status('amd-1', 'fleet-wide', { status: 'downloading' }),
+            status('amd-2', 'fleet-wide', { status: 'failed', error: 'install failed' }),
+          ]).then((answers) => answers.map((answer) => answer.status)),
+          new Promise((resolve) => setTimeout(() => resolve('blocked behind the open write'), 5_000).unref()),
+        ]);
+        expect(written).toEqual([200, 200]);
+      } finally {
+        await open.query('ROLLBACK');
+        await open.end();
+      }
+      expect((await call('GET', '/v1/orgs/acme/management-policies/fleet-wide')).body.enabled).toBe(false);
+    });
+
+    it('counts failures written at the same moment against the threshold, every one of them', async () => {
+      await publish('at-once', { nodes: ['amd-1', 'amd-2', 'arm-1'], enabled: true, failureThreshold: 3 });
+      const answers = await Promise.all(
+        ['amd-1', 'amd-2', 'arm-1'].map((node) =>
+          status(node, 'at-once', { status: 'failed', error: 'bad' }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      const policy = (await call('GET', '/v1/orgs/acme/management-policies/at-once')).body;
+      expect([policy.enabled, policy.disabledReason]).toEqual([
+        false,
+        'disabled by the exchange: 3 of its nodes failed (failureThreshold 3)',
+      ]);
     });
   });
 

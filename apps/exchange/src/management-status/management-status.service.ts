@@ -2,7 +2,8 @@
  * Per-node management status: written by the node itself as it enacts a policy (an admin may
  * only write `reset`, to ask for a retry), read by users and the node, rolled up per policy.
  * When a policy's failed nodes reach its failureThreshold, the policy is disabled in the same
- * transaction, with the reason recorded, so a bad package stops spreading.
+ * transaction, with the reason recorded, so a bad package stops spreading. Statuses of
+ * different nodes are written concurrently; only failures are counted one at a time.
  */
 import { type Principal } from '@careen/auth';
 import { Injectable } from '@nestjs/common';
@@ -10,6 +11,7 @@ import { DataSource, In, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
 import { ManagementPoliciesService } from '../management-policies/management-policies.service';
 import { ManagementPolicyEntity } from '../management-policies/management-policy.entity';
+import { managementPolicyNotFound } from '../management-policies/management-policies.errors';
 import { ManagementPolicyResponse } from '../management-policies/dto/management-policy.response';
 import { NodeEntity } from '../nodes/node.entity';
 import { nodeNotFound } from '../nodes/nodes.errors';
@@ -37,7 +39,8 @@ export class ManagementStatusService {
     assertMayWrite(actor, node, input);
     return this.dataSource.transaction(async (manager) => {
       if (!(await manager.exists(NodeEntity, { where: { org, id: node } }))) throw nodeNotFound(org, node);
-      const policy = await this.lockPolicy(manager, org, nmp);
+      const failed = FAILED_STATUSES.includes(input.status);
+      const policy = await this.lockPolicy(manager, org, nmp, failed);
       const saved = await manager.save(ManagementStatusEntity, {
         org,
         node,
@@ -56,7 +59,7 @@ export class ManagementStatusService {
         operation: 'updated',
         data: status,
       });
-      if (FAILED_STATUSES.includes(input.status)) await this.disableIfThresholdReached(manager, policy);
+      if (failed) await this.disableIfThresholdReached(manager, policy);
       return status;
     });
   }
@@ -81,16 +84,24 @@ export class ManagementStatusService {
     return { nmp, counts, total, failed, enabled: policy.enabled, disabledReason: policy.disabledReason };
   }
 
+  /**
+   * Keeps the policy from being deleted under the write. A whole fleet reports against one
+   * policy, so ordinary statuses take the lightest lock, which they share with each other;
+   * only failures queue behind one another, so that each counts every failure committed
+   * before it against the threshold.
+   */
   private async lockPolicy(
     manager: EntityManager,
     org: string,
     nmp: string,
+    failed: boolean,
   ): Promise<ManagementPolicyEntity> {
-    await this.policies.require(manager, org, nmp);
-    return manager.findOneOrFail(ManagementPolicyEntity, {
+    const policy = await manager.findOne(ManagementPolicyEntity, {
       where: { org, name: nmp },
-      lock: { mode: 'pessimistic_write' },
+      lock: { mode: failed ? 'for_no_key_update' : 'for_key_share' },
     });
+    if (!policy) throw managementPolicyNotFound(org, nmp);
+    return policy;
   }
 
   private async disableIfThresholdReached(
