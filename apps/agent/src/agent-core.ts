@@ -110,7 +110,6 @@ export class AgentCore {
       ? new AgbotClient(options.agbotUrl, org, nodeId, this.exchange.tokens, options.observeRequests)
       : undefined;
     this.runner = new UpgradeRunner({
-      exchange: this.exchange,
       download: new PackageDownload(this.exchange, options.downloadsDir, clock, random, {
         attempts: options.downloadAttempts ?? 5,
         bytesPerSecond: options.downloadBytesPerSecond,

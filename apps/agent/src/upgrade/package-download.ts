@@ -45,25 +45,35 @@ export class PackageDownload {
     return `${this.fileOf(version)}.part`;
   }
 
-  /** Answers the complete file; a file already complete from an earlier run is reused. */
-  async fetch(pkg: AgentPackage, events: DownloadEvents = {}, signal?: AbortSignal): Promise<string> {
+  /**
+   * Answers the package's description and its complete file; a file already complete from an
+   * earlier run is reused. Reading the description is retried like the bytes: a busy exchange
+   * that times out once is no reason to give the upgrade up.
+   */
+  async fetch(
+    version: string,
+    events: DownloadEvents = {},
+    signal?: AbortSignal,
+  ): Promise<{ pkg: AgentPackage; file: string }> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const file = this.fileOf(pkg.version);
-    if ((await sizeOf(file)) === pkg.size) return file;
-    const part = this.partOf(pkg.version);
+    const file = this.fileOf(version);
+    const part = this.partOf(version);
     const backoff = new Backoff(
       this.random,
       this.options.retry?.baseMs ?? 500,
       this.options.retry?.maxMs ?? 15_000,
     );
+    let pkg: AgentPackage | undefined;
     let lastError: unknown;
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
       if (signal?.aborted) throw new DownloadError('stopped');
       try {
+        pkg ??= await this.exchange.getPackage(version);
+        if ((await sizeOf(file)) === pkg.size) return { pkg, file };
         await this.fetchOnce(pkg, part, events, signal);
         if ((await sizeOf(part)) < pkg.size) throw new DownloadError('the connection closed before the end');
         await rename(part, file);
-        return file;
+        return { pkg, file };
       } catch (error) {
         lastError = error;
         if (attempt < this.options.attempts) {
@@ -73,7 +83,7 @@ export class PackageDownload {
       }
     }
     throw new DownloadError(
-      `download of ${pkg.version} failed after ${this.options.attempts} tries: ${(lastError as Error).message}`,
+      `download of ${version} failed after ${this.options.attempts} tries: ${(lastError as Error).message}`,
     );
   }
 

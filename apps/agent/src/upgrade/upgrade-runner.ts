@@ -14,7 +14,6 @@ import { type JsonLogger } from '@careen/telemetry';
 import { type AgbotClient } from '../agbot/agbot-client';
 import { type HaPermit, type HeldPermit } from '../agbot/ha-permit';
 import { type Clock } from '../core/clock';
-import { type ExchangeClient } from '../exchange/exchange-client';
 import { type ManagementStatusReport } from '../exchange/exchange.types';
 import { type UpgradeInProgress } from '../state/agent-state';
 import { type AgentMemory } from '../state/agent-memory';
@@ -30,7 +29,6 @@ export interface UpgradeReporter {
 }
 
 export interface UpgradeDeps {
-  exchange: ExchangeClient;
   download: PackageDownload;
   verifier: PackageVerifier;
   strategy: InstallStrategy;
@@ -91,15 +89,14 @@ export class UpgradeRunner {
     haGroup: string | null,
     signal: AbortSignal,
   ): Promise<void> {
-    const { exchange, download, verifier, logger } = this.deps;
+    const { download, verifier, logger } = this.deps;
     if (upgrade.phase === 'downloading') await this.status(upgrade, 'downloading');
     let file: string;
     let pkg;
     try {
-      pkg = await exchange.getPackage(upgrade.version);
-      logger.info({ version: upgrade.version, size: pkg.size }, 'downloading the package');
-      file = await download.fetch(
-        pkg,
+      logger.info({ version: upgrade.version }, 'downloading the package');
+      ({ pkg, file } = await download.fetch(
+        upgrade.version,
         {
           resumed: (offset) => logger.info({ version: upgrade.version, offset }, 'download resumed'),
           retrying: (attempt, error) =>
@@ -109,7 +106,7 @@ export class UpgradeRunner {
             ),
         },
         signal,
-      );
+      ));
     } catch (error) {
       if (signal.aborted) return;
       return this.end(upgrade, 'download-failed', haGroup, (error as Error).message);
