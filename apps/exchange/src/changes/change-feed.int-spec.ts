@@ -212,6 +212,40 @@ describe('the change feed', () => {
       expect(woken).toBe(true);
     });
 
+    it('is not woken by its own status reports, and reads them with the next change that wakes it', async () => {
+      const tail = exchange.app.get(ChangeTail);
+      await call('PUT', '/v1/orgs/acme/management-policies/own-report', { nodes: ['edge-1'] });
+      const seen = await latestId();
+      let answered = false;
+      const polling = pollAs('edge-1', `since=${seen}&wait=60`).then((response) => {
+        answered = true;
+        return response;
+      });
+      await eventually(() => expect(tail.waiting).toBe(1));
+      const reports = [
+        await http(exchange.url, 'PUT', '/v1/orgs/acme/nodes/edge-1/status', {
+          auth: node('edge-1'),
+          body: { workloads: [] },
+        }),
+        await http(exchange.url, 'PUT', '/v1/orgs/acme/nodes/edge-1/managementStatus/own-report', {
+          auth: node('edge-1'),
+          body: { status: 'waiting' },
+        }),
+      ];
+      expect(reports.map((report) => report.status)).toEqual([200, 200]);
+      const reported = await latestId();
+      await eventually(() => expect(tail.latestId()).toBe(reported));
+      expect([answered, tail.waiting]).toEqual([false, 1]);
+
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-1', { labels: { zone: 'd' } });
+      const changes = (await polling).body.changes as { resource: string; byNode?: boolean }[];
+      expect(changes.map((change) => [change.resource, change.byNode ?? false])).toEqual([
+        ['node', true],
+        ['managementStatus', true],
+        ['node', false],
+      ]);
+    });
+
     it('stamps the node heartbeat on every poll', async () => {
       const before = Date.now();
       await pollAs('edge-2', 'since=0&limit=1');

@@ -46,6 +46,9 @@ export class ChangeFeedService {
     }
     const deadline = Date.now() + query.wait * 1000;
     const concerns = (change: ChangeRecord) => isVisibleTo(principal, org, change);
+    // A node's own reports are news to everyone but itself: they do not end its wait.
+    const wakes = (change: ChangeRecord) =>
+      concerns(change) && !(principal.kind === 'node' && change.byNode === true);
     let cursor = query.since;
     for (;;) {
       const head = this.tail.latestId();
@@ -58,7 +61,7 @@ export class ChangeFeedService {
       cursor = Math.max(cursor, head);
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
-      await this.tail.waitForChanges(cursor, concerns, remaining, signal);
+      await this.tail.waitForChanges(cursor, wakes, remaining, signal);
     }
   }
 }

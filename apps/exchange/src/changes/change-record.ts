@@ -8,6 +8,7 @@ export interface ChangeRecord {
   resourceId: string;
   operation: ChangeOperation;
   changedAt: string;
+  byNode?: boolean;
   data?: Record<string, unknown>;
 }
 

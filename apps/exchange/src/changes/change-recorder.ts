@@ -19,6 +19,8 @@ export class ChangeRecorder {
       resourceId: string;
       operation: ChangeOperation;
       data?: object;
+      /** The node the change is about made it itself. */
+      byNode?: boolean;
     },
   ): Promise<void> {
     return this.outbox.append(manager, ExchangeChanged, [change.org, change.resource, change.resourceId], {
@@ -27,6 +29,7 @@ export class ChangeRecorder {
       resourceId: change.resourceId,
       operation: change.operation,
       changedAt: new Date().toISOString(),
+      ...(change.byNode ? { byNode: true } : {}),
       ...(change.data ? { data: { ...change.data } } : {}),
     });
   }

@@ -47,6 +47,11 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     await this.listener?.end().catch(() => undefined);
   }
 
+  /** How many long-polls are waiting on this replica. */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
   /** The highest change id this replica knows of. */
   latestId(): number {
     return this.latest;

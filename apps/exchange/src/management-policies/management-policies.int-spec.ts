@@ -235,6 +235,20 @@ describe('node management policies', () => {
       expect((await call('GET', '/v1/orgs/acme/management-policies/fleet-wide')).body.enabled).toBe(false);
     });
 
+    it('takes the same status written several times at once, as an agent retrying a slow write does', async () => {
+      await publish('retried', { nodes: ['amd-1'] });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          status('amd-1', 'retried', { status: 'downloading', version: '2.0.0' }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 8 }, () => 200));
+      expect((await call('GET', '/v1/orgs/acme/nodes/amd-1/managementStatus/retried')).body).toMatchObject({
+        status: 'downloading',
+        version: '2.0.0',
+      });
+    });
+
     it('counts failures written at the same moment against the threshold, every one of them', async () => {
       await publish('at-once', { nodes: ['amd-1', 'amd-2', 'arm-1'], enabled: true, failureThreshold: 3 });
       const answers = await Promise.all(

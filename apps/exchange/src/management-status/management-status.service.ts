@@ -41,23 +41,14 @@ export class ManagementStatusService {
       if (!(await manager.exists(NodeEntity, { where: { org, id: node } }))) throw nodeNotFound(org, node);
       const failed = FAILED_STATUSES.includes(input.status);
       const policy = await this.lockPolicy(manager, org, nmp, failed);
-      const saved = await manager.save(ManagementStatusEntity, {
-        org,
-        node,
-        nmp,
-        status: input.status,
-        version: input.version ?? null,
-        startTime: input.startTime ? new Date(input.startTime) : null,
-        endTime: input.endTime ? new Date(input.endTime) : null,
-        error: input.error ?? null,
-      });
-      const status = ManagementStatusResponse.from(saved);
+      const status = ManagementStatusResponse.from(await this.upsert(manager, org, node, nmp, input));
       await this.changes.record(manager, {
         org,
         resource: 'managementStatus',
         resourceId: node,
         operation: 'updated',
         data: status,
+        byNode: actor.kind === 'node',
       });
       if (failed) await this.disableIfThresholdReached(manager, policy);
       return status;
@@ -82,6 +73,38 @@ export class ManagementStatusService {
     const total = rows.reduce((sum, row) => sum + Number(row.count), 0);
     const failed = FAILED_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
     return { nmp, counts, total, failed, enabled: policy.enabled, disabledReason: policy.disabledReason };
+  }
+
+  /**
+   * One statement, so that two writes of the same status at once (an agent that timed out and
+   * wrote again while the first was still queued) both land, the later one last.
+   */
+  private async upsert(
+    manager: EntityManager,
+    org: string,
+    node: string,
+    nmp: string,
+    input: ManagementStatusDto,
+  ): Promise<ManagementStatusEntity> {
+    const row = {
+      org,
+      node,
+      nmp,
+      status: input.status,
+      version: input.version ?? null,
+      startTime: input.startTime ? new Date(input.startTime) : null,
+      endTime: input.endTime ? new Date(input.endTime) : null,
+      error: input.error ?? null,
+    };
+    const [written]: { updated_at: Date }[] = await manager.query(
+      `INSERT INTO exchange.management_statuses (org, node, nmp, status, version, start_time, end_time, error, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+       ON CONFLICT (org, node, nmp) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version,
+         start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, error = EXCLUDED.error, updated_at = now()
+       RETURNING updated_at`,
+      [org, node, nmp, row.status, row.version, row.startTime, row.endTime, row.error],
+    );
+    return { ...row, updatedAt: written!.updated_at };
   }
 
   /**

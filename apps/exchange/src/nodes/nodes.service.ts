@@ -172,7 +172,7 @@ export class NodesService {
         })),
       };
       await manager.update(NodeEntity, { org, id }, { status });
-      return this.recordNode(manager, org, id, 'updated');
+      return this.recordNode(manager, org, id, 'updated', { byNode: true });
     });
   }
 
@@ -230,9 +230,17 @@ export class NodesService {
     org: string,
     id: string,
     operation: 'created' | 'updated',
+    { byNode = false } = {},
   ): Promise<NodeResponse> {
     const node = NodeResponse.from(await this.require(manager, org, id));
-    await this.changes.record(manager, { org, resource: 'node', resourceId: id, operation, data: node });
+    await this.changes.record(manager, {
+      org,
+      resource: 'node',
+      resourceId: id,
+      operation,
+      data: node,
+      byNode,
+    });
     return node;
   }
 

@@ -1,4 +1,4 @@
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 import { IDENTIFIER_PATTERN } from '../identifiers';
 import { defineEvent, subjectToken } from '../events/event-definition';
 import { STREAMS } from '../streams';
@@ -39,6 +39,14 @@ export class ChangePayload {
 
   @IsISO8601()
   changedAt!: string;
+
+  /**
+   * True when the node the change is about made it itself (its status report or one of its
+   * management statuses): it knows already, so it is not woken for it.
+   */
+  @IsOptional()
+  @IsBoolean()
+  byNode?: boolean;
 
   /** The resource as clients see it after the change (absent on delete). */
   @IsOptional()

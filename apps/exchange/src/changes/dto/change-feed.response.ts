@@ -13,6 +13,7 @@ export class ChangeResponse {
   @ApiProperty() resourceId!: string;
   @ApiProperty({ enum: CHANGE_OPERATIONS }) operation!: ChangeOperation;
   @ApiProperty() changedAt!: string;
+  @ApiPropertyOptional({ description: 'the node the change is about made it itself' }) byNode?: boolean;
   @ApiPropertyOptional({ description: 'the resource after the change' }) data?: Record<string, unknown>;
 }
 
