@@ -4,7 +4,9 @@ import { basic, eventually, http, useTestInfra, withClient } from '@careen/testi
 import { Client } from 'pg';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
+import { ChangeLogRepository } from './change-log.repository';
 import { ChangeTail } from './change-tail';
+import { isVisibleTo } from './change-visibility';
 
 const root = basic('root', 'root', 'root-password-1');
 
@@ -244,6 +246,50 @@ describe('the change feed', () => {
         ['managementStatus', true],
         ['node', false],
       ]);
+    });
+
+    it('answers a node from memory with exactly what the log holds for it, page by page', async () => {
+      const start = await latestId();
+      for (let round = 0; round < 3; round++) {
+        await call('PATCH', '/v1/orgs/acme/nodes/edge-2', { labels: { round: String(round) } });
+        await call('PATCH', '/v1/orgs/acme/nodes/edge-1', { labels: { round: String(round) } });
+        await addUser('acme', `paged-${round}`);
+        await call('PUT', `/v1/orgs/acme/management-policies/paged-${round}`, { nodes: ['edge-2'] });
+        await call('PATCH', '/v1/orgs/beta', { label: `round ${round}` });
+      }
+      const head = await latestId();
+      const tail = exchange.app.get(ChangeTail);
+      await eventually(() => expect(tail.latestId()).toBe(head));
+      const principal = { kind: 'node', org: 'acme', node: 'edge-1' } as const;
+      const fromLog = (await exchange.app.get(ChangeLogRepository).after(start, 1000, 'acme')).filter(
+        (change) => isVisibleTo(principal, 'acme', change),
+      );
+      expect(fromLog.map((change) => change.resource)).toEqual([
+        'node',
+        'managementPolicy',
+        'node',
+        'managementPolicy',
+        'node',
+        'managementPolicy',
+      ]);
+      expect(tail.visibleToNode(start, 1000, 'acme', 'edge-1')).toEqual(fromLog);
+
+      const pages: number[][] = [];
+      let since = start;
+      for (;;) {
+        const page = (await pollAs('edge-1', `since=${since}&limit=4`)).body as {
+          changes: { id: number }[];
+          lastId: number;
+        };
+        if (page.changes.length === 0) break;
+        pages.push(page.changes.map((change) => change.id));
+        since = page.lastId;
+      }
+      expect(pages).toEqual([
+        fromLog.slice(0, 4).map((change) => change.id),
+        fromLog.slice(4).map((change) => change.id),
+      ]);
+      expect(since).toBe(head);
     });
 
     it('stamps the node heartbeat on every poll', async () => {

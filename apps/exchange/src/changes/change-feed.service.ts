@@ -52,7 +52,16 @@ export class ChangeFeedService {
     let cursor = query.since;
     for (;;) {
       const head = this.tail.latestId();
-      const page = await this.tail.after(cursor, query.limit, org);
+      // A node's view straight from memory: everything up to `head` that it may see.
+      const nodeView =
+        principal.kind === 'node'
+          ? this.tail.visibleToNode(cursor, query.limit, org, principal.node)
+          : undefined;
+      if (nodeView && nodeView.length > 0) {
+        const lastId = nodeView.length < query.limit ? head : nodeView[nodeView.length - 1]!.id;
+        return { changes: nodeView, lastId };
+      }
+      const page = nodeView ? [] : await this.tail.after(cursor, query.limit, org);
       const visible = page.filter(concerns);
       cursor = page[page.length - 1]?.id ?? cursor;
       if (visible.length > 0) return { changes: visible, lastId: cursor };

@@ -11,6 +11,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { Client } from 'pg';
 import { ChangeLogRepository } from './change-log.repository';
 import { type ChangeRecord } from './change-record';
+import { nodeScopeOf, nodeScopes } from './change-visibility';
 
 const CAPACITY = 20_000;
 const REFRESH_BATCH = 5_000;
@@ -19,6 +20,13 @@ const SAFETY_REFRESH_MS = 1_000;
 @Injectable()
 export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   private recent: ChangeRecord[] = [];
+  /**
+   * The same changes by node scope, so a node's poll reads only what it may see instead of
+   * filtering everything the fleet reported since its last poll. Entries older than `recent`
+   * are swept out once per CAPACITY changes.
+   */
+  private scoped = new Map<string, ChangeRecord[]>();
+  private appendedSinceSweep = 0;
   private latest = 0;
   /** Waiting pollers, each with what concerns it: a new change wakes only those it concerns. */
   private waiters = new Map<() => void, (change: ChangeRecord) => boolean>();
@@ -62,7 +70,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     if (since >= this.latest) return [];
     const first = this.recent[0];
     if (first && since >= first.id - 1) {
-      const start = this.firstAfter(since);
+      const start = firstAfter(this.recent, since);
       return this.recent.slice(start, start + limit);
     }
     return this.log.after(since, limit, org);
@@ -93,16 +101,47 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** Index of the first change in memory with an id above `since` (ids ascend). */
-  private firstAfter(since: number): number {
-    let low = 0;
-    let high = this.recent.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.recent[middle]!.id > since) high = middle;
-      else low = middle + 1;
+  /**
+   * The changes after `since` that the node may see, in id order, at most `limit`; undefined
+   * when memory does not reach back that far (the caller reads Postgres instead).
+   */
+  visibleToNode(since: number, limit: number, org: string, node: string): ChangeRecord[] | undefined {
+    const first = this.recent[0];
+    if (!first || since < first.id - 1) return since >= this.latest ? [] : undefined;
+    const lists = nodeScopes(org, node)
+      .map((scope) => this.scoped.get(scope))
+      .filter((list): list is ChangeRecord[] => list !== undefined);
+    const positions = lists.map((list) => firstAfter(list, since));
+    const page: ChangeRecord[] = [];
+    while (page.length < limit) {
+      let next = -1;
+      for (let i = 0; i < lists.length; i++) {
+        const candidate = lists[i]![positions[i]!];
+        if (candidate && (next < 0 || candidate.id < lists[next]![positions[next]!]!.id)) next = i;
+      }
+      if (next < 0) break;
+      page.push(lists[next]![positions[next]!++]!);
     }
-    return low;
+    return page;
+  }
+
+  private index(fresh: readonly ChangeRecord[]): void {
+    for (const change of fresh) {
+      const scope = nodeScopeOf(change);
+      if (scope === undefined) continue;
+      const list = this.scoped.get(scope);
+      if (list) list.push(change);
+      else this.scoped.set(scope, [change]);
+    }
+    this.appendedSinceSweep += fresh.length;
+    if (this.appendedSinceSweep < CAPACITY) return;
+    this.appendedSinceSweep = 0;
+    const oldest = this.recent[0]?.id ?? 0;
+    for (const [scope, list] of this.scoped) {
+      const kept = list.slice(firstAfter(list, oldest - 1));
+      if (kept.length === 0) this.scoped.delete(scope);
+      else this.scoped.set(scope, kept);
+    }
   }
 
   private refresh(): Promise<void> {
@@ -122,6 +161,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
       this.recent.push(...fresh);
       if (this.recent.length > CAPACITY) this.recent = this.recent.slice(-CAPACITY);
       this.latest = fresh[fresh.length - 1]?.id ?? this.latest;
+      this.index(fresh);
       for (const [wake, concerns] of [...this.waiters]) if (fresh.some(concerns)) wake();
       if (fresh.length < REFRESH_BATCH) return;
     }
@@ -142,4 +182,16 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     await listener.connect();
     await listener.query(`LISTEN ${outboxSequencedChannel('exchange')}`);
   }
+}
+
+/** Index of the first change with an id above `since` in a list in id order. */
+function firstAfter(changes: readonly ChangeRecord[], since: number): number {
+  let low = 0;
+  let high = changes.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (changes[middle]!.id > since) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

@@ -26,3 +26,20 @@ export function isVisibleTo(principal: Principal, org: string, change: ChangeRec
     change.resourceId === principal.node
   );
 }
+
+/**
+ * The one place in a node's view a change belongs to, if any: its own (node and management
+ * status changes), its org's (what concerns every node of the org), or everyone's (agent
+ * packages). What a node sees is exactly the union of its `nodeScopes`.
+ */
+export function nodeScopeOf(change: ChangeRecord): string | undefined {
+  if (GLOBAL_RESOURCES.includes(change.resource)) return 'global';
+  if (ORG_WIDE_FOR_NODES.includes(change.resource)) return `org:${change.org}`;
+  if (change.resource === 'node' || change.resource === 'managementStatus')
+    return `node:${change.org}/${change.resourceId}`;
+  return undefined;
+}
+
+export function nodeScopes(org: string, node: string): string[] {
+  return ['global', `org:${org}`, `node:${org}/${node}`];
+}
