@@ -2,8 +2,8 @@
  * Environment every hub service reads. Apps extend it with their own variables; nothing else
  * reads process.env. A bad or missing value stops the service with a message naming it.
  */
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsUrl, Matches } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsUrl, Matches, Max, Min } from 'class-validator';
 import { Secret } from './secret.decorator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -16,6 +16,14 @@ export class ServiceConfig {
   @Secret()
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'CAREEN_DATABASE_URL must be a postgres:// URL' })
   CAREEN_DATABASE_URL!: string;
+
+  /** Connections this service keeps to Postgres at most. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  CAREEN_DATABASE_POOL_SIZE = 10;
 
   /** One or more comma-separated nats:// URLs. */
   @Matches(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {

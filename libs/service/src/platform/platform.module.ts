@@ -65,6 +65,7 @@ export class PlatformModule {
             entities: options.entities,
             migrations: options.migrations,
             applicationName: options.service,
+            poolSize: options.config.CAREEN_DATABASE_POOL_SIZE,
           });
           await dataSource.initialize();
           if (options.config.CAREEN_MIGRATE) await runServiceMigrations(dataSource);
