@@ -6,7 +6,7 @@ import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 import { ChangeLogRepository } from './change-log.repository';
 import { ChangeTail } from './change-tail';
-import { isVisibleTo } from './change-visibility';
+import { isVisibleTo, nodeScopes } from './change-visibility';
 
 const root = basic('root', 'root', 'root-password-1');
 
@@ -212,6 +212,42 @@ describe('the change feed', () => {
       await call('PATCH', '/v1/orgs/acme/nodes/edge-1', { labels: { zone: 'c' } });
       await waiting;
       expect(woken).toBe(true);
+    });
+
+    it("is checked only against changes in its scopes: its own, its org's and everyone's", async () => {
+      const tail = exchange.app.get(ChangeTail);
+      const principal = { kind: 'node', org: 'acme', node: 'edge-1' } as const;
+      const waitAsNode = () => {
+        let woken = false;
+        const waiting = tail
+          .waitForChanges(
+            tail.latestId(),
+            (change) => isVisibleTo(principal, 'acme', change),
+            30_000,
+            new AbortController().signal,
+            nodeScopes('acme', 'edge-1'),
+          )
+          .then(() => (woken = true));
+        return { waiting, woken: () => woken };
+      };
+      const first = waitAsNode();
+      const seen = tail.latestId();
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-2', { labels: { zone: 'e' } });
+      await addUser('acme', 'scoped-out');
+      await eventually(() => expect(tail.latestId()).toBeGreaterThan(seen + 1));
+      expect(first.woken()).toBe(false);
+      await call('PATCH', '/v1/orgs/acme/nodes/edge-1', { labels: { zone: 'e' } });
+      await first.waiting;
+
+      const second = waitAsNode();
+      await call('PUT', '/v1/orgs/acme/services/scoped-in', {
+        url: 'scoped-in',
+        version: '1.0.0',
+        arch: 'amd64',
+        runtime: {},
+      });
+      await second.waiting;
+      expect([first.woken(), second.woken(), tail.waiting]).toEqual([true, true, 0]);
     });
 
     it('is not woken by its own status reports, and reads them with the next change that wakes it', async () => {

@@ -9,7 +9,7 @@ import { ChangeLogRepository } from './change-log.repository';
 import { type ChangeRecord } from './change-record';
 import { ChangeTail } from './change-tail';
 import { NodeHeartbeat } from './node-heartbeat';
-import { isVisibleTo } from './change-visibility';
+import { isVisibleTo, nodeScopes } from './change-visibility';
 import { sinceTooOld } from './changes.errors';
 import { type ChangeFeedResponse } from './dto/change-feed.response';
 
@@ -70,7 +70,8 @@ export class ChangeFeedService {
       cursor = Math.max(cursor, head);
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
-      await this.tail.waitForChanges(cursor, wakes, remaining, signal);
+      const scopes = principal.kind === 'node' ? nodeScopes(org, principal.node) : [];
+      await this.tail.waitForChanges(cursor, wakes, remaining, signal, scopes);
     }
   }
 }

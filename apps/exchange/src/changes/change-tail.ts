@@ -30,6 +30,13 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   private latest = 0;
   /** Waiting pollers, each with what concerns it: a new change wakes only those it concerns. */
   private waiters = new Map<() => void, (change: ChangeRecord) => boolean>();
+  /**
+   * Waiting nodes by the node scopes they see, so a change is checked against the pollers of
+   * its scope only, not against the whole waiting fleet.
+   */
+  private waitersByScope = new Map<string, Set<() => void>>();
+  /** Waiting users: each is checked against every new change. */
+  private unscoped = new Set<() => void>();
   private refreshing: Promise<void> = Promise.resolve();
   private listener: Client | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -80,12 +87,14 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
    * Resolves when a change after `seen` that `concerns` the caller arrives, after `timeoutMs`,
    * or when `signal` aborts; at once when changes after `seen` came before the call. Only the
    * pollers a change concerns are woken, so a fleet's status reports do not wake every agent.
+   * A node passes its `nodeScopes`: only changes in them are checked against it.
    */
   waitForChanges(
     seen: number,
     concerns: (change: ChangeRecord) => boolean,
     timeoutMs: number,
     signal: AbortSignal,
+    scopes: readonly string[] = [],
   ): Promise<void> {
     if (this.closed || signal.aborted || this.latest > seen) return Promise.resolve();
     return new Promise((resolve) => {
@@ -93,12 +102,46 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
         this.waiters.delete(done);
+        this.unscoped.delete(done);
+        for (const scope of scopes) {
+          const waiting = this.waitersByScope.get(scope);
+          waiting?.delete(done);
+          if (waiting?.size === 0) this.waitersByScope.delete(scope);
+        }
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
       signal.addEventListener('abort', done);
       this.waiters.set(done, concerns);
+      if (scopes.length === 0) this.unscoped.add(done);
+      for (const scope of scopes) {
+        const waiting = this.waitersByScope.get(scope);
+        if (waiting) waiting.add(done);
+        else this.waitersByScope.set(scope, new Set([done]));
+      }
     });
+  }
+
+  /** Wakes the waiters `fresh` concerns: scoped ones through their scopes, the rest one by one. */
+  private wakeFor(fresh: readonly ChangeRecord[]): void {
+    const byScope = new Map<string, ChangeRecord[]>();
+    for (const change of fresh) {
+      const scope = nodeScopeOf(change);
+      if (scope === undefined) continue;
+      const changes = byScope.get(scope);
+      if (changes) changes.push(change);
+      else byScope.set(scope, [change]);
+    }
+    for (const [scope, changes] of byScope) {
+      for (const wake of [...(this.waitersByScope.get(scope) ?? [])]) {
+        const concerns = this.waiters.get(wake);
+        if (concerns && changes.some(concerns)) wake();
+      }
+    }
+    for (const wake of [...this.unscoped]) {
+      const concerns = this.waiters.get(wake);
+      if (concerns && fresh.some(concerns)) wake();
+    }
   }
 
   /**
@@ -162,7 +205,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
       if (this.recent.length > CAPACITY) this.recent = this.recent.slice(-CAPACITY);
       this.latest = fresh[fresh.length - 1]?.id ?? this.latest;
       this.index(fresh);
-      for (const [wake, concerns] of [...this.waiters]) if (fresh.some(concerns)) wake();
+      this.wakeFor(fresh);
       if (fresh.length < REFRESH_BATCH) return;
     }
   }
