@@ -1,12 +1,15 @@
 /**
  * A Careen service in a process of its own, as it runs when deployed: migrated first, then
  * started on a free port and awaited until `/readyz` answers. Benchmarks use it so that the
- * load they generate does not share an event loop with the service they measure.
+ * load they generate does not share an event loop with the service they measure. Its log (errors
+ * only) goes to `careen-bench-<service>.log` in the temporary directory, so a service that dies
+ * under load says why.
  */
 import { freePort, stopChild } from '@careen/devstack';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -26,7 +29,7 @@ function runApp(app: string, args: string[], env: Record<string, string>): Child
     {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', openSync(join(tmpdir(), `careen-bench-${app}.log`), 'a'), 'inherit'],
     },
   );
 }
