@@ -49,6 +49,7 @@ export class ChangeFeedService {
     // A node's own reports are news to everyone but itself: they do not end its wait.
     const wakes = (change: ChangeRecord) =>
       concerns(change) && !(principal.kind === 'node' && change.byNode === true);
+    const scopes = principal.kind === 'node' ? nodeScopes(org, principal.node) : [];
     let cursor = query.since;
     for (;;) {
       const head = this.tail.latestId();
@@ -70,7 +71,6 @@ export class ChangeFeedService {
       cursor = Math.max(cursor, head);
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
-      const scopes = principal.kind === 'node' ? nodeScopes(org, principal.node) : [];
       await this.tail.waitForChanges(cursor, wakes, remaining, signal, scopes);
     }
   }

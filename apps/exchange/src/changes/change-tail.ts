@@ -123,15 +123,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Wakes the waiters `fresh` concerns: scoped ones through their scopes, the rest one by one. */
-  private wakeFor(fresh: readonly ChangeRecord[]): void {
-    const byScope = new Map<string, ChangeRecord[]>();
-    for (const change of fresh) {
-      const scope = nodeScopeOf(change);
-      if (scope === undefined) continue;
-      const changes = byScope.get(scope);
-      if (changes) changes.push(change);
-      else byScope.set(scope, [change]);
-    }
+  private wakeFor(fresh: readonly ChangeRecord[], byScope: ReadonlyMap<string, ChangeRecord[]>): void {
     for (const [scope, changes] of byScope) {
       for (const wake of [...(this.waitersByScope.get(scope) ?? [])]) {
         const concerns = this.waiters.get(wake);
@@ -168,13 +160,11 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     return page;
   }
 
-  private index(fresh: readonly ChangeRecord[]): void {
-    for (const change of fresh) {
-      const scope = nodeScopeOf(change);
-      if (scope === undefined) continue;
+  private index(fresh: readonly ChangeRecord[], byScope: ReadonlyMap<string, ChangeRecord[]>): void {
+    for (const [scope, changes] of byScope) {
       const list = this.scoped.get(scope);
-      if (list) list.push(change);
-      else this.scoped.set(scope, [change]);
+      if (list) list.push(...changes);
+      else this.scoped.set(scope, [...changes]);
     }
     this.appendedSinceSweep += fresh.length;
     if (this.appendedSinceSweep < CAPACITY) return;
@@ -204,8 +194,9 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
       this.recent.push(...fresh);
       if (this.recent.length > CAPACITY) this.recent = this.recent.slice(-CAPACITY);
       this.latest = fresh[fresh.length - 1]?.id ?? this.latest;
-      this.index(fresh);
-      this.wakeFor(fresh);
+      const byScope = groupByNodeScope(fresh);
+      this.index(fresh, byScope);
+      this.wakeFor(fresh, byScope);
       if (fresh.length < REFRESH_BATCH) return;
     }
   }
@@ -237,4 +228,17 @@ function firstAfter(changes: readonly ChangeRecord[], since: number): number {
     else low = middle + 1;
   }
   return low;
+}
+
+/** The changes of each node scope, in id order; changes no node sees are left out. */
+function groupByNodeScope(changes: readonly ChangeRecord[]): Map<string, ChangeRecord[]> {
+  const byScope = new Map<string, ChangeRecord[]>();
+  for (const change of changes) {
+    const scope = nodeScopeOf(change);
+    if (scope === undefined) continue;
+    const list = byScope.get(scope);
+    if (list) list.push(change);
+    else byScope.set(scope, [change]);
+  }
+  return byScope;
 }
