@@ -3,6 +3,7 @@ import { UPGRADE_HOLDER_KINDS, type UpgradeHolderKind, type UpgradeReleaseReason
 import { type MetricsRegistry } from '@careen/service';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { type DataSource } from 'typeorm';
+import { type GroupReleases } from './group-releases';
 
 export class UpgradeMetrics {
   private readonly grants: Counter<'holder'>;
@@ -11,7 +12,7 @@ export class UpgradeMetrics {
   private readonly releases: Counter<'holder' | 'reason'>;
   private readonly holderAge: Histogram<'holder'>;
 
-  constructor(metrics: MetricsRegistry, dataSource: DataSource) {
+  constructor(metrics: MetricsRegistry, dataSource: DataSource, releases: GroupReleases) {
     const registers = [metrics.registry];
     this.grants = new Counter({
       name: 'careen_agbot_upgrade_grants_total',
@@ -43,6 +44,14 @@ export class UpgradeMetrics {
       labelNames: ['holder'],
       buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200],
       registers,
+    });
+    new Gauge({
+      name: 'careen_agbot_upgrade_waiting_requests',
+      help: 'Requests waiting (with ?wait=) for their HA group slot now',
+      registers,
+      collect() {
+        this.set(releases.waiting);
+      },
     });
     new Gauge({
       name: 'careen_agbot_upgrade_oldest_holder_age_seconds',

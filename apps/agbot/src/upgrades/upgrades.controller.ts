@@ -1,8 +1,10 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, Roles } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import { type Response } from 'express';
 import { UpgradeRequestDto } from './dto/upgrade-request.dto';
+import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
 import { UpgradeGrantResponse, type UpgradeHolderListResponse } from './dto/upgrade-grant.response';
 import { UpgradesService } from './upgrades.service';
 
@@ -22,14 +24,21 @@ export class UpgradesController {
   @HttpCode(200)
   @AllowNodes()
   @Roles('orgAdmin')
-  @ApiConflictResponse({ description: 'another member of the HA group holds the slot: details.holder' })
+  @ApiConflictResponse({
+    description: 'another member of the HA group holds the slot (still, after `wait`): details.holder',
+  })
   grant(
     @CurrentPrincipal() actor: Principal,
     @Param('org', new IdentifierPipe('org')) org: string,
     @Param('node', new IdentifierPipe('node')) node: string,
     @Body() body: UpgradeRequestDto,
+    @Query() query: UpgradeWaitQuery,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<UpgradeGrantResponse> {
-    return this.upgrades.grantUpgrade(actor, org, node, body.managementPolicy);
+    // A caller that hangs up while waiting must not be granted a slot it will never use.
+    const hangUp = new AbortController();
+    response.once('close', () => hangUp.abort());
+    return this.upgrades.grantUpgrade(actor, org, node, body.managementPolicy, query.wait, hangUp.signal);
   }
 
   @Delete('nodes/:node/upgrade')

@@ -109,6 +109,9 @@ describe('agent-upgrade grants', () => {
       m2: 'moving',
       d1: 'doomed',
       d2: 'doomed',
+      w1: 'waiting',
+      w2: 'waiting',
+      w3: 'waiting',
     });
     await hub.seedNodes('other', { foreign: 'alpha' });
   });
@@ -257,6 +260,75 @@ describe('agent-upgrade grants', () => {
         body: { managementPolicy: 'agents-2' },
       });
       expect(badNode.status).toBe(400);
+    });
+  });
+
+  describe('waiting for the slot (?wait=)', () => {
+    const waitingFor = async (node: string, wait: number | string, index = 0, signal?: AbortSignal) =>
+      fetch(`${agbotUrl(index)}/v1/orgs/acme/nodes/${node}/upgrade?wait=${wait}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${(await hub.nodeToken('acme', node)).bearer}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ managementPolicy: 'agents-2' }),
+        signal,
+      });
+    const waitingNow = async (index: number) => {
+      const metrics: string = (await http(agbotUrl(index), 'GET', '/metrics')).body;
+      return Number(/^careen_agbot_upgrade_waiting_requests\{[^}]*\} (\d+)$/m.exec(metrics)?.[1]);
+    };
+
+    it('answers a waiting peer as soon as the holder releases, on another replica', async () => {
+      expect((await upgrade('w1')).status).toBe(200);
+      // Without the wake it would be refused: the holder's lease outlasts the wait.
+      const answer = waitingFor('w2', 60, 1);
+      await eventually(async () => expect(await waitingNow(1)).toBe(1));
+      expect((await release('w1')).status).toBe(204);
+      const granted = await answer;
+      expect(granted.status).toBe(200);
+      expect(await granted.json()).toMatchObject({ node: 'w2', haGroup: 'waiting' });
+      expect(await waitingNow(1)).toBe(0);
+    });
+
+    it('refuses with 409 naming the holder when the wait ends first', async () => {
+      const asked = Date.now();
+      const refused = await waitingFor('w3', 1);
+      expect(refused.status).toBe(409);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(1_000);
+      expect(await refused.json()).toMatchObject({ details: { holder: { node: 'w2' } } });
+    });
+
+    it('stops waiting when the caller hangs up, and is not granted a slot it would never use', async () => {
+      const hangUp = new AbortController();
+      const answer = waitingFor('w3', 60, 0, hangUp.signal).catch((error: Error) => error.name);
+      await eventually(async () => expect(await waitingNow(0)).toBe(1));
+      hangUp.abort();
+      expect(await answer).toBe('AbortError');
+      await eventually(async () => expect(await waitingNow(0)).toBe(0));
+      expect((await release('w2')).status).toBe(204);
+      const holders = (await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: admin })).body.items;
+      expect(holders.filter((item: { haGroup: string }) => item.haGroup === 'waiting')).toEqual([]);
+      expect(await hub.history('acme', 'w3')).toEqual([]);
+    });
+
+    it("asks again when the holder's lease runs out, with no release to wake it", async () => {
+      const shortLeases = await hub.startAgbot({ CAREEN_UPGRADE_LEASE_SECONDS: '1' });
+      const held = await http(shortLeases.url, 'POST', '/v1/orgs/acme/nodes/w1/upgrade', {
+        auth: await hub.nodeToken('acme', 'w1'),
+        body: { managementPolicy: 'agents-2' },
+      });
+      expect(held.status).toBe(200);
+      const granted = await waitingFor('w3', 30);
+      expect(granted.status).toBe(200);
+      expect(await hub.history('acme', 'w1')).toContainEqual({ event: 'released', reason: 'lease-expired' });
+      expect((await release('w3')).status).toBe(204);
+    });
+
+    it.each([['-1'], ['61'], ['soon'], ['1.5']])('refuses wait=%s with 400 naming it', async (wait) => {
+      const refused = await waitingFor('w1', wait);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain('wait');
     });
   });
 

@@ -4,7 +4,9 @@ import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type AgbotConfig } from '../agbot.config';
 import { GrantStore } from './grant-store';
+import { GroupReleases } from './group-releases';
 import { LeaseSweeper } from './lease-sweeper';
+import { ReleaseSubscription } from './release-subscription';
 import { UpgradeMetrics } from './upgrade-metrics';
 import { UpgradeMonitor } from './upgrade-monitor';
 import { UpgradeSemaphore } from './upgrade-semaphore';
@@ -25,9 +27,9 @@ import { UpgradesService } from './upgrades.service';
     },
     {
       provide: UpgradeMetrics,
-      inject: [MetricsRegistry, DataSource],
-      useFactory: (metrics: MetricsRegistry, dataSource: DataSource) =>
-        new UpgradeMetrics(metrics, dataSource),
+      inject: [MetricsRegistry, DataSource, GroupReleases],
+      useFactory: (metrics: MetricsRegistry, dataSource: DataSource, releases: GroupReleases) =>
+        new UpgradeMetrics(metrics, dataSource, releases),
     },
     {
       provide: UpgradeSemaphore,
@@ -41,6 +43,8 @@ import { UpgradesService } from './upgrades.service';
       useFactory: (semaphore: UpgradeSemaphore, store: GrantStore, config: AgbotConfig) =>
         new UpgradeMonitor(semaphore, store, config.CAREEN_UPGRADE_LEASE_SECONDS),
     },
+    { provide: GroupReleases, useValue: new GroupReleases() },
+    ReleaseSubscription,
     UpgradesService,
     LeaseSweeper,
   ],

@@ -11,6 +11,7 @@ import {
   type UpgradeHolderListResponse,
   UpgradeHolderResponse,
 } from './dto/upgrade-grant.response';
+import { GroupReleases } from './group-releases';
 import { UpgradeSemaphore } from './upgrade-semaphore';
 import { groupBusy, notThisNode, upgradeNodeNotFound } from './upgrades.errors';
 
@@ -23,32 +24,54 @@ export function assertActsForNode(actor: Principal, node: string): void {
 export class UpgradesService {
   constructor(
     private readonly semaphore: UpgradeSemaphore,
+    private readonly releases: GroupReleases,
     @Inject(SERVICE_CONFIG) private readonly config: AgbotConfig,
   ) {}
 
+  /**
+   * Grants, renews or refuses. With `waitSeconds`, a refusal waits for a release in the group
+   * (or the holder's lease to run out) and asks again, until granted or the time is up; a
+   * request whose caller hung up (`signal`) stops without asking again.
+   */
   async grantUpgrade(
     actor: Principal,
     org: string,
     node: string,
     managementPolicy: string,
+    waitSeconds = 0,
+    signal: AbortSignal = new AbortController().signal,
   ): Promise<UpgradeGrantResponse> {
     assertActsForNode(actor, node);
-    const result = await this.semaphore.acquire({
-      org,
-      node,
-      kind: 'agent-upgrade',
-      managementPolicy,
-      leaseSeconds: this.config.CAREEN_UPGRADE_LEASE_SECONDS,
-      fleetLockSlots: this.config.CAREEN_FLEETLOCK_SLOTS,
-    });
-    switch (result.outcome) {
-      case 'unknown-node':
-        throw upgradeNodeNotFound(org, node);
-      case 'refused':
-        throw groupBusy(result.haGroup, result.blocker);
-      case 'granted':
-      case 'renewed':
-        return UpgradeGrantResponse.from(result.grant);
+    const deadline = Date.now() + waitSeconds * 1000;
+    const watch = this.releases.watch(org);
+    try {
+      for (;;) {
+        const result = await this.semaphore.acquire({
+          org,
+          node,
+          kind: 'agent-upgrade',
+          managementPolicy,
+          leaseSeconds: this.config.CAREEN_UPGRADE_LEASE_SECONDS,
+          fleetLockSlots: this.config.CAREEN_FLEETLOCK_SLOTS,
+        });
+        switch (result.outcome) {
+          case 'unknown-node':
+            throw upgradeNodeNotFound(org, node);
+          case 'granted':
+          case 'renewed':
+            return UpgradeGrantResponse.from(result.grant);
+          case 'refused':
+            if (Date.now() >= deadline || signal.aborted) throw groupBusy(result.haGroup, result.blocker);
+            await watch.released(
+              result.haGroup,
+              Math.min(deadline, result.blocker.leaseExpiresAt.getTime()),
+              signal,
+            );
+            if (signal.aborted) throw groupBusy(result.haGroup, result.blocker);
+        }
+      }
+    } finally {
+      watch.close();
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * The agbot's HA-group upgrade semaphore, as a node asks for it: a grant (200) or the current
- * holder (409); a holder's repeated request renews its lease; DELETE releases it.
+ * holder (409), at once or after waiting for the slot; a holder's repeated request renews its
+ * lease; DELETE releases it.
  */
 import { type RequestObserver } from '../exchange/exchange-client';
 import { HttpError, requestJson } from '../exchange/http-json';
@@ -25,6 +26,9 @@ export interface UpgradeHolder {
 export type UpgradeAnswer =
   { granted: true; grant: UpgradeGrant } | { granted: false; holder?: UpgradeHolder };
 
+/** How long the agbot may take to answer, on top of any wait asked for. */
+const ANSWER_SECONDS = 30;
+
 export class AgbotClient {
   constructor(
     private readonly baseUrl: string,
@@ -38,13 +42,20 @@ export class AgbotClient {
     return new URL(`/v1/orgs/${this.org}/nodes/${this.node}/upgrade`, this.baseUrl);
   }
 
-  async requestUpgrade(managementPolicy: string): Promise<UpgradeAnswer> {
+  /**
+   * Asks for the slot. With `waitSeconds`, the agbot holds the request while a peer holds the
+   * slot and answers as soon as it is granted, or 409 when the time is up.
+   */
+  async requestUpgrade(managementPolicy: string, waitSeconds = 0): Promise<UpgradeAnswer> {
     this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
+    const url = this.url;
+    if (waitSeconds > 0) url.searchParams.set('wait', String(waitSeconds));
     try {
-      const grant = await requestJson<UpgradeGrant>(this.url, {
+      const grant = await requestJson<UpgradeGrant>(url, {
         method: 'POST',
         headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
         body: { managementPolicy },
+        timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
       });
       return { granted: true, grant };
     } catch (error) {

@@ -6,9 +6,14 @@ import { HaPermit } from './ha-permit';
 class SteppedClock implements Clock {
   readonly sleeps: number[] = [];
   private wake: (() => void)[] = [];
+  private at = Date.parse('2026-03-01T12:00:00.000Z');
 
   now(): Date {
-    return new Date('2026-03-01T12:00:00.000Z');
+    return new Date(this.at);
+  }
+
+  advance(ms: number): void {
+    this.at += ms;
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -26,13 +31,18 @@ class SteppedClock implements Clock {
   }
 }
 
-/** The agbot's answers in order, and what it was asked. */
-function agbot(answers: UpgradeAnswer[]) {
+/**
+ * The agbot's answers in order, and what it was asked. `holds` makes it keep a waiting
+ * request as long as asked, on the test's clock, before it refuses.
+ */
+function agbot(answers: UpgradeAnswer[], holds?: SteppedClock) {
   const asked: string[] = [];
   const client = {
-    requestUpgrade: (nmp: string) => {
-      asked.push(`POST ${nmp}`);
-      return Promise.resolve(answers.length > 1 ? answers.shift()! : answers[0]!);
+    requestUpgrade: (nmp: string, wait = 0) => {
+      asked.push(wait > 0 ? `POST ${nmp} wait=${wait}` : `POST ${nmp}`);
+      const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+      if (holds && !answer.granted) holds.advance(wait * 1000);
+      return Promise.resolve(answer);
     },
     release: () => {
       asked.push('DELETE');
@@ -53,9 +63,38 @@ const grant = {
 };
 
 describe('HaPermit', () => {
-  it('says once that it waits for a peer, asks again after a jittered wait, and holds the grant', async () => {
+  it('says at once that it waits for a peer, then waits at the agbot and asks again as soon as it answers', async () => {
+    const clock = new SteppedClock();
+    const { client, asked } = agbot(
+      [
+        { granted: false, holder },
+        { granted: false, holder },
+        { granted: false, holder },
+        { granted: true, grant },
+      ],
+      clock,
+    );
+    const waited: unknown[] = [];
+    let sleptBeforeGrant: number[] = [];
+    const permit = await new HaPermit(client, clock, () => 0.5, { baseMs: 100, maxMs: 1_000 }, 20).acquire(
+      'up',
+      {
+        waiting: (peer) => Promise.resolve(void waited.push(peer)),
+        granted: () => void (sleptBeforeGrant = [...clock.sleeps]),
+      },
+      new AbortController().signal,
+    );
+
+    expect(waited).toEqual([holder]);
+    expect(asked).toEqual(['POST up', 'POST up wait=20', 'POST up wait=20', 'POST up wait=20']);
+    expect(sleptBeforeGrant).toEqual([]);
+    await permit.release();
+  });
+
+  it('backs off with jitter when the agbot refuses a wait at once, and holds the grant', async () => {
     const clock = new SteppedClock();
     const { client, asked } = agbot([
+      { granted: false, holder },
       { granted: false, holder },
       { granted: false, holder },
       { granted: true, grant },
@@ -72,7 +111,7 @@ describe('HaPermit', () => {
     const permit = await acquiring;
 
     expect(waited).toEqual([holder]);
-    expect(asked).toEqual(['POST up', 'POST up', 'POST up']);
+    expect(asked).toEqual(['POST up', 'POST up wait=30', 'POST up wait=30', 'POST up wait=30']);
     expect(clock.sleeps.slice(0, 2)).toEqual([100, 150]);
     await permit.release();
   });

@@ -1,7 +1,10 @@
 /**
- * Permission to install inside an HA group: asks the agbot until it grants (waiting with jitter
- * while a peer holds the group), then keeps the lease alive by asking again every third of
- * its life until released. A node outside any group needs no permission.
+ * Permission to install inside an HA group: asks the agbot until it grants, then keeps the
+ * lease alive by asking again every third of its life until released. A node outside any
+ * group needs no permission. The first request is answered at once, so a refusal is reported
+ * (`ha-waiting`) without delay; later ones wait at the agbot for the slot (`?wait=`), which
+ * answers as soon as a peer releases it. An agbot that answers a wait early (one that does not
+ * hold requests) is asked again after a jittered backoff, as is one that cannot be reached.
  */
 import { Backoff } from '../core/backoff';
 import { type Clock, type RandomSource } from '../core/clock';
@@ -23,6 +26,7 @@ export class HaPermit {
     private readonly clock: Clock,
     private readonly random: RandomSource,
     private readonly retry = { baseMs: 500, maxMs: 10_000 },
+    private readonly waitSeconds = 30,
   ) {}
 
   async acquire(managementPolicy: string, events: PermitEvents, signal: AbortSignal): Promise<HeldPermit> {
@@ -30,9 +34,11 @@ export class HaPermit {
     let announced = false;
     for (;;) {
       if (signal.aborted) throw new Error('stopped while waiting for the HA group');
+      const wait = announced ? this.waitSeconds : 0;
+      const asked = this.clock.now().getTime();
       let answer;
       try {
-        answer = await this.agbot.requestUpgrade(managementPolicy);
+        answer = await this.agbot.requestUpgrade(managementPolicy, wait);
       } catch {
         // The agbot is unreachable or failing: keep asking, it is the only one who may grant.
         await this.clock.sleep(backoff.next(), signal);
@@ -45,8 +51,10 @@ export class HaPermit {
       if (!announced) {
         announced = true;
         await events.waiting(answer.holder);
+        continue;
       }
-      await this.clock.sleep(backoff.next(), signal);
+      const waitedAtAgbot = this.clock.now().getTime() - asked >= (wait * 1000) / 2;
+      if (!waitedAtAgbot) await this.clock.sleep(backoff.next(), signal);
     }
   }
 

@@ -1,0 +1,85 @@
+/**
+ * Tells requests waiting for an HA group's slot that a slot of that group was released, by
+ * any replica (every release is published on CAREEN_AGBOT and every replica listens). A
+ * request starts watching its org before it first asks, so a release that lands between a
+ * refusal and the wait is not missed.
+ */
+
+/** A request's view of the releases in one org since it started watching. */
+export interface ReleaseWatch {
+  /**
+   * Resolves once a slot of `haGroup` has been released since the watch began (at once when
+   * one already was, and the record is then consumed), at `untilMs` (epoch ms) or on abort.
+   */
+  released(haGroup: string | null, untilMs: number, signal: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+interface Watcher {
+  /** Groups released since the watch began and not yet waited for. */
+  seen: Set<string | null>;
+  /** The group waited for, once the request knows it: releases elsewhere are then ignored. */
+  group?: string | null;
+  wake?: () => void;
+}
+
+export class GroupReleases {
+  private readonly watchers = new Map<string, Set<Watcher>>();
+
+  /** Requests waiting for a release now, across all orgs. */
+  get waiting(): number {
+    let total = 0;
+    for (const watchers of this.watchers.values()) {
+      for (const watcher of watchers) if (watcher.wake) total += 1;
+    }
+    return total;
+  }
+
+  publish(org: string, haGroup: string | null): void {
+    for (const watcher of this.watchers.get(org) ?? []) {
+      if (watcher.group !== undefined && watcher.group !== haGroup) continue;
+      watcher.seen.add(haGroup);
+      watcher.wake?.();
+    }
+  }
+
+  watch(org: string): ReleaseWatch {
+    const watcher: Watcher = { seen: new Set() };
+    const watchers = this.watchers.get(org) ?? new Set<Watcher>();
+    watchers.add(watcher);
+    this.watchers.set(org, watchers);
+    return {
+      released: (haGroup, untilMs, signal) => this.waitFor(watcher, haGroup, untilMs, signal),
+      close: () => {
+        watchers.delete(watcher);
+        if (watchers.size === 0 && this.watchers.get(org) === watchers) this.watchers.delete(org);
+      },
+    };
+  }
+
+  private waitFor(
+    watcher: Watcher,
+    haGroup: string | null,
+    untilMs: number,
+    signal: AbortSignal,
+  ): Promise<void> {
+    watcher.group = haGroup;
+    const releasedAlready = watcher.seen.has(haGroup);
+    watcher.seen.clear();
+    if (releasedAlready || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        watcher.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, untilMs - Date.now()));
+      signal.addEventListener('abort', done);
+      watcher.wake = () => {
+        watcher.seen.clear();
+        done();
+      };
+    });
+  }
+}
