@@ -72,10 +72,33 @@ class Sampler {
   }
 
   private cpu(): { exchange: number; agbot: number } {
-    const of = (name: 'exchange' | 'agbot') =>
-      cpuSeconds(this.services.find((service) => service.name === name)!.child.pid!);
+    const of = (name: 'exchange' | 'agbot') => {
+      const service = this.services.find((candidate) => candidate.name === name)!;
+      // A service that has exited has no /proc entry; the run loop reports the exit.
+      return service.child.exitCode === null ? cpuSeconds(service.child.pid!) : 0;
+    };
     return { exchange: of('exchange'), agbot: of('agbot') };
   }
+}
+
+/** Throws, naming the service and its log, when one of them has died under the load. */
+function assertAlive(services: ServiceProcess[]): void {
+  for (const service of services) {
+    const { exitCode, signalCode } = service.child;
+    if (exitCode !== null || signalCode !== null)
+      throw new Error(`${service.name} exited (${signalCode ?? exitCode}); see ${service.logFile}`);
+  }
+}
+
+/** The agbot's own count of slots granted and requests refused, from its /metrics. */
+async function grantCounts(agbotUrl: string): Promise<{ grants: number; refusals: number }> {
+  const text = await (await fetch(`${agbotUrl}/metrics`)).text();
+  const count = (name: string) =>
+    Number(new RegExp(`^${name}\\{holder="agent-upgrade"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    grants: count('careen_agbot_upgrade_grants_total'),
+    refusals: count('careen_agbot_upgrade_refusals_total'),
+  };
 }
 
 function rates(samples: Sampler['samples']) {
@@ -99,6 +122,7 @@ async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
   const services: ServiceProcess[] = [];
   let fleet: SimulatedFleet | undefined;
+  let sampler: Sampler | undefined;
   try {
     const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
     const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
@@ -139,7 +163,8 @@ async function main(): Promise<void> {
     );
 
     progress(`starting ${AGENTS} agents at ${START_RATE}/s`);
-    const sampler = new Sampler(services);
+    const counting = new Sampler(services);
+    sampler = counting;
     const arrivals = new Map<string, number>();
     let published = Number.POSITIVE_INFINITY;
     const benchCpuBefore = process.cpuUsage();
@@ -159,7 +184,7 @@ async function main(): Promise<void> {
       // Token requests cost the exchange a scrypt each: agents boot at a pace it can take.
       startRate: START_RATE,
       logger: createLogger('bench-fleet', { level: 'fatal' }),
-      observeRequests: (target) => void (sampler.counts[target] += 1),
+      observeRequests: (target) => void (counting.counts[target] += 1),
       observeChanges: (changes) => {
         if (!changes.some((change) => change.resource === 'managementPolicy')) return;
         const now = performance.now();
@@ -175,6 +200,7 @@ async function main(): Promise<void> {
       );
       const reporting = Number(rows.rows[0]!.n);
       if (reporting === AGENTS && fleet.agents.every((agent) => agent.core.caughtUp)) break;
+      assertAlive(services);
       if (round % 60 === 0) progress(`${reporting} of ${AGENTS} agents reporting`);
       await new Promise((done) => setTimeout(done, 500));
     }
@@ -184,27 +210,34 @@ async function main(): Promise<void> {
     );
 
     // The idle fleet over one status period: the baseline.
-    sampler.start();
+    counting.start();
     await new Promise((done) => setTimeout(done, BASELINE_SECONDS * 1000));
-    const idle = rates(sampler.stop());
+    const idle = rates(counting.stop());
 
     progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
-    sampler.start();
+    counting.start();
     published = performance.now();
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
       allowDisruptive: true,
       agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now', duration: WINDOW_SECONDS },
     });
-    for (let round = 1; (fleet.versions()['2.0.0'] ?? 0) < AGENTS; round++) {
+    const upgraded = () => fleet!.versions()['2.0.0'] ?? 0;
+    for (let round = 1; upgraded() < AGENTS; round++) {
       if (round % 50 === 0) progress(`versions: ${JSON.stringify(fleet.versions())}`);
-      if (performance.now() - published > GIVE_UP_SECONDS * 1_000)
-        throw new Error(`not done: ${JSON.stringify(fleet.versions())}`);
+      assertAlive(services);
+      if (performance.now() - published > GIVE_UP_SECONDS * 1_000) break;
       await new Promise((done) => setTimeout(done, 200));
     }
-    const completionMs = performance.now() - published;
-    progress(`every agent at 2.0.0 after ${(completionMs / 1000).toFixed(1)} s`);
-    const rollout = rates(sampler.stop());
+    const finished = upgraded() === AGENTS;
+    const completionMs = finished ? performance.now() - published : NaN;
+    progress(
+      finished
+        ? `every agent at 2.0.0 after ${(completionMs / 1000).toFixed(1)} s`
+        : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
+    );
+    const rollout = rates(counting.stop());
+    const { grants, refusals } = await grantCounts(agbot.url);
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const latency = summarize([...arrivals.values()]);
 
@@ -212,12 +245,15 @@ async function main(): Promise<void> {
       `fleet: ${AGENTS} simulated agents in HA groups of ${GROUP_SIZE}, one policy with a ${WINDOW_SECONDS} s window`,
       [
         { figure: 'all agents connected and reporting (s)', value: connectedMs / 1000 },
+        { figure: 'agents at the new version', value: upgraded() },
         { figure: 'rollout completion (s)', value: completionMs / 1000 },
         { figure: 'completion / window', value: completionMs / 1000 / WINDOW_SECONDS },
         { figure: 'policy change reached agents: p50 (ms)', value: latency.p50 },
         { figure: 'policy change reached agents: p99 (ms)', value: latency.p99 },
         { figure: 'policy change reached agents: max (ms)', value: latency.max },
         { figure: 'agents that saw it', value: arrivals.size },
+        { figure: 'agbot slots granted', value: grants },
+        { figure: 'agbot refusals (409 and waits that asked again)', value: refusals },
         { figure: 'simulator process CPU (s, whole run)', value: (benchCpu.user + benchCpu.system) / 1e6 },
       ],
     );
@@ -247,7 +283,9 @@ async function main(): Promise<void> {
         rolloutPeak: rollout.agbotCpu.peak,
       },
     ]);
+    if (!finished) throw new Error(`not done after ${GIVE_UP_SECONDS} s`);
   } finally {
+    sampler?.stop();
     await fleet?.stop();
     for (const service of services) {
       await service.stop();

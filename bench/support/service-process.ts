@@ -19,7 +19,13 @@ export interface ServiceProcess {
   name: string;
   url: string;
   child: ChildProcess;
+  /** Where its error log goes. */
+  logFile: string;
   stop(): Promise<void>;
+}
+
+function logFileOf(app: string): string {
+  return join(tmpdir(), `careen-bench-${app}.log`);
 }
 
 function runApp(app: string, args: string[], env: Record<string, string>): ChildProcess {
@@ -29,7 +35,7 @@ function runApp(app: string, args: string[], env: Record<string, string>): Child
     {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...env },
-      stdio: ['ignore', openSync(join(tmpdir(), `careen-bench-${app}.log`), 'a'), 'inherit'],
+      stdio: ['ignore', openSync(logFileOf(app), 'a'), 'inherit'],
     },
   );
 }
@@ -58,7 +64,7 @@ export async function startServiceProcess(
     }
     await new Promise((done) => setTimeout(done, 100));
   }
-  return { name, url, child, stop };
+  return { name, url, child, logFile: logFileOf(name), stop };
 }
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
