@@ -44,9 +44,13 @@ export class AgbotClient {
 
   /**
    * Asks for the slot. With `waitSeconds`, the agbot holds the request while a peer holds the
-   * slot and answers as soon as it is granted, or 409 when the time is up.
+   * slot and answers as soon as it is granted, or 409 when the time is up; `signal` hangs up.
    */
-  async requestUpgrade(managementPolicy: string, waitSeconds = 0): Promise<UpgradeAnswer> {
+  async requestUpgrade(
+    managementPolicy: string,
+    waitSeconds = 0,
+    signal?: AbortSignal,
+  ): Promise<UpgradeAnswer> {
     this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
     const url = this.url;
     if (waitSeconds > 0) url.searchParams.set('wait', String(waitSeconds));
@@ -56,6 +60,7 @@ export class AgbotClient {
         headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
         body: { managementPolicy },
         timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
+        signal,
       });
       return { granted: true, grant };
     } catch (error) {

@@ -18,6 +18,7 @@ class SteppedClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.sleeps.push(ms);
+    if (signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       this.wake.push(resolve);
       signal?.addEventListener('abort', () => resolve(), { once: true });
@@ -89,6 +90,30 @@ describe('HaPermit', () => {
     expect(asked).toEqual(['POST up', 'POST up wait=20', 'POST up wait=20', 'POST up wait=20']);
     expect(sleptBeforeGrant).toEqual([]);
     await permit.release();
+  });
+
+  it('hangs up a wait at the agbot when the agent stops', async () => {
+    const asked: number[] = [];
+    const client = {
+      requestUpgrade: (_nmp: string, wait: number, signal?: AbortSignal) => {
+        asked.push(wait);
+        if (wait === 0) return Promise.resolve({ granted: false, holder });
+        return new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(new Error('hung up')), { once: true }),
+        );
+      },
+    } as unknown as AgbotClient;
+    const stop = new AbortController();
+    const acquiring = new HaPermit(client, new SteppedClock(), () => 0).acquire(
+      'up',
+      { waiting: () => Promise.resolve(), granted: () => undefined },
+      stop.signal,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort();
+
+    await expect(acquiring).rejects.toThrow('stopped while waiting for the HA group');
+    expect(asked).toEqual([0, 30]);
   });
 
   it('backs off with jitter when the agbot refuses a wait at once, and holds the grant', async () => {

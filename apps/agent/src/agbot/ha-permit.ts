@@ -38,7 +38,7 @@ export class HaPermit {
       const asked = this.clock.now().getTime();
       let answer;
       try {
-        answer = await this.agbot.requestUpgrade(managementPolicy, wait);
+        answer = await this.agbot.requestUpgrade(managementPolicy, wait, signal);
       } catch {
         // The agbot is unreachable or failing: keep asking, it is the only one who may grant.
         await this.clock.sleep(backoff.next(), signal);
