@@ -249,7 +249,13 @@ describe('agent core against the real exchange', () => {
     await http(exchange.url, 'DELETE', '/v1/orgs/acme/management-policies/deleted-while-away', { auth: ada });
     await publish('while-away');
     await pruneFeed();
-    const restarted = runAgent('fresh-1', env);
+    // An exchange replica keeps the newest changes in memory and would still answer from there;
+    // one started now knows only the pruned log.
+    const replica = await startServiceInProcess(exchangeService, infra, {
+      CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
+    });
+    const restarted = runAgent('fresh-1', { ...env, CAREEN_EXCHANGE_URL: replica.url });
+    stops.push(() => replica.close());
     await eventually(async () =>
       expect(await known()).toEqual(['before-start', 'while-away', 'while-running']),
     );

@@ -2,10 +2,12 @@ import { ExchangeChanged } from '@careen/contracts';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { basic, eventually, http, useTestInfra, withClient } from '@careen/testing';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 import { ChangeLogRepository } from './change-log.repository';
 import { ChangeTail } from './change-tail';
+import { NodeHeartbeat } from './node-heartbeat';
 import { isVisibleTo, nodeScopes } from './change-visibility';
 
 const root = basic('root', 'root', 'root-password-1');
@@ -135,13 +137,28 @@ describe('the change feed', () => {
     await withClient(infra.databaseUrl, (client) =>
       client.query('DELETE FROM exchange.outbox WHERE seq <= (SELECT min(seq) + 1 FROM exchange.outbox)'),
     );
-
-    const response = await poll('acme', 'since=0');
-
-    expect(response.status).toBe(410);
-    expect(response.body.details.resyncFrom).toBeGreaterThan(0);
-    const resumed = await poll('acme', `since=${response.body.details.resyncFrom}`);
-    expect(resumed.status).toBe(200);
+    // A replica started now holds no changes in memory: it can only read the pruned log.
+    const restarted = await startServiceInProcess(exchangeService, infra, {
+      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    });
+    try {
+      const response = await http(restarted.url, 'GET', '/v1/orgs/acme/changes?since=0', { auth: root });
+      expect(response.status).toBe(410);
+      expect(response.body.details.resyncFrom).toBeGreaterThan(0);
+      const resumed = await http(
+        restarted.url,
+        'GET',
+        `/v1/orgs/acme/changes?since=${response.body.details.resyncFrom}`,
+        { auth: root },
+      );
+      expect(resumed.status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+    // The replica that followed the feed since before those changes still has them all in memory.
+    const whole = await poll('acme', 'since=0');
+    expect(whole.status).toBe(200);
+    expect(whole.body.changes[0].resourceId).toBe('acme');
   });
 
   it.each([
@@ -335,6 +352,33 @@ describe('the change feed', () => {
         lastHeartbeat?: string;
       } | null;
       expect(Date.parse(status?.lastHeartbeat ?? '')).toBeGreaterThanOrEqual(before - 1_000);
+    });
+
+    it('stores the heartbeats of many polls at once, while HA groups lock the same nodes', async () => {
+      const ids = Array.from({ length: 30 }, (_, i) => `beat-${String(i).padStart(2, '0')}`);
+      for (const id of ids)
+        await call('PUT', `/v1/orgs/acme/nodes/${id}`, { token: `${id}-token-0123456789` });
+      const before = new Date().toISOString();
+      const heartbeat = exchange.app.get(NodeHeartbeat);
+      const queries = jest.spyOn(exchange.app.get(DataSource), 'query');
+      await Promise.all([
+        ...ids.map((id) => heartbeat.beat('acme', id)),
+        // Groups lock their members in key order; the reversed lists make the requests differ.
+        call('POST', '/v1/orgs/acme/hagroups', { name: 'beats-a', members: ids.slice(0, 15).reverse() }),
+        call('POST', '/v1/orgs/acme/hagroups', { name: 'beats-b', members: ids.slice(15).reverse() }),
+      ]);
+      const statements = queries.mock.calls.filter(([sql]) => sql.includes('lastHeartbeat')).length;
+      queries.mockRestore();
+      const { rows } = await withClient(infra.databaseUrl, (client) =>
+        client.query<{ id: string; beat: string | null; ha_group: string | null }>(
+          `SELECT id, status->>'lastHeartbeat' AS beat, ha_group FROM exchange.nodes WHERE org = 'acme' AND id = ANY($1)`,
+          [ids],
+        ),
+      );
+      expect(rows).toHaveLength(30);
+      for (const row of rows) expect(row.beat! >= before).toBe(true);
+      expect(rows.filter((row) => row.ha_group === 'beats-a')).toHaveLength(15);
+      expect(statements).toBeLessThanOrEqual(2);
     });
 
     it('tells a node where the feed is, so it can follow from now without reading history', async () => {

@@ -39,8 +39,8 @@ export class ChangeFeedService {
     signal: AbortSignal,
   ): Promise<ChangeFeedResponse> {
     if (principal.kind === 'node') await this.heartbeat.beat(principal.org, principal.node);
-    // A poller at the head (the usual case) cannot have missed pruned changes: skip the query.
-    if (query.since < this.tail.latestId()) {
+    // A poller whose changes are all in memory (the usual case) cannot have missed pruned ones.
+    if (!this.tail.covers(query.since)) {
       const resyncFrom = await this.log.prunedAfter(query.since);
       if (resyncFrom !== undefined) throw sinceTooOld(query.since, resyncFrom);
     }

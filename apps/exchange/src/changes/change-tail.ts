@@ -72,6 +72,15 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     return this.latest;
   }
 
+  /**
+   * Whether memory holds every change after `since`: then none of them can have been pruned
+   * from the log, whatever the log's retention.
+   */
+  covers(since: number): boolean {
+    const first = this.recent[0];
+    return since >= this.latest || (first !== undefined && since >= first.id - 1);
+  }
+
   /** Changes after `since` (any org), from memory when it reaches that far back, else from Postgres. */
   async after(since: number, limit: number, org: string): Promise<ChangeRecord[]> {
     if (since >= this.latest) return [];

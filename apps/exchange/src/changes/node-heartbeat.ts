@@ -1,20 +1,67 @@
 /**
  * A node's poll of the change feed is its heartbeat: the exchange stamps the node's
- * `status.lastHeartbeat`. It is not a change of the node, so nothing is published for it.
+ * `status.lastHeartbeat` with the time of the poll. It is not a change of the node, so nothing
+ * is published for it.
+ *
+ * A fleet polls all the time, so beats are written in batches: one statement at a time, and
+ * the beats that arrive while it runs go together in the next. A poll waits for the statement
+ * holding its beat, so it is answered only once its heartbeat is stored. Rows are locked in key
+ * order, as every statement that locks several nodes does, so a batch never deadlocks with them.
  */
-import { Injectable } from '@nestjs/common';
+import { SERVICE_LOGGER } from '@careen/service';
+import { type JsonLogger } from '@careen/telemetry';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+
+interface Batch {
+  beats: Map<string, { org: string; node: string; at: string }>;
+  written: Promise<void>;
+}
 
 @Injectable()
 export class NodeHeartbeat {
-  constructor(private readonly dataSource: DataSource) {}
+  private next: Batch | undefined;
+  private writing: Promise<void> = Promise.resolve();
 
-  async beat(org: string, node: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE exchange.nodes
-       SET status = jsonb_set(coalesce(status, '{}'::jsonb), '{lastHeartbeat}', to_jsonb(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
-       WHERE org = $1 AND id = $2`,
-      [org, node],
-    );
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
+  ) {}
+
+  /** Resolves once the beat is stored; a failed write is logged, not thrown at the poller. */
+  beat(org: string, node: string): Promise<void> {
+    const batch = this.next ?? this.startBatch();
+    batch.beats.set(`${org}/${node}`, { org, node, at: new Date().toISOString() });
+    return batch.written;
+  }
+
+  private startBatch(): Batch {
+    const beats: Batch['beats'] = new Map();
+    const written = this.writing.then(() => {
+      this.next = undefined;
+      return this.write([...beats.values()]);
+    });
+    this.writing = written;
+    this.next = { beats, written };
+    return this.next;
+  }
+
+  private async write(beats: { org: string; node: string; at: string }[]): Promise<void> {
+    try {
+      await this.dataSource.query(
+        `WITH beat AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS b(org, id, at)
+         ), locked AS (
+           SELECT n.org, n.id, beat.at FROM exchange.nodes n JOIN beat USING (org, id)
+           ORDER BY n.org, n.id FOR NO KEY UPDATE OF n
+         )
+         UPDATE exchange.nodes n
+         SET status = jsonb_set(coalesce(n.status, '{}'::jsonb), '{lastHeartbeat}', to_jsonb(locked.at))
+         FROM locked WHERE n.org = locked.org AND n.id = locked.id`,
+        [beats.map((beat) => beat.org), beats.map((beat) => beat.node), beats.map((beat) => beat.at)],
+      );
+    } catch (error) {
+      this.logger.warn({ err: String(error), nodes: beats.length }, 'node heartbeats not stored');
+    }
   }
 }
