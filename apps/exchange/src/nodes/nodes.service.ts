@@ -157,7 +157,6 @@ export class NodesService {
   async reportStatus(actor: Principal, org: string, id: string, input: NodeStatusDto): Promise<NodeResponse> {
     if (actor.kind !== 'node') throw nodeOnly('only the node itself writes its status');
     return this.dataSource.transaction(async (manager) => {
-      await this.requireLocked(manager, org, id);
       const status: NodeStatus = {
         lastHeartbeat: new Date().toISOString(),
         ...(input.agentVersion ? { agentVersion: { ...input.agentVersion } } : {}),
@@ -171,7 +170,9 @@ export class NodesService {
           ...(workload.state ? { state: workload.state } : {}),
         })),
       };
-      await manager.update(NodeEntity, { org, id }, { status });
+      // The update locks the row itself: a fleet's reports cost no separate locking read.
+      const { affected } = await manager.update(NodeEntity, { org, id }, { status });
+      if (!affected) throw nodeNotFound(org, id);
       return this.recordNode(manager, org, id, 'updated', { byNode: true });
     });
   }
