@@ -28,7 +28,7 @@ export class UpgradeMetrics {
     });
     this.refusals = new Counter({
       name: 'careen_agbot_upgrade_refusals_total',
-      help: 'Requests refused because the group was busy',
+      help: 'Asks the semaphore refused because the group was busy (a waiting request asks again on each wake)',
       labelNames: ['holder'],
       registers,
     });
