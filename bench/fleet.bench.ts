@@ -253,7 +253,7 @@ async function main(): Promise<void> {
         { figure: 'policy change reached agents: max (ms)', value: latency.max },
         { figure: 'agents that saw it', value: arrivals.size },
         { figure: 'agbot slots granted', value: grants },
-        { figure: 'agbot refusals (409 and waits that asked again)', value: refusals },
+        { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
         { figure: 'simulator process CPU (s, whole run)', value: (benchCpu.user + benchCpu.system) / 1e6 },
       ],
     );
