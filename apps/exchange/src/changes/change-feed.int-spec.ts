@@ -301,7 +301,7 @@ describe('the change feed', () => {
       ]);
     });
 
-    it('answers a node from memory with exactly what the log holds for it, page by page', async () => {
+    it('answers a node, from memory or from the log, with exactly what the log holds for it, page by page', async () => {
       const start = await latestId();
       for (let round = 0; round < 3; round++) {
         await call('PATCH', '/v1/orgs/acme/nodes/edge-2', { labels: { round: String(round) } });
@@ -326,23 +326,36 @@ describe('the change feed', () => {
         'managementPolicy',
       ]);
       expect(tail.visibleToNode(start, 1000, 'acme', 'edge-1')).toEqual(fromLog);
+      const log = exchange.app.get(ChangeLogRepository);
+      expect(await log.visibleToNode(start, 1000, 'acme', 'edge-1')).toEqual(fromLog);
 
-      const pages: number[][] = [];
-      let since = start;
-      for (;;) {
-        const page = (await pollAs('edge-1', `since=${since}&limit=4`)).body as {
-          changes: { id: number }[];
-          lastId: number;
-        };
-        if (page.changes.length === 0) break;
-        pages.push(page.changes.map((change) => change.id));
-        since = page.lastId;
+      /** Polls page by page from `start` until the feed has nothing more: the ids of each page. */
+      const pagesFrom = async (url: string) => {
+        const pages: number[][] = [];
+        let since = start;
+        for (;;) {
+          const page = (
+            await http(url, 'GET', `/v1/orgs/acme/changes?since=${since}&limit=4`, { auth: node('edge-1') })
+          ).body as { changes: { id: number }[]; lastId: number };
+          if (page.changes.length === 0) return { pages, since };
+          pages.push(page.changes.map((change) => change.id));
+          since = page.lastId;
+        }
+      };
+      const expected = {
+        pages: [fromLog.slice(0, 4).map((change) => change.id), fromLog.slice(4).map((change) => change.id)],
+        since: head,
+      };
+      expect(await pagesFrom(exchange.url)).toEqual(expected);
+      // A replica started now holds none of these in memory: it reads them from the log, filtered there.
+      const replica = await startServiceInProcess(exchangeService, infra, {
+        CAREEN_ROOT_PASSWORD: 'root-password-1',
+      });
+      try {
+        expect(await pagesFrom(replica.url)).toEqual(expected);
+      } finally {
+        await replica.close();
       }
-      expect(pages).toEqual([
-        fromLog.slice(0, 4).map((change) => change.id),
-        fromLog.slice(4).map((change) => change.id),
-      ]);
-      expect(since).toBe(head);
     });
 
     it('stamps the node heartbeat on every poll', async () => {

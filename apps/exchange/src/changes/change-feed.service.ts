@@ -53,25 +53,45 @@ export class ChangeFeedService {
     let cursor = query.since;
     for (;;) {
       const head = this.tail.latestId();
-      // A node's view straight from memory: everything up to `head` that it may see.
-      const nodeView =
-        principal.kind === 'node'
-          ? this.tail.visibleToNode(cursor, query.limit, org, principal.node)
-          : undefined;
-      if (nodeView && nodeView.length > 0) {
-        const lastId = nodeView.length < query.limit ? head : nodeView[nodeView.length - 1]!.id;
-        return { changes: nodeView, lastId };
-      }
-      const page = nodeView ? [] : await this.tail.after(cursor, query.limit, org);
-      const visible = page.filter(concerns);
-      cursor = page[page.length - 1]?.id ?? cursor;
-      if (visible.length > 0) return { changes: visible, lastId: cursor };
-      if (page.length === query.limit) continue;
-      // A short page held every change up to `head` that could concern the caller.
-      cursor = Math.max(cursor, head);
+      const page = await this.visiblePage(principal, org, cursor, query.limit, head, concerns);
+      if (page.changes.length > 0) return page;
+      // Nothing up to `head` concerns the caller: wait for what comes next.
+      cursor = Math.max(cursor, page.lastId);
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
       await this.tail.waitForChanges(cursor, wakes, remaining, signal, scopes);
+    }
+  }
+
+  /**
+   * The first changes after `cursor` that the caller may see, with the id to go on from; none
+   * (and `head`, or further) when nothing up to `head` concerns it.
+   */
+  private async visiblePage(
+    principal: Principal,
+    org: string,
+    cursor: number,
+    limit: number,
+    head: number,
+    concerns: (change: ChangeRecord) => boolean,
+  ): Promise<ChangeFeedResponse> {
+    if (principal.kind === 'node') {
+      // From memory when it reaches back to the cursor, else from the log, filtered there so a
+      // node far behind does not page through its fleet's reports. A short page from the log
+      // may hold changes past `head`.
+      const changes =
+        this.tail.visibleToNode(cursor, limit, org, principal.node) ??
+        (await this.log.visibleToNode(cursor, limit, org, principal.node));
+      const newest = changes[changes.length - 1]?.id ?? cursor;
+      return { changes, lastId: changes.length === limit ? newest : Math.max(head, newest) };
+    }
+    for (;;) {
+      const page = await this.tail.after(cursor, limit, org);
+      cursor = page[page.length - 1]?.id ?? cursor;
+      const changes = page.filter(concerns);
+      if (changes.length > 0) return { changes, lastId: cursor };
+      // A short page held every change up to `head` that could concern the caller.
+      if (page.length < limit) return { changes: [], lastId: Math.max(cursor, head) };
     }
   }
 }

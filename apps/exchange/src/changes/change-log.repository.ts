@@ -6,6 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type ChangeRecord, GLOBAL_RESOURCES } from './change-record';
+import { NODE_OWN_RESOURCES, ORG_WIDE_FOR_NODES } from './change-visibility';
 
 interface LogRow {
   seq: string;
@@ -23,6 +24,24 @@ export class ChangeLogRepository {
        WHERE seq > $1 AND ($3::text IS NULL OR payload->>'org' = $3 OR payload->>'resource' = ANY($4))
        ORDER BY seq LIMIT $2`,
       [since, limit, org ?? null, GLOBAL_RESOURCES],
+    );
+    return rows.map((row) => ({ ...row.payload, id: Number(row.seq) }));
+  }
+
+  /**
+   * The changes after `since` that a node may see (as `isVisibleTo` judges), in id order,
+   * filtered by Postgres: a node far behind does not page through everything its fleet reported.
+   */
+  async visibleToNode(since: number, limit: number, org: string, node: string): Promise<ChangeRecord[]> {
+    const rows: LogRow[] = await this.dataSource.query(
+      `SELECT seq::text AS seq, payload FROM exchange.outbox
+       WHERE seq > $1 AND (
+         payload->>'resource' = ANY($3)
+         OR (payload->>'org' = $4 AND (
+           payload->>'resource' = ANY($5)
+           OR (payload->>'resource' = ANY($6) AND payload->>'resourceId' = $7))))
+       ORDER BY seq LIMIT $2`,
+      [since, limit, GLOBAL_RESOURCES, org, ORG_WIDE_FOR_NODES, NODE_OWN_RESOURCES, node],
     );
     return rows.map((row) => ({ ...row.payload, id: Number(row.seq) }));
   }

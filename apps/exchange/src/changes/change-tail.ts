@@ -150,8 +150,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
    * when memory does not reach back that far (the caller reads Postgres instead).
    */
   visibleToNode(since: number, limit: number, org: string, node: string): ChangeRecord[] | undefined {
-    const first = this.recent[0];
-    if (!first || since < first.id - 1) return since >= this.latest ? [] : undefined;
+    if (!this.covers(since)) return undefined;
     const lists = nodeScopes(org, node)
       .map((scope) => this.scoped.get(scope))
       .filter((list): list is ChangeRecord[] => list !== undefined);

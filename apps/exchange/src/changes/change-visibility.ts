@@ -7,7 +7,7 @@ import { type Principal } from '@careen/auth';
 import { type ChangeResource } from '@careen/contracts';
 import { type ChangeRecord, GLOBAL_RESOURCES } from './change-record';
 
-const ORG_WIDE_FOR_NODES: readonly ChangeResource[] = [
+export const ORG_WIDE_FOR_NODES: readonly ChangeResource[] = [
   'org',
   'service',
   'deploymentPolicy',
@@ -15,16 +15,16 @@ const ORG_WIDE_FOR_NODES: readonly ChangeResource[] = [
   'managementPolicy',
 ];
 
+/** The changes that carry a node's id: a node sees these of its own only. */
+export const NODE_OWN_RESOURCES: readonly ChangeResource[] = ['node', 'managementStatus'];
+
 export function isVisibleTo(principal: Principal, org: string, change: ChangeRecord): boolean {
   if (GLOBAL_RESOURCES.includes(change.resource)) return true;
   if (change.org !== org) return false;
   if (principal.kind === 'user') return true;
   if (ORG_WIDE_FOR_NODES.includes(change.resource)) return true;
   // Node and management-status changes carry the node's id: a node sees only its own.
-  return (
-    (change.resource === 'node' || change.resource === 'managementStatus') &&
-    change.resourceId === principal.node
-  );
+  return NODE_OWN_RESOURCES.includes(change.resource) && change.resourceId === principal.node;
 }
 
 /**
@@ -35,8 +35,7 @@ export function isVisibleTo(principal: Principal, org: string, change: ChangeRec
 export function nodeScopeOf(change: ChangeRecord): string | undefined {
   if (GLOBAL_RESOURCES.includes(change.resource)) return 'global';
   if (ORG_WIDE_FOR_NODES.includes(change.resource)) return `org:${change.org}`;
-  if (change.resource === 'node' || change.resource === 'managementStatus')
-    return `node:${change.org}/${change.resourceId}`;
+  if (NODE_OWN_RESOURCES.includes(change.resource)) return `node:${change.org}/${change.resourceId}`;
   return undefined;
 }
 
