@@ -4,6 +4,7 @@
 export * from './principal';
 export * from './auth.errors';
 export * from './secret-hash';
+export * from './verified-secrets';
 export * from './signing-key';
 export { ACCESS_TOKEN_TYPE } from './token-claims';
 export * from './token-issuer';

@@ -3,12 +3,14 @@
  * user when such a user exists and the password matches, otherwise a node with that id and
  * token. An id that names neither costs the same hash work as a wrong secret, so the answer's
  * timing does not reveal which users or nodes exist. A deleted node's credentials stop working
- * at once; access tokens issued to it before expire on their own.
+ * at once; access tokens issued to it before expire on their own. A node token that matched
+ * once is checked from memory while its stored hash is unchanged (see VerifiedSecrets).
  */
 import {
   AuthenticationError,
   AuthErrorCode,
   verifySecret,
+  VerifiedSecrets,
   type BasicAuthenticator,
   type NodePrincipal,
   type Principal,
@@ -27,6 +29,9 @@ const invalidCredentials = () =>
 
 @Injectable()
 export class LocalBasicAuthenticator implements BasicAuthenticator {
+  /** Node tokens an agent presents again and again: checked with scrypt once per token. */
+  private readonly nodeTokens = new VerifiedSecrets();
+
   constructor(private readonly dataSource: DataSource) {}
 
   async authenticate(org: string, id: string, secret: string): Promise<Principal> {
@@ -35,7 +40,7 @@ export class LocalBasicAuthenticator implements BasicAuthenticator {
       this.dataSource.manager.findOne(NodeEntity, { where: { org, id }, select: ['org', 'id', 'tokenHash'] }),
     ]);
     if (user && (await verifySecret(secret, user.passwordHash))) return this.userPrincipal(user);
-    if (node && (await verifySecret(secret, node.tokenHash))) return this.nodePrincipal(node);
+    if (node && (await this.nodeTokens.matches(secret, node.tokenHash))) return this.nodePrincipal(node);
     if (!user && !node) await verifySecret(secret, UNKNOWN_SECRET_HASH);
     throw invalidCredentials();
   }
@@ -54,7 +59,7 @@ export class LocalBasicAuthenticator implements BasicAuthenticator {
       where: { org, id },
       select: ['org', 'id', 'tokenHash'],
     });
-    const valid = await verifySecret(token, node?.tokenHash ?? UNKNOWN_SECRET_HASH);
+    const valid = await this.nodeTokens.matches(token, node?.tokenHash ?? UNKNOWN_SECRET_HASH);
     if (!node || !valid) throw invalidCredentials();
     return this.nodePrincipal(node);
   }

@@ -99,11 +99,20 @@ describe('exchange: nodes and node credentials', () => {
 
     it('rotates the token when a new one is given and returns it', async () => {
       await call('PUT', '/v1/orgs/acme/nodes/rot', { auth: ada, body: { token: 'first-token-1' } });
+      const trade = (token: string) =>
+        call('POST', '/v1/auth/token', { body: { org: 'acme', node: 'rot', token } });
+      // Traded twice, so the exchange has it in memory as a token that matched.
+      expect([(await trade('first-token-1')).status, (await trade('first-token-1')).status]).toEqual([
+        200, 200,
+      ]);
       const rotated = await call('PUT', '/v1/orgs/acme/nodes/rot', {
         auth: basic('acme', 'rot', 'first-token-1'),
         body: { token: 'second-token-2' },
       });
       expect(rotated.body).toEqual({ id: 'rot', token: 'second-token-2' });
+      expect([(await trade('first-token-1')).status, (await trade('second-token-2')).status]).toEqual([
+        401, 200,
+      ]);
       expect(
         (await call('GET', '/v1/orgs/acme/nodes/rot', { auth: basic('acme', 'rot', 'first-token-1') }))
           .status,
