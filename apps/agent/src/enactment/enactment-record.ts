@@ -13,4 +13,6 @@ export interface EnactmentRecord {
   status: ManagementStatusValue | null;
   /** The random moment picked in [start, start + duration); kept so a restart does not pick again. */
   moment: string | null;
+  /** Downloads of `target` that failed so far: each retry waits longer. */
+  downloadFailures?: number;
 }

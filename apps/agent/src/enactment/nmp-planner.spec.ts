@@ -182,6 +182,35 @@ describe('NmpPlanner', () => {
     expect(reset.next?.target).toBe('2.0.0');
   });
 
+  it('tries a failed download again after a pause that doubles with each failure, up to half an hour', () => {
+    const minutes = (plan: ReturnType<NmpPlanner['plan']>) =>
+      (plan.next!.moment.getTime() - now.getTime()) / 60_000;
+    let records = planner.plan(input({ policies: [policy('up')] })).records;
+    const pauses: number[] = [];
+    for (let failure = 0; failure < 7; failure++) {
+      const plan = planner.plan(
+        input({ policies: [policy('up')], records: markStatus(records, 'up', 'download-failed') }),
+      );
+      expect(plan.next).toMatchObject({ nmp: 'up', target: '2.0.0' });
+      expect(plan.reports).toEqual([]);
+      pauses.push(minutes(plan));
+      records = plan.records;
+    }
+    // random() = 0.5: the pause itself, neither shortened nor stretched.
+    expect(pauses).toEqual([1, 2, 4, 8, 16, 30, 30]);
+
+    const again = planner.plan(input({ policies: [policy('up')], records }));
+    expect(again.next?.moment).toEqual(new Date(records.up!.moment!));
+    const newPackage = planner.plan(
+      input({
+        policies: [policy('up')],
+        packages: ['2.0.0', '2.1.0'],
+        records: markStatus(records, 'up', 'download-failed'),
+      }),
+    );
+    expect(newPackage.records.up).toMatchObject({ target: '2.1.0', downloadFailures: 0 });
+  });
+
   it('stops after a download-only enactment and follows a new package', () => {
     const download = policy('fetch', {}, { action: 'download' });
     const plan = planner.plan(input({ policies: [download] }));

@@ -3,7 +3,8 @@
  * which apply (the exchange's own selection rule), which one wins among conflicting ones (the
  * one taken up first; among ones arriving together the newest), what version each means
  * (`current` follows the newest package), whether there is anything to do (already at it,
- * failed here before), and the random moment in [start, start + duration) to do it at.
+ * failed here before), and the random moment in [start, start + duration) to do it at, or
+ * when to try again after a failed download.
  * Pure: the clock and the random source come in, decisions and updated records go out.
  */
 import { type ManagementStatusValue, TERMINAL_STATUSES } from '@careen/contracts';
@@ -52,6 +53,7 @@ export interface Plan {
 }
 
 const DONE_FOR_TARGET: readonly (ManagementStatusValue | null)[] = [...TERMINAL_STATUSES, 'downloaded'];
+const DOWNLOAD_RETRY = { baseMs: 60_000, maxMs: 30 * 60_000 };
 
 export class NmpPlanner {
   constructor(private readonly random: RandomSource) {}
@@ -104,7 +106,13 @@ export class NmpPlanner {
       const target = targetVersion(policy.agentUpgradePolicy!.atLeastVersion, input.packages);
       if (target === null) continue;
       if (record.target !== target)
-        Object.assign(record, { target, status: record.status === 'reset' ? 'reset' : null, moment: null });
+        Object.assign(record, {
+          target,
+          status: record.status === 'reset' ? 'reset' : null,
+          moment: null,
+          downloadFailures: 0,
+        });
+      if (record.status === 'download-failed') this.retryDownloadLater(record, input.now);
       if (DONE_FOR_TARGET.includes(record.status)) continue;
       if (alreadyAt(input.running, target)) {
         reports.push({ nmp: policy.name, status: 'no-action-required', version: target });
@@ -149,6 +157,22 @@ export class NmpPlanner {
     return [...applicable].sort(
       (a, b) => b.lastUpdated.localeCompare(a.lastUpdated) || a.name.localeCompare(b.name),
     )[0];
+  }
+
+  /**
+   * A download that failed (the exchange or the link was down after every retry) says nothing
+   * about the package: the enactment is taken up again after a pause, doubling from a minute
+   * to half an hour with each failure, jittered so a fleet that failed together comes back apart.
+   */
+  private retryDownloadLater(record: EnactmentRecord, now: Date): void {
+    const failures = (record.downloadFailures ?? 0) + 1;
+    const pauseMs =
+      Math.min(DOWNLOAD_RETRY.maxMs, DOWNLOAD_RETRY.baseMs * 2 ** (failures - 1)) * (0.5 + this.random());
+    Object.assign(record, {
+      status: null,
+      downloadFailures: failures,
+      moment: new Date(now.getTime() + pauseMs).toISOString(),
+    });
   }
 
   private moment(policy: ManagementPolicy, record: EnactmentRecord): Date {
