@@ -118,13 +118,14 @@ export class GrantStore {
     leaseSeconds: number,
     managementPolicy?: string,
   ): Promise<UpgradeGrant | undefined> {
-    const rows: GrantRow[] = await manager.query(
+    // An UPDATE answers [rows, count].
+    const [rows] = (await manager.query(
       `UPDATE agbot.upgrade_grants
        SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $4)
        WHERE org = $1 AND node = $2 AND holder_kind = $3 AND ($5::text IS NULL OR management_policy = $5)
        RETURNING ${COLUMNS}`,
       [key.org, key.node, key.kind, leaseSeconds, managementPolicy ?? null],
-    );
+    )) as [GrantRow[], number];
     return rows[0] ? toGrant(rows[0]) : undefined;
   }
 

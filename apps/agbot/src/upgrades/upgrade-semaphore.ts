@@ -44,6 +44,21 @@ export class UpgradeSemaphore {
     }
   }
 
+  /**
+   * Extends the lease of a slot the node holds for this policy; never grants one. A renewal
+   * that arrives after the slot was released (a holder's request delayed past its own release)
+   * therefore cannot take the group again.
+   */
+  async renew(
+    key: GrantKey,
+    managementPolicy: string,
+    leaseSeconds: number,
+  ): Promise<UpgradeGrant | undefined> {
+    const grant = await this.store.renew(this.dataSource.manager, key, leaseSeconds, managementPolicy);
+    if (grant) this.metrics?.renewed(key.kind);
+    return grant;
+  }
+
   /** Gives the node's slot of this kind back; idempotent. */
   async release(key: GrantKey, reason: UpgradeReleaseReason = 'released'): Promise<UpgradeGrant | undefined> {
     const released = await this.store.release(this.dataSource.manager, [key], reason);

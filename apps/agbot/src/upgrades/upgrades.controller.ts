@@ -35,6 +35,7 @@ export class UpgradesController {
     @Query() query: UpgradeWaitQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<UpgradeGrantResponse> {
+    if (body.renew) return this.upgrades.renewUpgrade(actor, org, node, body.managementPolicy);
     // A caller that hangs up while waiting must not be granted a slot it will never use.
     const hangUp = new AbortController();
     response.once('close', () => hangUp.abort());

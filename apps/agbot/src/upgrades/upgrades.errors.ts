@@ -5,6 +5,7 @@ export enum UpgradeErrorCode {
   NodeNotFound = 'UPGRADE_NODE_NOT_FOUND',
   NotThisNode = 'UPGRADE_NOT_THIS_NODE',
   GroupBusy = 'UPGRADE_GROUP_BUSY',
+  NotHeld = 'UPGRADE_NOT_HELD',
 }
 
 export const upgradeNodeNotFound = (org: string, node: string) =>
@@ -41,4 +42,12 @@ export const groupBusy = (haGroup: string | null, holder: UpgradeGrant) =>
         leaseExpiresAt: holder.leaseExpiresAt.toISOString(),
       },
     },
+  );
+
+export const grantNotHeld = (org: string, node: string, managementPolicy: string) =>
+  new DomainError(
+    'not-found',
+    UpgradeErrorCode.NotHeld,
+    `node "${org}/${node}" holds no upgrade grant for management policy "${managementPolicy}" to renew`,
+    { code: UpgradeErrorCode.NotHeld, org, node, managementPolicy },
   );

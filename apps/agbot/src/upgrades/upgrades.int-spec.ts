@@ -112,6 +112,8 @@ describe('agent-upgrade grants', () => {
       w1: 'waiting',
       w2: 'waiting',
       w3: 'waiting',
+      rn1: 'renewing',
+      rn2: 'renewing',
     });
     await hub.seedNodes('other', { foreign: 'alpha' });
   });
@@ -260,6 +262,47 @@ describe('agent-upgrade grants', () => {
         body: { managementPolicy: 'agents-2' },
       });
       expect(badNode.status).toBe(400);
+    });
+  });
+
+  describe('renewing only (renew: true)', () => {
+    const renew = async (node: string, body: Record<string, unknown> = {}) =>
+      http(agbotUrl(1), 'POST', `/v1/orgs/acme/nodes/${node}/upgrade`, {
+        auth: await hub.nodeToken('acme', node),
+        body: { managementPolicy: 'agents-2', renew: true, ...body },
+      });
+
+    it('extends the lease of the grant the node holds, on any replica', async () => {
+      const granted = await upgrade('rn1');
+      const renewed = await renew('rn1');
+      expect(renewed.status).toBe(200);
+      expect(renewed.body.grantedAt).toBe(granted.body.grantedAt);
+      expect(Date.parse(renewed.body.leaseExpiresAt)).toBeGreaterThan(
+        Date.parse(granted.body.leaseExpiresAt),
+      );
+    });
+
+    it('never grants: a renewal that comes after the release leaves the group free', async () => {
+      expect((await release('rn1')).status).toBe(204);
+      const late = await renew('rn1');
+      expect(late.status).toBe(404);
+      expect(late.body.details).toMatchObject({ code: 'UPGRADE_NOT_HELD', node: 'rn1' });
+      expect(await hub.history('acme', 'rn1')).toEqual([
+        { event: 'granted', reason: null },
+        { event: 'released', reason: 'released' },
+      ]);
+      expect((await upgrade('rn2')).status).toBe(200);
+    });
+
+    it('does not renew a grant held for another policy', async () => {
+      expect((await renew('rn2', { managementPolicy: 'agents-3' })).status).toBe(404);
+      expect((await release('rn2')).status).toBe(204);
+    });
+
+    it('refuses a renew flag that is not a boolean, with 400 naming it', async () => {
+      const refused = await renew('rn2', { renew: 'yes' });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('renew');
     });
   });
 

@@ -13,7 +13,7 @@ import {
 } from './dto/upgrade-grant.response';
 import { GroupReleases } from './group-releases';
 import { UpgradeSemaphore } from './upgrade-semaphore';
-import { groupBusy, notThisNode, upgradeNodeNotFound } from './upgrades.errors';
+import { grantNotHeld, groupBusy, notThisNode, upgradeNodeNotFound } from './upgrades.errors';
 
 /** A node acts only for itself; users reach here only with a role the route allows. */
 export function assertActsForNode(actor: Principal, node: string): void {
@@ -73,6 +73,23 @@ export class UpgradesService {
     } finally {
       watch.close();
     }
+  }
+
+  /** Extends the lease of the grant the node holds for this policy (404 when it holds none). */
+  async renewUpgrade(
+    actor: Principal,
+    org: string,
+    node: string,
+    managementPolicy: string,
+  ): Promise<UpgradeGrantResponse> {
+    assertActsForNode(actor, node);
+    const grant = await this.semaphore.renew(
+      { org, node, kind: 'agent-upgrade' },
+      managementPolicy,
+      this.config.CAREEN_UPGRADE_LEASE_SECONDS,
+    );
+    if (!grant) throw grantNotHeld(org, node, managementPolicy);
+    return UpgradeGrantResponse.from(grant);
   }
 
   async releaseUpgrade(actor: Principal, org: string, node: string): Promise<void> {

@@ -73,6 +73,27 @@ export class AgbotClient {
     }
   }
 
+  /**
+   * Extends the lease of the grant this node holds; false when it holds none any more (the
+   * monitor or the lease ended it). Never takes a new grant.
+   */
+  async renewUpgrade(managementPolicy: string, signal?: AbortSignal): Promise<boolean> {
+    this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
+    try {
+      await requestJson<UpgradeGrant>(this.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
+        body: { managementPolicy, renew: true },
+        signal,
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return false;
+      if (error instanceof HttpError && error.status === 401) this.tokens.invalidate();
+      throw error;
+    }
+  }
+
   async release(): Promise<void> {
     this.observe('agbot', 'DELETE /v1/orgs/{org}/nodes/{node}/upgrade');
     try {

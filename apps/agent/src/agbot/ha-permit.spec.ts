@@ -45,6 +45,10 @@ function agbot(answers: UpgradeAnswer[], holds?: SteppedClock) {
       if (holds && !answer.granted) holds.advance(wait * 1000);
       return Promise.resolve(answer);
     },
+    renewUpgrade: (nmp: string) => {
+      asked.push(`RENEW ${nmp}`);
+      return Promise.resolve(true);
+    },
     release: () => {
       asked.push('DELETE');
       return Promise.resolve();
@@ -154,6 +158,6 @@ describe('HaPermit', () => {
     await permit.release();
 
     expect(clock.sleeps.every((ms) => ms === 10_000)).toBe(true);
-    expect(asked).toEqual(['POST up', 'POST up', 'POST up', 'DELETE']);
+    expect(asked).toEqual(['POST up', 'RENEW up', 'RENEW up', 'DELETE']);
   });
 });

@@ -65,8 +65,9 @@ export class HaPermit {
       while (!stop.signal.aborted) {
         await this.clock.sleep(leaseMs / 3, stop.signal);
         if (stop.signal.aborted) return;
-        // A failed renewal is tried again at the next third; the lease outlives two misses.
-        await this.agbot.requestUpgrade(managementPolicy).catch(() => undefined);
+        // Renew only: a renewal delayed past the release must not take the group again. A
+        // failed one is tried again at the next third; the lease outlives two misses.
+        await this.agbot.renewUpgrade(managementPolicy, stop.signal).catch(() => undefined);
       }
     })();
     return {
