@@ -1,6 +1,6 @@
 /**
  * Permission to install inside an HA group: asks the agbot until it grants, then keeps the
- * lease alive by asking again every third of its life until released. A node outside any
+ * lease alive by renewing it every third of its life until released. A node outside any
  * group needs no permission. The first request is answered at once, so a refusal is reported
  * (`ha-waiting`) without delay; later ones wait at the agbot for the slot (`?wait=`), which
  * answers as soon as a peer releases it. An agbot that answers a wait early (one that does not
