@@ -46,10 +46,16 @@ export class ChangeLogRepository {
     return rows.map((row) => ({ ...row.payload, id: Number(row.seq) }));
   }
 
-  /** The highest id handed out so far (0 before the first). */
+  /**
+   * The highest id handed out so far (0 before the first). When retention has pruned every row,
+   * that is the sequence's last value, not 0: a reader behind it may have missed pruned changes.
+   */
   async latestId(): Promise<number> {
     const [row] = await this.dataSource.query<{ latest: string | null }[]>(
-      'SELECT max(seq)::text AS latest FROM exchange.outbox',
+      `SELECT coalesce(
+         (SELECT max(seq) FROM exchange.outbox),
+         (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM exchange.outbox_seq)
+       )::text AS latest`,
     );
     return Number(row?.latest ?? 0);
   }
