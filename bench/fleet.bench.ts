@@ -122,7 +122,8 @@ async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
   const services: ServiceProcess[] = [];
   let fleet: SimulatedFleet | undefined;
-  let sampler: Sampler | undefined;
+  // It reads the services' CPU once started; they are all in `services` by then.
+  const sampler = new Sampler(services);
   try {
     const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
     const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
@@ -163,8 +164,6 @@ async function main(): Promise<void> {
     );
 
     progress(`starting ${AGENTS} agents at ${START_RATE}/s`);
-    const counting = new Sampler(services);
-    sampler = counting;
     const arrivals = new Map<string, number>();
     let published = Number.POSITIVE_INFINITY;
     const benchCpuBefore = process.cpuUsage();
@@ -184,7 +183,7 @@ async function main(): Promise<void> {
       // Token requests cost the exchange a scrypt each: agents boot at a pace it can take.
       startRate: START_RATE,
       logger: createLogger('bench-fleet', { level: 'fatal' }),
-      observeRequests: (target) => void (counting.counts[target] += 1),
+      observeRequests: (target) => void (sampler.counts[target] += 1),
       observeChanges: (changes) => {
         if (!changes.some((change) => change.resource === 'managementPolicy')) return;
         const now = performance.now();
@@ -210,12 +209,12 @@ async function main(): Promise<void> {
     );
 
     // The idle fleet over one status period: the baseline.
-    counting.start();
+    sampler.start();
     await new Promise((done) => setTimeout(done, BASELINE_SECONDS * 1000));
-    const idle = rates(counting.stop());
+    const idle = rates(sampler.stop());
 
     progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
-    counting.start();
+    sampler.start();
     published = performance.now();
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
@@ -236,7 +235,7 @@ async function main(): Promise<void> {
         ? `every agent at 2.0.0 after ${(completionMs / 1000).toFixed(1)} s`
         : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
     );
-    const rollout = rates(counting.stop());
+    const rollout = rates(sampler.stop());
     const { grants, refusals } = await grantCounts(agbot.url);
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const latency = summarize([...arrivals.values()]);
@@ -285,7 +284,7 @@ async function main(): Promise<void> {
     ]);
     if (!finished) throw new Error(`not done after ${GIVE_UP_SECONDS} s`);
   } finally {
-    sampler?.stop();
+    sampler.stop();
     await fleet?.stop();
     for (const service of services) {
       await service.stop();

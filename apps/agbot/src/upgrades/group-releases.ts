@@ -16,7 +16,7 @@ export interface ReleaseWatch {
 }
 
 interface Watcher {
-  /** Groups released since the watch began and not yet waited for. */
+  /** Groups released since the watch began, or since its last wait, while it was not waiting. */
   seen: Set<string | null>;
   /** The group waited for, once the request knows it: releases elsewhere are then ignored. */
   group?: string | null;
@@ -38,8 +38,8 @@ export class GroupReleases {
   publish(org: string, haGroup: string | null): void {
     for (const watcher of this.watchers.get(org) ?? []) {
       if (watcher.group !== undefined && watcher.group !== haGroup) continue;
-      watcher.seen.add(haGroup);
-      watcher.wake?.();
+      if (watcher.wake) watcher.wake();
+      else watcher.seen.add(haGroup);
     }
   }
 
@@ -76,10 +76,7 @@ export class GroupReleases {
       };
       const timer = setTimeout(done, Math.max(0, untilMs - Date.now()));
       signal.addEventListener('abort', done);
-      watcher.wake = () => {
-        watcher.seen.clear();
-        done();
-      };
+      watcher.wake = done;
     });
   }
 }

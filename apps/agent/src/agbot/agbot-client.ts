@@ -51,24 +51,14 @@ export class AgbotClient {
     waitSeconds = 0,
     signal?: AbortSignal,
   ): Promise<UpgradeAnswer> {
-    this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
-    const url = this.url;
-    if (waitSeconds > 0) url.searchParams.set('wait', String(waitSeconds));
     try {
-      const grant = await requestJson<UpgradeGrant>(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
-        body: { managementPolicy },
-        timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
-        signal,
-      });
+      const grant = await this.post({ managementPolicy }, waitSeconds, signal);
       return { granted: true, grant };
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) {
         const details = (error.body as { details?: { holder?: UpgradeHolder } } | undefined)?.details;
         return { granted: false, holder: details?.holder };
       }
-      if (error instanceof HttpError && error.status === 401) this.tokens.invalidate();
       throw error;
     }
   }
@@ -78,17 +68,33 @@ export class AgbotClient {
    * monitor or the lease ended it). Never takes a new grant.
    */
   async renewUpgrade(managementPolicy: string, signal?: AbortSignal): Promise<boolean> {
-    this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
     try {
-      await requestJson<UpgradeGrant>(this.url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
-        body: { managementPolicy, renew: true },
-        signal,
-      });
+      await this.post({ managementPolicy, renew: true }, 0, signal);
       return true;
     } catch (error) {
       if (error instanceof HttpError && error.status === 404) return false;
+      throw error;
+    }
+  }
+
+  /** POST …/upgrade; a 401 drops the cached token so the next call fetches a new one. */
+  private async post(
+    body: object,
+    waitSeconds: number,
+    signal: AbortSignal | undefined,
+  ): Promise<UpgradeGrant> {
+    this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
+    const url = this.url;
+    if (waitSeconds > 0) url.searchParams.set('wait', String(waitSeconds));
+    try {
+      return await requestJson<UpgradeGrant>(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
+        body,
+        timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
+        signal,
+      });
+    } catch (error) {
       if (error instanceof HttpError && error.status === 401) this.tokens.invalidate();
       throw error;
     }

@@ -9,6 +9,7 @@
  */
 import { type ManagementStatusValue, TERMINAL_STATUSES } from '@careen/contracts';
 import { compileSelector, type SelectableNode } from '@careen/policy';
+import { jittered } from '../core/backoff';
 import { type RandomSource } from '../core/clock';
 import { type ManagementPolicy } from '../exchange/exchange.types';
 import { type EnactmentRecord } from './enactment-record';
@@ -166,8 +167,11 @@ export class NmpPlanner {
    */
   private retryDownloadLater(record: EnactmentRecord, now: Date): void {
     const failures = (record.downloadFailures ?? 0) + 1;
-    const pauseMs =
-      Math.min(DOWNLOAD_RETRY.maxMs, DOWNLOAD_RETRY.baseMs * 2 ** (failures - 1)) * (0.5 + this.random());
+    const pauseMs = jittered(
+      Math.min(DOWNLOAD_RETRY.maxMs, DOWNLOAD_RETRY.baseMs * 2 ** (failures - 1)),
+      this.random,
+      0.5,
+    );
     Object.assign(record, {
       status: null,
       downloadFailures: failures,

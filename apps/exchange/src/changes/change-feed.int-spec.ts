@@ -19,13 +19,14 @@ describe('the change feed', () => {
     http(exchange.url, method, path, { auth: root, body });
   const poll = (org: string, query: string) =>
     http(exchange.url, 'GET', `/v1/orgs/${org}/changes?${query}`, { auth: root });
+  /** An exchange on the same database and bus: a replica, with memory of its own. */
+  const startReplica = () =>
+    startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: 'root-password-1' });
   const addUser = (org: string, username: string) =>
     call('POST', `/v1/orgs/${org}/users`, { username, password: 'long-enough', role: 'user' });
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
-    });
+    exchange = await startReplica();
     await call('POST', '/v1/orgs', { id: 'acme' });
     await call('POST', '/v1/orgs', { id: 'beta' });
   });
@@ -138,9 +139,7 @@ describe('the change feed', () => {
       client.query('DELETE FROM exchange.outbox WHERE seq <= (SELECT min(seq) + 1 FROM exchange.outbox)'),
     );
     // A replica started now holds no changes in memory: it can only read the pruned log.
-    const restarted = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
-    });
+    const restarted = await startReplica();
     try {
       const response = await http(restarted.url, 'GET', '/v1/orgs/acme/changes?since=0', { auth: root });
       expect(response.status).toBe(410);
@@ -348,9 +347,7 @@ describe('the change feed', () => {
       };
       expect(await pagesFrom(exchange.url)).toEqual(expected);
       // A replica started now holds none of these in memory: it reads them from the log, filtered there.
-      const replica = await startServiceInProcess(exchangeService, infra, {
-        CAREEN_ROOT_PASSWORD: 'root-password-1',
-      });
+      const replica = await startReplica();
       try {
         expect(await pagesFrom(replica.url)).toEqual(expected);
       } finally {

@@ -13,6 +13,10 @@ interface LogRow {
   payload: Omit<ChangeRecord, 'id'>;
 }
 
+function toRecord(row: LogRow): ChangeRecord {
+  return { ...row.payload, id: Number(row.seq) };
+}
+
 @Injectable()
 export class ChangeLogRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -25,7 +29,7 @@ export class ChangeLogRepository {
        ORDER BY seq LIMIT $2`,
       [since, limit, org ?? null, GLOBAL_RESOURCES],
     );
-    return rows.map((row) => ({ ...row.payload, id: Number(row.seq) }));
+    return rows.map(toRecord);
   }
 
   /**
@@ -43,7 +47,7 @@ export class ChangeLogRepository {
        ORDER BY seq LIMIT $2`,
       [since, limit, GLOBAL_RESOURCES, org, ORG_WIDE_FOR_NODES, NODE_OWN_RESOURCES, node],
     );
-    return rows.map((row) => ({ ...row.payload, id: Number(row.seq) }));
+    return rows.map(toRecord);
   }
 
   /**

@@ -13,8 +13,14 @@ import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+interface Beat {
+  org: string;
+  node: string;
+  at: string;
+}
+
 interface Batch {
-  beats: Map<string, { org: string; node: string; at: string }>;
+  beats: Map<string, Beat>;
   written: Promise<void>;
 }
 
@@ -46,7 +52,7 @@ export class NodeHeartbeat {
     return this.next;
   }
 
-  private async write(beats: { org: string; node: string; at: string }[]): Promise<void> {
+  private async write(beats: Beat[]): Promise<void> {
     try {
       await this.dataSource.query(
         `WITH beat AS (
