@@ -8,6 +8,7 @@ import { InitAgbot1763769600000 } from './migrations/1763769600000-init-agbot';
 import { ExchangeMirror1764000000000 } from './migrations/1764000000000-exchange-mirror';
 import { UpgradeGrants1764000100000 } from './migrations/1764000100000-upgrade-grants';
 import { Placement1764000200000 } from './migrations/1764000200000-placement';
+import { UpgradeHalts1764100200000 } from './migrations/1764100200000-upgrade-halts';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -20,6 +21,7 @@ export const AGBOT_MIGRATIONS = [
   ExchangeMirror1764000000000,
   UpgradeGrants1764000100000,
   Placement1764000200000,
+  UpgradeHalts1764100200000,
 ];
 
 @Module({})

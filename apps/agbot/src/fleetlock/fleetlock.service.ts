@@ -48,13 +48,16 @@ export class FleetLockService {
     });
     switch (result.outcome) {
       case 'unknown-node':
+      case 'policy-stopped': // a reboot names no management policy: never stopped
         throw unknownClient(org, client.id);
       case 'refused':
         throw new FleetLockError(
           'failed_lock_semaphore_full',
-          result.blocker.kind === 'agent-upgrade'
-            ? `semaphore currently full: node "${result.blocker.node}" is upgrading its agent in group "${client.group}"`
-            : `semaphore currently full, all ${this.config.CAREEN_FLEETLOCK_SLOTS} slot(s) of group "${client.group}" are locked already`,
+          result.blocker.haltedAt
+            ? `semaphore currently full: node "${result.blocker.node}" of group "${client.group}" failed its agent upgrade and is not healthy again: ${result.blocker.haltError ?? 'no error reported'}`
+            : result.blocker.kind === 'agent-upgrade'
+              ? `semaphore currently full: node "${result.blocker.node}" is upgrading its agent in group "${client.group}"`
+              : `semaphore currently full, all ${this.config.CAREEN_FLEETLOCK_SLOTS} slot(s) of group "${client.group}" are locked already`,
         );
       case 'granted':
       case 'renewed':
@@ -68,7 +71,11 @@ export class FleetLockService {
 
   /** Releases the client's slot if it holds one; idempotent. */
   async steadyState(client: FleetLockClient): Promise<{ id: string; group: string; released: boolean }> {
-    const released = await this.semaphore.release({ org: this.org(), node: client.id, kind: 'fleetlock' });
+    const { released } = await this.semaphore.release({
+      org: this.org(),
+      node: client.id,
+      kind: 'fleetlock',
+    });
     return { id: client.id, group: client.group, released: released !== undefined };
   }
 }

@@ -30,79 +30,12 @@ const slotOf = (row: string) =>
 const RELEASED_COLUMNS = (reason: string) =>
   `r.org, r.node, r.holder_kind, r.ha_group, r.management_policy, r.granted_at, r.lease_expires_at, ${reason}, r.released_at`;
 
-export class UpgradeGrants1764000100000 implements MigrationInterface {
-  name = 'UpgradeGrants1764000100000';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`
-      CREATE TABLE agbot.upgrade_grants (
-        org text NOT NULL,
-        node text NOT NULL,
-        holder_kind text NOT NULL CHECK (holder_kind IN ('agent-upgrade', 'fleetlock')),
-        ha_group text,
-        management_policy text,
-        granted_at timestamptz NOT NULL,
-        lease_expires_at timestamptz NOT NULL,
-        PRIMARY KEY (org, node, holder_kind)
-      )`);
-    await runner.query(
-      'CREATE INDEX upgrade_grants_group_idx ON agbot.upgrade_grants (org, ha_group) WHERE ha_group IS NOT NULL',
-    );
-    await runner.query('CREATE INDEX upgrade_grants_lease_idx ON agbot.upgrade_grants (lease_expires_at)');
-    await runner.query(`
-      CREATE TABLE agbot.upgrade_grant_history (
-        id bigserial PRIMARY KEY,
-        org text NOT NULL,
-        node text NOT NULL,
-        holder_kind text NOT NULL,
-        ha_group text,
-        management_policy text,
-        event text NOT NULL CHECK (event IN ('granted', 'released')),
-        reason text,
-        granted_at timestamptz NOT NULL,
-        at timestamptz NOT NULL DEFAULT clock_timestamp()
-      )`);
-    await runner.query(
-      'CREATE INDEX upgrade_grant_history_group_idx ON agbot.upgrade_grant_history (org, ha_group, at)',
-    );
-
-    // A node outside any group has a semaphore of its own, named so that no group can share it.
-    await runner.query(`
-      CREATE FUNCTION agbot.upgrade_lock_key(p_org text, p_semaphore text) RETURNS bigint
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE
-      AS $$ SELECT hashtextextended('careen:upgrade:' || p_org || '/' || p_semaphore, 0) $$`);
-
-    // As JavaScript's toISOString() writes it; stored times are whole milliseconds.
-    await runner.query(`
-      CREATE FUNCTION agbot.iso_time(p_at timestamptz) RETURNS text
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE
-      AS $$ SELECT to_char(p_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$`);
-
-    await runner.query(`
-      CREATE FUNCTION agbot.append_upgrade_event(
-        p_grant agbot.upgrade_grants, p_event text, p_events jsonb, p_extra jsonb
-      ) RETURNS void
-      LANGUAGE sql
-      AS $$
-        INSERT INTO agbot.outbox (subject, type, payload, headers)
-        SELECT (e->'subject'->>0) || p_grant.org || (e->'subject'->>1) || p_grant.node || (e->'subject'->>2),
-               e->>'type',
-               jsonb_build_object(
-                 'org', p_grant.org,
-                 'node', p_grant.node,
-                 'haGroup', p_grant.ha_group,
-                 'holder', p_grant.holder_kind,
-                 'managementPolicy', p_grant.management_policy,
-                 'grantedAt', agbot.iso_time(p_grant.granted_at),
-                 'leaseExpiresAt', agbot.iso_time(p_grant.lease_expires_at)
-               ) || p_extra,
-               coalesce(p_events->'headers', '{}'::jsonb)
-        FROM (SELECT p_events->p_event AS e) AS event
-      $$`);
-
-    // Releases one slot if it is still held (and, when asked, only if its lease ran out, or it is
-    // held for that policy, or for another group than p_not_group); returns what it released.
-    await runner.query(`
+/**
+ * Releases one slot if it is still held (and, when asked, only if its lease ran out, or it is
+ * held for that policy, or for another group than p_not_group); returns what it released.
+ * Exported, like the grant function, so that a later migration's down() can restore it.
+ */
+export const RELEASE_UPGRADE_SLOT_V1 = `
       CREATE FUNCTION agbot.release_upgrade_slot(
         p_org text, p_node text, p_kind text, p_reason text, p_events jsonb,
         p_only_expired boolean DEFAULT false,
@@ -135,12 +68,12 @@ export class UpgradeGrants1764000100000 implements MigrationInterface {
           jsonb_build_object('reason', p_reason, 'releasedAt', agbot.iso_time(v_at)));
         RETURN QUERY SELECT ${slotOf('v_grant')}, v_at;
       END
-      $$`);
+      $$`;
 
-    // One row per slot it released on the way ('released', with its reason), then the answer
-    // ('answer'): granted, renewed or refused, with the slot granted, renewed or in the way; or
-    // unknown-node. semaphore_group is the node's group.
-    await runner.query(`
+// One row per slot it released on the way ('released', with its reason), then the answer
+// ('answer'): granted, renewed or refused, with the slot granted, renewed or in the way; or
+// unknown-node. semaphore_group is the node's group.
+export const ACQUIRE_UPGRADE_SLOT_V1 = `
       CREATE FUNCTION agbot.acquire_upgrade_slot(
         p_org text, p_node text, p_kind text, p_policy text,
         p_lease_seconds integer, p_fleetlock_slots integer, p_events jsonb
@@ -236,7 +169,80 @@ export class UpgradeGrants1764000100000 implements MigrationInterface {
         PERFORM agbot.append_upgrade_event(v_slot, 'granted', p_events, '{}'::jsonb);
         RETURN QUERY SELECT 'answer', 'granted', v_group, ${slotOf('v_slot')}, NULL::text, NULL::timestamptz;
       END
+      $$`;
+
+export class UpgradeGrants1764000100000 implements MigrationInterface {
+  name = 'UpgradeGrants1764000100000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(`
+      CREATE TABLE agbot.upgrade_grants (
+        org text NOT NULL,
+        node text NOT NULL,
+        holder_kind text NOT NULL CHECK (holder_kind IN ('agent-upgrade', 'fleetlock')),
+        ha_group text,
+        management_policy text,
+        granted_at timestamptz NOT NULL,
+        lease_expires_at timestamptz NOT NULL,
+        PRIMARY KEY (org, node, holder_kind)
+      )`);
+    await runner.query(
+      'CREATE INDEX upgrade_grants_group_idx ON agbot.upgrade_grants (org, ha_group) WHERE ha_group IS NOT NULL',
+    );
+    await runner.query('CREATE INDEX upgrade_grants_lease_idx ON agbot.upgrade_grants (lease_expires_at)');
+    await runner.query(`
+      CREATE TABLE agbot.upgrade_grant_history (
+        id bigserial PRIMARY KEY,
+        org text NOT NULL,
+        node text NOT NULL,
+        holder_kind text NOT NULL,
+        ha_group text,
+        management_policy text,
+        event text NOT NULL CHECK (event IN ('granted', 'released')),
+        reason text,
+        granted_at timestamptz NOT NULL,
+        at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`);
+    await runner.query(
+      'CREATE INDEX upgrade_grant_history_group_idx ON agbot.upgrade_grant_history (org, ha_group, at)',
+    );
+
+    // A node outside any group has a semaphore of its own, named so that no group can share it.
+    await runner.query(`
+      CREATE FUNCTION agbot.upgrade_lock_key(p_org text, p_semaphore text) RETURNS bigint
+      LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS $$ SELECT hashtextextended('careen:upgrade:' || p_org || '/' || p_semaphore, 0) $$`);
+
+    // As JavaScript's toISOString() writes it; stored times are whole milliseconds.
+    await runner.query(`
+      CREATE FUNCTION agbot.iso_time(p_at timestamptz) RETURNS text
+      LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS $$ SELECT to_char(p_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$`);
+
+    await runner.query(`
+      CREATE FUNCTION agbot.append_upgrade_event(
+        p_grant agbot.upgrade_grants, p_event text, p_events jsonb, p_extra jsonb
+      ) RETURNS void
+      LANGUAGE sql
+      AS $$
+        INSERT INTO agbot.outbox (subject, type, payload, headers)
+        SELECT (e->'subject'->>0) || p_grant.org || (e->'subject'->>1) || p_grant.node || (e->'subject'->>2),
+               e->>'type',
+               jsonb_build_object(
+                 'org', p_grant.org,
+                 'node', p_grant.node,
+                 'haGroup', p_grant.ha_group,
+                 'holder', p_grant.holder_kind,
+                 'managementPolicy', p_grant.management_policy,
+                 'grantedAt', agbot.iso_time(p_grant.granted_at),
+                 'leaseExpiresAt', agbot.iso_time(p_grant.lease_expires_at)
+               ) || p_extra,
+               coalesce(p_events->'headers', '{}'::jsonb)
+        FROM (SELECT p_events->p_event AS e) AS event
       $$`);
+
+    await runner.query(RELEASE_UPGRADE_SLOT_V1);
+    await runner.query(ACQUIRE_UPGRADE_SLOT_V1);
   }
 
   async down(runner: QueryRunner): Promise<void> {

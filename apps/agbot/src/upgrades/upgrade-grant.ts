@@ -9,7 +9,11 @@ export interface UpgradeGrant {
   haGroup: string | null;
   managementPolicy: string | null;
   grantedAt: Date;
+  /** Meaningless while halted: a halted slot has no lease end. */
   leaseExpiresAt: Date;
+  /** Set while the holder failed and is not healthy again (DESIGN §8 invariant 1). */
+  haltedAt: Date | null;
+  haltError: string | null;
 }
 
 export function grantPayload(grant: UpgradeGrant): UpgradeGrantPayload {

@@ -1,22 +1,38 @@
 /**
  * Ends grants when the exchange says their reason is gone: the holder's management status for
- * that policy reached an end (successful, failed, rolled back, ...), the node left or changed
- * its HA group, or it was deleted. A terminal status set before the grant was made ends an
- * earlier upgrade and is ignored. Any other status the holder reports for that policy, and every
- * heartbeat newer than the lease's last renewal, show it alive and renew its lease. Runs in the
- * mirror's transaction, once per change.
+ * that policy reached an end (successful, rolled back, ...), the node left or changed its HA
+ * group, or it was deleted. A member whose install failed and that is not healthy again halts
+ * its group instead: its slot is kept (or taken) with no lease end until it reports healthy
+ * (`rolled-back`, `successful`) or an admin resets its status. A status set before the grant
+ * was made (or before the node's slot was last released) tells of an earlier upgrade and is
+ * ignored. Any other status the holder reports for that policy, and every heartbeat newer than
+ * the lease's last renewal, show it alive and renew its lease. Runs in the mirror's
+ * transaction, once per change.
  */
-import { TERMINAL_STATUSES, type ChangePayload, type ManagementStatusValue } from '@careen/contracts';
+import {
+  TERMINAL_STATUSES,
+  UNHEALTHY_STATUSES,
+  type ChangePayload,
+  type ManagementStatusValue,
+} from '@careen/contracts';
 import { type EntityManager } from 'typeorm';
 import { type ChangeListener } from '../mirror/change-listener';
 import { type GrantStore, type ReleasedGrant } from './grant-store';
+import { type UpgradeGrant } from './upgrade-grant';
 import { type UpgradeSemaphore } from './upgrade-semaphore';
 
-/** Statuses after which the holder no longer needs its slot; `failed` ends the install even though a rollback follows. */
-export const RELEASING_STATUSES: ReadonlySet<string> = new Set<ManagementStatusValue>([
-  ...TERMINAL_STATUSES,
-  'failed',
-]);
+/** What a status does to the holder's slot. */
+export type StatusEffect = 'release' | 'halt' | 'heal' | 'reset' | 'renew';
+
+const HEALTHY: readonly ManagementStatusValue[] = ['successful', 'rolled-back'];
+
+export function statusEffect(status: ManagementStatusValue): StatusEffect {
+  if (UNHEALTHY_STATUSES.includes(status)) return 'halt';
+  if (HEALTHY.includes(status)) return 'heal';
+  if (status === 'reset') return 'reset';
+  if (TERMINAL_STATUSES.includes(status)) return 'release';
+  return 'renew';
+}
 
 export class UpgradeMonitor implements ChangeListener {
   /** Releases made in the current change's transaction, counted in metrics once it commits. */
@@ -60,7 +76,7 @@ export class UpgradeMonitor implements ChangeListener {
     const { org, resourceId: node } = change;
     if (change.operation === 'deleted') {
       const held = await this.store.ofNode(manager, org, node);
-      await this.release(manager, held, 'node-deleted');
+      await this.release(manager, held, 'node-deleted', { haltedToo: true });
       return;
     }
     // Node changes may be patches: only one that says which group the node is in now matters here.
@@ -69,6 +85,7 @@ export class UpgradeMonitor implements ChangeListener {
       const held = await this.store.ofNode(manager, org, node);
       await this.release(manager, held, 'left-group', {
         notInGroup: typeof group === 'string' ? group : null,
+        haltedToo: true,
       });
     }
     const heartbeat = heartbeatOf(change.data);
@@ -80,26 +97,71 @@ export class UpgradeMonitor implements ChangeListener {
     const strayed = await this.store.strayedFrom(manager, change.org, change.resourceId);
     await this.release(manager, strayed, 'left-group', {
       notInGroup: change.operation === 'deleted' ? null : change.resourceId,
+      haltedToo: true,
     });
   }
 
   private async onStatusChange(change: ChangePayload, manager: EntityManager): Promise<void> {
     const data = change.data ?? {};
     const node = typeof data.node === 'string' ? data.node : change.resourceId;
-    const { nmp, status } = data;
+    const { nmp, status, error } = data;
     if (typeof nmp !== 'string' || typeof status !== 'string') return;
-    const key = { org: change.org, node, kind: 'agent-upgrade' as const };
-    if (RELEASING_STATUSES.has(status)) {
-      // A status set before the grant (a late or replayed change) ends an earlier upgrade, not this one.
-      const grant = (await this.store.ofNode(manager, change.org, node)).find(
-        (each) => each.kind === 'agent-upgrade' && each.managementPolicy === nmp,
-      );
-      if (!grant || grant.grantedAt.getTime() > Date.parse(change.changedAt)) return;
-      await this.release(manager, [key], 'terminal-status', { managementPolicy: nmp });
-    } else {
-      await this.store.renew(manager, key, this.leaseSeconds, nmp);
+    const { org } = change;
+    const key = { org, node, kind: 'agent-upgrade' as const };
+    const changedAt = Date.parse(change.changedAt);
+    const held = (await this.store.ofNode(manager, org, node)).find(
+      (grant) => grant.kind === 'agent-upgrade' && grant.managementPolicy === nmp,
+    );
+    // A status written before this slot was granted ends an earlier upgrade, not this one.
+    const current = held && held.grantedAt.getTime() <= changedAt ? held : undefined;
+    switch (statusEffect(status as ManagementStatusValue)) {
+      case 'halt':
+        if (!current && !(await this.newerThanLastRelease(manager, org, node, changedAt, held))) return;
+        await this.semaphore.haltIn(manager, {
+          org,
+          node,
+          managementPolicy: nmp,
+          error: typeof error === 'string' ? error : null,
+        });
+        return;
+      case 'heal':
+        if (current)
+          await this.release(manager, [key], current.haltedAt ? 'healthy' : 'terminal-status', healed(nmp));
+        return;
+      case 'reset':
+        if (held?.haltedAt) await this.release(manager, [key], 'reset', healed(nmp));
+        return;
+      case 'release':
+        // A halted member that reports something else (its failed version refused) stays halted.
+        if (current && !current.haltedAt)
+          await this.release(manager, [key], 'terminal-status', { managementPolicy: nmp });
+        return;
+      case 'renew':
+        await this.store.renew(manager, key, this.leaseSeconds, nmp);
     }
   }
+
+  /**
+   * Whether an unhealthy status the node reported while holding no slot for it is news: not when
+   * its slot was released after the status was written (by a reset, say), which a late or
+   * replayed change must not undo.
+   */
+  private async newerThanLastRelease(
+    manager: EntityManager,
+    org: string,
+    node: string,
+    changedAt: number,
+    held: UpgradeGrant | undefined,
+  ): Promise<boolean> {
+    if (held) return false;
+    const released = await this.store.lastReleased(manager, org, node);
+    return !released || released.getTime() <= changedAt;
+  }
+}
+
+/** The conditions of a release that ends a halt (or an upgrade) of this policy. */
+function healed(managementPolicy: string) {
+  return { managementPolicy, haltedToo: true };
 }
 
 /** When the node last reported, if the change carries its status. */

@@ -120,7 +120,7 @@ describe('the upgrade semaphore over time and under load', () => {
             resourceId: node,
             operation: 'updated',
             changedAt: new Date().toISOString(),
-            data: { node, nmp: 'agents-2', status: pick(['successful', 'failed', 'rolled-back']) },
+            data: { node, nmp: 'agents-2', status: pick(['successful', 'rolled-back']) },
           },
           manager,
         ),

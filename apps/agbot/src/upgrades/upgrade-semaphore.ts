@@ -8,7 +8,15 @@
  */
 import { type UpgradeReleaseReason } from '@careen/contracts';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { type GrantKey, type GrantStore, type ReleasedGrant, type SlotRequest } from './grant-store';
+import {
+  type GrantKey,
+  type GrantStore,
+  type GroupSlotState,
+  type HaltRequest,
+  type ReleaseConditions,
+  type ReleasedGrant,
+  type SlotRequest,
+} from './grant-store';
 import { type UpgradeGrant } from './upgrade-grant';
 import { type UpgradeMetrics } from './upgrade-metrics';
 
@@ -17,7 +25,7 @@ export type AcquireRequest = SlotRequest;
 export type AcquireResult =
   | { outcome: 'granted' | 'renewed'; grant: UpgradeGrant }
   | { outcome: 'refused'; haGroup: string | null; blocker: UpgradeGrant }
-  | { outcome: 'unknown-node' };
+  | { outcome: 'unknown-node' | 'policy-stopped' };
 
 export class UpgradeSemaphore {
   constructor(
@@ -31,7 +39,9 @@ export class UpgradeSemaphore {
     this.countReleases(answer.released);
     switch (answer.outcome) {
       case 'unknown-node':
-        return { outcome: 'unknown-node' };
+      case 'policy-stopped':
+        this.metrics?.refused(request.kind);
+        return { outcome: answer.outcome };
       case 'refused':
         this.metrics?.refused(request.kind);
         return { outcome: 'refused', haGroup: answer.haGroup, blocker: answer.grant };
@@ -59,11 +69,30 @@ export class UpgradeSemaphore {
     return grant;
   }
 
-  /** Gives the node's slot of this kind back; idempotent. */
-  async release(key: GrantKey, reason: UpgradeReleaseReason = 'released'): Promise<UpgradeGrant | undefined> {
+  /**
+   * Gives the node's slot of this kind back; idempotent. A halted slot stays: the answer is
+   * then the slot still held.
+   */
+  async release(
+    key: GrantKey,
+    reason: UpgradeReleaseReason = 'released',
+  ): Promise<{ released?: UpgradeGrant; halted?: UpgradeGrant }> {
     const released = await this.store.release(this.dataSource.manager, [key], reason);
     this.countReleases(released);
-    return released[0];
+    if (released[0]) return { released: released[0] };
+    const halted = (await this.store.ofNode(this.dataSource.manager, key.org, key.node)).find(
+      (grant) => grant.kind === key.kind && grant.haltedAt !== null,
+    );
+    return halted ? { halted } : {};
+  }
+
+  /** Halts the member's group, inside the caller's transaction (the monitor's). */
+  haltIn(manager: EntityManager, request: HaltRequest): Promise<UpgradeGrant | undefined> {
+    return this.store.halt(manager, request);
+  }
+
+  groups(org: string): Promise<GroupSlotState[]> {
+    return this.store.groups(this.dataSource.manager, org);
   }
 
   /**
@@ -74,7 +103,7 @@ export class UpgradeSemaphore {
     manager: EntityManager,
     keys: readonly GrantKey[],
     reason: UpgradeReleaseReason,
-    only?: { managementPolicy?: string; notInGroup?: string | null },
+    only?: ReleaseConditions,
   ): Promise<ReleasedGrant[]> {
     return this.store.release(manager, keys, reason, only);
   }

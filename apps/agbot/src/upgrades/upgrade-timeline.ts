@@ -13,7 +13,8 @@ export interface TimelineEvent {
   node: string;
   kind: UpgradeHolderKind;
   haGroup: string | null;
-  event: 'granted' | 'released';
+  /** `halted`: the holder failed and keeps its slot; who holds what does not change. */
+  event: 'granted' | 'released' | 'halted';
   reason: string | null;
   at: Date;
 }
@@ -33,7 +34,7 @@ export function findViolations(
   const groups = new Map<string, Map<string, UpgradeHolderKind>>();
   const violations: TimelineViolation[] = [];
   for (const event of ordered) {
-    if (event.haGroup === null) continue;
+    if (event.haGroup === null || event.event === 'halted') continue;
     const groupKey = `${event.org}/${event.haGroup}`;
     const holders = groups.get(groupKey) ?? new Map<string, UpgradeHolderKind>();
     groups.set(groupKey, holders);
@@ -68,7 +69,7 @@ export async function readTimeline(manager: EntityManager): Promise<TimelineEven
     node: string;
     holder_kind: UpgradeHolderKind;
     ha_group: string | null;
-    event: 'granted' | 'released';
+    event: TimelineEvent['event'];
     reason: string | null;
     at: Date;
   }[] = await manager.query(

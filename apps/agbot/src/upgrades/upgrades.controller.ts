@@ -1,11 +1,12 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, Roles } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { UpgradeRequestDto } from './dto/upgrade-request.dto';
 import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
-import { UpgradeGrantResponse, type UpgradeHolderListResponse } from './dto/upgrade-grant.response';
+import { UpgradeGrantResponse, UpgradeHolderListResponse } from './dto/upgrade-grant.response';
+import { UpgradeGroupListResponse } from './dto/upgrade-group.response';
 import { UpgradesService } from './upgrades.service';
 
 /**
@@ -24,8 +25,10 @@ export class UpgradesController {
   @HttpCode(200)
   @AllowNodes()
   @Roles('orgAdmin')
+  @ApiOperation({ summary: "Ask for (or renew) the node's agent-upgrade slot in its HA group" })
   @ApiConflictResponse({
-    description: 'another member of the HA group holds the slot (still, after `wait`): details.holder',
+    description:
+      'another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED)',
   })
   grant(
     @CurrentPrincipal() actor: Principal,
@@ -46,6 +49,10 @@ export class UpgradesController {
   @HttpCode(204)
   @AllowNodes()
   @Roles('orgAdmin')
+  @ApiOperation({ summary: "Give the node's agent-upgrade slot back" })
+  @ApiConflictResponse({
+    description: 'the node halted its group (UPGRADE_GROUP_HALTED): reset its status to end the halt',
+  })
   release(
     @CurrentPrincipal() actor: Principal,
     @Param('org', new IdentifierPipe('org')) org: string,
@@ -55,7 +62,14 @@ export class UpgradesController {
   }
 
   @Get('upgrades')
+  @ApiOperation({ summary: 'List the holders of upgrade slots in the org' })
   list(@Param('org', new IdentifierPipe('org')) org: string): Promise<UpgradeHolderListResponse> {
     return this.upgrades.listHolders(org);
+  }
+
+  @Get('upgrade-groups')
+  @ApiOperation({ summary: "List the org's HA groups with their slot: free, busy or halted, and by whom" })
+  groups(@Param('org', new IdentifierPipe('org')) org: string): Promise<UpgradeGroupListResponse> {
+    return this.upgrades.listGroups(org);
   }
 }

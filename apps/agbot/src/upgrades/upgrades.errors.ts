@@ -6,6 +6,8 @@ export enum UpgradeErrorCode {
   NotThisNode = 'UPGRADE_NOT_THIS_NODE',
   GroupBusy = 'UPGRADE_GROUP_BUSY',
   NotHeld = 'UPGRADE_NOT_HELD',
+  PolicyStopped = 'UPGRADE_POLICY_STOPPED',
+  GroupHalted = 'UPGRADE_GROUP_HALTED',
 }
 
 export const upgradeNodeNotFound = (org: string, node: string) =>
@@ -27,21 +29,45 @@ export const notThisNode = () =>
     'a node may ask for or release only its own upgrade grant',
   );
 
-/** The 409 agents are built against: `details` is exactly `{haGroup, holder}`. */
+/**
+ * The 409 agents are built against: `details` is `{haGroup, holder}`, and the holder says
+ * whether it halted the group (failed and not healthy again) and why.
+ */
 export const groupBusy = (haGroup: string | null, holder: UpgradeGrant) =>
   new DomainError(
     'conflict',
     UpgradeErrorCode.GroupBusy,
-    `HA group "${haGroup}" is busy: node "${holder.node}" holds its upgrade slot until ${holder.leaseExpiresAt.toISOString()} unless renewed`,
-    {
-      haGroup,
-      holder: {
-        node: holder.node,
-        managementPolicy: holder.managementPolicy,
-        grantedAt: holder.grantedAt.toISOString(),
-        leaseExpiresAt: holder.leaseExpiresAt.toISOString(),
-      },
-    },
+    holder.haltedAt
+      ? `HA group "${haGroup}" is halted: node "${holder.node}" failed its upgrade and is not healthy again (${holder.haltError ?? 'no error reported'}); no member starts until it reports healthy or an admin resets its status`
+      : `HA group "${haGroup}" is busy: node "${holder.node}" holds its upgrade slot until ${holder.leaseExpiresAt.toISOString()} unless renewed`,
+    { haGroup, holder: holderDetails(holder) },
+  );
+
+export function holderDetails(holder: UpgradeGrant) {
+  return {
+    node: holder.node,
+    managementPolicy: holder.managementPolicy,
+    grantedAt: holder.grantedAt.toISOString(),
+    leaseExpiresAt: holder.haltedAt ? null : holder.leaseExpiresAt.toISOString(),
+    halted: holder.haltedAt !== null,
+    error: holder.haltError,
+  };
+}
+
+export const policyStopped = (org: string, managementPolicy: string) =>
+  new DomainError(
+    'conflict',
+    UpgradeErrorCode.PolicyStopped,
+    `management policy "${org}/${managementPolicy}" is disabled or paused: no node starts a new step of it`,
+    { code: UpgradeErrorCode.PolicyStopped, org, managementPolicy },
+  );
+
+export const groupHalted = (org: string, holder: UpgradeGrant) =>
+  new DomainError(
+    'conflict',
+    UpgradeErrorCode.GroupHalted,
+    `node "${org}/${holder.node}" failed its upgrade and halts HA group "${holder.haGroup}": its slot is given back when it reports healthy or an admin resets its status for management policy "${holder.managementPolicy}"`,
+    { code: UpgradeErrorCode.GroupHalted, haGroup: holder.haGroup, holder: holderDetails(holder) },
   );
 
 export const grantNotHeld = (org: string, node: string, managementPolicy: string) =>

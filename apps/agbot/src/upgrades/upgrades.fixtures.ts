@@ -86,6 +86,18 @@ export class UpgradeHub {
     });
   }
 
+  /** Puts a management policy's state in the agbot's mirror as the change stream would. */
+  async seedManagementPolicy(
+    org: string,
+    name: string,
+    state: { enabled: boolean; paused?: boolean },
+  ): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction((manager) =>
+      mirror.putResource(manager, org, 'managementPolicy', name, { org, name, ...state }, seedChangeId++),
+    );
+  }
+
   async deleteSeededNode(org: string, node: string): Promise<void> {
     const mirror = this.agbots[0]!.app.get(ExchangeMirror);
     await this.dataSource.transaction((manager) => mirror.deleteNode(manager, org, node, seedChangeId++));

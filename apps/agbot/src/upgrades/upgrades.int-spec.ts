@@ -55,17 +55,24 @@ describe('agent-upgrade grants', () => {
       .transaction((manager) => monitor.onChange({ ...change, changedAt: changedAt.toISOString() }, manager));
     monitor.afterCommit();
   }
-  const statusChange = (node: string, nmp: string, status: string, changedAt?: Date) =>
+  const statusChange = (node: string, nmp: string, status: string, changedAt?: Date, error?: string) =>
     monitorSees(
       {
         org: 'acme',
         resource: 'managementStatus',
         resourceId: node,
         operation: 'updated',
-        data: { org: 'acme', node, nmp, status },
+        data: { org: 'acme', node, nmp, status, ...(error ? { error } : {}) },
       },
       changedAt,
     );
+  const groupState = async (haGroup: string) =>
+    (
+      (await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrade-groups', { auth: plainUser })).body.items as {
+        haGroup: string;
+        halted: unknown;
+      }[]
+    ).find((group) => group.haGroup === haGroup);
   const heartbeat = (node: string, lastHeartbeat: Date) =>
     monitorSees({
       org: 'acme',
@@ -114,6 +121,11 @@ describe('agent-upgrade grants', () => {
       w3: 'waiting',
       rn1: 'renewing',
       rn2: 'renewing',
+      h1: 'halting',
+      h2: 'halting',
+      h3: 'halting',
+      p1: 'stopping',
+      p2: 'stopping',
     });
     await hub.seedNodes('other', { foreign: 'alpha' });
   });
@@ -154,6 +166,8 @@ describe('agent-upgrade grants', () => {
             managementPolicy: 'agents-2',
             grantedAt: expect.any(String),
             leaseExpiresAt: expect.any(String),
+            halted: false,
+            error: null,
           },
         },
       });
@@ -183,6 +197,9 @@ describe('agent-upgrade grants', () => {
       leaseExpiresAt: expect.any(String),
       ageSeconds: expect.any(Number),
       kind: 'agent-upgrade',
+      halted: false,
+      haltedAt: null,
+      error: null,
     });
     const foreign = await http(agbotUrl(), 'GET', '/v1/orgs/other/upgrades', { auth: plainUser });
     expect(foreign.status).toBe(403);
@@ -380,7 +397,7 @@ describe('agent-upgrade grants', () => {
   });
 
   describe('the monitor', () => {
-    it.each([['successful'], ['failed'], ['rolled-back']])(
+    it.each([['successful'], ['rolled-back']])(
       'releases a holder whose status for its policy turns %s',
       async (status) => {
         expect((await upgrade('s1', 'nmp-s')).status).toBe(200);
@@ -471,6 +488,114 @@ describe('agent-upgrade grants', () => {
       expect((await hub.history('acme', 'd1')).at(-1)).toEqual({ event: 'released', reason: 'node-deleted' });
       expect((await upgrade('d2')).status).toBe(200);
     });
+
+    it('halts the group while a holder that failed rolls back, and frees it once rolled back', async () => {
+      expect((await upgrade('h1', 'nmp-h')).status).toBe(200);
+      await statusChange('h1', 'nmp-h', 'failed', undefined, 'health check failed');
+      const refused = await upgrade('h2', 'nmp-h');
+      expect(refused.status).toBe(409);
+      expect(refused.body.details.holder).toMatchObject({
+        node: 'h1',
+        halted: true,
+        error: 'health check failed',
+        leaseExpiresAt: null,
+      });
+      expect(refused.body.message).toContain('halted');
+      // The holder's own release does not end a halt: only its health or an admin does.
+      const released = await release('h1');
+      expect(released.status).toBe(409);
+      expect(released.body.details.code).toBe('UPGRADE_GROUP_HALTED');
+      await statusChange('h1', 'nmp-h', 'rolling-back');
+      expect((await upgrade('h2', 'nmp-h')).status).toBe(409);
+      await statusChange('h1', 'nmp-h', 'rolled-back');
+      expect((await upgrade('h2', 'nmp-h')).status).toBe(200);
+      expect(await hub.history('acme', 'h1')).toEqual([
+        { event: 'granted', reason: null },
+        { event: 'halted', reason: 'health check failed' },
+        { event: 'released', reason: 'healthy' },
+      ]);
+      expect((await release('h2')).status).toBe(204);
+    });
+
+    it('keeps a member whose rollback failed halting its group, whatever else it reports, until an admin resets it', async () => {
+      expect((await upgrade('h1', 'nmp-h')).status).toBe(200);
+      await statusChange('h1', 'nmp-h', 'rollback-failed', undefined, 'rollback: disk full');
+      await statusChange('h1', 'nmp-h', 'precheck-failed');
+      expect(await groupState('halting')).toEqual({
+        haGroup: 'halting',
+        members: 3,
+        state: 'halted',
+        holder: expect.objectContaining({ node: 'h1', leaseExpiresAt: null }),
+        halted: {
+          node: 'h1',
+          managementPolicy: 'nmp-h',
+          error: 'rollback: disk full',
+          since: expect.any(String),
+        },
+      });
+      // No lease ends a halt.
+      await hub.dataSource.query(
+        "UPDATE agbot.upgrade_grants SET lease_expires_at = now() - interval '1 minute' WHERE node = 'h1'",
+      );
+      expect((await upgrade('h3', 'nmp-h')).status).toBe(409);
+      await statusChange('h1', 'nmp-h', 'reset');
+      expect((await hub.history('acme', 'h1')).at(-1)).toEqual({ event: 'released', reason: 'reset' });
+      expect(await groupState('halting')).toMatchObject({ state: 'free', holder: null, halted: null });
+      expect((await upgrade('h3', 'nmp-h')).status).toBe(200);
+      expect((await release('h3')).status).toBe(204);
+    });
+
+    it('takes the slot for a member that fails without holding it', async () => {
+      await statusChange('h1', 'nmp-h', 'failed', undefined, 'its lease had run out');
+      expect((await groupState('halting'))?.halted).toMatchObject({
+        node: 'h1',
+        error: 'its lease had run out',
+      });
+      expect((await upgrade('h3', 'nmp-h')).status).toBe(409);
+      await statusChange('h1', 'nmp-h', 'reset');
+      expect((await upgrade('h3', 'nmp-h')).status).toBe(200);
+      expect((await release('h3')).status).toBe(204);
+    });
+
+    it('ignores an unhealthy status written before the node last gave its slot back (a replayed change)', async () => {
+      const before = new Date(Date.now() - 1_000);
+      expect((await upgrade('h1', 'nmp-h')).status).toBe(200);
+      expect((await release('h1')).status).toBe(204);
+      await statusChange('h1', 'nmp-h', 'rollback-failed', before);
+      expect(await groupState('halting')).toMatchObject({ state: 'free' });
+    });
+
+    it('lets a halted member go on with another policy, keeping the halt until it is healthy', async () => {
+      await statusChange('h1', 'nmp-h', 'rollback-failed', undefined, 'bad');
+      const again = await upgrade('h1', 'nmp-fix');
+      expect(again.status).toBe(200);
+      expect((await groupState('halting'))?.halted).toMatchObject({
+        node: 'h1',
+        managementPolicy: 'nmp-fix',
+      });
+      expect((await upgrade('h2', 'nmp-fix')).status).toBe(409);
+      await statusChange('h1', 'nmp-fix', 'successful');
+      expect((await hub.history('acme', 'h1')).at(-1)).toEqual({ event: 'released', reason: 'healthy' });
+      expect((await upgrade('h2', 'nmp-fix')).status).toBe(200);
+      expect((await release('h2')).status).toBe(204);
+    });
+
+    it.each([[{ enabled: false }], [{ enabled: true, paused: true }]])(
+      'refuses a new grant for a policy that is stopped (%o), and renews one already held',
+      async (state) => {
+        expect((await upgrade('p1', 'nmp-p')).status).toBe(200);
+        await hub.seedManagementPolicy('acme', 'nmp-p', state);
+        const refused = await upgrade('p2', 'nmp-p');
+        expect(refused.status).toBe(409);
+        expect(refused.body.details.code).toBe('UPGRADE_POLICY_STOPPED');
+        expect((await upgrade('p1', 'nmp-p')).status).toBe(200);
+        expect((await release('p1')).status).toBe(204);
+        expect((await upgrade('p2', 'nmp-p')).body.details.code).toBe('UPGRADE_POLICY_STOPPED');
+        await hub.seedManagementPolicy('acme', 'nmp-p', { enabled: true, paused: false });
+        expect((await upgrade('p2', 'nmp-p')).status).toBe(200);
+        expect((await release('p2')).status).toBe(204);
+      },
+    );
 
     it('keeps a holder on a node change that does not touch its group', async () => {
       await monitorSees({

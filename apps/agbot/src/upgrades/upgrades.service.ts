@@ -13,7 +13,15 @@ import {
 } from './dto/upgrade-grant.response';
 import { GroupReleases } from './group-releases';
 import { UpgradeSemaphore } from './upgrade-semaphore';
-import { grantNotHeld, groupBusy, notThisNode, upgradeNodeNotFound } from './upgrades.errors';
+import { UpgradeGroupListResponse, UpgradeGroupResponse } from './dto/upgrade-group.response';
+import {
+  grantNotHeld,
+  groupBusy,
+  groupHalted,
+  notThisNode,
+  policyStopped,
+  upgradeNodeNotFound,
+} from './upgrades.errors';
 
 /** A node acts only for itself; users reach here only with a role the route allows. */
 export function assertActsForNode(actor: Principal, node: string): void {
@@ -57,6 +65,8 @@ export class UpgradesService {
         switch (result.outcome) {
           case 'unknown-node':
             throw upgradeNodeNotFound(org, node);
+          case 'policy-stopped':
+            throw policyStopped(org, managementPolicy);
           case 'granted':
           case 'renewed':
             return UpgradeGrantResponse.from(result.grant);
@@ -92,13 +102,20 @@ export class UpgradesService {
     return UpgradeGrantResponse.from(grant);
   }
 
+  /** Gives the slot back; a halted slot stays until the node is healthy or reset (409). */
   async releaseUpgrade(actor: Principal, org: string, node: string): Promise<void> {
     assertActsForNode(actor, node);
-    await this.semaphore.release({ org, node, kind: 'agent-upgrade' });
+    const { halted } = await this.semaphore.release({ org, node, kind: 'agent-upgrade' });
+    if (halted) throw groupHalted(org, halted);
   }
 
   async listHolders(org: string): Promise<UpgradeHolderListResponse> {
     const items = (await this.semaphore.list(org)).map((grant) => UpgradeHolderResponse.from(grant));
+    return { items, total: items.length };
+  }
+
+  async listGroups(org: string): Promise<UpgradeGroupListResponse> {
+    const items = (await this.semaphore.groups(org)).map((group) => UpgradeGroupResponse.from(group));
     return { items, total: items.length };
   }
 }

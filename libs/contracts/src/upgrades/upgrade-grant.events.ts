@@ -10,6 +10,10 @@ export type UpgradeHolderKind = (typeof UPGRADE_HOLDER_KINDS)[number];
 /** Why a grant ended. */
 export const UPGRADE_RELEASE_REASONS = [
   'terminal-status',
+  /** A halted member reported itself healthy again (rolled back, or upgraded after all). */
+  'healthy',
+  /** An admin reset a halted member's status. */
+  'reset',
   'left-group',
   'node-deleted',
   'lease-expired',
@@ -53,6 +57,20 @@ export class UpgradeReleasedPayload extends UpgradeGrantPayload {
   releasedAt!: string;
 }
 
+/**
+ * A member whose install failed and that is not healthy again holds its group's slot, with no
+ * lease end, until it reports healthy or an admin resets it: no peer starts meanwhile.
+ */
+export class UpgradeHaltedPayload extends UpgradeGrantPayload {
+  @IsISO8601()
+  haltedAt!: string;
+
+  /** The error the member reported. */
+  @IsOptional()
+  @IsString()
+  error!: string | null;
+}
+
 export const UpgradeGranted = defineEvent({
   type: 'careen.agbot.upgrade-granted',
   stream: STREAMS.agbot.name,
@@ -69,4 +87,13 @@ export const UpgradeReleased = defineEvent({
   subject: (org: string, node: string) =>
     `careen.agbot.upgrades.${subjectToken(org)}.${subjectToken(node)}.released`,
   payload: UpgradeReleasedPayload,
+});
+
+export const UpgradeHalted = defineEvent({
+  type: 'careen.agbot.upgrade-halted',
+  stream: STREAMS.agbot.name,
+  filter: 'careen.agbot.upgrades.*.*.halted',
+  subject: (org: string, node: string) =>
+    `careen.agbot.upgrades.${subjectToken(org)}.${subjectToken(node)}.halted`,
+  payload: UpgradeHaltedPayload,
 });

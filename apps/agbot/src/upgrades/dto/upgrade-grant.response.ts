@@ -30,9 +30,21 @@ export class UpgradeHolderResponse {
   @ApiProperty({ nullable: true, type: String, description: 'null for a FleetLock holder' })
   managementPolicy!: string | null;
   @ApiProperty() grantedAt!: string;
-  @ApiProperty() leaseExpiresAt!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'null while halted: a halted slot has no lease end',
+  })
+  leaseExpiresAt!: string | null;
   @ApiProperty() ageSeconds!: number;
   @ApiProperty({ enum: UPGRADE_HOLDER_KINDS }) kind!: UpgradeHolderKind;
+  @ApiProperty({
+    description: 'the holder failed its upgrade and is not healthy again: its group waits for it',
+  })
+  halted!: boolean;
+  @ApiProperty({ nullable: true, type: String }) haltedAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'the error the halted holder reported' })
+  error!: string | null;
 
   static from(grant: UpgradeGrant & { ageSeconds: number }): UpgradeHolderResponse {
     return {
@@ -40,9 +52,12 @@ export class UpgradeHolderResponse {
       haGroup: grant.haGroup,
       managementPolicy: grant.managementPolicy,
       grantedAt: grant.grantedAt.toISOString(),
-      leaseExpiresAt: grant.leaseExpiresAt.toISOString(),
+      leaseExpiresAt: grant.haltedAt ? null : grant.leaseExpiresAt.toISOString(),
       ageSeconds: grant.ageSeconds,
       kind: grant.kind,
+      halted: grant.haltedAt !== null,
+      haltedAt: grant.haltedAt?.toISOString() ?? null,
+      error: grant.haltError,
     };
   }
 }

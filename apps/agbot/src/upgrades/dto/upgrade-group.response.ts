@@ -1,0 +1,68 @@
+import { UPGRADE_HOLDER_KINDS, type UpgradeHolderKind } from '@careen/contracts';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { type GroupSlotState } from '../grant-store';
+import { type UpgradeGrant } from '../upgrade-grant';
+
+export const UPGRADE_GROUP_STATES = ['free', 'busy', 'halted'] as const;
+export type UpgradeGroupState = (typeof UPGRADE_GROUP_STATES)[number];
+
+export class UpgradeGroupHolderResponse {
+  @ApiProperty() node!: string;
+  @ApiProperty({ enum: UPGRADE_HOLDER_KINDS }) kind!: UpgradeHolderKind;
+  @ApiProperty({ nullable: true, type: String }) managementPolicy!: string | null;
+  @ApiProperty() grantedAt!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'null while halted' })
+  leaseExpiresAt!: string | null;
+
+  static from(grant: UpgradeGrant): UpgradeGroupHolderResponse {
+    return {
+      node: grant.node,
+      kind: grant.kind,
+      managementPolicy: grant.managementPolicy,
+      grantedAt: grant.grantedAt.toISOString(),
+      leaseExpiresAt: grant.haltedAt ? null : grant.leaseExpiresAt.toISOString(),
+    };
+  }
+}
+
+export class UpgradeGroupHaltResponse {
+  @ApiProperty({ description: 'the member that failed and is not healthy again' }) node!: string;
+  @ApiProperty({ nullable: true, type: String }) managementPolicy!: string | null;
+  @ApiProperty({ nullable: true, type: String }) error!: string | null;
+  @ApiProperty() since!: string;
+}
+
+/** An HA group's upgrade slot: free, held (busy), or halted by a member that failed. */
+export class UpgradeGroupResponse {
+  @ApiProperty() haGroup!: string;
+  @ApiProperty({ description: 'members, as the agbot knows them' }) members!: number;
+  @ApiProperty({ enum: UPGRADE_GROUP_STATES }) state!: UpgradeGroupState;
+  @ApiPropertyOptional({ type: UpgradeGroupHolderResponse, nullable: true })
+  holder!: UpgradeGroupHolderResponse | null;
+  @ApiPropertyOptional({ type: UpgradeGroupHaltResponse, nullable: true })
+  halted!: UpgradeGroupHaltResponse | null;
+
+  static from(group: GroupSlotState): UpgradeGroupResponse {
+    const holder = group.holders[0];
+    const halt = group.holders.find((grant) => grant.haltedAt !== null);
+    return {
+      haGroup: group.haGroup,
+      members: group.members,
+      state: halt ? 'halted' : holder ? 'busy' : 'free',
+      holder: holder ? UpgradeGroupHolderResponse.from(holder) : null,
+      halted: halt
+        ? {
+            node: halt.node,
+            managementPolicy: halt.managementPolicy,
+            error: halt.haltError,
+            since: halt.haltedAt!.toISOString(),
+          }
+        : null,
+    };
+  }
+}
+
+export class UpgradeGroupListResponse {
+  @ApiProperty({ type: [UpgradeGroupResponse] }) items!: UpgradeGroupResponse[];
+  @ApiProperty() total!: number;
+}
