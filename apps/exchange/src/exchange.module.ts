@@ -29,7 +29,9 @@ import { ManagementPolicies1763910000000 } from './migrations/1763910000000-mana
 import { ManagementPolicyEntity } from './management-policies/management-policy.entity';
 import { ManagementPoliciesModule } from './management-policies/management-policies.module';
 import { ManagementStatusEntity } from './management-status/management-status.entity';
+import { ManagementStatusModule } from './management-status/management-status.module';
 import { AgentPackages1763942400000 } from './migrations/1763942400000-agent-packages';
+import { RolloutControl1764100100000 } from './migrations/1764100100000-rollout-control';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -56,6 +58,7 @@ export const EXCHANGE_MIGRATIONS = [
   HaGroups1763900000000,
   ManagementPolicies1763910000000,
   AgentPackages1763942400000,
+  RolloutControl1764100100000,
 ];
 
 @Module({})
@@ -98,6 +101,7 @@ export class ExchangeModule {
         ChangesModule,
         HaGroupsModule,
         ManagementPoliciesModule,
+        ManagementStatusModule,
       ],
     };
   }

@@ -9,6 +9,7 @@ export interface ChangeRecord {
   operation: ChangeOperation;
   changedAt: string;
   byNode?: boolean;
+  event?: string;
   data?: Record<string, unknown>;
 }
 

@@ -21,6 +21,8 @@ export class ChangeRecorder {
       data?: object;
       /** The node the change is about made it itself. */
       byNode?: boolean;
+      /** What happened, where the operation alone does not say. */
+      event?: string;
     },
   ): Promise<void> {
     return this.outbox.append(manager, ExchangeChanged, [change.org, change.resource, change.resourceId], {
@@ -30,6 +32,7 @@ export class ChangeRecorder {
       operation: change.operation,
       changedAt: new Date().toISOString(),
       ...(change.byNode ? { byNode: true } : {}),
+      ...(change.event ? { event: change.event } : {}),
       ...(change.data ? { data: { ...change.data } } : {}),
     });
   }

@@ -1,17 +1,17 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { IdentifierPipe } from '@careen/service';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { ManagementStatusService } from '../management-status/management-status.service';
-import { type StatusRollupResponse } from '../management-status/dto/management-status.response';
 import { ManagementPolicyDto } from './dto/management-policy.dto';
 import {
-  type AppliesToResponse,
-  type ManagementPolicyListResponse,
+  AppliesToResponse,
+  ManagementPolicyListResponse,
   ManagementPolicyResponse,
 } from './dto/management-policy.response';
+import { ResumeRolloutDto } from './dto/rollout-control.dto';
 import { ManagementPoliciesService } from './management-policies.service';
+import { RolloutControlService } from './rollout-control.service';
 
 @ApiTags('management-policies')
 @ApiBearerAuth()
@@ -21,12 +21,13 @@ import { ManagementPoliciesService } from './management-policies.service';
 export class ManagementPoliciesController {
   constructor(
     private readonly policies: ManagementPoliciesService,
-    private readonly statuses: ManagementStatusService,
+    private readonly rollouts: RolloutControlService,
   ) {}
 
   /** Creates (201) or replaces (200) the policy. */
   @Put(':name')
   @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Publish (create or replace) a node management policy' })
   async publish(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -42,12 +43,14 @@ export class ManagementPoliciesController {
   /** Nodes may read their org's policies: an agent starting afresh reads them here, then follows the feed. */
   @Get()
   @AllowNodes()
+  @ApiOperation({ summary: "List the org's node management policies" })
   list(@Param('org') org: string): Promise<ManagementPolicyListResponse> {
     return this.policies.list(org);
   }
 
   @Get(':name')
   @AllowNodes()
+  @ApiOperation({ summary: 'Read a node management policy' })
   get(@Param('org') org: string, @Param('name') name: string): Promise<ManagementPolicyResponse> {
     return this.policies.get(org, name);
   }
@@ -55,18 +58,51 @@ export class ManagementPoliciesController {
   @Delete(':name')
   @Roles('orgAdmin')
   @HttpCode(204)
-  remove(@Param('org') org: string, @Param('name') name: string): Promise<void> {
-    return this.policies.remove(org, name);
+  @ApiOperation({
+    summary: "Remove a node management policy and its nodes' live statuses (its history stays)",
+  })
+  remove(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('name') name: string,
+  ): Promise<void> {
+    return this.policies.remove(actor, org, name);
   }
 
   @Get(':name/nodes')
+  @ApiOperation({ summary: 'List the nodes the policy selects (it applies to them while enabled)' })
   appliesTo(@Param('org') org: string, @Param('name') name: string): Promise<AppliesToResponse> {
     return this.policies.appliesTo(org, name);
   }
 
-  /** How the policy's nodes are doing: counts by status. */
-  @Get(':name/status')
-  rollup(@Param('org') org: string, @Param('name') name: string): Promise<StatusRollupResponse> {
-    return this.statuses.rollup(org, name);
+  @Post(':name/pause')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary: 'Pause the rollout: nodes that have not started wait; nodes installing finish or roll back',
+  })
+  @ApiConflictResponse({ description: 'the policy is disabled: MANAGEMENT_POLICY_DISABLED' })
+  pause(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('name', new IdentifierPipe('name')) name: string,
+  ): Promise<ManagementPolicyResponse> {
+    return this.rollouts.pause(actor, org, name);
+  }
+
+  @Post(':name/resume')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary:
+      'Resume a paused rollout (or re-enable a disabled policy), spreading the nodes left over a window',
+  })
+  resume(
+    @CurrentPrincipal() actor: Principal,
+    @Param('org') org: string,
+    @Param('name', new IdentifierPipe('name')) name: string,
+    @Body() body: ResumeRolloutDto,
+  ): Promise<ManagementPolicyResponse> {
+    return this.rollouts.resume(actor, org, name, body.window);
   }
 }

@@ -1,8 +1,11 @@
-import { DomainError } from '@careen/contracts';
+import { DomainError, type ManagementPolicyState } from '@careen/contracts';
 
 export enum ManagementPolicyErrorCode {
   NotFound = 'NMP_NOT_FOUND',
   DisruptiveNeedsConfirmation = 'NMP_DISRUPTIVE_NEEDS_CONFIRMATION',
+  Disabled = 'MANAGEMENT_POLICY_DISABLED',
+  Stopped = 'MANAGEMENT_POLICY_STOPPED',
+  ResetChoice = 'MANAGEMENT_POLICY_RESET_CHOICE',
 }
 
 export const managementPolicyNotFound = (org: string, name: string) =>
@@ -19,4 +22,29 @@ export const disruptiveNeedsConfirmation = (why: string) =>
     `this enabled policy ${why}, so it may upgrade every node at about the same time; ` +
       'publish it again with "allowDisruptive": true to confirm',
     { code: ManagementPolicyErrorCode.DisruptiveNeedsConfirmation },
+  );
+
+export const managementPolicyDisabled = (org: string, name: string) =>
+  new DomainError(
+    'conflict',
+    ManagementPolicyErrorCode.Disabled,
+    `management policy "${org}/${name}" is disabled: there is no rollout to pause; resume re-enables it`,
+    { code: ManagementPolicyErrorCode.Disabled, org, name },
+  );
+
+/** A node may not start a new step (download, install) of a policy that is disabled or paused. */
+export const managementPolicyStopped = (org: string, name: string, state: ManagementPolicyState) =>
+  new DomainError(
+    'conflict',
+    ManagementPolicyErrorCode.Stopped,
+    `management policy "${org}/${name}" is ${state}: no node starts a new step of it until it is resumed`,
+    { code: ManagementPolicyErrorCode.Stopped, org, name, state },
+  );
+
+export const resetNeedsOneChoice = () =>
+  new DomainError(
+    'invalid',
+    ManagementPolicyErrorCode.ResetChoice,
+    'give either "nodes" or "failed": true, not both (neither resets every node of the policy)',
+    { code: ManagementPolicyErrorCode.ResetChoice },
   );

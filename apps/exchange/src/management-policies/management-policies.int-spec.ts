@@ -147,7 +147,7 @@ describe('node management policies', () => {
       call('PUT', `/v1/orgs/acme/nodes/${node}/managementStatus/${nmp}`, body, auth);
 
     it('is written by the node itself and read back', async () => {
-      await publish('rollout', { nodes: ['amd-1', 'amd-2'] });
+      await publish('rollout', { nodes: ['amd-1', 'amd-2'], enabled: true });
       const written = await status('amd-1', 'rollout', {
         status: 'downloading',
         version: '2.31.0',
@@ -236,7 +236,7 @@ describe('node management policies', () => {
     });
 
     it('takes the same status written several times at once, as an agent retrying a slow write does', async () => {
-      await publish('retried', { nodes: ['amd-1'] });
+      await publish('retried', { nodes: ['amd-1'], enabled: true });
       const answers = await Promise.all(
         Array.from({ length: 8 }, () =>
           status('amd-1', 'retried', { status: 'downloading', version: '2.0.0' }),

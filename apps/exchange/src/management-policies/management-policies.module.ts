@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ChangeRecordingModule } from '../changes/change-recording.module';
-import { ManagementStatusController } from '../management-status/management-status.controller';
-import { ManagementStatusService } from '../management-status/management-status.service';
 import { OrgsModule } from '../orgs/orgs.module';
 import { ManagementPoliciesController } from './management-policies.controller';
 import { ManagementPoliciesService } from './management-policies.service';
+import { PolicyEvents } from './policy-events';
+import { RolloutControlService } from './rollout-control.service';
 
-/** Node management policies and the per-node status of each. */
+/** Node management policies: published, read, removed, paused and resumed. */
 @Module({
   imports: [ChangeRecordingModule, OrgsModule],
-  controllers: [ManagementPoliciesController, ManagementStatusController],
-  providers: [ManagementPoliciesService, ManagementStatusService],
+  controllers: [ManagementPoliciesController],
+  providers: [ManagementPoliciesService, RolloutControlService, PolicyEvents],
+  exports: [ManagementPoliciesService, PolicyEvents],
 })
 export class ManagementPoliciesModule {}

@@ -7,7 +7,6 @@ import { principalId, type Principal } from '@careen/auth';
 import { compileSelector, disruptiveReason } from '@careen/policy';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ChangeRecorder } from '../changes/change-recorder';
 import { NodeEntity } from '../nodes/node.entity';
 import { OrgsService } from '../orgs/orgs.service';
 import { type ManagementPolicyDto } from './dto/management-policy.dto';
@@ -18,16 +17,21 @@ import {
 } from './dto/management-policy.response';
 import { disruptiveNeedsConfirmation, managementPolicyNotFound } from './management-policies.errors';
 import { ManagementPolicyEntity, type AgentUpgradePolicy } from './management-policy.entity';
+import { type PolicyEvent, PolicyEvents } from './policy-events';
 
 @Injectable()
 export class ManagementPoliciesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orgs: OrgsService,
-    private readonly changes: ChangeRecorder,
+    private readonly events: PolicyEvents,
   ) {}
 
-  /** Creates or fully replaces the policy; answers whether it was created. */
+  /**
+   * Creates or fully replaces the policy; answers whether it was created. Its rollout state
+   * (paused, the window of a resume) is not part of the document and stays; enabling it again
+   * counts only the failures from then on towards failureThreshold.
+   */
   async publish(
     actor: Principal,
     org: string,
@@ -53,22 +57,32 @@ export class ManagementPoliciesService {
         where: { org, name },
         lock: { mode: 'pessimistic_write' },
       });
+      const now = new Date();
+      const reEnabled = existing !== null && !existing.enabled && fields.enabled;
       const saved = await manager.save(ManagementPolicyEntity, {
         org,
         name,
         owner: existing?.owner ?? principalId(actor),
         ...fields,
         disabledReason: null,
-        lastUpdated: new Date(),
+        lastUpdated: now,
+        paused: existing?.paused ?? false,
+        pausedAt: existing?.pausedAt ?? null,
+        resumeWindow: sameUpgrade(existing?.agentUpgradePolicy, fields.agentUpgradePolicy)
+          ? (existing?.resumeWindow ?? null)
+          : null,
+        failuresCountedSince: reEnabled ? now : (existing?.failuresCountedSince ?? null),
       });
-      const policy = ManagementPolicyResponse.from(saved);
-      await this.changes.record(manager, {
-        org,
-        resource: 'managementPolicy',
-        resourceId: name,
-        operation: existing ? 'updated' : 'created',
-        data: policy,
-      });
+      const happened: PolicyEvent[] = [{ event: 'published', actor: principalId(actor) }];
+      if (existing && existing.enabled !== fields.enabled)
+        happened.push({
+          event: fields.enabled ? 'enabled' : 'disabled',
+          actor: principalId(actor),
+          reason: reEnabled
+            ? 'only failures from now on count towards failureThreshold'
+            : 'republished disabled',
+        });
+      const policy = await this.events.record(manager, saved, happened, existing ? 'updated' : 'created');
       return { created: !existing, policy };
     });
   }
@@ -86,16 +100,12 @@ export class ManagementPoliciesService {
     return { items: policies.map(ManagementPolicyResponse.from), total: policies.length };
   }
 
-  async remove(org: string, name: string): Promise<void> {
+  /** Removes the policy and its nodes' live statuses; its history stays. */
+  async remove(actor: Principal, org: string, name: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.require(manager, org, name);
       await manager.delete(ManagementPolicyEntity, { org, name });
-      await this.changes.record(manager, {
-        org,
-        resource: 'managementPolicy',
-        resourceId: name,
-        operation: 'deleted',
-      });
+      await this.events.removed(manager, org, name, principalId(actor));
     });
   }
 
@@ -117,6 +127,16 @@ export class ManagementPoliciesService {
     if (!nmp) throw managementPolicyNotFound(org, name);
     return nmp;
   }
+}
+
+function sameUpgrade(a: AgentUpgradePolicy | null | undefined, b: AgentUpgradePolicy | null): boolean {
+  if (!a || !b) return !a && !b;
+  return (
+    a.atLeastVersion === b.atLeastVersion &&
+    a.start === b.start &&
+    a.duration === b.duration &&
+    a.action === b.action
+  );
 }
 
 function withDefaults(policy: Partial<AgentUpgradePolicy>): AgentUpgradePolicy {

@@ -14,6 +14,12 @@ export interface AgentUpgradePolicy {
   action: UpgradeAction;
 }
 
+/** The spread, set by a resume, for the nodes that had not started: [start, start + duration). */
+export interface ResumeWindow {
+  start: string;
+  duration: number;
+}
+
 @Entity({ name: 'management_policies' })
 export class ManagementPolicyEntity {
   @PrimaryColumn({ type: 'text' })
@@ -57,4 +63,17 @@ export class ManagementPolicyEntity {
 
   @Column({ name: 'last_updated', type: 'timestamptz' })
   lastUpdated!: Date;
+
+  @Column({ type: 'boolean', default: false })
+  paused!: boolean;
+
+  @Column({ name: 'paused_at', type: 'timestamptz', nullable: true })
+  pausedAt!: Date | null;
+
+  @Column({ name: 'resume_window', type: 'jsonb', nullable: true })
+  resumeWindow!: ResumeWindow | null;
+
+  /** Failures reported before this do not count towards failureThreshold (set on re-enable). */
+  @Column({ name: 'failures_counted_since', type: 'timestamptz', nullable: true })
+  failuresCountedSince!: Date | null;
 }

@@ -1,6 +1,6 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
-import { Body, Controller, ForbiddenException, Get, Param, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ManagementStatusDto } from './dto/management-status.dto';
 import { ManagementStatusResponse } from './dto/management-status.response';
 import { ManagementStatusService } from './management-status.service';
@@ -15,6 +15,11 @@ export class ManagementStatusController {
   constructor(private readonly statuses: ManagementStatusService) {}
 
   @Put()
+  @ApiOperation({ summary: "Report the node's status for a management policy (an admin may only reset it)" })
+  @ApiConflictResponse({
+    description:
+      'a new step (downloading, initiated) of a policy that is disabled or paused: MANAGEMENT_POLICY_STOPPED',
+  })
   put(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -26,14 +31,13 @@ export class ManagementStatusController {
   }
 
   @Get()
+  @ApiOperation({ summary: "Read the node's status for a management policy" })
   get(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
     @Param('node') node: string,
     @Param('nmp') nmp: string,
   ): Promise<ManagementStatusResponse> {
-    if (actor.kind === 'node' && actor.node !== node)
-      throw new ForbiddenException('a node may read only its own management status');
-    return this.statuses.get(org, node, nmp);
+    return this.statuses.get(actor, org, node, nmp);
   }
 }

@@ -27,6 +27,14 @@ export class ManagementStatusEntity {
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 
+  /** The node's attempt at the policy this status belongs to: 1, 2, … */
+  @Column({ type: 'integer', default: 1 })
+  attempt!: number;
+
+  /** The version the node ran when the attempt began. */
+  @Column({ name: 'from_version', type: 'text', nullable: true })
+  fromVersion!: string | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

@@ -1,32 +1,40 @@
 /**
  * Per-node management status: written by the node itself as it enacts a policy (an admin may
- * only write `reset`, to ask for a retry), read by users and the node, rolled up per policy.
- * When a policy's failed nodes reach its failureThreshold, the policy is disabled in the same
- * transaction, with the reason recorded, so a bad package stops spreading. Statuses of
- * different nodes are written concurrently; only failures are counted one at a time.
+ * only write `reset`, to ask for a retry, one node at a time or many at once), read by users and
+ * the node, listed and rolled up per policy. The rules of a write are the writer's.
  */
-import { type Principal } from '@careen/auth';
+import { principalId, type Principal } from '@careen/auth';
+import { FAILED_STATUSES, MANAGEMENT_STATUSES, managementPolicyState } from '@careen/contracts';
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type EntityManager } from 'typeorm';
-import { ChangeRecorder } from '../changes/change-recorder';
+import { DataSource, In, MoreThan, type EntityManager } from 'typeorm';
+import { resetNeedsOneChoice } from '../management-policies/management-policies.errors';
+import { type ResetRolloutDto } from '../management-policies/dto/rollout-control.dto';
+import { type ResetResponse } from '../management-policies/dto/management-policy.response';
 import { ManagementPoliciesService } from '../management-policies/management-policies.service';
-import { ManagementPolicyEntity } from '../management-policies/management-policy.entity';
-import { managementPolicyNotFound } from '../management-policies/management-policies.errors';
-import { ManagementPolicyResponse } from '../management-policies/dto/management-policy.response';
+import { PolicyEvents } from '../management-policies/policy-events';
 import { NodeEntity } from '../nodes/node.entity';
 import { nodeNotFound } from '../nodes/nodes.errors';
 import { type ManagementStatusDto } from './dto/management-status.dto';
-import { ManagementStatusResponse, type StatusRollupResponse } from './dto/management-status.response';
+import { type ManagementStatusPageQuery } from './dto/management-status-page.query';
+import {
+  type ManagementStatusPageResponse,
+  ManagementStatusResponse,
+  type StatusRollupResponse,
+} from './dto/management-status.response';
 import { ManagementStatusEntity } from './management-status.entity';
 import { managementStatusNotFound, notYourStatus } from './management-status.errors';
-import { FAILED_STATUSES } from '@careen/contracts';
+import { ManagementStatusWriter } from './management-status.writer';
+
+/** Where each status stands in a rollup: in the order nodes go through them. */
+const STATUS_ORDER = new Map<string, number>(MANAGEMENT_STATUSES.map((status, index) => [status, index]));
 
 @Injectable()
 export class ManagementStatusService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly policies: ManagementPoliciesService,
-    private readonly changes: ChangeRecorder,
+    private readonly writer: ManagementStatusWriter,
+    private readonly events: PolicyEvents,
   ) {}
 
   async put(
@@ -37,25 +45,12 @@ export class ManagementStatusService {
     input: ManagementStatusDto,
   ): Promise<ManagementStatusResponse> {
     assertMayWrite(actor, node, input);
-    return this.dataSource.transaction(async (manager) => {
-      if (!(await manager.exists(NodeEntity, { where: { org, id: node } }))) throw nodeNotFound(org, node);
-      const failed = FAILED_STATUSES.includes(input.status);
-      const policy = await this.lockPolicy(manager, org, nmp, failed);
-      const status = ManagementStatusResponse.from(await this.upsert(manager, org, node, nmp, input));
-      await this.changes.record(manager, {
-        org,
-        resource: 'managementStatus',
-        resourceId: node,
-        operation: 'updated',
-        data: status,
-        byNode: actor.kind === 'node',
-      });
-      if (failed) await this.disableIfThresholdReached(manager, policy);
-      return status;
-    });
+    return this.dataSource.transaction((manager) => this.writer.write(manager, actor, org, node, nmp, input));
   }
 
-  async get(org: string, node: string, nmp: string): Promise<ManagementStatusResponse> {
+  async get(actor: Principal, org: string, node: string, nmp: string): Promise<ManagementStatusResponse> {
+    if (actor.kind === 'node' && actor.node !== node)
+      throw notYourStatus('a node may read only its own management status');
     const status = await this.dataSource.manager.findOne(ManagementStatusEntity, {
       where: { org, node, nmp },
     });
@@ -63,96 +58,85 @@ export class ManagementStatusService {
     return ManagementStatusResponse.from(status);
   }
 
+  /** The policy's nodes by status, in the order nodes go through them. */
   async rollup(org: string, nmp: string): Promise<StatusRollupResponse> {
     const policy = await this.policies.require(this.dataSource.manager, org, nmp);
-    const rows: { status: string; count: string }[] = await this.dataSource.query(
-      'SELECT status, count(*)::text AS count FROM exchange.management_statuses WHERE org = $1 AND nmp = $2 GROUP BY status',
-      [org, nmp],
+    const rows: { status: string; count: string; counted: string }[] = await this.dataSource.query(
+      `SELECT status, count(*)::text AS count,
+              count(*) FILTER (WHERE $3::timestamptz IS NULL OR updated_at >= $3)::text AS counted
+       FROM exchange.management_statuses WHERE org = $1 AND nmp = $2 GROUP BY status`,
+      [org, nmp, policy.failuresCountedSince],
     );
+    rows.sort((a, b) => (STATUS_ORDER.get(a.status) ?? 99) - (STATUS_ORDER.get(b.status) ?? 99));
     const counts = Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
     const total = rows.reduce((sum, row) => sum + Number(row.count), 0);
-    const failed = FAILED_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
-    return { nmp, counts, total, failed, enabled: policy.enabled, disabledReason: policy.disabledReason };
-  }
-
-  /**
-   * One statement, so that two writes of the same status at once (an agent that timed out and
-   * wrote again while the first was still queued) both land, the later one last.
-   */
-  private async upsert(
-    manager: EntityManager,
-    org: string,
-    node: string,
-    nmp: string,
-    input: ManagementStatusDto,
-  ): Promise<ManagementStatusEntity> {
-    const row = {
-      org,
-      node,
+    const failed = rows
+      .filter((row) => FAILED_STATUSES.includes(row.status as (typeof FAILED_STATUSES)[number]))
+      .reduce((sum, row) => sum + Number(row.counted), 0);
+    return {
       nmp,
-      status: input.status,
-      version: input.version ?? null,
-      startTime: input.startTime ? new Date(input.startTime) : null,
-      endTime: input.endTime ? new Date(input.endTime) : null,
-      error: input.error ?? null,
+      counts,
+      total,
+      failed,
+      enabled: policy.enabled,
+      paused: policy.paused,
+      state: managementPolicyState(policy),
+      disabledReason: policy.disabledReason,
+      failuresCountedSince: policy.failuresCountedSince?.toISOString() ?? null,
     };
-    const [written]: { updated_at: Date }[] = await manager.query(
-      `INSERT INTO exchange.management_statuses (org, node, nmp, status, version, start_time, end_time, error, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
-       ON CONFLICT (org, node, nmp) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version,
-         start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, error = EXCLUDED.error, updated_at = now()
-       RETURNING updated_at`,
-      [org, node, nmp, row.status, row.version, row.startTime, row.endTime, row.error],
-    );
-    return { ...row, updatedAt: written!.updated_at };
+  }
+
+  /** One page of the policy's nodes' statuses, by node id. */
+  async page(
+    org: string,
+    nmp: string,
+    query: ManagementStatusPageQuery,
+  ): Promise<ManagementStatusPageResponse> {
+    const manager = this.dataSource.manager;
+    await this.policies.require(manager, org, nmp);
+    const limit = query.limit ?? 500;
+    const [rows, total] = await Promise.all([
+      manager.find(ManagementStatusEntity, {
+        where: { org, nmp, ...(query.after ? { node: MoreThan(query.after) } : {}) },
+        order: { node: 'ASC' },
+        take: limit + 1,
+      }),
+      manager.count(ManagementStatusEntity, { where: { org, nmp } }),
+    ]);
+    const items = rows.slice(0, limit).map(ManagementStatusResponse.from);
+    return { items, total, next: rows.length > limit ? items.at(-1)!.node : null };
   }
 
   /**
-   * Keeps the policy from being deleted under the write. A whole fleet reports against one
-   * policy, so ordinary statuses take the lightest lock, which they share with each other;
-   * only failures queue behind one another, so that each counts every failure committed
-   * before it against the threshold.
+   * Sets the chosen nodes' status to `reset`, asking each to enact the policy again (even at a
+   * version that failed there) and ending a halt of its HA group. `nodes`: those; `failed`:
+   * every node whose status counts as failed; neither: every node with a status for the policy.
    */
-  private async lockPolicy(
-    manager: EntityManager,
-    org: string,
-    nmp: string,
-    failed: boolean,
-  ): Promise<ManagementPolicyEntity> {
-    const policy = await manager.findOne(ManagementPolicyEntity, {
-      where: { org, name: nmp },
-      lock: { mode: failed ? 'for_no_key_update' : 'for_key_share' },
+  async reset(actor: Principal, org: string, nmp: string, input: ResetRolloutDto): Promise<ResetResponse> {
+    if (input.nodes && input.failed) throw resetNeedsOneChoice();
+    return this.dataSource.transaction(async (manager) => {
+      const policy = await this.policies.require(manager, org, nmp);
+      const nodes = input.nodes
+        ? await existingNodes(manager, org, input.nodes)
+        : await this.writer.nodesOf(manager, org, nmp, input.failed ? FAILED_STATUSES : undefined);
+      for (const node of nodes) await this.writer.write(manager, actor, org, node, nmp, { status: 'reset' });
+      await this.events.record(manager, policy, [
+        { event: 'reset', actor: principalId(actor), reason: `${nodes.length} node(s): ${nodes.join(', ')}` },
+      ]);
+      return { nmp, nodes, total: nodes.length };
     });
-    if (!policy) throw managementPolicyNotFound(org, nmp);
-    return policy;
   }
+}
 
-  private async disableIfThresholdReached(
-    manager: EntityManager,
-    policy: ManagementPolicyEntity,
-  ): Promise<void> {
-    if (!policy.enabled || policy.failureThreshold === null) return;
-    const failed = await manager.count(ManagementStatusEntity, {
-      where: { org: policy.org, nmp: policy.name, status: In([...FAILED_STATUSES]) },
-    });
-    if (failed < policy.failureThreshold) return;
-    const disabledReason = `disabled by the exchange: ${failed} of its nodes failed (failureThreshold ${policy.failureThreshold})`;
-    await manager.update(
-      ManagementPolicyEntity,
-      { org: policy.org, name: policy.name },
-      { enabled: false, disabledReason, lastUpdated: new Date() },
-    );
-    const updated = await manager.findOneOrFail(ManagementPolicyEntity, {
-      where: { org: policy.org, name: policy.name },
-    });
-    await this.changes.record(manager, {
-      org: policy.org,
-      resource: 'managementPolicy',
-      resourceId: policy.name,
-      operation: 'updated',
-      data: ManagementPolicyResponse.from(updated),
-    });
-  }
+async function existingNodes(manager: EntityManager, org: string, ids: readonly string[]): Promise<string[]> {
+  const found = new Set(
+    (await manager.find(NodeEntity, { where: { org, id: In([...ids]) }, select: { id: true } })).map(
+      (node) => node.id,
+    ),
+  );
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw nodeNotFound(org, missing);
+  return [...ids].sort();
 }
 
 /** A node writes only its own statuses; a user (admin) may only ask for a retry with `reset`. */

@@ -48,6 +48,14 @@ export class ChangePayload {
   @IsBoolean()
   byNode?: boolean;
 
+  /**
+   * What happened, where the operation alone does not say: for a management policy one of
+   * MANAGEMENT_POLICY_EVENTS (published, enabled, disabled, paused, resumed, reset, removed).
+   */
+  @IsOptional()
+  @IsString()
+  event?: string;
+
   /** The resource as clients see it after the change (absent on delete). */
   @IsOptional()
   @IsObject()

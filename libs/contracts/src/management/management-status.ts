@@ -48,7 +48,11 @@ export const TERMINAL_STATUSES: readonly ManagementStatusValue[] = [
  * not rolled back (yet, or at all). It halts its HA group until it reports healthy again or an
  * admin resets it, so that one bad package never takes a second member down.
  */
-export const UNHEALTHY_STATUSES: readonly ManagementStatusValue[] = ['failed', 'rolling-back', 'rollback-failed'];
+export const UNHEALTHY_STATUSES: readonly ManagementStatusValue[] = [
+  'failed',
+  'rolling-back',
+  'rollback-failed',
+];
 
 /** The statuses with which a node starts a new step of a policy: refused once the policy is stopped. */
 export const STEP_START_STATUSES: readonly ManagementStatusValue[] = ['downloading', 'initiated'];

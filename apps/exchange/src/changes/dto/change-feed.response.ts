@@ -14,6 +14,10 @@ export class ChangeResponse {
   @ApiProperty({ enum: CHANGE_OPERATIONS }) operation!: ChangeOperation;
   @ApiProperty() changedAt!: string;
   @ApiPropertyOptional({ description: 'the node the change is about made it itself' }) byNode?: boolean;
+  @ApiPropertyOptional({
+    description: 'what happened, where the operation alone does not say (a management policy paused, say)',
+  })
+  event?: string;
   @ApiPropertyOptional({ description: 'the resource after the change' }) data?: Record<string, unknown>;
 }
 

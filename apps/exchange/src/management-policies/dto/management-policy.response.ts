@@ -1,6 +1,20 @@
+import {
+  MANAGEMENT_POLICY_STATES,
+  managementPolicyState,
+  type ManagementPolicyState,
+} from '@careen/contracts';
 import { type Property } from '@careen/policy';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type AgentUpgradePolicy, type ManagementPolicyEntity } from '../management-policy.entity';
+import {
+  type AgentUpgradePolicy,
+  type ManagementPolicyEntity,
+  type ResumeWindow,
+} from '../management-policy.entity';
+
+export class ResumeWindowResponse {
+  @ApiProperty({ example: '2026-12-01T02:10:00.000Z' }) start!: string;
+  @ApiProperty({ description: 'seconds' }) duration!: number;
+}
 
 export class ManagementPolicyResponse {
   @ApiProperty() org!: string;
@@ -18,6 +32,27 @@ export class ManagementPolicyResponse {
   @ApiProperty({ nullable: true, type: String, description: 'why the exchange disabled it' })
   disabledReason!: string | null;
   @ApiProperty() lastUpdated!: string;
+  @ApiProperty({
+    enum: MANAGEMENT_POLICY_STATES,
+    description: 'disabled when not enabled, else paused while paused, else active',
+  })
+  state!: ManagementPolicyState;
+  @ApiProperty({ description: 'nodes that have not started wait; nodes installing finish or roll back' })
+  paused!: boolean;
+  @ApiProperty({ nullable: true, type: String }) pausedAt!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: ResumeWindowResponse,
+    description:
+      'set by the last resume: nodes that had not started pick a moment in [start, start + duration)',
+  })
+  resumeWindow!: ResumeWindow | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'failures reported before this do not count towards failureThreshold (set when re-enabled)',
+  })
+  failuresCountedSince!: string | null;
 
   static from(nmp: ManagementPolicyEntity): ManagementPolicyResponse {
     return {
@@ -35,12 +70,23 @@ export class ManagementPolicyResponse {
       failureThreshold: nmp.failureThreshold,
       disabledReason: nmp.disabledReason,
       lastUpdated: nmp.lastUpdated.toISOString(),
+      state: managementPolicyState(nmp),
+      paused: nmp.paused,
+      pausedAt: nmp.pausedAt?.toISOString() ?? null,
+      resumeWindow: nmp.resumeWindow,
+      failuresCountedSince: nmp.failuresCountedSince?.toISOString() ?? null,
     };
   }
 }
 
 export class ManagementPolicyListResponse {
   @ApiProperty({ type: [ManagementPolicyResponse] }) items!: ManagementPolicyResponse[];
+  @ApiProperty() total!: number;
+}
+
+export class ResetResponse {
+  @ApiProperty() nmp!: string;
+  @ApiProperty({ type: [String], description: 'the nodes whose status was set to reset' }) nodes!: string[];
   @ApiProperty() total!: number;
 }
 

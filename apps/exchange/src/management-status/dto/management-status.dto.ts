@@ -13,6 +13,12 @@ export class ManagementStatusDto {
   @MaxLength(64)
   version?: string;
 
+  @ApiPropertyOptional({ example: '2.30.1', description: 'the version the node ran when this attempt began' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  fromVersion?: string;
+
   @ApiPropertyOptional({ example: '2026-12-01T02:03:04Z' })
   @IsOptional()
   @IsISO8601({ strict: true })

@@ -1,3 +1,4 @@
+import { MANAGEMENT_POLICY_STATES, type ManagementPolicyState } from '@careen/contracts';
 import { ApiProperty } from '@nestjs/swagger';
 import { type ManagementStatusEntity } from '../management-status.entity';
 
@@ -10,6 +11,13 @@ export class ManagementStatusResponse {
   @ApiProperty({ nullable: true, type: String }) startTime!: string | null;
   @ApiProperty({ nullable: true, type: String }) endTime!: string | null;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
+  @ApiProperty({ description: "the node's attempt at the policy: 1, 2, …" }) attempt!: number;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'the version the node ran when the attempt began',
+  })
+  fromVersion!: string | null;
   @ApiProperty() updated!: string;
 
   static from(status: ManagementStatusEntity): ManagementStatusResponse {
@@ -22,6 +30,8 @@ export class ManagementStatusResponse {
       startTime: status.startTime?.toISOString() ?? null,
       endTime: status.endTime?.toISOString() ?? null,
       error: status.error,
+      attempt: status.attempt,
+      fromVersion: status.fromVersion,
       updated: status.updatedAt.toISOString(),
     };
   }
@@ -32,7 +42,26 @@ export class StatusRollupResponse {
   @ApiProperty({ description: 'nodes by status', example: { successful: 12, 'ha-waiting': 3 } })
   counts!: Record<string, number>;
   @ApiProperty({ description: 'nodes that have reported' }) total!: number;
-  @ApiProperty({ description: 'nodes counted as failed towards failureThreshold' }) failed!: number;
+  @ApiProperty({
+    description:
+      'nodes counted as failed towards failureThreshold (only since failuresCountedSince, when set)',
+  })
+  failed!: number;
   @ApiProperty() enabled!: boolean;
+  @ApiProperty() paused!: boolean;
+  @ApiProperty({ enum: MANAGEMENT_POLICY_STATES }) state!: ManagementPolicyState;
   @ApiProperty({ nullable: true, type: String }) disabledReason!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'failures before this (when the policy was re-enabled) do not count',
+  })
+  failuresCountedSince!: string | null;
+}
+
+export class ManagementStatusPageResponse {
+  @ApiProperty({ type: [ManagementStatusResponse] }) items!: ManagementStatusResponse[];
+  @ApiProperty({ description: 'nodes with a status for the policy' }) total!: number;
+  @ApiProperty({ nullable: true, type: String, description: 'pass as `after` for the next page' })
+  next!: string | null;
 }
