@@ -346,7 +346,8 @@ export class AgentCore {
         status: report.status,
         ...(report.version ? { version: report.version } : {}),
         ...(report.error ? { error: report.error } : {}),
-        endTime: clock.now().toISOString(),
+        // A pause is no end: the enactment goes on once resumed.
+        ...(report.status === 'paused' ? {} : { endTime: clock.now().toISOString() }),
       });
     }
     if (this.upgrading || memory.upgrade) return;
@@ -358,6 +359,7 @@ export class AgentCore {
       await this.reporter.management(waiting.nmp, {
         status: 'waiting',
         version: waiting.target,
+        fromVersion: this.running,
         startTime: waiting.moment.toISOString(),
       });
     }

@@ -4,7 +4,7 @@
  * lease; DELETE releases it.
  */
 import { type RequestObserver } from '../exchange/exchange-client';
-import { HttpError, requestJson } from '../exchange/http-json';
+import { errorCode, HttpError, requestJson } from '../exchange/http-json';
 import { type TokenSource } from '../exchange/token-source';
 
 export interface UpgradeGrant {
@@ -20,11 +20,15 @@ export interface UpgradeHolder {
   node: string;
   managementPolicy: string;
   grantedAt: string;
-  leaseExpiresAt: string;
+  /** null while the holder halts its group (failed and not healthy again). */
+  leaseExpiresAt: string | null;
+  halted?: boolean;
+  error?: string | null;
 }
 
 export type UpgradeAnswer =
-  { granted: true; grant: UpgradeGrant } | { granted: false; holder?: UpgradeHolder };
+  | { granted: true; grant: UpgradeGrant }
+  | { granted: false; holder?: UpgradeHolder; policyStopped?: boolean };
 
 /** How long the agbot may take to answer, on top of any wait asked for. */
 const ANSWER_SECONDS = 30;
@@ -56,6 +60,7 @@ export class AgbotClient {
       return { granted: true, grant };
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) {
+        if (errorCode(error) === 'UPGRADE_POLICY_STOPPED') return { granted: false, policyStopped: true };
         const details = (error.body as { details?: { holder?: UpgradeHolder } } | undefined)?.details;
         return { granted: false, holder: details?.holder };
       }

@@ -1,5 +1,6 @@
 import { type Clock } from '../core/clock';
 import { type AgbotClient, type UpgradeAnswer } from './agbot-client';
+import { PolicyStopped } from '../enactment/policy-stopped';
 import { HaPermit } from './ha-permit';
 
 /** A clock whose sleeps end when the test says so, recording how long each was meant to be. */
@@ -159,5 +160,32 @@ describe('HaPermit', () => {
 
     expect(clock.sleeps.every((ms) => ms === 10_000)).toBe(true);
     expect(asked).toEqual(['POST up', 'RENEW up', 'RENEW up', 'DELETE']);
+  });
+
+  it('stops renewing but keeps the slot when the node is left unhealthy', async () => {
+    const clock = new SteppedClock();
+    const { client, asked } = agbot([{ granted: true, grant }]);
+    const permit = await new HaPermit(client, clock, () => 0).acquire(
+      'up',
+      { waiting: () => Promise.resolve(), granted: () => undefined },
+      new AbortController().signal,
+    );
+    await clock.tick();
+    await permit.keep();
+    await clock.tick();
+
+    expect(asked).toEqual(['POST up', 'RENEW up']);
+  });
+
+  it('gives up waiting, without a grant, once the agbot says the policy is stopped', async () => {
+    const { client, asked } = agbot([{ granted: false, holder }, { granted: false, policyStopped: true }]);
+    const acquiring = new HaPermit(client, new SteppedClock(), () => 0).acquire(
+      'up',
+      { waiting: () => Promise.resolve(), granted: () => undefined },
+      new AbortController().signal,
+    );
+
+    await expect(acquiring).rejects.toBeInstanceOf(PolicyStopped);
+    expect(asked).toEqual(['POST up', 'POST up wait=30']);
   });
 });

@@ -8,10 +8,16 @@
  */
 import { Backoff } from '../core/backoff';
 import { type Clock, type RandomSource } from '../core/clock';
+import { PolicyStopped } from '../enactment/policy-stopped';
 import { type AgbotClient, type UpgradeHolder } from './agbot-client';
 
 export interface HeldPermit {
   release(): Promise<void>;
+  /**
+   * Stops renewing without giving the slot back: the node failed and is not healthy, so the
+   * agbot keeps its group halted until it is (or an admin resets it).
+   */
+  keep(): Promise<void>;
 }
 
 export interface PermitEvents {
@@ -48,6 +54,7 @@ export class HaPermit {
         events.granted();
         return this.hold(managementPolicy, answer.grant.leaseExpiresAt, answer.grant.grantedAt);
       }
+      if (answer.policyStopped) throw new PolicyStopped(managementPolicy, 'agbot');
       if (!announced) {
         announced = true;
         await events.waiting(answer.holder);
@@ -70,10 +77,14 @@ export class HaPermit {
         await this.agbot.renewUpgrade(managementPolicy, stop.signal).catch(() => undefined);
       }
     })();
+    const keep = async () => {
+      stop.abort();
+      await renewing;
+    };
     return {
+      keep,
       release: async () => {
-        stop.abort();
-        await renewing;
+        await keep();
         await this.agbot.release().catch(() => undefined);
       },
     };

@@ -13,7 +13,8 @@ import {
   type AgentVersionReport,
   type ManagementStatusReport,
 } from '../exchange/exchange.types';
-import { HttpError } from '../exchange/http-json';
+import { errorCode, HttpError } from '../exchange/http-json';
+import { PolicyStopped } from '../enactment/policy-stopped';
 import { type AgentMemory } from '../state/agent-memory';
 import { type UpgradeReporter } from '../upgrade/upgrade-runner';
 
@@ -41,15 +42,27 @@ export class StatusReporter implements UpgradeReporter {
     private readonly observe: StatusObserver = () => undefined,
   ) {}
 
+  /**
+   * Writes the status, retrying until the exchange takes it; throws PolicyStopped when the
+   * exchange refuses a new step because the policy is disabled or paused.
+   */
   async management(nmp: string, report: ManagementStatusReport): Promise<void> {
     // A status the exchange already holds (written before a restart) is not written twice.
     const written = JSON.stringify(report);
     const acknowledged = (this.memory.state.acknowledgedStatuses ??= {});
     if (acknowledged[nmp] === written) return;
+    // Seen as it is sent: a peer may learn of it (through the agbot) before the answer arrives.
     this.observe({ nmp, status: report.status, version: report.version, at: this.clock.now() });
-    await this.retry(`status ${report.status} of ${nmp}`, () =>
-      this.exchange.putManagementStatus(nmp, report),
-    );
+    let stopped = false;
+    await this.retry(`status ${report.status} of ${nmp}`, async () => {
+      try {
+        await this.exchange.putManagementStatus(nmp, report);
+      } catch (error) {
+        if (errorCode(error) !== 'MANAGEMENT_POLICY_STOPPED') throw error;
+        stopped = true;
+      }
+    });
+    if (stopped) throw new PolicyStopped(nmp, 'exchange');
     acknowledged[nmp] = written;
     await this.memory.persist();
   }

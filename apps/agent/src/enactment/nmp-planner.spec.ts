@@ -241,6 +241,61 @@ describe('NmpPlanner', () => {
     ]);
   });
 
+  it('keeps what is done when the same settings are republished or re-enabled', () => {
+    const first = planner.plan(input({ policies: [policy('up')] }));
+    const failed = markStatus(first.records, 'up', 'rolled-back');
+    const republished = policy('up', { lastUpdated: '2026-03-01T11:30:00.000Z' });
+    const again = planner.plan(input({ policies: [republished], failed: ['2.0.0'], records: failed }));
+    expect(again).toMatchObject({ next: undefined, reports: [] });
+    expect(again.records.up).toMatchObject({ status: 'rolled-back', lastUpdated: republished.lastUpdated });
+  });
+
+  it('holds an enactment that has not started while its policy is paused, and says so once', () => {
+    const waiting = planner.plan(input({ policies: [policy('up', {}, { duration: 600 })] }));
+    const paused = policy('up', { paused: true }, { duration: 600 });
+    const plan = planner.plan(
+      input({ policies: [paused], records: markStatus(waiting.records, 'up', 'waiting') }),
+    );
+    expect(plan.next).toBeUndefined();
+    expect(plan.reports).toEqual([{ nmp: 'up', status: 'paused', version: '2.0.0' }]);
+    expect(planner.plan(input({ policies: [paused], records: plan.records })).reports).toEqual([]);
+  });
+
+  it('spreads the enactments that had not started over the window a resume sets, once', () => {
+    const draws = [0.1, 0.5];
+    const drawing = new NmpPlanner(() => draws.shift() ?? 0.9);
+    const original = drawing.plan(input({ policies: [policy('up', {}, { duration: 600 })] }));
+    expect(original.next?.moment.toISOString()).toBe('2026-03-01T12:01:00.000Z');
+    const paused = drawing.plan(
+      input({ policies: [policy('up', { paused: true }, { duration: 600 })], records: original.records }),
+    );
+    const resumed = policy(
+      'up',
+      { resumeWindow: { start: '2026-03-01T13:00:00.000Z', duration: 120 } },
+      { duration: 600 },
+    );
+    const later = new Date('2026-03-01T13:00:00.000Z');
+    const plan = drawing.plan(input({ policies: [resumed], records: paused.records, now: later }));
+    expect(plan.next?.moment.toISOString()).toBe('2026-03-01T13:01:00.000Z');
+    expect(plan.records.up).toMatchObject({ status: null, window: '2026-03-01T13:00:00.000Z' });
+    // Seen again, the resume does not draw again.
+    const again = drawing.plan(input({ policies: [resumed], records: plan.records, now: later }));
+    expect(again.next?.moment.toISOString()).toBe('2026-03-01T13:01:00.000Z');
+  });
+
+  it('leaves an enactment that had started alone when its policy resumes', () => {
+    const first = planner.plan(input({ policies: [policy('up')] }));
+    const resumed = policy('up', { resumeWindow: { start: '2026-03-01T13:00:00.000Z', duration: 120 } });
+    const plan = planner.plan(
+      input({
+        policies: [resumed],
+        records: markStatus(first.records, 'up', 'successful'),
+        running: '2.0.0',
+      }),
+    );
+    expect(plan).toMatchObject({ next: undefined, reports: [] });
+  });
+
   it('leaves the policy whose upgrade is under way to it', () => {
     const first = planner.plan(input({ policies: [policy('up')] }));
     const plan = planner.plan(

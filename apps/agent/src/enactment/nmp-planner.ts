@@ -4,7 +4,10 @@
  * one taken up first; among ones arriving together the newest), what version each means
  * (`current` follows the newest package), whether there is anything to do (already at it,
  * failed here before), and the random moment in [start, start + duration) to do it at, or
- * when to try again after a failed download.
+ * when to try again after a failed download. A paused policy's enactment that has not started
+ * waits (`paused`); once resumed it picks a fresh moment in the window the resume set. An
+ * enactment is new only when the policy's upgrade settings change: republishing or
+ * re-enabling the same settings leaves what is done done.
  * Pure: the clock and the random source come in, decisions and updated records go out.
  */
 import { type ManagementStatusValue, TERMINAL_STATUSES } from '@careen/contracts';
@@ -30,7 +33,7 @@ export interface PlanInput {
 /** A status to write now, with nothing else to do for that policy. */
 export interface Report {
   nmp: string;
-  status: Extract<ManagementStatusValue, 'conflict' | 'no-action-required' | 'precheck-failed'>;
+  status: Extract<ManagementStatusValue, 'conflict' | 'no-action-required' | 'precheck-failed' | 'paused'>;
   version: string | null;
   error?: string;
 }
@@ -54,6 +57,8 @@ export interface Plan {
 }
 
 const DONE_FOR_TARGET: readonly (ManagementStatusValue | null)[] = [...TERMINAL_STATUSES, 'downloaded'];
+/** Statuses of an enactment that has not started: a pause holds it, a resume moves its moment. */
+const NOT_STARTED: readonly (ManagementStatusValue | null)[] = [null, 'waiting', 'paused'];
 const DOWNLOAD_RETRY = { baseMs: 60_000, maxMs: 30 * 60_000 };
 
 export class NmpPlanner {
@@ -72,7 +77,7 @@ export class NmpPlanner {
     for (const policy of applicable) {
       const settings = settingsOf(policy);
       const record = records[policy.name];
-      if (!record || record.lastUpdated !== policy.lastUpdated || record.settings !== settings) {
+      if (!record || record.settings !== settings) {
         records[policy.name] = {
           nmp: policy.name,
           lastUpdated: policy.lastUpdated,
@@ -82,7 +87,7 @@ export class NmpPlanner {
           status: record?.status === 'reset' ? 'reset' : null,
           moment: null,
         };
-      }
+      } else record.lastUpdated = policy.lastUpdated;
     }
 
     const winner = this.winner(applicable, records);
@@ -115,6 +120,12 @@ export class NmpPlanner {
         });
       if (record.status === 'download-failed') this.retryDownloadLater(record, input.now);
       if (DONE_FOR_TARGET.includes(record.status)) continue;
+      if (policy.paused) {
+        if (record.status !== 'paused') reports.push({ nmp: policy.name, status: 'paused', version: target });
+        record.status = 'paused';
+        continue;
+      }
+      this.followResume(policy, record);
       if (alreadyAt(input.running, target)) {
         reports.push({ nmp: policy.name, status: 'no-action-required', version: target });
         record.status = 'no-action-required';
@@ -179,8 +190,21 @@ export class NmpPlanner {
     });
   }
 
+  /**
+   * A resume moves the moment of an enactment that had not started into its window, once: the
+   * record remembers which resume its moment was drawn for.
+   */
+  private followResume(policy: ManagementPolicy, record: EnactmentRecord): void {
+    const resume = policy.resumeWindow;
+    if (record.status === 'paused') record.status = null;
+    if (!resume || record.window === resume.start || !NOT_STARTED.includes(record.status)) return;
+    Object.assign(record, { window: resume.start, moment: null, status: null });
+  }
+
   private moment(policy: ManagementPolicy, record: EnactmentRecord): Date {
-    const { start, duration } = policy.agentUpgradePolicy!;
+    const resume = policy.resumeWindow;
+    const { start, duration } =
+      resume && record.window === resume.start ? resume : policy.agentUpgradePolicy!;
     const from = start === 'now' ? Date.parse(record.firstSeenAt) : Date.parse(start);
     return new Date(from + Math.floor(this.random() * Math.max(0, duration) * 1000));
   }

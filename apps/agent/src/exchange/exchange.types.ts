@@ -19,6 +19,10 @@ export interface ManagementPolicy {
   enabled: boolean;
   agentUpgradePolicy: AgentUpgradePolicy | null;
   lastUpdated: string;
+  /** The rollout is paused: enactments that have not started wait. */
+  paused?: boolean;
+  /** Set by the last resume: enactments that had not started pick a moment in it. */
+  resumeWindow?: { start: string; duration: number } | null;
 }
 
 export interface AgentPackage {
@@ -79,6 +83,8 @@ export interface ChangePage {
 export interface ManagementStatusReport {
   status: ManagementStatusValue;
   version?: string;
+  /** The version the node ran when the attempt began. */
+  fromVersion?: string;
   startTime?: string;
   endTime?: string;
   error?: string;

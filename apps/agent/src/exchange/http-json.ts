@@ -9,6 +9,13 @@ export class HttpError extends Error {
   }
 }
 
+/** The error code a Careen service put in an error answer's details, if any. */
+export function errorCode(error: unknown): string | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  const details = (error.body as { details?: { code?: unknown } } | undefined)?.details;
+  return typeof details?.code === 'string' ? details.code : undefined;
+}
+
 /** The server could not be reached at all (refused, reset, timed out). */
 export class UnreachableError extends Error {}
 

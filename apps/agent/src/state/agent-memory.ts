@@ -52,6 +52,12 @@ export class AgentMemory {
     if (record) record.status = status;
   }
 
+  /** Plans the policy's enactment afresh, not before `until`. */
+  postpone(nmp: string, until: Date): void {
+    const record = this.records[nmp];
+    if (record) Object.assign(record, { status: null, moment: until.toISOString() });
+  }
+
   get upgradeTimes(): { upgradeStart: string | null; upgradeEnd: string | null } {
     return (this.state.agentVersion ??= { upgradeStart: null, upgradeEnd: null });
   }

@@ -7,7 +7,10 @@
  *                                                                → (restart) → rolled-back | rollback-failed
  *
  * A bad download ends in download-failed; a package that fails its checks in precheck-failed
- * and is never installed. A failed version is remembered and not tried again.
+ * and is never installed. A failed version is remembered and not tried again. Each new step
+ * (the download, the install) begins with its status, which the exchange refuses once the
+ * policy is disabled or paused, as the agbot refuses its grant: the enactment then stops
+ * before the step and is planned again later. A failed rollback keeps the HA group's slot.
  */
 import { type ManagementStatusValue } from '@careen/contracts';
 import { type JsonLogger } from '@careen/telemetry';
@@ -17,6 +20,7 @@ import { type Clock } from '../core/clock';
 import { type ManagementStatusReport } from '../exchange/exchange.types';
 import { type UpgradeInProgress } from '../state/agent-state';
 import { type AgentMemory } from '../state/agent-memory';
+import { PolicyStopped } from '../enactment/policy-stopped';
 import { type InstallStrategy, type Restarter } from './install-strategy';
 import { type PackageDownload } from './package-download';
 import { type PackageVerifier } from './package-verifier';
@@ -40,6 +44,8 @@ export interface UpgradeDeps {
   /** Present when an agbot is configured. */
   permit?: HaPermit;
   agbot?: AgbotClient;
+  /** How long a stopped enactment waits before it is planned again, in ms. */
+  stoppedRetryMs?: number;
 }
 
 export class UpgradeRunner {
@@ -85,6 +91,19 @@ export class UpgradeRunner {
   }
 
   private async downloadAndInstall(
+    upgrade: UpgradeInProgress,
+    haGroup: string | null,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      await this.fetchAndInstall(upgrade, haGroup, signal);
+    } catch (error) {
+      if (!(error instanceof PolicyStopped)) throw error;
+      await this.stopped(upgrade, haGroup, error);
+    }
+  }
+
+  private async fetchAndInstall(
     upgrade: UpgradeInProgress,
     haGroup: string | null,
     signal: AbortSignal,
@@ -135,14 +154,17 @@ export class UpgradeRunner {
           },
           signal,
         );
-      } catch {
+      } catch (error) {
+        if (error instanceof PolicyStopped) throw error;
         return; // stopped while waiting: the saved phase resumes on the next start
       }
     }
-    await this.save(upgrade, 'installing');
+    if (upgrade.phase !== 'installing') {
+      await this.status(upgrade, 'initiated');
+      await this.save(upgrade, 'installing');
+    }
     this.deps.memory.upgradeTimes.upgradeStart = this.deps.clock.now().toISOString();
     this.deps.memory.upgradeTimes.upgradeEnd = null;
-    await this.status(upgrade, 'initiated');
     await this.deps.reporter.node();
     try {
       await this.deps.strategy.install(upgrade.version, file);
@@ -153,6 +175,23 @@ export class UpgradeRunner {
     await this.save(upgrade, 'restarting');
     logger.info({ version: upgrade.version }, 'restarting on the new version');
     await this.deps.restarter.restart();
+  }
+
+  /**
+   * The policy was stopped before the next step: give the group back, forget the upgrade (the
+   * download stays for later) and plan the enactment again after a pause — by then the agent
+   * has read the stop from the feed, or, if the policy runs again, it goes on.
+   */
+  private async stopped(
+    upgrade: UpgradeInProgress,
+    haGroup: string | null,
+    why: PolicyStopped,
+  ): Promise<void> {
+    this.deps.logger.info({ nmp: upgrade.nmp, version: upgrade.version }, why.message);
+    await this.releasePermit(haGroup);
+    const retryAt = new Date(this.deps.clock.now().getTime() + (this.deps.stoppedRetryMs ?? 15_000));
+    this.deps.memory.postpone(upgrade.nmp, retryAt);
+    await this.deps.memory.setUpgrade(undefined);
   }
 
   /** After the restart: the new version must be the one running, and healthy. */
@@ -218,7 +257,10 @@ export class UpgradeRunner {
     await this.end(upgrade, 'rolled-back', haGroup, upgrade.error);
   }
 
-  /** Writes the final status, gives the HA group back and forgets the upgrade. */
+  /**
+   * Writes the final status, gives the HA group back (unless the node is left unhealthy: then
+   * the agbot keeps the group halted for it) and forgets the upgrade.
+   */
   private async end(
     upgrade: UpgradeInProgress,
     status: ManagementStatusValue,
@@ -228,7 +270,8 @@ export class UpgradeRunner {
     await this.status(upgrade, status, error, true);
     await this.deps.memory.setUpgrade(undefined);
     await this.deps.reporter.node();
-    await this.releasePermit(haGroup);
+    if (status === 'rollback-failed') await this.keepPermit();
+    else await this.releasePermit(haGroup);
   }
 
   private async releasePermit(haGroup: string | null): Promise<void> {
@@ -236,6 +279,12 @@ export class UpgradeRunner {
     this.held = undefined;
     if (held) await held.release();
     else if (haGroup && this.deps.agbot) await this.deps.agbot.release().catch(() => undefined);
+  }
+
+  private async keepPermit(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    await held?.keep();
   }
 
   private async save(upgrade: UpgradeInProgress, phase: UpgradeInProgress['phase']): Promise<void> {
@@ -254,6 +303,7 @@ export class UpgradeRunner {
     await this.deps.reporter.management(upgrade.nmp, {
       status,
       version: upgrade.version,
+      ...(upgrade.previous ? { fromVersion: upgrade.previous } : {}),
       startTime: upgrade.startTime,
       ...(final ? { endTime: this.deps.clock.now().toISOString() } : {}),
       ...(error ? { error: error.slice(0, 4000) } : {}),

@@ -1,0 +1,12 @@
+/**
+ * The exchange or the agbot refused the next step of an enactment because its policy is
+ * disabled or paused: the node does not start it (DESIGN: disabling a policy is a barrier).
+ */
+export class PolicyStopped extends Error {
+  constructor(
+    readonly nmp: string,
+    readonly by: 'exchange' | 'agbot',
+  ) {
+    super(`management policy "${nmp}" is disabled or paused (said the ${by}): the next step is not started`);
+  }
+}
