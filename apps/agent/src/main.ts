@@ -50,6 +50,7 @@ async function runSimulation(options: {
   nodes: number;
   groups: number;
   failRate: number;
+  rollbackFailRate: number;
   org: string;
   exchange: string;
   agbot?: string;
@@ -70,6 +71,7 @@ async function runSimulation(options: {
     nodes: options.nodes,
     haGroups: options.groups,
     failRate: options.failRate,
+    rollbackFailRate: options.rollbackFailRate,
     nodePrefix: options.prefix,
     initialVersion: options.agentVersion,
     statusSeconds: options.statusSeconds,
@@ -90,7 +92,18 @@ program
   .description('run N simulated agents in this process against real Careen services')
   .requiredOption('--nodes <n>', 'how many agents', count)
   .option('--groups <g>', 'HA groups to spread them over (default: none)', count)
-  .option('--fail-rate <r>', 'fraction of agents whose upgrades fail their health check', rate, 0)
+  .option(
+    '--fail-rate <r>',
+    "fraction of agents whose upgrades fail the new version's health check (they roll back)",
+    rate,
+    0,
+  )
+  .option(
+    '--rollback-fail-rate <r>',
+    'fraction of agents whose rollbacks fail too (they end rollback-failed)',
+    rate,
+    0,
+  )
   .option('--org <org>', 'the org of the nodes (default: CAREEN_AGENT_ORG or demo)')
   .option('--exchange <url>', 'exchange URL (default: CAREEN_EXCHANGE_URL or http://127.0.0.1:8080)')
   .option('--agbot <url>', 'agbot URL (default: CAREEN_AGBOT_URL)')
@@ -111,6 +124,7 @@ program
       nodes: number;
       groups?: number;
       failRate: number;
+      rollbackFailRate: number;
       org?: string;
       exchange?: string;
       agbot?: string;

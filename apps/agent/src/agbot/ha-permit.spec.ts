@@ -178,7 +178,10 @@ describe('HaPermit', () => {
   });
 
   it('gives up waiting, without a grant, once the agbot says the policy is stopped', async () => {
-    const { client, asked } = agbot([{ granted: false, holder }, { granted: false, policyStopped: true }]);
+    const { client, asked } = agbot([
+      { granted: false, holder },
+      { granted: false, policyStopped: true },
+    ]);
     const acquiring = new HaPermit(client, new SteppedClock(), () => 0).acquire(
       'up',
       { waiting: () => Promise.resolve(), granted: () => undefined },

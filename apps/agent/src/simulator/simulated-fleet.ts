@@ -30,12 +30,16 @@ export interface SimulatedFleetOptions {
   nodePrefix?: string;
   /** Version the agents run at the start. */
   initialVersion?: string;
-  /** Fraction of agents whose upgrades fail their health check (chosen at random). */
+  /** Fraction of agents whose upgrades fail the new version's health check (chosen at random). */
   failRate?: number;
+  /** Fraction of agents whose rollbacks fail too: the version they ran does not come up again. */
+  rollbackFailRate?: number;
   /** How long each simulated install takes, in seconds; default 0. */
   installSeconds?: number;
-  /** Decides per node and version whether an upgrade fails its health check; overrides failRate. */
+  /** Decides per node and new version whether an upgrade fails its health check; overrides failRate. */
   shouldFail?: (node: string, version: string) => boolean;
+  /** Decides per node and version whether rolling back to it fails; overrides rollbackFailRate. */
+  shouldFailRollback?: (node: string, version: string) => boolean;
   /** Skip registration: the nodes exist already, with the token `nodeToken(node)` gives. */
   registered?: boolean;
   /** The node token of each simulated node; default tokenOf. */
@@ -116,6 +120,8 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
 
   const failing = new Set(ids.filter(() => random() < (options.failRate ?? 0)));
   const shouldFail = options.shouldFail ?? ((node: string) => failing.has(node));
+  const failingRollback = new Set(ids.filter(() => random() < (options.rollbackFailRate ?? 0)));
+  const shouldFailRollback = options.shouldFailRollback ?? ((node: string) => failingRollback.has(node));
   const timeline: TimelineEntry[] = [];
   const downloads = await mkdtemp(join(tmpdir(), 'careen-fleet-'));
   const agents: SimulatedAgent[] = [];
@@ -125,6 +131,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       options.initialVersion ?? '1.0.0',
       (version) => shouldFail(node, version),
       options.installSeconds ? { ms: options.installSeconds * 1000, clock } : undefined,
+      (version) => shouldFailRollback(node, version),
     );
     const store = new MemoryStateStore();
     const memory = new AgentMemory(

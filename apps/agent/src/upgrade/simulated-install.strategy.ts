@@ -1,7 +1,10 @@
 /**
- * An install strategy kept in memory, for simulated agents: it can be told which versions
- * fail their health check, so rollbacks can be exercised at fleet scale, and how long an
- * install takes, so an upgrade holds its HA group for a while as a real one does.
+ * An install strategy kept in memory, for simulated agents: it can be told which new versions
+ * fail their health check, so rollbacks can be exercised at fleet scale, whether a rollback
+ * fails too (the previous version no longer comes up), and how long an install takes, so an
+ * upgrade holds its HA group for a while as a real one does. A version that came up healthy
+ * once (the initial one, or any that passed) stays healthy: a failed upgrade rolls back cleanly
+ * unless the rollback is told to fail.
  */
 import { type Clock } from '../core/clock';
 import { type InstallStrategy } from './install-strategy';
@@ -10,15 +13,21 @@ export class SimulatedInstallStrategy implements InstallStrategy {
   readonly name = 'simulated';
   private active: string | null;
   private readonly installed = new Set<string>();
+  private readonly healthy = new Set<string>();
 
   constructor(
     initialVersion: string | null,
-    /** Answers whether installing this version should fail its health check. */
+    /** Answers whether a new version fails its health check. */
     public failing: (version: string) => boolean = () => false,
     private readonly installTime?: { ms: number; clock: Clock },
+    /** Answers whether going back to this (healthy) version fails: the rollback does not come up. */
+    public rollbackFailing: (version: string) => boolean = () => false,
   ) {
     this.active = initialVersion;
-    if (initialVersion) this.installed.add(initialVersion);
+    if (initialVersion) {
+      this.installed.add(initialVersion);
+      this.healthy.add(initialVersion);
+    }
   }
 
   activeVersion(): Promise<string | null> {
@@ -38,9 +47,10 @@ export class SimulatedInstallStrategy implements InstallStrategy {
   }
 
   healthCheck(version: string): Promise<void> {
-    return this.failing(version)
-      ? Promise.reject(new Error(`simulated health check of ${version} failed`))
-      : Promise.resolve();
+    const failed = this.healthy.has(version) ? this.rollbackFailing(version) : this.failing(version);
+    if (failed) return Promise.reject(new Error(`simulated health check of ${version} failed`));
+    this.healthy.add(version);
+    return Promise.resolve();
   }
 
   remove(version: string): Promise<void> {
