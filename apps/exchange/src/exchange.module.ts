@@ -32,6 +32,7 @@ import { ManagementStatusEntity } from './management-status/management-status.en
 import { ManagementStatusModule } from './management-status/management-status.module';
 import { AgentPackages1763942400000 } from './migrations/1763942400000-agent-packages';
 import { RolloutControl1764100100000 } from './migrations/1764100100000-rollout-control';
+import { RolloutHistory1764100150000 } from './migrations/1764100150000-rollout-history';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -59,6 +60,7 @@ export const EXCHANGE_MIGRATIONS = [
   ManagementPolicies1763910000000,
   AgentPackages1763942400000,
   RolloutControl1764100100000,
+  RolloutHistory1764100150000,
 ];
 
 @Module({})

@@ -8,6 +8,7 @@ import { type ManagementPolicyEvent } from '@careen/contracts';
 import { Injectable } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
+import { RolloutHistory } from '../rollout-history/rollout-history';
 import { ManagementPolicyResponse } from './dto/management-policy.response';
 import { type ManagementPolicyEntity } from './management-policy.entity';
 
@@ -20,7 +21,10 @@ export interface PolicyEvent {
 
 @Injectable()
 export class PolicyEvents {
-  constructor(private readonly changes: ChangeRecorder) {}
+  constructor(
+    private readonly changes: ChangeRecorder,
+    private readonly history: RolloutHistory,
+  ) {}
 
   /**
    * Records the policy as it is now, with what happened to it: one change, named after the last
@@ -41,6 +45,14 @@ export class PolicyEvents {
       event: happened.at(-1)?.event,
       data: response,
     });
+    for (const { event, reason, actor } of happened)
+      await this.history.recordPolicyEvent(manager, {
+        org: policy.org,
+        nmp: policy.name,
+        event,
+        reason,
+        actor,
+      });
     return response;
   }
 
@@ -53,6 +65,6 @@ export class PolicyEvents {
       operation: 'deleted',
       event: 'removed',
     });
-    void actor;
+    await this.history.recordPolicyEvent(manager, { org, nmp: name, event: 'removed', actor });
   }
 }

@@ -12,7 +12,7 @@
  *   knows its attempt (a new one begins when a node waits or downloads again after an end) and
  *   is kept in the history.
  */
-import { type Principal } from '@careen/auth';
+import { principalId, type Principal } from '@careen/auth';
 import {
   FAILED_STATUSES,
   managementPolicyState,
@@ -30,6 +30,7 @@ import { ManagementPolicyEntity } from '../management-policies/management-policy
 import { PolicyEvents } from '../management-policies/policy-events';
 import { NodeEntity } from '../nodes/node.entity';
 import { nodeNotFound } from '../nodes/nodes.errors';
+import { RolloutHistory } from '../rollout-history/rollout-history';
 import { type ManagementStatusDto } from './dto/management-status.dto';
 import { ManagementStatusResponse } from './dto/management-status.response';
 import { ManagementStatusEntity } from './management-status.entity';
@@ -49,6 +50,7 @@ export class ManagementStatusWriter {
   constructor(
     private readonly changes: ChangeRecorder,
     private readonly events: PolicyEvents,
+    private readonly history: RolloutHistory,
   ) {}
 
   async write(
@@ -71,7 +73,13 @@ export class ManagementStatusWriter {
     );
     const state = managementPolicyState(policy);
     if (startsStep && state !== 'active') throw managementPolicyStopped(org, nmp, state);
-    const status = ManagementStatusResponse.from(await this.upsert(manager, org, node, nmp, input));
+    const written = await this.upsert(manager, org, node, nmp, input);
+    const status = ManagementStatusResponse.from(written);
+    await this.history.recordStatus(manager, {
+      ...written,
+      status: written.status,
+      actor: actor.kind === 'node' ? null : principalId(actor),
+    });
     await this.changes.record(manager, {
       org,
       resource: 'managementStatus',

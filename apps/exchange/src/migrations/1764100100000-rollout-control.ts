@@ -22,7 +22,9 @@ export class RolloutControl1764100100000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.query('ALTER TABLE exchange.management_statuses DROP COLUMN attempt, DROP COLUMN from_version');
+    await runner.query(
+      'ALTER TABLE exchange.management_statuses DROP COLUMN attempt, DROP COLUMN from_version',
+    );
     await runner.query(`
       ALTER TABLE exchange.management_policies
         DROP COLUMN paused, DROP COLUMN paused_at, DROP COLUMN resume_window, DROP COLUMN failures_counted_since`);

@@ -1,0 +1,58 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { type HistoryRow } from '../rollout-history';
+
+export class HistoryEntryResponse {
+  @ApiProperty({ description: 'entries are numbered in the order they were written' }) id!: string;
+  @ApiProperty() org!: string;
+  @ApiProperty({ description: 'the management policy' }) nmp!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'null for an event of the policy itself' })
+  node!: string | null;
+  @ApiProperty({ enum: ['status', 'policy'] }) kind!: 'status' | 'policy';
+  @ApiProperty({
+    description:
+      'the status the node wrote, or what happened to the policy: published, enabled, disabled, paused, resumed, reset, removed',
+  })
+  event!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'the version the attempt is about' })
+  version!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'the version the node ran when the attempt began',
+  })
+  fromVersion!: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: "the node's attempt at the policy: 1, 2, …" })
+  attempt!: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "the status's error, or the policy event's reason",
+  })
+  detail!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'who did it, when not the node itself' })
+  actor!: string | null;
+  @ApiProperty() at!: string;
+
+  static from(row: HistoryRow): HistoryEntryResponse {
+    return {
+      id: row.id,
+      org: row.org,
+      nmp: row.nmp,
+      node: row.node,
+      kind: row.kind,
+      event: row.event,
+      version: row.version,
+      fromVersion: row.from_version,
+      attempt: row.attempt,
+      detail: row.detail,
+      actor: row.actor,
+      at: row.at.toISOString(),
+    };
+  }
+}
+
+export class HistoryPageResponse {
+  @ApiProperty({ type: [HistoryEntryResponse], description: 'newest first' }) items!: HistoryEntryResponse[];
+  @ApiProperty({ nullable: true, type: String, description: 'pass as `before` for the next (older) page' })
+  next!: string | null;
+}
