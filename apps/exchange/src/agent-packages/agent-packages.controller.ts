@@ -1,12 +1,24 @@
 import { AllowNodes, CurrentPrincipal, Roles, type Principal } from '@careen/auth';
-import { Controller, Get, Param, Post, Req, Res, UnsupportedMediaTypeException } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  Res,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiBody,
   ApiConsumes,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiHeader,
+  ApiOperation,
   ApiOkResponse,
   ApiProduces,
   ApiTags,
@@ -74,6 +86,15 @@ export class AgentPackagesController {
   @ApiOkResponse({ type: AgentPackageResponse })
   get(@Param('version') version: string): Promise<AgentPackageResponse> {
     return this.packages.get(version);
+  }
+
+  @Delete(':version')
+  @Roles('hubAdmin')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove an agent package and its bytes' })
+  @ApiConflictResponse({ description: 'an enabled management policy names this version: PACKAGE_IN_USE' })
+  remove(@Param('version') version: string): Promise<void> {
+    return this.packages.remove(version);
   }
 
   /** The .tar.gz, resumable with `Range` (one range) and `If-Range`. */

@@ -13,6 +13,7 @@ export enum AgentPackageErrorCode {
   SignatureInvalid = 'PACKAGE_SIGNATURE_INVALID',
   PackageExists = 'PACKAGE_EXISTS',
   PackageNotFound = 'PACKAGE_NOT_FOUND',
+  PackageInUse = 'PACKAGE_IN_USE',
 }
 
 const invalid = (code: AgentPackageErrorCode, message: string, details?: Record<string, unknown>) =>
@@ -51,3 +52,11 @@ export const packageExists = (version: string, existing: string) =>
   );
 export const packageNotFound = (version: string) =>
   new DomainError('not-found', AgentPackageErrorCode.PackageNotFound, `agent package ${version} not found`);
+
+export const packageInUse = (version: string, policies: readonly string[]) =>
+  new DomainError(
+    'conflict',
+    AgentPackageErrorCode.PackageInUse,
+    `agent package ${version} is the version of enabled management ${policies.length === 1 ? 'policy' : 'policies'} ${policies.join(', ')}: disable or change ${policies.length === 1 ? 'it' : 'them'} first`,
+    { code: AgentPackageErrorCode.PackageInUse, version, policies },
+  );

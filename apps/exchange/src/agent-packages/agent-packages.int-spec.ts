@@ -369,4 +369,34 @@ describe('exchange: agent packages', () => {
       expect(stale.bytes.equals(big)).toBe(true);
     });
   });
+
+  describe('removing', () => {
+    it('removes a package and its bytes for hub admins only, and says so on the change feed', async () => {
+      expect((await upload(await agentPackage('6.0.0'))).status).toBe(201);
+      expect((await call('DELETE', '/v1/agent-packages/6.0.0', { auth: ada })).status).toBe(403);
+      const head = (await call('GET', '/v1/orgs/acme/changes/head', { auth: n1 })).body.lastId;
+      expect((await call('DELETE', '/v1/agent-packages/6.0.0', { auth: root })).status).toBe(204);
+      expect((await call('GET', '/v1/agent-packages/6.0.0', { auth: root })).status).toBe(404);
+      expect((await download('6.0.0')).status).toBe(404);
+      expect((await call('DELETE', '/v1/agent-packages/6.0.0', { auth: root })).status).toBe(404);
+      const feed = await call('GET', `/v1/orgs/acme/changes?since=${head}&wait=5`, { auth: n1 });
+      expect(feed.body.changes).toContainEqual(
+        expect.objectContaining({ resource: 'agentPackage', resourceId: '6_0_0', operation: 'deleted' }),
+      );
+    });
+
+    it('refuses to remove the version an enabled management policy names', async () => {
+      expect((await upload(await agentPackage('6.1.0'))).status).toBe(201);
+      const policy = { nodes: ['n1'], enabled: true, agentUpgradePolicy: { atLeastVersion: '6.1.0' } };
+      await call('PUT', '/v1/orgs/acme/management-policies/to-six', { auth: ada, body: policy });
+      const refused = await call('DELETE', '/v1/agent-packages/6.1.0', { auth: root });
+      expect(refused.status).toBe(409);
+      expect(refused.body.details).toMatchObject({ code: 'PACKAGE_IN_USE', policies: ['acme/to-six'] });
+      await call('PUT', '/v1/orgs/acme/management-policies/to-six', {
+        auth: ada,
+        body: { ...policy, enabled: false },
+      });
+      expect((await call('DELETE', '/v1/agent-packages/6.1.0', { auth: root })).status).toBe(204);
+    });
+  });
 });

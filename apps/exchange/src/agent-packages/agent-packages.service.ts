@@ -14,7 +14,7 @@ import { ChangeRecorder } from '../changes/change-recorder';
 import { type ExchangeConfig } from '../exchange.config';
 import { ROOT_ORG } from '../users/user-role.policy';
 import { AgentPackageEntity } from './agent-package.entity';
-import { packageExists, packageNotFound, packageTooLarge } from './agent-packages.errors';
+import { packageExists, packageInUse, packageNotFound, packageTooLarge } from './agent-packages.errors';
 import { type AgentPackageListResponse, AgentPackageResponse } from './dto/agent-package.response';
 import { inspectAgentPackage } from './package-archive';
 import { CHUNK_SIZE, PackageContentStore } from './package-content.store';
@@ -117,6 +117,38 @@ export class AgentPackagesService {
       package: AgentPackageResponse.from(entity),
       read: (start, end) => this.content.read(entity.version, entity.chunkSize, start, end),
     };
+  }
+
+  /**
+   * Removes a package and its bytes. Refused while an enabled management policy of any org
+   * names this exact version (its nodes would fail to download it); a policy that follows
+   * `current` moves on to the newest package left.
+   */
+  async remove(version: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const entity = await manager.findOne(AgentPackageEntity, {
+        where: { version },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!entity) throw packageNotFound(version);
+      const users: { org: string; name: string }[] = await manager.query(
+        `SELECT org, name FROM exchange.management_policies
+         WHERE enabled AND agent_upgrade_policy ->> 'atLeastVersion' IN ($1, $2) ORDER BY org, name`,
+        [entity.version, entity.precedence],
+      );
+      if (users.length > 0)
+        throw packageInUse(
+          entity.version,
+          users.map((nmp) => `${nmp.org}/${nmp.name}`),
+        );
+      await manager.delete(AgentPackageEntity, { version: entity.version });
+      await this.changes.record(manager, {
+        org: ROOT_ORG,
+        resource: 'agentPackage',
+        resourceId: packageResourceId(entity.precedence),
+        operation: 'deleted',
+      });
+    });
   }
 
   private async require(version: string): Promise<AgentPackageEntity> {
