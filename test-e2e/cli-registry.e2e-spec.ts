@@ -126,7 +126,8 @@ describe('careen nodes, HA groups, services, policies and agent packages against
     it('lists nodes as a table and filters them by label', async () => {
       const all = await careen(['node', 'list']);
       expect(all.code).toBe(0);
-      expect(all.stdout).toMatch(/^ID +NAME +PATTERN +HA GROUP +RACK +LABELS +UPDATED\n/);
+      expect(all.stdout).toMatch(/^ID +VERSION +LAST SEEN +NAME +PATTERN +HA GROUP +RACK +LABELS +SCHEDULABLE\n/);
+      expect(all.stdout).toMatch(/\nn1 +never +edge 1 +r1 +tier=gold,zone=eu-1 +true\n/);
       expect(all.stdout.trimEnd().split('\n')).toHaveLength(5);
 
       const eu = await careen(['node', 'list', '--label', 'zone=eu-1', '-o', 'json']);
@@ -417,8 +418,8 @@ describe('careen nodes, HA groups, services, policies and agent packages against
       expect(published.stdout).toMatch(/^org +fleet\nname +canary\n/);
 
       const listed = await careen(['nmp', 'list']);
-      expect(listed.stdout).toMatch(/^NAME +ENABLED +VERSION +PATTERNS +NODES +CONSTRAINTS +LAST UPDATED\n/);
-      expect(listed.stdout).toMatch(/\ncanary +true +2\.31\.0 +n1 +\S+\n$/);
+      expect(listed.stdout).toMatch(/^NAME +STATE +VERSION +PATTERNS +NODES +CONSTRAINTS +LAST UPDATED\n/);
+      expect(listed.stdout).toMatch(/\ncanary +active +2\.31\.0 +n1 +\S+\n$/);
 
       const shown = await careen(['nmp', 'show', 'canary', '-o', 'json']);
       expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'canary', nodes: ['n1'], enabled: true });
@@ -429,7 +430,7 @@ describe('careen nodes, HA groups, services, policies and agent packages against
     it('shows the status rollup of a policy', async () => {
       const table = await careen(['nmp', 'status', 'canary']);
       expect(table.code).toBe(0);
-      expect(table.stdout).toMatch(/^nmp +canary\ntotal +0\nfailed +0\nenabled +true\n/);
+      expect(table.stdout).toMatch(/^nmp +canary\ntotal +0\nfailed +0\nenabled +true\npaused +false\nstate +active\n/);
       const json = await careen(['nmp', 'status', 'canary', '-o', 'json']);
       expect(JSON.parse(json.stdout)).toEqual({
         nmp: 'canary',
@@ -437,7 +438,10 @@ describe('careen nodes, HA groups, services, policies and agent packages against
         total: 0,
         failed: 0,
         enabled: true,
+        paused: false,
+        state: 'active',
         disabledReason: null,
+        failuresCountedSince: null,
       });
     });
 
@@ -490,7 +494,7 @@ describe('careen nodes, HA groups, services, policies and agent packages against
       const broken = await file('broken.json', '{ "enabled": ');
       const result = await careen(['nmp', 'publish', 'broken', '--file', broken]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(/^error: \S+broken\.json is not valid JSON: /);
+      expect(result.stderr).toMatch(/^error: \S+broken\.json:\d+:\d+: not valid JSON: /);
     });
 
     it('removes a policy only when confirmed', async () => {

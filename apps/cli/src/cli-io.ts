@@ -24,4 +24,9 @@ export interface CliIo {
   stdin?: CliInput;
   /** The clock, for login expiry; the real one when absent. */
   now?: () => Date;
+  /**
+   * Calls `handler` on Ctrl-C (SIGINT) until the returned function is called, for a command
+   * that runs until stopped; absent: Ctrl-C ends the process as usual.
+   */
+  onInterrupt?: (handler: () => void) => () => void;
 }

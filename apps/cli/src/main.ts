@@ -17,6 +17,10 @@ runCli(process.argv.slice(2), {
   stderr: process.stderr,
   stdin: process.stdin,
   env: process.env,
+  onInterrupt: (handler) => {
+    process.once('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  },
 }).then(exitAfterFlush, (error: unknown) => {
   process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   exitAfterFlush(1);

@@ -47,7 +47,7 @@ export function buildProgram(services: CliServices): Command {
     .addOption(
       new Option(
         '--exchange <url>',
-        'exchange URL (default: CAREEN_EXCHANGE_URL, else the one logged in to, else http://localhost:8080)',
+        'exchange URL (default: CAREEN_EXCHANGE_URL, else the one logged in to, else http://127.0.0.1:8080)',
       ),
     );
 

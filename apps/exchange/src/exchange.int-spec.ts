@@ -98,11 +98,12 @@ describe('exchange: orgs, users and credentials', () => {
       expect((await call('GET', '/v1/orgs/nowhere', { auth: root })).status).toBe(404);
     });
 
-    it('lists every org to hub admins only', async () => {
+    it("lists every org to hub admins, and only a user's own org to the user", async () => {
       const listed = await call('GET', '/v1/orgs', { auth: root });
       expect(listed.status).toBe(200);
       expect(listed.body.items.map((org: { id: string }) => org.id)).toEqual(['acme', 'beta', 'root']);
-      expect((await call('GET', '/v1/orgs', { auth: ada })).status).toBe(403);
+      const own = await call('GET', '/v1/orgs', { auth: ada });
+      expect(own.body).toMatchObject({ items: [{ id: 'acme' }], total: 1 });
     });
   });
 

@@ -46,9 +46,9 @@ export function readySummary(
   if (cli) {
     lines.push(
       '',
-      '  CLI',
-      `    npm run careen -- login --exchange ${platform.exchangeUrl()} --org root --user root`,
-      '    npm run careen -- --help',
+      '  CLI         install the careen command once with "npm link" (or use "npm run careen -- …"):',
+      `    careen login --exchange ${platform.exchangeUrl()} --org root --user root`,
+      '    careen --help',
     );
   }
   lines.push('', 'Press Ctrl-C to stop everything.', '');

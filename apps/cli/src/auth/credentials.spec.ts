@@ -26,7 +26,7 @@ describe('exchange URL', () => {
     expect(resolveExchangeUrl('http://flag:1', withEnv, stored)).toBe('http://flag:1');
     expect(resolveExchangeUrl(undefined, withEnv, stored)).toBe('http://from-env:1');
     expect(resolveExchangeUrl(undefined, env(), stored)).toBe(EXCHANGE);
-    expect(resolveExchangeUrl(undefined, env(), {})).toBe('http://localhost:8080');
+    expect(resolveExchangeUrl(undefined, env(), {})).toBe('http://127.0.0.1:8080');
   });
 });
 

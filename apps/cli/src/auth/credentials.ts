@@ -9,7 +9,7 @@ import { CliError } from '../cli-errors';
 import { type CliEnv } from '../cli-env';
 import { type StoredConfig } from '../config/config-store';
 
-export const DEFAULT_EXCHANGE_URL = 'http://localhost:8080';
+export const DEFAULT_EXCHANGE_URL = 'http://127.0.0.1:8080';
 export const LOGIN_HINT = 'run "careen login" to log in again';
 
 export type Credentials =

@@ -1,5 +1,5 @@
 /**
- * `careen agentpackage new|publish|list|show`: the agent packages (.tar.gz) that management
+ * `careen agentpackage new|publish|list|show|remove`: the agent packages (.tar.gz) that management
  * policies roll out. A package holds a `package.json` manifest at its root and nothing else at
  * the top but the `packages/`, `ssl/` and `config/` folders.
  */
@@ -14,6 +14,7 @@ import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { type CliServices, contextOf } from './command-context';
+import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 
 interface AgentPackageAnswer {
   version: string;
@@ -102,6 +103,23 @@ export function registerAgentPackageCommands(program: Command, services: CliServ
       const context = contextOf(command, services);
       const client = await context.client();
       context.printer.record(await client.get<AgentPackageAnswer>(path`/v1/agent-packages/${version}`));
+    });
+
+  agentpackage
+    .command('remove')
+    .description('remove an agent package (hub admins; refused while an enabled policy names that version)')
+    .argument('<version>', 'its version')
+    .option(...YES_OPTION)
+    .action(async (version: string, options: { yes?: boolean }, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      await removeAfterConfirmation(
+        context,
+        client,
+        `agent package ${version}`,
+        path`/v1/agent-packages/${version}`,
+        options.yes,
+      );
     });
 }
 

@@ -53,6 +53,16 @@ describe('readJsonObject', () => {
     expect(await readJsonObject(file)).toMatchObject({ enabled: false, patterns: [] });
   });
 
+  it.each([
+    ['{\n  // the limit\n  "failureThreshold": 1,\n  "enabled": tru\n}\n', 4, 14, 'invalid symbol at "tru"'],
+    ['// a policy\n{\n  "label": "x",\n}\n', 4, 1, 'property name expected at "}"'],
+    ['{\n  "label": "x"\n', 3, 1, 'close brace expected at the end'],
+  ])('says where the file as written is not JSON: %j', async (text, line, column, what) => {
+    const file = join(dir, 'broken.json');
+    await writeFile(file, text);
+    await expect(readJsonObject(file)).rejects.toThrow(`${file}:${line}:${column}: not valid JSON: ${what}`);
+  });
+
   it('refuses anything but a JSON object', async () => {
     const file = join(dir, 'list.json');
     await writeFile(file, '[1]');

@@ -5,7 +5,7 @@
 import { type CliEnv } from '../cli-env';
 import { CliError } from '../cli-errors';
 
-export const DEFAULT_AGBOT_URL = 'http://localhost:8081';
+export const DEFAULT_AGBOT_URL = 'http://127.0.0.1:8081';
 
 export interface DeployCheckOptions {
   policy?: string;

@@ -25,7 +25,7 @@ export function registerDeployCheckCommands(program: Command, services: CliServi
     .option('--node <id>', 'check this node only (with --check-ha, its whole HA group)')
     .option('--check-ha', 'also say whether each HA group would keep running the service through an upgrade')
     .option('--org <org>', 'org to check in (default: CAREEN_ORG, else your own org)')
-    .option('--agbot-url <url>', 'agbot URL (default: CAREEN_AGBOT_URL, else http://localhost:8081)')
+    .option('--agbot-url <url>', 'agbot URL (default: CAREEN_AGBOT_URL, else http://127.0.0.1:8081)')
     .action(async (options: Options, command: Command) => {
       const agbotUrl = resolveAgbotUrl(options.agbotUrl, services.env);
       const { context, org } = await orgCommandContext(command, services, options.org);

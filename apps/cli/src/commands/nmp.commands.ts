@@ -1,13 +1,17 @@
 /**
- * `careen nmp new|publish|list|show|remove|status|nodes`: node management policies, which
- * roll agent upgrades out to the nodes they select.
+ * `careen nmp new|publish|list|show|remove|status|nodes|pause|resume|reset|history|watch`:
+ * node management policies, which roll agent upgrades out to the nodes they select, and the
+ * steering of their rollouts.
  */
-import { type Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { path } from '../http/exchange-client';
 import { type Column, formatColumns, formatJson, formatRecord } from '../output/output';
 import { type CliServices, contextOf, orgCommandContext } from './command-context';
+import { CliError } from '../cli-errors';
 import { confirmed, removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
+import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
+import { registerNmpWatchCommand } from './nmp-watch.command';
 
 interface NmpAnswer {
   org: string;
@@ -24,6 +28,9 @@ interface NmpAnswer {
   failureThreshold: number | null;
   disabledReason: string | null;
   lastUpdated: string;
+  state: 'active' | 'paused' | 'disabled';
+  resumeWindow: { start: string; duration: number } | null;
+  failuresCountedSince: string | null;
 }
 
 interface RollupAnswer {
@@ -32,7 +39,15 @@ interface RollupAnswer {
   total: number;
   failed: number;
   enabled: boolean;
+  state: string;
   disabledReason: string | null;
+  failuresCountedSince: string | null;
+}
+
+interface ResetAnswer {
+  nmp: string;
+  nodes: string[];
+  total: number;
 }
 
 interface AppliesToAnswer {
@@ -43,7 +58,7 @@ interface AppliesToAnswer {
 
 const NMP_COLUMNS: readonly Column<NmpAnswer>[] = [
   { header: 'NAME', value: (nmp) => nmp.name },
-  { header: 'ENABLED', value: (nmp) => nmp.enabled },
+  { header: 'STATE', value: (nmp) => nmp.state },
   { header: 'VERSION', value: (nmp) => nmp.agentUpgradePolicy?.atLeastVersion },
   { header: 'PATTERNS', value: (nmp) => nmp.patterns.join(',') },
   { header: 'NODES', value: (nmp) => nmp.nodes.join(',') },
@@ -93,6 +108,17 @@ export function selectsEveryNode(policy: Record<string, unknown>): boolean {
   const patterns = list(policy.patterns);
   if (patterns.includes('*')) return true;
   return list(policy.constraints).length === 0 && patterns.length === 0 && list(policy.nodes).length === 0;
+}
+
+function windowSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 30 * 86_400)
+    throw new InvalidArgumentError('whole seconds from 0 to 2592000');
+  return seconds;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function registerNmpCommands(program: Command, services: CliServices): void {
@@ -219,7 +245,122 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
       );
       const empty = answer.enabled
         ? `policy "${org}/${name}" applies to no nodes`
-        : `policy "${org}/${name}" is disabled and applies to no nodes yet`;
+        : `policy "${org}/${name}" is disabled and selects no nodes`;
       context.printer.list(answer, [{ header: 'NODE', value: (node: string) => node }], empty);
+      if (!answer.enabled && answer.items.length > 0)
+        context.printer.note(`policy "${org}/${name}" is disabled: it applies to these nodes once enabled`);
     });
+
+  nmp
+    .command('pause')
+    .description("pause a policy's rollout: nodes that have not started wait; nodes installing finish")
+    .argument('<name>', 'policy name')
+    .option(...ORG_OPTION)
+    .action(async (name: string, options: { org?: string }, command: Command) => {
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
+      const policy = await client.post<NmpAnswer>(
+        path`/v1/orgs/${org}/management-policies/${name}/pause`,
+        {},
+      );
+      context.printer.result(policy, `paused the rollout of policy "${org}/${name}"`);
+    });
+
+  nmp
+    .command('resume')
+    .description(
+      'resume a paused rollout, or enable a disabled policy again (only later failures count), spreading the nodes left over a window',
+    )
+    .argument('<name>', 'policy name')
+    .option(
+      '--window <seconds>',
+      'spread the nodes that have not started over this many seconds (default: what was left of the window)',
+      windowSeconds,
+    )
+    .option(...ORG_OPTION)
+    .action(async (name: string, options: { org?: string; window?: number }, command: Command) => {
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
+      const policy = await client.post<NmpAnswer>(
+        path`/v1/orgs/${org}/management-policies/${name}/resume`,
+        options.window === undefined ? {} : { window: options.window },
+      );
+      const spread = policy.resumeWindow
+        ? `; nodes that have not started go over ${policy.resumeWindow.duration} s from ${policy.resumeWindow.start}`
+        : '';
+      context.printer.result(policy, `policy "${org}/${name}" is ${policy.state}${spread}`);
+    });
+
+  nmp
+    .command('reset')
+    .description(
+      'ask nodes to enact the policy again (even at a version that failed there), ending the halt of their HA group',
+    )
+    .argument('<name>', 'policy name')
+    .option('--node <id>', 'this node; repeat for several', collect, [])
+    .option('--failed', 'every node whose status counts as failed')
+    .option(...ORG_OPTION)
+    .option('-y, --yes', 'reset every node of the policy without asking')
+    .action(
+      async (
+        name: string,
+        options: { org?: string; node: string[]; failed?: boolean; yes?: boolean },
+        command: Command,
+      ) => {
+        if (options.node.length > 0 && options.failed)
+          throw new CliError('give --node or --failed, not both');
+        const { context, client, org } = await orgCommandContext(command, services, options.org);
+        const body = options.failed
+          ? { failed: true }
+          : options.node.length > 0
+            ? { nodes: options.node }
+            : {};
+        if (!options.failed && options.node.length === 0) {
+          const ok = await confirmed(
+            context,
+            options.yes,
+            `Reset every node of policy "${org}/${name}"?`,
+            `not resetting every node of policy "${org}/${name}" without confirmation`,
+            'nothing reset',
+          );
+          if (!ok) return;
+        }
+        const answer = await client.post<ResetAnswer>(
+          path`/v1/orgs/${org}/management-policies/${name}/reset`,
+          body,
+        );
+        context.printer.result(
+          answer,
+          answer.total === 0
+            ? `no nodes of policy "${org}/${name}" to reset`
+            : `reset ${answer.total} node(s) of policy "${org}/${name}": ${answer.nodes.join(', ')}`,
+        );
+      },
+    );
+
+  nmp
+    .command('history')
+    .description(
+      "the policy's events and its nodes' statuses, newest first; kept after the policy is removed",
+    )
+    .argument('<name>', 'policy name')
+    .option('--node <id>', "only this node's statuses")
+    .option('--limit <n>', 'show at most this many entries', historyLimit, 50)
+    .option(...ORG_OPTION)
+    .action(
+      async (name: string, options: { org?: string; node?: string; limit: number }, command: Command) => {
+        const { context, client, org } = await orgCommandContext(command, services, options.org);
+        const filter = options.node ? `?node=${encodeURIComponent(options.node)}` : '';
+        const items = await readHistory(
+          client,
+          `${path`/v1/orgs/${org}/management-policies/${name}/history`}${filter}`,
+          options.limit,
+        );
+        context.printer.list<HistoryEntry>(
+          { items, total: items.length },
+          HISTORY_COLUMNS,
+          `no history for policy "${org}/${name}"`,
+        );
+      },
+    );
+
+  registerNmpWatchCommand(nmp, services, ORG_OPTION);
 }

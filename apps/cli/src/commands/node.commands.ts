@@ -1,4 +1,4 @@
-/** `careen node register|list|show|remove`: the edge nodes of an org. */
+/** `careen node register|list|show|remove|cordon|uncordon|history`: the edge nodes of an org. */
 import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
@@ -6,6 +6,8 @@ import { type Column } from '../output/output';
 import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
+import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
+import { since } from '../watch/rollout-screen';
 
 interface NodeAnswer {
   org: string;
@@ -18,6 +20,7 @@ interface NodeAnswer {
   rack: string | null;
   haGroup: string | null;
   schedulable: boolean;
+  status: { lastHeartbeat?: string | null; agentVersion?: { package?: string | null } | null } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -38,8 +41,10 @@ interface RegisterOptions {
   rack?: string;
 }
 
-const NODE_COLUMNS: readonly Column<NodeAnswer>[] = [
+const nodeColumns = (now: Date): readonly Column<NodeAnswer>[] => [
   { header: 'ID', value: (node) => node.id },
+  { header: 'VERSION', value: (node) => node.status?.agentVersion?.package },
+  { header: 'LAST SEEN', value: (node) => since(node.status?.lastHeartbeat, now) },
   { header: 'NAME', value: (node) => node.name },
   { header: 'PATTERN', value: (node) => node.pattern },
   { header: 'HA GROUP', value: (node) => node.haGroup },
@@ -51,7 +56,7 @@ const NODE_COLUMNS: readonly Column<NodeAnswer>[] = [
         .map(([key, value]) => `${key}=${value}`)
         .join(','),
   },
-  { header: 'UPDATED', value: (node) => node.updatedAt },
+  { header: 'SCHEDULABLE', value: (node) => node.schedulable },
 ];
 
 const ORG_OPTION = ['--org <org>', 'org of the node (default: CAREEN_ORG, else your own org)'] as const;
@@ -128,7 +133,7 @@ export function registerNodeCommands(program: Command, services: CliServices): v
         `${path`/v1/orgs/${org}/nodes`}${search}`,
       );
       const filtered = search ? ' matching the filters' : '';
-      context.printer.list(answer, NODE_COLUMNS, `no nodes${filtered} in org "${org}"`);
+      context.printer.list(answer, nodeColumns(services.now()), `no nodes${filtered} in org "${org}"`);
     });
 
   node
@@ -151,5 +156,48 @@ export function registerNodeCommands(program: Command, services: CliServices): v
       const { context, client, org } = await orgCommandContext(command, services, options.org);
       const what = `node "${org}/${id}"`;
       await removeAfterConfirmation(context, client, what, path`/v1/orgs/${org}/nodes/${id}`, options.yes);
+    });
+
+  for (const [name, schedulable, what] of [
+    ['cordon', false, 'keep new workloads off a node (those it runs stay)'],
+    ['uncordon', true, 'let the agbot place workloads on a node again'],
+  ] as const) {
+    node
+      .command(name)
+      .description(what)
+      .argument('<id>', 'node id')
+      .option(...ORG_OPTION)
+      .action(async (id: string, options: { org?: string }, command: Command) => {
+        const { context, client, org } = await orgCommandContext(command, services, options.org);
+        const updated = await client.patch<NodeAnswer>(path`/v1/orgs/${org}/nodes/${id}`, { schedulable });
+        context.printer.result(
+          updated,
+          schedulable
+            ? `node "${org}/${id}" takes workloads again`
+            : `node "${org}/${id}" is cordoned: no new workloads`,
+        );
+      });
+  }
+
+  node
+    .command('history')
+    .description('every status the node reported for management policies, newest first')
+    .argument('<id>', 'node id')
+    .option('--nmp <name>', 'only this management policy')
+    .option('--limit <n>', 'show at most this many entries', historyLimit, 50)
+    .option(...ORG_OPTION)
+    .action(async (id: string, options: { org?: string; nmp?: string; limit: number }, command: Command) => {
+      const { context, client, org } = await orgCommandContext(command, services, options.org);
+      const filter = options.nmp ? `?nmp=${encodeURIComponent(options.nmp)}` : '';
+      const items = await readHistory(
+        client,
+        `${path`/v1/orgs/${org}/nodes/${id}/history`}${filter}`,
+        options.limit,
+      );
+      context.printer.list<HistoryEntry>(
+        { items, total: items.length },
+        HISTORY_COLUMNS,
+        `no history for node "${org}/${id}"`,
+      );
     });
 }

@@ -1,4 +1,4 @@
-/** `careen org create|show`: orgs of the exchange. */
+/** `careen org create|list|show`: orgs of the exchange. */
 import { type Command } from 'commander';
 import { path } from '../http/exchange-client';
 import { type CliServices, contextOf } from './command-context';
@@ -27,6 +27,24 @@ export function registerOrgCommands(program: Command, services: CliServices): vo
         ...(options.label === undefined ? {} : { label: options.label }),
       });
       context.printer.record(created);
+    });
+
+  org
+    .command('list')
+    .description('list the orgs you may see (every org, for hub admins)')
+    .action(async (_options: object, command: Command) => {
+      const context = contextOf(command, services);
+      const client = await context.client();
+      const answer = await client.get<{ items: OrgAnswer[]; total: number }>(path`/v1/orgs`);
+      context.printer.list(
+        answer,
+        [
+          { header: 'ID', value: (each: OrgAnswer) => each.id },
+          { header: 'LABEL', value: (each: OrgAnswer) => each.label },
+          { header: 'CREATED', value: (each: OrgAnswer) => each.createdAt },
+        ],
+        'no orgs',
+      );
     });
 
   org

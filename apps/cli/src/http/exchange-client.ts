@@ -54,6 +54,10 @@ export class ExchangeClient {
     return this.request<T>('PUT', route, body);
   }
 
+  patch<T>(route: string, body: unknown): Promise<T> {
+    return this.request<T>('PATCH', route, body);
+  }
+
   async delete(route: string): Promise<void> {
     await this.request<unknown>('DELETE', route);
   }

@@ -1,4 +1,4 @@
-import { OrgScoped, Roles } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto } from './dto/create-org.dto';
@@ -18,11 +18,13 @@ export class OrgsController {
     return this.orgs.create(body);
   }
 
-  /** Every org: what a hub-level reader such as the agbot walks for a full resync. */
+  /**
+   * Every org for a hub admin (what a hub-level reader such as the agbot walks for a full
+   * resync); a user of an org sees only that one.
+   */
   @Get()
-  @Roles('hubAdmin')
-  async list(): Promise<OrgListResponse> {
-    const items = await this.orgs.list();
+  async list(@CurrentPrincipal() actor: Principal): Promise<OrgListResponse> {
+    const items = await this.orgs.list(actor);
     return { items, total: items.length };
   }
 

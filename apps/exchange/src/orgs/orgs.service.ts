@@ -1,4 +1,5 @@
 /** Orgs: the tenants. Creating one is a hub admin's act; every org's data is isolated. */
+import { isHubAdmin, type Principal } from '@careen/auth';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -37,8 +38,12 @@ export class OrgsService {
     });
   }
 
-  async list(): Promise<OrgResponse[]> {
-    const orgs = await this.dataSource.manager.find(OrgEntity, { order: { id: 'ASC' } });
+  /** Every org for a hub admin; the caller's own org for anyone else. */
+  async list(actor: Principal): Promise<OrgResponse[]> {
+    const orgs = await this.dataSource.manager.find(OrgEntity, {
+      where: isHubAdmin(actor) ? {} : { id: actor.org },
+      order: { id: 'ASC' },
+    });
     return orgs.map((org) => OrgResponse.from(org));
   }
 
