@@ -126,7 +126,9 @@ describe('careen nodes, HA groups, services, policies and agent packages against
     it('lists nodes as a table and filters them by label', async () => {
       const all = await careen(['node', 'list']);
       expect(all.code).toBe(0);
-      expect(all.stdout).toMatch(/^ID +VERSION +LAST SEEN +NAME +PATTERN +HA GROUP +RACK +LABELS +SCHEDULABLE\n/);
+      expect(all.stdout).toMatch(
+        /^ID +VERSION +LAST SEEN +NAME +PATTERN +HA GROUP +RACK +LABELS +SCHEDULABLE\n/,
+      );
       expect(all.stdout).toMatch(/\nn1 +never +edge 1 +r1 +tier=gold,zone=eu-1 +true\n/);
       expect(all.stdout.trimEnd().split('\n')).toHaveLength(5);
 
@@ -430,7 +432,9 @@ describe('careen nodes, HA groups, services, policies and agent packages against
     it('shows the status rollup of a policy', async () => {
       const table = await careen(['nmp', 'status', 'canary']);
       expect(table.code).toBe(0);
-      expect(table.stdout).toMatch(/^nmp +canary\ntotal +0\nfailed +0\nenabled +true\npaused +false\nstate +active\n/);
+      expect(table.stdout).toMatch(
+        /^nmp +canary\ntotal +0\nfailed +0\nenabled +true\npaused +false\nstate +active\n/,
+      );
       const json = await careen(['nmp', 'status', 'canary', '-o', 'json']);
       expect(JSON.parse(json.stdout)).toEqual({
         nmp: 'canary',

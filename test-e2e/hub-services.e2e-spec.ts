@@ -42,6 +42,39 @@ describe('the hub services', () => {
     }
   });
 
+  it('each describes every operation of its OpenAPI with a summary', async () => {
+    for (const service of services) {
+      const { paths } = (await http(service.url, 'GET', '/docs/openapi.json')).body as {
+        paths: Record<string, Record<string, { summary?: string }>>;
+      };
+      expect(Object.keys(paths).length).toBeGreaterThan(1);
+      const unsummarized = Object.entries(paths).flatMap(([route, operations]) =>
+        Object.entries(operations)
+          .filter(([, operation]) => !operation.summary?.trim())
+          .map(([method]) => `${method.toUpperCase()} ${route}`),
+      );
+      expect({ service: service.url, unsummarized }).toEqual({ service: service.url, unsummarized: [] });
+    }
+  });
+
+  it("describes the agbot's FleetLock routes, header and body included", async () => {
+    const agbot = services[1]!;
+    const { paths } = (await http(agbot.url, 'GET', '/docs/openapi.json')).body;
+    for (const route of ['/v1/pre-reboot', '/v1/steady-state']) {
+      expect(paths[route].post).toMatchObject({
+        tags: ['fleetlock'],
+        parameters: [expect.objectContaining({ name: 'fleet-lock-protocol', in: 'header', required: true })],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: expect.objectContaining({ required: ['client_params'] }),
+            },
+          },
+        },
+      });
+    }
+  });
+
   it('each owns a schema of its own, migrated, with its outbox', async () => {
     const tables = await withClient(infra.databaseUrl, async (client) => {
       const result = await client.query<{ schema: string; table: string }>(

@@ -8,7 +8,8 @@ import {
 
 export const deploymentOrchestratorService: ServiceDefinition<DeploymentOrchestratorConfig> = {
   service: 'deployment-orchestrator',
-  description: 'Deployment strategies, rollouts and single-node upgrades with history',
+  description:
+    'Will run deployment strategies, rollouts and single-node upgrades with history. Today it only boots: health, readiness, metrics and whoami.',
   configClass: DeploymentOrchestratorConfig,
   port: (config) => config.CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT,
   module: (config, logger) => DeploymentOrchestratorModule.forRoot(config, logger),

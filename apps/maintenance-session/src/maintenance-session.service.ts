@@ -8,7 +8,8 @@ import {
 
 export const maintenanceSessionService: ServiceDefinition<MaintenanceSessionConfig> = {
   service: 'maintenance-session',
-  description: 'Planned maintenance sessions with project and admin state events',
+  description:
+    'Will run planned maintenance sessions with project and admin state events. Today it only boots: health, readiness, metrics and whoami.',
   configClass: MaintenanceSessionConfig,
   port: (config) => config.CAREEN_MAINTENANCE_SESSION_PORT,
   module: (config, logger) => MaintenanceSessionModule.forRoot(config, logger),

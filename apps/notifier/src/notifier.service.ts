@@ -4,7 +4,8 @@ import { NOTIFIER_ENTITIES, NOTIFIER_MIGRATIONS, NotifierModule } from './notifi
 
 export const notifierService: ServiceDefinition<NotifierConfig> = {
   service: 'notifier',
-  description: 'Subscriptions and delivery of maintenance events: webhooks, NATS and SSE',
+  description:
+    'Will hold subscriptions and deliver maintenance events (webhooks, NATS, SSE). Today it only boots: health, readiness, metrics and whoami.',
   configClass: NotifierConfig,
   port: (config) => config.CAREEN_NOTIFIER_PORT,
   module: (config, logger) => NotifierModule.forRoot(config, logger),

@@ -46,7 +46,8 @@ export function readySummary(
   if (cli) {
     lines.push(
       '',
-      '  CLI         install the careen command once with "npm link" (or use "npm run careen -- …"):',
+      '  CLI         install the careen and careen-agent commands once with "npm link"',
+      '              (or run "npm run careen -- …" instead of careen):',
       `    careen login --exchange ${platform.exchangeUrl()} --org root --user root`,
       '    careen --help',
     );

@@ -1,7 +1,7 @@
 import { OrgScoped } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { type RolloutReport } from './placement-controller';
 import { PlacementStore } from './placement-store';
@@ -24,6 +24,7 @@ export class RolloutsController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the org's service rollouts through HA groups" })
   @OrgScoped()
   async list(@Param('org', IdentifierPipe) org: string): Promise<RolloutListResponse> {
     const rows = await this.store.rolloutReports<RolloutReport>(org);

@@ -1,6 +1,6 @@
 import { OrgScoped } from '@careen/auth';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DeployCheckDto } from './deploycheck.dto';
 import { DeployCheckService } from './deploycheck.service';
 import { type DeployCheckResult } from './deploycheck.types';
@@ -15,6 +15,7 @@ export class DeployCheckController {
   constructor(private readonly deployCheck: DeployCheckService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Check, per node, whether a deployment policy or service may be placed' })
   @HttpCode(200)
   check(@Param('org') org: string, @Body() body: DeployCheckDto): Promise<DeployCheckResult> {
     return this.deployCheck.check(org, body);

@@ -43,6 +43,7 @@ export class AgentPackagesController {
 
   /** The request body is the .tar.gz itself, streamed; not JSON. */
   @Post()
+  @ApiOperation({ summary: 'Upload an agent package (.tar.gz)' })
   @Roles('hubAdmin')
   @ApiConsumes(...PACKAGE_MEDIA_TYPES)
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
@@ -75,6 +76,7 @@ export class AgentPackagesController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List the agent packages, newest version first' })
   @AllowNodes()
   @ApiOkResponse({ type: AgentPackageListResponse })
   list(): Promise<AgentPackageListResponse> {
@@ -82,6 +84,7 @@ export class AgentPackagesController {
   }
 
   @Get(':version')
+  @ApiOperation({ summary: 'Read an agent package' })
   @AllowNodes()
   @ApiOkResponse({ type: AgentPackageResponse })
   get(@Param('version') version: string): Promise<AgentPackageResponse> {
@@ -99,6 +102,7 @@ export class AgentPackagesController {
 
   /** The .tar.gz, resumable with `Range` (one range) and `If-Range`. */
   @Get(':version/content')
+  @ApiOperation({ summary: "Download an agent package's bytes, resumable with Range" })
   @AllowNodes()
   @ApiProduces('application/gzip')
   @ApiHeader({

@@ -1,6 +1,6 @@
 import { Public } from '@careen/auth';
 import { Body, Controller, Get, Header, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { TokenRequestDto, type TokenResponse } from './dto/token-request.dto';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
@@ -21,6 +21,7 @@ export class TokenController {
    * locally. A token outlives the node it was issued to until it expires.
    */
   @Post('token')
+  @ApiOperation({ summary: 'Trade user or node credentials for a short-lived token' })
   @HttpCode(200)
   async token(@Body() body: TokenRequestDto): Promise<TokenResponse> {
     const principal =
@@ -31,6 +32,7 @@ export class TokenController {
   }
 
   @Get('jwks')
+  @ApiOperation({ summary: "Read the exchange's token verification keys (JWKS)" })
   @Header('Cache-Control', 'public, max-age=300')
   jwks() {
     return this.keys.jwks();

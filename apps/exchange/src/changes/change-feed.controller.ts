@@ -1,6 +1,6 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeFeedResponse, ChangeHeadResponse } from './dto/change-feed.response';
@@ -19,6 +19,7 @@ export class ChangeFeedController {
    * the state it read is missed.
    */
   @Get('head')
+  @ApiOperation({ summary: "Read the change feed's head, to follow it from now" })
   @OrgScoped()
   @AllowNodes()
   head(): ChangeHeadResponse {
@@ -27,6 +28,7 @@ export class ChangeFeedController {
 
   /** Long-poll: answers at once when there are changes after `since`, else within `wait` seconds. */
   @Get()
+  @ApiOperation({ summary: 'Long-poll the changes after a change id' })
   @OrgScoped()
   @AllowNodes()
   read(

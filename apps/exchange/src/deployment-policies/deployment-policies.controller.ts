@@ -1,7 +1,7 @@
 import { IdentifierPipe } from '@careen/service';
 import { OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { DeploymentPoliciesService } from './deployment-policies.service';
 import {
@@ -20,6 +20,7 @@ export class DeploymentPoliciesController {
   constructor(private readonly policies: DeploymentPoliciesService) {}
 
   @Put(':name')
+  @ApiOperation({ summary: 'Publish (create or replace) a deployment policy' })
   @Roles('orgAdmin')
   async put(
     @Param('org') org: string,
@@ -33,16 +34,19 @@ export class DeploymentPoliciesController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the org's deployment policies" })
   list(@Param('org') org: string): Promise<DeploymentPolicyListResponse> {
     return this.policies.list(org);
   }
 
   @Get(':name')
+  @ApiOperation({ summary: 'Read a deployment policy' })
   get(@Param('org') org: string, @Param('name') name: string): Promise<DeploymentPolicyResponse> {
     return this.policies.get(org, name);
   }
 
   @Delete(':name')
+  @ApiOperation({ summary: 'Remove a deployment policy' })
   @Roles('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('name') name: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateHaGroupDto, ReplaceHaGroupDto } from './dto/ha-group.dto';
 import { type HaGroupListResponse, HaGroupResponse } from './dto/ha-group.response';
 import { HaGroupsService } from './ha-groups.service';
@@ -15,6 +15,7 @@ export class HaGroupsController {
   constructor(private readonly groups: HaGroupsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Form an HA group' })
   create(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -24,16 +25,19 @@ export class HaGroupsController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the org's HA groups" })
   list(@Param('org') org: string): Promise<HaGroupListResponse> {
     return this.groups.list(org);
   }
 
   @Get(':name')
+  @ApiOperation({ summary: 'Read an HA group' })
   get(@Param('org') org: string, @Param('name') name: string): Promise<HaGroupResponse> {
     return this.groups.get(org, name);
   }
 
   @Put(':name')
+  @ApiOperation({ summary: "Replace an HA group's members and description" })
   replace(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -44,6 +48,7 @@ export class HaGroupsController {
   }
 
   @Delete(':name')
+  @ApiOperation({ summary: 'Dissolve an HA group' })
   @HttpCode(204)
   remove(
     @CurrentPrincipal() actor: Principal,

@@ -1,7 +1,7 @@
 import { IdentifierPipe } from '@careen/service';
 import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ListNodesQuery } from './dto/list-nodes.query';
 import { NodeStatusDto } from './dto/node-status.dto';
@@ -28,6 +28,7 @@ export class NodesController {
 
   /** Registers a node (users) or updates it (its registrant, an admin, or the node itself). */
   @Put(':id')
+  @ApiOperation({ summary: 'Register or update a node (its token is shown once)' })
   @AllowNodes()
   async register(
     @CurrentPrincipal() actor: Principal,
@@ -43,11 +44,13 @@ export class NodesController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the org's nodes, by HA group or label" })
   list(@Param('org') org: string, @Query() query: ListNodesQuery): Promise<NodeListResponse> {
     return this.nodes.list(org, { haGroup: query.haGroup, labels: query.label });
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Read a node' })
   @AllowNodes()
   get(
     @CurrentPrincipal() actor: Principal,
@@ -59,6 +62,7 @@ export class NodesController {
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: "Change some of a node's fields (schedulable, labels, ...)" })
   update(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -69,6 +73,7 @@ export class NodesController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Remove a node' })
   @HttpCode(204)
   remove(
     @CurrentPrincipal() actor: Principal,
@@ -79,6 +84,7 @@ export class NodesController {
   }
 
   @Put(':id/policy')
+  @ApiOperation({ summary: "Replace a node's policy (properties and constraints)" })
   @AllowNodes()
   replacePolicy(
     @CurrentPrincipal() actor: Principal,
@@ -92,6 +98,7 @@ export class NodesController {
 
   /** Written by the node itself only (users get 403). */
   @Put(':id/status')
+  @ApiOperation({ summary: "Report the node's status (the node itself)" })
   @AllowNodes()
   reportStatus(
     @CurrentPrincipal() actor: Principal,
@@ -104,6 +111,7 @@ export class NodesController {
   }
 
   @Get(':id/workloads')
+  @ApiOperation({ summary: 'Read the workloads the node should run' })
   @AllowNodes()
   async desiredWorkloads(
     @CurrentPrincipal() actor: Principal,
@@ -120,6 +128,7 @@ export class NodesController {
    * only hub admins may write them.
    */
   @Put(':id/workloads')
+  @ApiOperation({ summary: "Replace the node's desired workloads (the agbot)" })
   @Roles('hubAdmin')
   async replaceDesiredWorkloads(
     @Param('org') org: string,

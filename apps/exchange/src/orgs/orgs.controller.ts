@@ -1,6 +1,6 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateOrgDto } from './dto/create-org.dto';
 import { OrgListResponse, OrgResponse } from './dto/org.response';
 import { OrgsService } from './orgs.service';
@@ -13,6 +13,7 @@ export class OrgsController {
   constructor(private readonly orgs: OrgsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create an org' })
   @Roles('hubAdmin')
   create(@Body() body: CreateOrgDto): Promise<OrgResponse> {
     return this.orgs.create(body);
@@ -23,12 +24,14 @@ export class OrgsController {
    * resync); a user of an org sees only that one.
    */
   @Get()
+  @ApiOperation({ summary: 'List the orgs the caller may see' })
   async list(@CurrentPrincipal() actor: Principal): Promise<OrgListResponse> {
     const items = await this.orgs.list(actor);
     return { items, total: items.length };
   }
 
   @Get(':org')
+  @ApiOperation({ summary: 'Read an org' })
   @OrgScoped()
   get(@Param('org') org: string): Promise<OrgResponse> {
     return this.orgs.get(org);

@@ -1,7 +1,7 @@
 import { IdentifierPipe } from '@careen/service';
 import { AllowNodes, OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ListServicesQuery } from './dto/list-services.query';
 import { PutServiceDto } from './dto/put-service.dto';
@@ -18,6 +18,7 @@ export class ServicesController {
   constructor(private readonly services: ServicesService) {}
 
   @Put(':id')
+  @ApiOperation({ summary: 'Publish (create or replace) a service' })
   @Roles('orgAdmin')
   async put(
     @Param('org') org: string,
@@ -31,18 +32,21 @@ export class ServicesController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the org's services" })
   @AllowNodes()
   list(@Param('org') org: string, @Query() query: ListServicesQuery): Promise<ServiceListResponse> {
     return this.services.list(org, query);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Read a service' })
   @AllowNodes()
   get(@Param('org') org: string, @Param('id') id: string): Promise<ServiceResponse> {
     return this.services.get(org, id);
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Remove a service' })
   @Roles('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('id') id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateUserDto } from './dto/create-user.dto';
 import { type UserListResponse, UserResponse } from './dto/user.response';
 import { mayReadUser } from './user-role.policy';
@@ -15,6 +15,7 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Add a user to the org' })
   @Roles('orgAdmin')
   add(
     @CurrentPrincipal() actor: Principal,
@@ -25,12 +26,14 @@ export class UsersController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the org's users" })
   @Roles('orgAdmin')
   list(@Param('org') org: string): Promise<UserListResponse> {
     return this.users.list(org);
   }
 
   @Get(':username')
+  @ApiOperation({ summary: 'Read a user' })
   get(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -42,6 +45,7 @@ export class UsersController {
   }
 
   @Delete(':username')
+  @ApiOperation({ summary: 'Remove a user' })
   @Roles('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('username') username: string): Promise<void> {

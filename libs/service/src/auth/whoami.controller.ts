@@ -1,6 +1,6 @@
 import { AllowNodes, CurrentPrincipal, type Principal } from '@careen/auth';
 import { Controller, Get } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 /** Who the caller's credentials say they are, as this service sees them. */
 @ApiTags('auth')
@@ -10,6 +10,7 @@ import { ApiBasicAuth, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 @Controller('v1/whoami')
 export class WhoAmIController {
   @Get()
+  @ApiOperation({ summary: 'Say who the credentials belong to' })
   whoami(@CurrentPrincipal() principal: Principal): Principal {
     return principal;
   }
