@@ -118,6 +118,7 @@ describe('agbot: agent-upgrade grants released from exchange changes', () => {
     }
     const policy = await atExchange('PUT', `/v1/orgs/acme/management-policies/${NMP}`, {
       nodes: Object.values(GROUPS).flat(),
+      enabled: true,
       agentUpgradePolicy: { atLeastVersion: '2.0.0' },
     });
     expect(policy.status).toBeLessThan(300);
@@ -142,7 +143,6 @@ describe('agbot: agent-upgrade grants released from exchange changes', () => {
 
   it.each([
     ['successful', 'done'],
-    ['failed', 'broken'],
     ['rolled-back', 'undone'],
   ])('releases a holder whose status for its policy turns %s, and grants its peer', async (status, group) => {
     await grantFirst(group);
@@ -150,6 +150,19 @@ describe('agbot: agent-upgrade grants released from exchange changes', () => {
     expect((await reportStatus(first!, status)).status).toBe(200);
     await peerGrantedPromptly(group);
     expect(await releaseReasons(first!, 1)).toEqual(['terminal-status']);
+  });
+
+  it('keeps a holder that failed until it has rolled back, then grants its peer', async () => {
+    await grantFirst('broken');
+    const [first, second] = GROUPS.broken!;
+    expect((await reportStatus(first!, 'failed')).status).toBe(200);
+    await eventually(async () =>
+      expect((await holderOf('broken'))[0]).toMatchObject({ node: first, halted: true }),
+    );
+    expect((await askUpgrade(second!)).body.details.holder).toMatchObject({ node: first, halted: true });
+    expect((await reportStatus(first!, 'rolled-back')).status).toBe(200);
+    await peerGrantedPromptly('broken');
+    expect(await releaseReasons(first!, 1)).toEqual(['healthy']);
   });
 
   it('renews the lease on a status in progress, and keeps the holder on a status of another policy', async () => {

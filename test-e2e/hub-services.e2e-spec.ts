@@ -47,7 +47,7 @@ describe('the hub services', () => {
       const { paths } = (await http(service.url, 'GET', '/docs/openapi.json')).body as {
         paths: Record<string, Record<string, { summary?: string }>>;
       };
-      expect(Object.keys(paths).length).toBeGreaterThan(1);
+      expect(Object.keys(paths)).toContain('/v1/whoami');
       const unsummarized = Object.entries(paths).flatMap(([route, operations]) =>
         Object.entries(operations)
           .filter(([, operation]) => !operation.summary?.trim())

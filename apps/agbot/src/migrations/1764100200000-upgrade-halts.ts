@@ -138,7 +138,10 @@ export class UpgradeHalts1764100200000 implements MigrationInterface {
         WHERE g.org = p_org AND g.node = p_node AND g.holder_kind = p_kind;
         IF FOUND AND v_own.halted_at IS NOT NULL THEN
           -- A halted holder keeps its slot whatever it asks for; the halt follows its policy.
-          UPDATE agbot.upgrade_grants AS g SET management_policy = p_policy
+          -- The lease means nothing while halted; it is set so the holder renews at its pace.
+          UPDATE agbot.upgrade_grants AS g
+          SET management_policy = p_policy,
+              lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => p_lease_seconds)
           WHERE g.org = p_org AND g.node = p_node AND g.holder_kind = p_kind
           RETURNING g.* INTO v_slot;
           RETURN QUERY SELECT 'answer', 'renewed', v_group, ${slotOf('v_slot')}, NULL::text, NULL::timestamptz;

@@ -569,6 +569,8 @@ describe('agent-upgrade grants', () => {
       await statusChange('h1', 'nmp-h', 'rollback-failed', undefined, 'bad');
       const again = await upgrade('h1', 'nmp-fix');
       expect(again.status).toBe(200);
+      // A lease it can renew at the usual pace, though a halted slot never runs out.
+      expect(Date.parse(again.body.leaseExpiresAt) - Date.now()).toBeGreaterThan(60_000);
       expect((await groupState('halting'))?.halted).toMatchObject({
         node: 'h1',
         managementPolicy: 'nmp-fix',
