@@ -4,23 +4,16 @@
  * (exit 0) and to a stop on failures (exit 1, the reason shown); pause, resume, reset, history,
  * cordon and the listings.
  */
-import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
-import { agbotService } from '@careen/agbot/src/agbot.service';
 import { runCli } from '@careen/cli/src/run-cli';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
-import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
-import { exchangeService } from '@careen/exchange/src/exchange.service';
-import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
-import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { eventually, useTestInfra } from '@careen/testing';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
 
-const ROOT_PASSWORD = 'root-password-1';
-const root = basic('root', 'root', ROOT_PASSWORD);
 const CAREEN = resolve(__dirname, '..', 'tools', 'launcher', 'careen.js');
 const FAILING = 'sim-0002';
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
@@ -32,15 +25,14 @@ interface Run {
 
 describe('careen steering rollouts', () => {
   const infra = useTestInfra();
-  let exchange: InProcessService<ExchangeConfig>;
-  let agbot: InProcessService<AgbotConfig>;
+  let hub: RolloutHub;
   let fleet: SimulatedFleet;
   let workDir: string;
   const env = () => ({
-    CAREEN_EXCHANGE_URL: exchange.url,
+    CAREEN_EXCHANGE_URL: hub.exchange.url,
     CAREEN_ORG: 'acme',
-    CAREEN_USER: 'ada',
-    CAREEN_PASSWORD: 'ada-password',
+    CAREEN_USER: ORG_ADMIN.username,
+    CAREEN_PASSWORD: ORG_ADMIN.password,
     CAREEN_CONFIG_DIR: workDir,
   });
 
@@ -69,39 +61,20 @@ describe('careen steering rollouts', () => {
     });
 
   const publish = (name: string, body: Record<string, unknown>) =>
-    http(exchange.url, 'PUT', `/v1/orgs/acme/management-policies/${name}`, {
-      auth: basic('acme', 'ada', 'ada-password'),
-      body: {
-        enabled: true,
-        agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now', duration: 3 },
-        ...body,
-      },
+    hub.call('PUT', `/v1/orgs/acme/management-policies/${name}`, {
+      enabled: true,
+      agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now', duration: 3 },
+      ...body,
     });
 
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'careen-rollout-cli-'));
-    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    agbot = await startServiceInProcess(agbotService, infra, {
-      CAREEN_EXCHANGE_URL: exchange.url,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-      CAREEN_UPGRADE_LEASE_SECONDS: '30',
-    });
-    await http(exchange.url, 'POST', '/v1/orgs', { auth: root, body: { id: 'acme' } });
-    await http(exchange.url, 'POST', '/v1/orgs/acme/users', {
-      auth: root,
-      body: { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
-    });
-    for (const version of ['1.0.0', '2.0.0'])
-      await http(exchange.url, 'POST', '/v1/agent-packages', {
-        auth: root,
-        rawBody: await buildPackage({ version }),
-        headers: { 'content-type': 'application/gzip' },
-      });
+    hub = await startRolloutHub(infra);
     fleet = await startSimulatedFleet({
-      exchangeUrl: exchange.url,
-      agbotUrl: agbot.url,
+      exchangeUrl: hub.exchange.url,
+      agbotUrl: hub.agbot.url,
       org: 'acme',
-      admin: { username: 'ada', password: 'ada-password' },
+      admin: ORG_ADMIN,
       nodes: 4,
       haGroups: 2,
       initialVersion: '1.0.0',
@@ -114,8 +87,7 @@ describe('careen steering rollouts', () => {
 
   afterAll(async () => {
     await fleet?.stop();
-    await agbot?.close();
-    await exchange?.close();
+    await hub?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 

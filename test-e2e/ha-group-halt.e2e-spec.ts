@@ -6,19 +6,11 @@
  * operator repairs the node and resets it, and then the group goes on.
  */
 import { seededRandom } from '@careen/agbot/src/placement/placement.fixtures';
-import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
-import { agbotService } from '@careen/agbot/src/agbot.service';
-import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
-import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
-import { exchangeService } from '@careen/exchange/src/exchange.service';
-import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
-import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { eventually, http, useTestInfra } from '@careen/testing';
+import { ACME_ADMIN, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
 
-const ROOT_PASSWORD = 'root-password-1';
-const root = basic('root', 'root', ROOT_PASSWORD);
-const admin = basic('acme', 'ada', 'ada-password');
 /** Members are dealt round-robin: node i is in group (i - 1) % 3 + 1. */
 const FAILING = ['sim-0001', 'sim-0005'];
 const BROKEN = 'sim-0009';
@@ -55,14 +47,12 @@ function downSpans(timeline: readonly TimelineEntry[], openUntil: Map<string, nu
 
 describe('HA groups halted by a failed member', () => {
   const infra = useTestInfra();
-  let exchange: InProcessService<ExchangeConfig>;
-  let agbot: InProcessService<AgbotConfig>;
+  let hub: RolloutHub;
   let fleet: SimulatedFleet;
 
-  const call = (method: string, path: string, body?: unknown) =>
-    http(exchange.url, method, path, { auth: admin, body });
+  const call = (method: string, path: string, body?: unknown) => hub.call(method, path, body);
   const groups = async () =>
-    (await http(agbot.url, 'GET', '/v1/orgs/acme/upgrade-groups', { auth: admin })).body.items as {
+    (await http(hub.agbot.url, 'GET', '/v1/orgs/acme/upgrade-groups', { auth: ACME_ADMIN })).body.items as {
       haGroup: string;
       state: string;
       halted: { node: string; error: string | null } | null;
@@ -77,29 +67,12 @@ describe('HA groups halted by a failed member', () => {
     });
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    agbot = await startServiceInProcess(agbotService, infra, {
-      CAREEN_EXCHANGE_URL: exchange.url,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-      CAREEN_UPGRADE_LEASE_SECONDS: '30',
-    });
-    await http(exchange.url, 'POST', '/v1/orgs', { auth: root, body: { id: 'acme' } });
-    await http(exchange.url, 'POST', '/v1/orgs/acme/users', {
-      auth: root,
-      body: { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
-    });
-    for (const version of ['1.0.0', '2.0.0']) {
-      await http(exchange.url, 'POST', '/v1/agent-packages', {
-        auth: root,
-        rawBody: await buildPackage({ version }),
-        headers: { 'content-type': 'application/gzip' },
-      });
-    }
+    hub = await startRolloutHub(infra);
     fleet = await startSimulatedFleet({
-      exchangeUrl: exchange.url,
-      agbotUrl: agbot.url,
+      exchangeUrl: hub.exchange.url,
+      agbotUrl: hub.agbot.url,
       org: 'acme',
-      admin: { username: 'ada', password: 'ada-password' },
+      admin: ORG_ADMIN,
       nodes: 9,
       haGroups: 3,
       initialVersion: '1.0.0',
@@ -114,8 +87,7 @@ describe('HA groups halted by a failed member', () => {
 
   afterAll(async () => {
     await fleet?.stop();
-    await agbot?.close();
-    await exchange?.close();
+    await hub?.close();
   });
 
   it('never has two members of a group down, halts the group of a broken member, and goes on after a reset', async () => {

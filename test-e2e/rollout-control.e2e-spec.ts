@@ -5,19 +5,11 @@
  * over a window starts its remaining nodes spread over that window, not all at once.
  */
 import { seededRandom } from '@careen/agbot/src/placement/placement.fixtures';
-import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
-import { agbotService } from '@careen/agbot/src/agbot.service';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
-import { exchangeService } from '@careen/exchange/src/exchange.service';
-import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
-import { basic, eventually, http, useTestInfra } from '@careen/testing';
-import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
+import { eventually, useTestInfra } from '@careen/testing';
+import { ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
 
-const ROOT_PASSWORD = 'root-password-1';
-const root = basic('root', 'root', ROOT_PASSWORD);
-const admin = basic('acme', 'ada', 'ada-password');
 /** Statuses of a node that is busy; one stopped after its download rests at `downloaded`. */
 const IN_PROGRESS = ['downloading', 'ha-waiting', 'initiated', 'failed', 'rolling-back'];
 
@@ -31,12 +23,10 @@ interface Change {
 
 describe('steering an agent rollout', () => {
   const infra = useTestInfra();
-  let exchange: InProcessService<ExchangeConfig>;
-  let agbot: InProcessService<AgbotConfig>;
+  let hub: RolloutHub;
   const fleets: SimulatedFleet[] = [];
 
-  const call = (method: string, path: string, body?: unknown) =>
-    http(exchange.url, method, path, { auth: admin, body });
+  const call = (method: string, path: string, body?: unknown) => hub.call(method, path, body);
   const policyPath = (name: string) => `/v1/orgs/acme/management-policies/${name}`;
   const rollup = async (name: string) =>
     (await call('GET', `${policyPath(name)}/status`)).body as { counts: Record<string, number> };
@@ -58,10 +48,10 @@ describe('steering an agent rollout', () => {
 
   async function fleetOf(prefix: string, nodes: number, seed: number): Promise<SimulatedFleet> {
     const fleet = await startSimulatedFleet({
-      exchangeUrl: exchange.url,
-      agbotUrl: agbot.url,
+      exchangeUrl: hub.exchange.url,
+      agbotUrl: hub.agbot.url,
       org: 'acme',
-      admin: { username: 'ada', password: 'ada-password' },
+      admin: ORG_ADMIN,
       nodes,
       nodePrefix: prefix,
       initialVersion: '1.0.0',
@@ -75,31 +65,12 @@ describe('steering an agent rollout', () => {
   }
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    agbot = await startServiceInProcess(agbotService, infra, {
-      CAREEN_EXCHANGE_URL: exchange.url,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-      CAREEN_UPGRADE_LEASE_SECONDS: '30',
-    });
-    await http(exchange.url, 'POST', '/v1/orgs', { auth: root, body: { id: 'acme' } });
-    await http(exchange.url, 'POST', '/v1/orgs/acme/users', {
-      auth: root,
-      body: { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
-    });
-    for (const version of ['1.0.0', '2.0.0']) {
-      const published = await http(exchange.url, 'POST', '/v1/agent-packages', {
-        auth: root,
-        rawBody: await buildPackage({ version }),
-        headers: { 'content-type': 'application/gzip' },
-      });
-      expect(published.status).toBe(201);
-    }
+    hub = await startRolloutHub(infra);
   });
 
   afterAll(async () => {
     for (const fleet of fleets) await fleet.stop();
-    await agbot?.close();
-    await exchange?.close();
+    await hub?.close();
   });
 
   it('starts no step of a policy once its disable has committed', async () => {

@@ -4,18 +4,12 @@
  * error and when it was last seen; the groups a failed member halts; counts; whether the
  * rollout is over, or stopped. Pure: the answers and the time come in, the view goes out.
  */
-import { type ManagementStatusValue, MANAGEMENT_STATUSES, UNHEALTHY_STATUSES } from '@careen/contracts';
-
-/** Statuses after which a node does nothing more for the policy. */
-export const FINAL_STATUSES: readonly string[] = [
-  'successful',
-  'no-action-required',
-  'conflict',
-  'download-failed',
-  'precheck-failed',
-  'rolled-back',
-  'rollback-failed',
-];
+import {
+  type ManagementStatusValue,
+  MANAGEMENT_STATUSES,
+  TERMINAL_STATUSES,
+  UNHEALTHY_STATUSES,
+} from '@careen/contracts';
 
 export interface WatchedPolicy {
   name: string;
@@ -88,7 +82,7 @@ export function buildRolloutView(
       lastSeen: node?.status?.lastHeartbeat ?? null,
     };
     counts.set(member.status, (counts.get(member.status) ?? 0) + 1);
-    if (FINAL_STATUSES.includes(member.status)) final++;
+    if (TERMINAL_STATUSES.includes(member.status as ManagementStatusValue)) final++;
     const group = node?.haGroup ?? null;
     byGroup.set(group, [...(byGroup.get(group) ?? []), member]);
   }
