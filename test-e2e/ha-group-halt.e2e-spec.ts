@@ -149,5 +149,5 @@ describe('HA groups halted by a failed member', () => {
     );
     expect(brokenStarts).toHaveLength(2);
     expect(brokenStarts[1]!.at.getTime()).toBeGreaterThanOrEqual(resetAt);
-  });
+  }, 150_000);
 });

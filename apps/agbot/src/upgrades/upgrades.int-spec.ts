@@ -385,6 +385,24 @@ describe('agent-upgrade grants', () => {
       expect((await release('w3')).status).toBe(204);
     });
 
+    it('waits for a halted group without asking again until something is released', async () => {
+      const refusals = async () =>
+        Number(
+          /^careen_agbot_upgrade_refusals_total\{holder="agent-upgrade",service="agbot"\} (\d+)$/m.exec(
+            (await http(agbotUrl(), 'GET', '/metrics')).body as string,
+          )?.[1] ?? 0,
+        );
+      // Taken for a member that held no slot: its lease is long over.
+      await statusChange('w1', 'agents-2', 'rollback-failed', undefined, 'stuck');
+      const before = await refusals();
+      const refused = await waitingFor('w2', 2);
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ details: { holder: { node: 'w1', halted: true } } });
+      // Asked once, then at the deadline: the halted slot's lease end is no reason to ask again.
+      expect((await refusals()) - before).toBeLessThanOrEqual(2);
+      await statusChange('w1', 'agents-2', 'reset');
+    });
+
     it.each([['-1'], ['61'], ['soon'], ['1.5']])('refuses wait=%s with 400 naming it', async (wait) => {
       const refused = await waitingFor('w1', wait);
       expect(refused.status).toBe(400);

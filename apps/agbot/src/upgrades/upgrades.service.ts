@@ -72,9 +72,12 @@ export class UpgradesService {
             return UpgradeGrantResponse.from(result.grant);
           case 'refused':
             if (Date.now() >= deadline || signal.aborted) throw groupBusy(result.haGroup, result.blocker);
+            // A halted slot has no lease end to wait for: only its release frees the group.
             await watch.released(
               result.haGroup,
-              Math.min(deadline, result.blocker.leaseExpiresAt.getTime()),
+              result.blocker.haltedAt
+                ? deadline
+                : Math.min(deadline, result.blocker.leaseExpiresAt.getTime()),
               signal,
             );
             if (signal.aborted) throw groupBusy(result.haGroup, result.blocker);
