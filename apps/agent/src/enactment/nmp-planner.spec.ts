@@ -261,6 +261,11 @@ describe('NmpPlanner', () => {
     expect(planner.plan(input({ policies: [paused], records: plan.records })).reports).toEqual([]);
   });
 
+  it('says a node already at the version needs nothing, paused or not', () => {
+    const plan = planner.plan(input({ policies: [policy('up', { paused: true })], running: '2.0.0' }));
+    expect(plan.reports).toEqual([{ nmp: 'up', status: 'no-action-required', version: '2.0.0' }]);
+  });
+
   it('spreads the enactments that had not started over the window a resume sets, once', () => {
     const draws = [0.1, 0.5];
     const drawing = new NmpPlanner(() => draws.shift() ?? 0.9);

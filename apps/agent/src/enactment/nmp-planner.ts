@@ -120,12 +120,6 @@ export class NmpPlanner {
         });
       if (record.status === 'download-failed') this.retryDownloadLater(record, input.now);
       if (DONE_FOR_TARGET.includes(record.status)) continue;
-      if (policy.paused) {
-        if (record.status !== 'paused') reports.push({ nmp: policy.name, status: 'paused', version: target });
-        record.status = 'paused';
-        continue;
-      }
-      this.followResume(policy, record);
       if (alreadyAt(input.running, target)) {
         reports.push({ nmp: policy.name, status: 'no-action-required', version: target });
         record.status = 'no-action-required';
@@ -137,6 +131,12 @@ export class NmpPlanner {
         record.status = 'precheck-failed';
         continue;
       }
+      if (policy.paused) {
+        if (record.status !== 'paused') reports.push({ nmp: policy.name, status: 'paused', version: target });
+        record.status = 'paused';
+        continue;
+      }
+      this.followResume(policy, record);
       record.moment ??= this.moment(policy, record).toISOString();
       waiting.push({
         nmp: policy.name,

@@ -77,7 +77,6 @@ export class ManagementStatusWriter {
     const status = ManagementStatusResponse.from(written);
     await this.history.recordStatus(manager, {
       ...written,
-      status: written.status,
       actor: actor.kind === 'node' ? null : principalId(actor),
     });
     await this.changes.record(manager, {
