@@ -10,7 +10,7 @@ describe('GroupReleases', () => {
     const woken = watch.released('g1', FAR(), never);
     expect(releases.waiting).toBe(1);
     releases.publish('acme', 'g1');
-    await woken;
+    expect(await woken).toBe('released');
     expect(releases.waiting).toBe(0);
     watch.close();
   });
@@ -19,7 +19,8 @@ describe('GroupReleases', () => {
     const releases = new GroupReleases();
     const watch = releases.watch('acme');
     releases.publish('acme', 'g1');
-    await watch.released('g1', FAR(), never);
+    expect(await watch.released('g1', FAR(), never)).toBe('released');
+    expect(releases.waiting).toBe(0);
     watch.close();
   });
 
@@ -34,18 +35,20 @@ describe('GroupReleases', () => {
       new Promise((resolve) => setImmediate(() => resolve('still waiting'))),
     ]);
     expect(outcome).toBe('still waiting');
+    expect(releases.waiting).toBe(1);
     releases.publish('acme', 'g1');
+    expect(releases.waiting).toBe(0);
     watch.close();
   });
 
   it('ends the wait at its deadline or when the caller hangs up', async () => {
     const releases = new GroupReleases();
     const watch = releases.watch('acme');
-    await watch.released('g1', Date.now(), never);
+    expect(await watch.released('g1', Date.now(), never)).toBe('time-up');
     const hangUp = new AbortController();
     const waiting = watch.released('g1', FAR(), hangUp.signal);
     hangUp.abort();
-    await waiting;
+    expect(await waiting).toBe('hung-up');
     expect(releases.waiting).toBe(0);
     watch.close();
     releases.publish('acme', 'g1');

@@ -5,13 +5,16 @@
  * refusal and the wait is not missed.
  */
 
+/** Why a wait ended: a slot of the group was released, the time was up, or the caller hung up. */
+export type WaitEnd = 'released' | 'time-up' | 'hung-up';
+
 /** A request's view of the releases in one org since it started watching. */
 export interface ReleaseWatch {
   /**
    * Resolves once a slot of `haGroup` has been released since the watch began (at once when
    * one already was, and the record is then consumed), at `untilMs` (epoch ms) or on abort.
    */
-  released(haGroup: string | null, untilMs: number, signal: AbortSignal): Promise<void>;
+  released(haGroup: string | null, untilMs: number, signal: AbortSignal): Promise<WaitEnd>;
   close(): void;
 }
 
@@ -20,7 +23,7 @@ interface Watcher {
   seen: Set<string | null>;
   /** The group waited for, once the request knows it: releases elsewhere are then ignored. */
   group?: string | null;
-  wake?: () => void;
+  wake?: (end: WaitEnd) => void;
 }
 
 export class GroupReleases {
@@ -38,7 +41,7 @@ export class GroupReleases {
   publish(org: string, haGroup: string | null): void {
     for (const watcher of this.watchers.get(org) ?? []) {
       if (watcher.group !== undefined && watcher.group !== haGroup) continue;
-      if (watcher.wake) watcher.wake();
+      if (watcher.wake) watcher.wake('released');
       else watcher.seen.add(haGroup);
     }
   }
@@ -62,20 +65,22 @@ export class GroupReleases {
     haGroup: string | null,
     untilMs: number,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<WaitEnd> {
     watcher.group = haGroup;
     const releasedAlready = watcher.seen.has(haGroup);
     watcher.seen.clear();
-    if (releasedAlready || signal.aborted) return Promise.resolve();
+    if (signal.aborted) return Promise.resolve('hung-up');
+    if (releasedAlready) return Promise.resolve('released');
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (end: WaitEnd) => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', done);
+        signal.removeEventListener('abort', hangUp);
         watcher.wake = undefined;
-        resolve();
+        resolve(end);
       };
-      const timer = setTimeout(done, Math.max(0, untilMs - Date.now()));
-      signal.addEventListener('abort', done);
+      const hangUp = () => done('hung-up');
+      const timer = setTimeout(() => done('time-up'), Math.max(0, untilMs - Date.now()));
+      signal.addEventListener('abort', hangUp);
       watcher.wake = done;
     });
   }

@@ -119,6 +119,8 @@ describe('agent-upgrade grants', () => {
       w1: 'waiting',
       w2: 'waiting',
       w3: 'waiting',
+      k1: 'stuck',
+      k2: 'stuck',
       rn1: 'renewing',
       rn2: 'renewing',
       h1: 'halting',
@@ -392,15 +394,16 @@ describe('agent-upgrade grants', () => {
             (await http(agbotUrl(), 'GET', '/metrics')).body as string,
           )?.[1] ?? 0,
         );
-      // Taken for a member that held no slot: its lease is long over.
-      await statusChange('w1', 'agents-2', 'rollback-failed', undefined, 'stuck');
+      // Taken for a member that held no slot: its lease is long over. A group of its own, so
+      // that no release of another test's group can wake the wait.
+      await statusChange('k1', 'agents-2', 'rollback-failed', undefined, 'stuck');
       const before = await refusals();
-      const refused = await waitingFor('w2', 2);
+      const refused = await waitingFor('k2', 2);
       expect(refused.status).toBe(409);
-      expect(await refused.json()).toMatchObject({ details: { holder: { node: 'w1', halted: true } } });
+      expect(await refused.json()).toMatchObject({ details: { holder: { node: 'k1', halted: true } } });
       // Asked once, then at the deadline: the halted slot's lease end is no reason to ask again.
-      expect((await refusals()) - before).toBeLessThanOrEqual(2);
-      await statusChange('w1', 'agents-2', 'reset');
+      expect((await refusals()) - before).toBe(2);
+      await statusChange('k1', 'agents-2', 'reset');
     });
 
     it.each([['-1'], ['61'], ['soon'], ['1.5']])('refuses wait=%s with 400 naming it', async (wait) => {

@@ -52,6 +52,7 @@ export class UpgradesService {
     assertActsForNode(actor, node);
     const deadline = Date.now() + waitSeconds * 1000;
     const watch = this.releases.watch(org);
+    let lastAsk = false;
     try {
       for (;;) {
         const result = await this.semaphore.acquire({
@@ -70,17 +71,18 @@ export class UpgradesService {
           case 'granted':
           case 'renewed':
             return UpgradeGrantResponse.from(result.grant);
-          case 'refused':
-            if (Date.now() >= deadline || signal.aborted) throw groupBusy(result.haGroup, result.blocker);
+          case 'refused': {
+            if (lastAsk || Date.now() >= deadline) throw groupBusy(result.haGroup, result.blocker);
             // A halted slot has no lease end to wait for: only its release frees the group.
-            await watch.released(
-              result.haGroup,
-              result.blocker.haltedAt
-                ? deadline
-                : Math.min(deadline, result.blocker.leaseExpiresAt.getTime()),
-              signal,
-            );
-            if (signal.aborted) throw groupBusy(result.haGroup, result.blocker);
+            const until = result.blocker.haltedAt
+              ? deadline
+              : Math.min(deadline, result.blocker.leaseExpiresAt.getTime());
+            const end = await watch.released(result.haGroup, until, signal);
+            if (end === 'hung-up') throw groupBusy(result.haGroup, result.blocker);
+            // Timers may fire a millisecond before the clock says so: time up at the deadline
+            // leaves one more ask, not a second wait.
+            lastAsk = end === 'time-up' && until === deadline;
+          }
         }
       }
     } finally {
