@@ -16,7 +16,6 @@ export const upgradeNodeNotFound = (org: string, node: string) =>
     UpgradeErrorCode.NodeNotFound,
     `node "${org}/${node}" is not known to the agbot`,
     {
-      code: UpgradeErrorCode.NodeNotFound,
       org,
       node,
     },
@@ -59,7 +58,7 @@ export const policyStopped = (org: string, managementPolicy: string) =>
     'conflict',
     UpgradeErrorCode.PolicyStopped,
     `management policy "${org}/${managementPolicy}" is disabled or paused: no node starts a new step of it`,
-    { code: UpgradeErrorCode.PolicyStopped, org, managementPolicy },
+    { org, managementPolicy },
   );
 
 export const groupHalted = (org: string, holder: UpgradeGrant) =>
@@ -67,7 +66,7 @@ export const groupHalted = (org: string, holder: UpgradeGrant) =>
     'conflict',
     UpgradeErrorCode.GroupHalted,
     `node "${org}/${holder.node}" failed its upgrade and halts HA group "${holder.haGroup}": its slot is given back when it reports healthy or an admin resets its status for management policy "${holder.managementPolicy}"`,
-    { code: UpgradeErrorCode.GroupHalted, haGroup: holder.haGroup, holder: holderDetails(holder) },
+    { haGroup: holder.haGroup, holder: holderDetails(holder) },
   );
 
 export const grantNotHeld = (org: string, node: string, managementPolicy: string) =>
@@ -75,5 +74,5 @@ export const grantNotHeld = (org: string, node: string, managementPolicy: string
     'not-found',
     UpgradeErrorCode.NotHeld,
     `node "${org}/${node}" holds no upgrade grant for management policy "${managementPolicy}" to renew`,
-    { code: UpgradeErrorCode.NotHeld, org, node, managementPolicy },
+    { org, node, managementPolicy },
   );

@@ -37,7 +37,7 @@ export const packageTooLarge = (maxBytes: number) =>
     'too-large',
     AgentPackageErrorCode.TooLarge,
     `the package exceeds the ${maxBytes}-byte limit for agent packages`,
-    { code: AgentPackageErrorCode.TooLarge, maxBytes },
+    { maxBytes },
   );
 export const uploadInterrupted = (cause: string) =>
   invalid(AgentPackageErrorCode.UploadInterrupted, `the upload did not complete: ${cause}`);
@@ -58,5 +58,5 @@ export const packageInUse = (version: string, policies: readonly string[]) =>
     'conflict',
     AgentPackageErrorCode.PackageInUse,
     `agent package ${version} is the version of enabled management ${policies.length === 1 ? 'policy' : 'policies'} ${policies.join(', ')}: disable or change ${policies.length === 1 ? 'it' : 'them'} first`,
-    { code: AgentPackageErrorCode.PackageInUse, version, policies },
+    { version, policies },
   );

@@ -10,5 +10,5 @@ export const sinceTooOld = (since: number, resyncFrom: number) =>
     'gone',
     ChangeFeedErrorCode.SinceTooOld,
     `changes after ${since} are no longer kept; resync, then follow from ${resyncFrom}`,
-    { code: ChangeFeedErrorCode.SinceTooOld, resyncFrom },
+    { resyncFrom },
   );

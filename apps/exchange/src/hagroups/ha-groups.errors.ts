@@ -17,7 +17,6 @@ export const memberNotFound = (org: string, nodes: string[]) =>
     HaGroupErrorCode.NodeNotFound,
     `no such node in org "${org}": ${nodes.join(', ')}`,
     {
-      code: HaGroupErrorCode.NodeNotFound,
       nodes,
     },
   );
@@ -26,5 +25,5 @@ export const nodeInAnotherGroup = (node: string, group: string) =>
     'conflict',
     HaGroupErrorCode.NodeInAnotherGroup,
     `node "${node}" is already in HA group "${group}"; a node may be in one HA group only`,
-    { code: HaGroupErrorCode.NodeInAnotherGroup, node, group },
+    { node, group },
   );

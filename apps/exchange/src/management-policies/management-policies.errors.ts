@@ -21,7 +21,6 @@ export const disruptiveNeedsConfirmation = (why: string) =>
     ManagementPolicyErrorCode.DisruptiveNeedsConfirmation,
     `this enabled policy ${why}, so it may upgrade every node at about the same time; ` +
       'publish it again with "allowDisruptive": true to confirm',
-    { code: ManagementPolicyErrorCode.DisruptiveNeedsConfirmation },
   );
 
 export const managementPolicyDisabled = (org: string, name: string) =>
@@ -29,7 +28,7 @@ export const managementPolicyDisabled = (org: string, name: string) =>
     'conflict',
     ManagementPolicyErrorCode.Disabled,
     `management policy "${org}/${name}" is disabled: there is no rollout to pause; resume re-enables it`,
-    { code: ManagementPolicyErrorCode.Disabled, org, name },
+    { org, name },
   );
 
 /** A node may not start a new step (download, install) of a policy that is disabled or paused. */
@@ -38,7 +37,7 @@ export const managementPolicyStopped = (org: string, name: string, state: Manage
     'conflict',
     ManagementPolicyErrorCode.Stopped,
     `management policy "${org}/${name}" is ${state}: no node starts a new step of it until it is resumed`,
-    { code: ManagementPolicyErrorCode.Stopped, org, name, state },
+    { org, name, state },
   );
 
 export const resetNeedsOneChoice = () =>
@@ -46,5 +45,4 @@ export const resetNeedsOneChoice = () =>
     'invalid',
     ManagementPolicyErrorCode.ResetChoice,
     'give either "nodes" or "failed": true, not both (neither resets every node of the policy)',
-    { code: ManagementPolicyErrorCode.ResetChoice },
   );

@@ -15,7 +15,6 @@ import {
 import { PolicyDto } from './dto/policy.dto';
 import { RegisterNodeDto } from './dto/register-node.dto';
 import { UpdateNodeDto } from './dto/update-node.dto';
-import { assertNodeIsSelf } from './node-access.policy';
 import { NodesService } from './nodes.service';
 
 @ApiTags('nodes')
@@ -37,7 +36,6 @@ export class NodesController {
     @Body() body: RegisterNodeDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<RegisteredNodeResponse> {
-    assertNodeIsSelf(actor, org, id, 'update');
     const { created, answer } = await this.nodes.register(actor, org, id, body);
     response.status(created ? 201 : 200);
     return answer;
@@ -57,8 +55,7 @@ export class NodesController {
     @Param('org') org: string,
     @Param('id') id: string,
   ): Promise<NodeResponse> {
-    assertNodeIsSelf(actor, org, id, 'read');
-    return this.nodes.get(org, id);
+    return this.nodes.get(actor, org, id);
   }
 
   @Patch(':id')
@@ -92,7 +89,6 @@ export class NodesController {
     @Param('id') id: string,
     @Body() body: PolicyDto,
   ): Promise<NodeResponse> {
-    assertNodeIsSelf(actor, org, id, 'change the policy of');
     return this.nodes.replacePolicy(actor, org, id, body);
   }
 
@@ -106,7 +102,6 @@ export class NodesController {
     @Param('id') id: string,
     @Body() body: NodeStatusDto,
   ): Promise<NodeResponse> {
-    assertNodeIsSelf(actor, org, id, 'write the status of');
     return this.nodes.reportStatus(actor, org, id, body);
   }
 
@@ -118,8 +113,7 @@ export class NodesController {
     @Param('org') org: string,
     @Param('id') id: string,
   ): Promise<NodeWorkloadsResponse> {
-    assertNodeIsSelf(actor, org, id, 'read the workloads of');
-    const items = await this.nodes.desiredWorkloads(org, id);
+    const items = await this.nodes.desiredWorkloads(actor, org, id);
     return { items, total: items.length };
   }
 

@@ -14,7 +14,7 @@ import { NodeResponse, type NodeListResponse, type RegisteredNodeResponse } from
 import { toStoredPolicy, type PolicyDto } from './dto/policy.dto';
 import { type RegisterNodeDto } from './dto/register-node.dto';
 import { type UpdateNodeDto } from './dto/update-node.dto';
-import { assertMayModifyNode } from './node-access.policy';
+import { assertMayModifyNode, assertNodeIsSelf } from './node-access.policy';
 import { NodeEntity, type DesiredWorkload, type NodeStatus } from './node.entity';
 import { nodeNotFound, nodeOnly } from './nodes.errors';
 
@@ -49,6 +49,7 @@ export class NodesService {
     id: string,
     input: RegisterNodeDto,
   ): Promise<RegistrationResult> {
+    assertNodeIsSelf(actor, org, id, 'update');
     const givenTokenHash = input.token === undefined ? undefined : await hashSecret(input.token);
     return this.dataSource.transaction(async (manager) => {
       const existing = await this.lockNode(manager, org, id);
@@ -128,7 +129,8 @@ export class NodesService {
     return { items: nodes.map(NodeResponse.from), total: nodes.length };
   }
 
-  async get(org: string, id: string): Promise<NodeResponse> {
+  async get(actor: Principal, org: string, id: string): Promise<NodeResponse> {
+    assertNodeIsSelf(actor, org, id, 'read');
     return NodeResponse.from(await this.require(this.dataSource.manager, org, id));
   }
 
@@ -145,6 +147,7 @@ export class NodesService {
   }
 
   async replacePolicy(actor: Principal, org: string, id: string, policy: PolicyDto): Promise<NodeResponse> {
+    assertNodeIsSelf(actor, org, id, 'change the policy of');
     return this.dataSource.transaction(async (manager) => {
       const node = await this.requireLocked(manager, org, id);
       assertMayModifyNode(actor, node);
@@ -156,6 +159,7 @@ export class NodesService {
   /** Only the node itself reports its status; the heartbeat time is the exchange's clock. */
   async reportStatus(actor: Principal, org: string, id: string, input: NodeStatusDto): Promise<NodeResponse> {
     if (actor.kind !== 'node') throw nodeOnly('only the node itself writes its status');
+    assertNodeIsSelf(actor, org, id, 'write the status of');
     return this.dataSource.transaction(async (manager) => {
       const status: NodeStatus = {
         lastHeartbeat: new Date().toISOString(),
@@ -177,7 +181,8 @@ export class NodesService {
     });
   }
 
-  async desiredWorkloads(org: string, id: string): Promise<DesiredWorkload[]> {
+  async desiredWorkloads(actor: Principal, org: string, id: string): Promise<DesiredWorkload[]> {
+    assertNodeIsSelf(actor, org, id, 'read the workloads of');
     return (await this.require(this.dataSource.manager, org, id)).desiredWorkloads;
   }
 

@@ -5,6 +5,4 @@ export enum RolloutHistoryErrorCode {
 }
 
 export const notYourHistory = () =>
-  new DomainError('forbidden', RolloutHistoryErrorCode.NotYours, 'a node may read only its own history', {
-    code: RolloutHistoryErrorCode.NotYours,
-  });
+  new DomainError('forbidden', RolloutHistoryErrorCode.NotYours, 'a node may read only its own history');

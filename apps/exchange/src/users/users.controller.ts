@@ -1,9 +1,8 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
-import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateUserDto } from './dto/create-user.dto';
 import { type UserListResponse, UserResponse } from './dto/user.response';
-import { mayReadUser } from './user-role.policy';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -39,9 +38,7 @@ export class UsersController {
     @Param('org') org: string,
     @Param('username') username: string,
   ): Promise<UserResponse> {
-    if (!mayReadUser(actor, org, username))
-      throw new ForbiddenException('users may read only their own record');
-    return this.users.get(org, username);
+    return this.users.get(actor, org, username);
   }
 
   @Delete(':username')

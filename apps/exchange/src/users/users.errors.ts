@@ -5,6 +5,7 @@ export enum UserErrorCode {
   UserNotFound = 'USER_NOT_FOUND',
   RoleNotAllowed = 'ROLE_NOT_ALLOWED',
   ProtectedUser = 'PROTECTED_USER',
+  NotYourRecord = 'USER_NOT_YOURS',
 }
 
 export const userExists = (org: string, username: string) =>
@@ -15,3 +16,5 @@ export const roleNotAllowed = (message: string) =>
   new DomainError('forbidden', UserErrorCode.RoleNotAllowed, message);
 export const protectedUser = (message: string) =>
   new DomainError('conflict', UserErrorCode.ProtectedUser, message);
+export const notYourRecord = () =>
+  new DomainError('forbidden', UserErrorCode.NotYourRecord, 'users may read only their own record');

@@ -6,9 +6,9 @@ import { ChangeRecorder } from '../changes/change-recorder';
 import { OrgsService } from '../orgs/orgs.service';
 import { type CreateUserDto } from './dto/create-user.dto';
 import { UserResponse, type UserListResponse } from './dto/user.response';
-import { assertMayGrantRole, ROOT_ORG, ROOT_USER } from './user-role.policy';
+import { assertMayGrantRole, mayReadUser, ROOT_ORG, ROOT_USER } from './user-role.policy';
 import { UserEntity } from './user.entity';
-import { protectedUser, userExists, userNotFound } from './users.errors';
+import { notYourRecord, protectedUser, userExists, userNotFound } from './users.errors';
 
 @Injectable()
 export class UsersService {
@@ -52,7 +52,9 @@ export class UsersService {
     return { items: users.map(UserResponse.from), total: users.length };
   }
 
-  async get(org: string, username: string): Promise<UserResponse> {
+  /** A user reads their own record; admins read every user of their org. */
+  async get(actor: Principal, org: string, username: string): Promise<UserResponse> {
+    if (!mayReadUser(actor, org, username)) throw notYourRecord();
     const user = await this.dataSource.manager.findOne(UserEntity, { where: { org, username } });
     if (!user) throw userNotFound(org, username);
     return UserResponse.from(user);

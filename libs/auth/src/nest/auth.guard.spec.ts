@@ -68,6 +68,12 @@ class ProbeController {
     return { org, caller: principal.kind };
   }
 
+  /** A route that forgot @OrgScoped(): its :org scopes it all the same. */
+  @Get('orgs/:org/undecorated')
+  undecorated(@Param('org') org: string) {
+    return { org };
+  }
+
   @OrgScoped('tenant')
   @Get('tenants/:tenant')
   tenant(@Param('tenant') tenant: string) {
@@ -328,6 +334,23 @@ describe('AuthGuard', () => {
         .set('Authorization', authorization)
         .expect(200);
       await request(app.getHttpServer()).get('/packages').set('Authorization', authorization).expect(200);
+    });
+
+    it('refuses another org on a route with an :org parameter and no decorator at all', async () => {
+      const authorization = await bearer(ulf);
+      await request(app.getHttpServer())
+        .get('/orgs/acme/undecorated')
+        .set('Authorization', authorization)
+        .expect(200, { org: 'acme' });
+      const refused = await request(app.getHttpServer())
+        .get('/orgs/globex/undecorated')
+        .set('Authorization', authorization)
+        .expect(403);
+      expect(refused.body.message).toBe('acme/ulf has no access to org globex');
+      await request(app.getHttpServer())
+        .get('/orgs/globex/undecorated')
+        .set('Authorization', await bearer(root))
+        .expect(200);
     });
 
     it('scopes by the route parameter @OrgScoped() names', async () => {

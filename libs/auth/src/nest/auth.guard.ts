@@ -1,7 +1,8 @@
 /**
  * The global guard of every Careen HTTP service: authenticates Bearer or Basic credentials,
  * leaves the principal on the request, then applies the route's @AllowNodes, @Roles and
- * @OrgScoped requirements. Routes are closed unless marked @Public().
+ * @OrgScoped requirements. Routes are closed unless marked @Public(), and a route with an
+ * `:org` parameter is scoped to that org whether or not it says @OrgScoped().
  */
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -67,7 +68,11 @@ export class AuthGuard implements CanActivate {
   }
 
   private requirements(context: ExecutionContext, request: AuthenticatedRequest): AccessRequirements {
-    const orgParam = this.metadata<string>(context, ORG_SCOPE_PARAM);
+    // A route with an :org parameter is scoped to that org by default: forgetting @OrgScoped()
+    // must not open another org's data to any authenticated caller.
+    const orgParam =
+      this.metadata<string>(context, ORG_SCOPE_PARAM) ??
+      (request.params?.org !== undefined ? 'org' : undefined);
     let org: string | undefined;
     if (orgParam !== undefined) {
       org = request.params?.[orgParam];

@@ -35,11 +35,11 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   private toBody(exception: unknown): ErrorBody {
     if (exception instanceof DomainError) {
-      return errorBody(
-        statusOfErrorKind(exception.kind),
-        exception.message,
-        exception.details ?? { code: exception.code },
-      );
+      // The code is always on the wire, beside whatever else the error tells.
+      return errorBody(statusOfErrorKind(exception.kind), exception.message, {
+        ...exception.details,
+        code: exception.code,
+      });
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
