@@ -9,6 +9,7 @@ import { ExchangeMirror1764000000000 } from './migrations/1764000000000-exchange
 import { UpgradeGrants1764000100000 } from './migrations/1764000100000-upgrade-grants';
 import { Placement1764000200000 } from './migrations/1764000200000-placement';
 import { UpgradeHalts1764100200000 } from './migrations/1764100200000-upgrade-halts';
+import { GrantRuleInCode1764100300000 } from './migrations/1764100300000-grant-rule-in-code';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -22,6 +23,7 @@ export const AGBOT_MIGRATIONS = [
   UpgradeGrants1764000100000,
   Placement1764000200000,
   UpgradeHalts1764100200000,
+  GrantRuleInCode1764100300000,
 ];
 
 @Module({})

@@ -30,6 +30,35 @@ const slotOf = (row: string) =>
 const RELEASED_COLUMNS = (reason: string) =>
   `r.org, r.node, r.holder_kind, r.ha_group, r.management_policy, r.granted_at, r.lease_expires_at, ${reason}, r.released_at`;
 
+/** Times as JavaScript's toISOString() writes them; stored times are whole milliseconds. */
+export const ISO_TIME = `
+      CREATE FUNCTION agbot.iso_time(p_at timestamptz) RETURNS text
+      LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS $$ SELECT to_char(p_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$`;
+
+/** Writes a grant's outbox row, its subject assembled from the `p_events` description. */
+export const APPEND_UPGRADE_EVENT = `
+      CREATE FUNCTION agbot.append_upgrade_event(
+        p_grant agbot.upgrade_grants, p_event text, p_events jsonb, p_extra jsonb
+      ) RETURNS void
+      LANGUAGE sql
+      AS $$
+        INSERT INTO agbot.outbox (subject, type, payload, headers)
+        SELECT (e->'subject'->>0) || p_grant.org || (e->'subject'->>1) || p_grant.node || (e->'subject'->>2),
+               e->>'type',
+               jsonb_build_object(
+                 'org', p_grant.org,
+                 'node', p_grant.node,
+                 'haGroup', p_grant.ha_group,
+                 'holder', p_grant.holder_kind,
+                 'managementPolicy', p_grant.management_policy,
+                 'grantedAt', agbot.iso_time(p_grant.granted_at),
+                 'leaseExpiresAt', agbot.iso_time(p_grant.lease_expires_at)
+               ) || p_extra,
+               coalesce(p_events->'headers', '{}'::jsonb)
+        FROM (SELECT p_events->p_event AS e) AS event
+      $$`;
+
 /**
  * Releases one slot if it is still held (and, when asked, only if its lease ran out, or it is
  * held for that policy, or for another group than p_not_group); returns what it released.
@@ -213,34 +242,8 @@ export class UpgradeGrants1764000100000 implements MigrationInterface {
       LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS $$ SELECT hashtextextended('careen:upgrade:' || p_org || '/' || p_semaphore, 0) $$`);
 
-    // As JavaScript's toISOString() writes it; stored times are whole milliseconds.
-    await runner.query(`
-      CREATE FUNCTION agbot.iso_time(p_at timestamptz) RETURNS text
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE
-      AS $$ SELECT to_char(p_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$`);
-
-    await runner.query(`
-      CREATE FUNCTION agbot.append_upgrade_event(
-        p_grant agbot.upgrade_grants, p_event text, p_events jsonb, p_extra jsonb
-      ) RETURNS void
-      LANGUAGE sql
-      AS $$
-        INSERT INTO agbot.outbox (subject, type, payload, headers)
-        SELECT (e->'subject'->>0) || p_grant.org || (e->'subject'->>1) || p_grant.node || (e->'subject'->>2),
-               e->>'type',
-               jsonb_build_object(
-                 'org', p_grant.org,
-                 'node', p_grant.node,
-                 'haGroup', p_grant.ha_group,
-                 'holder', p_grant.holder_kind,
-                 'managementPolicy', p_grant.management_policy,
-                 'grantedAt', agbot.iso_time(p_grant.granted_at),
-                 'leaseExpiresAt', agbot.iso_time(p_grant.lease_expires_at)
-               ) || p_extra,
-               coalesce(p_events->'headers', '{}'::jsonb)
-        FROM (SELECT p_events->p_event AS e) AS event
-      $$`);
-
+    await runner.query(ISO_TIME);
+    await runner.query(APPEND_UPGRADE_EVENT);
     await runner.query(RELEASE_UPGRADE_SLOT_V1);
     await runner.query(ACQUIRE_UPGRADE_SLOT_V1);
   }

@@ -35,26 +35,12 @@ const slotOf = (row: string) => SLOT_FIELDS.map((column) => `(${row}).${column}`
 const RELEASED_COLUMNS = (reason: string) =>
   `${SLOT_FIELDS.map((column) => `r.${column}`).join(', ')}, ${reason}, r.released_at`;
 
-export class UpgradeHalts1764100200000 implements MigrationInterface {
-  name = 'UpgradeHalts1764100200000';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`
-      ALTER TABLE agbot.upgrade_grants
-        ADD COLUMN halted_at timestamptz,
-        ADD COLUMN halt_error text`);
-    await runner.query(
-      'ALTER TABLE agbot.upgrade_grant_history DROP CONSTRAINT upgrade_grant_history_event_check',
-    );
-    await runner.query(`
-      ALTER TABLE agbot.upgrade_grant_history
-        ADD CONSTRAINT upgrade_grant_history_event_check CHECK (event IN ('granted', 'released', 'halted'))`);
-    await runner.query('DROP FUNCTION agbot.acquire_upgrade_slot');
-    await runner.query('DROP FUNCTION agbot.release_upgrade_slot');
-
-    // As before, and a halted slot is released only when asked for explicitly (p_halted_too):
-    // never by its lease, nor by its holder's own release.
-    await runner.query(`
+/**
+ * The grant and release functions with halts; exported so that a later migration's down() can
+ * restore them. A halted slot is released only when asked for explicitly (p_halted_too): never
+ * by its lease, nor by its holder's own release.
+ */
+export const RELEASE_UPGRADE_SLOT_V2 = `
       CREATE FUNCTION agbot.release_upgrade_slot(
         p_org text, p_node text, p_kind text, p_reason text, p_events jsonb,
         p_only_expired boolean DEFAULT false,
@@ -89,9 +75,9 @@ export class UpgradeHalts1764100200000 implements MigrationInterface {
           jsonb_build_object('reason', p_reason, 'releasedAt', agbot.iso_time(v_at)));
         RETURN QUERY SELECT ${slotOf('v_grant')}, v_at;
       END
-      $$`);
+      $$`;
 
-    await runner.query(`
+export const ACQUIRE_UPGRADE_SLOT_V2 = `
       CREATE FUNCTION agbot.acquire_upgrade_slot(
         p_org text, p_node text, p_kind text, p_policy text,
         p_lease_seconds integer, p_fleetlock_slots integer, p_events jsonb
@@ -212,7 +198,27 @@ export class UpgradeHalts1764100200000 implements MigrationInterface {
         PERFORM agbot.append_upgrade_event(v_slot, 'granted', p_events, '{}'::jsonb);
         RETURN QUERY SELECT 'answer', 'granted', v_group, ${slotOf('v_slot')}, NULL::text, NULL::timestamptz;
       END
-      $$`);
+      $$`;
+
+export class UpgradeHalts1764100200000 implements MigrationInterface {
+  name = 'UpgradeHalts1764100200000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(`
+      ALTER TABLE agbot.upgrade_grants
+        ADD COLUMN halted_at timestamptz,
+        ADD COLUMN halt_error text`);
+    await runner.query(
+      'ALTER TABLE agbot.upgrade_grant_history DROP CONSTRAINT upgrade_grant_history_event_check',
+    );
+    await runner.query(`
+      ALTER TABLE agbot.upgrade_grant_history
+        ADD CONSTRAINT upgrade_grant_history_event_check CHECK (event IN ('granted', 'released', 'halted'))`);
+    await runner.query('DROP FUNCTION agbot.acquire_upgrade_slot');
+    await runner.query('DROP FUNCTION agbot.release_upgrade_slot');
+
+    await runner.query(RELEASE_UPGRADE_SLOT_V2);
+    await runner.query(ACQUIRE_UPGRADE_SLOT_V2);
   }
 
   async down(runner: QueryRunner): Promise<void> {

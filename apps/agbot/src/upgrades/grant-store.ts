@@ -1,19 +1,24 @@
 /**
- * The semaphore's rows. Grants and releases are the functions of the upgrade-grants and
- * upgrade-halts migrations (one round trip each, with their history rows and outbox events in
- * the same transaction); this class calls them, tells the outbox writer that events were
- * written, halts a failed member's group, and reads holders and groups.
+ * The semaphore's rows. Postgres is the lock: a grant share-locks the node's mirror row (its
+ * group cannot change meanwhile), takes the group's transaction-scoped advisory lock, reads the
+ * slots held in the group, and carries out what the rule (slot-rule.ts) decides, in one
+ * transaction with the history rows and outbox events of every grant and release. Releases take
+ * no lock: a release stamps its history row before it commits, and a grant that sees the slot
+ * free stamps after that commit, so the history's order is the order in which slots were held.
  */
 import {
   UpgradeGranted,
   UpgradeHalted,
   UpgradeReleased,
   type EventDefinition,
+  type UpgradeReleasedPayload,
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
 } from '@careen/contracts';
 import { type OutboxWriter } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
+import { decideSlot, type SlotQuestion } from './slot-rule';
+import { literal, withStatementBatch } from './statement-batch';
 import { grantPayload, type UpgradeGrant } from './upgrade-grant';
 
 interface GrantRow {
@@ -26,14 +31,6 @@ interface GrantRow {
   lease_expires_at: Date;
   halted_at: Date | null;
   halt_error: string | null;
-}
-
-interface AcquireRow extends GrantRow {
-  row_kind: 'released' | 'answer';
-  outcome: 'granted' | 'renewed' | 'refused' | 'unknown-node' | 'policy-stopped' | null;
-  semaphore_group: string | null;
-  reason: UpgradeReleaseReason | null;
-  released_at: Date | null;
 }
 
 export interface ReleasedGrant extends UpgradeGrant {
@@ -65,7 +62,7 @@ export interface SlotRequest {
   fleetLockSlots: number;
 }
 
-/** What one call of acquire_upgrade_slot did. */
+/** What a call of acquire did: the answer, and the slots it released on the way. */
 export type SlotAnswer = (
   | { outcome: 'granted' | 'renewed' | 'refused'; haGroup: string | null; grant: UpgradeGrant }
   | { outcome: 'unknown-node' | 'policy-stopped' }
@@ -104,43 +101,81 @@ function toGrant(row: GrantRow): UpgradeGrant {
   };
 }
 
-/** A subject as `[before, between, after]` around org and node, as the SQL functions assemble it. */
-function subjectParts(event: EventDefinition<object, readonly [string, string]>): [string, string, string] {
-  const [before, rest] = event.subject('ORG', 'NODE').split('ORG') as [string, string];
-  const [between, after] = rest.split('NODE') as [string, string];
-  return [before, between, after];
-}
-
-const GRANTED = { type: UpgradeGranted.type, subject: subjectParts(UpgradeGranted) };
-const RELEASED = { type: UpgradeReleased.type, subject: subjectParts(UpgradeReleased) };
-
 export class GrantStore {
   constructor(private readonly outbox: OutboxWriter) {}
 
   /**
-   * Renews, grants or refuses a slot, in one statement (its own transaction when the manager has
-   * none), releasing on the way the slots whose lease ran out or whose group is no longer theirs.
+   * Renews, grants or refuses a slot, releasing on the way the slots whose lease ran out or
+   * whose group is no longer theirs: one transaction, two round trips (read under the lock,
+   * then write and commit).
    */
-  async acquire(manager: EntityManager, request: SlotRequest): Promise<SlotAnswer> {
-    const rows: AcquireRow[] = await manager.query(
-      'SELECT * FROM agbot.acquire_upgrade_slot($1, $2, $3, $4, $5, $6, $7)',
-      [
-        request.org,
-        request.node,
-        request.kind,
-        request.managementPolicy,
-        request.leaseSeconds,
-        request.fleetLockSlots,
-        this.events(),
-      ],
-    );
-    const released = rows.filter((row) => row.row_kind === 'released').map(toReleased);
-    const answer = rows.find((row) => row.row_kind === 'answer')!;
-    if (answer.outcome === 'granted' || released.length > 0) this.outbox.written(manager);
-    if (answer.outcome === 'unknown-node' || answer.outcome === null)
-      return { outcome: 'unknown-node', released };
-    if (answer.outcome === 'policy-stopped') return { outcome: 'policy-stopped', released };
-    return { outcome: answer.outcome, haGroup: answer.semaphore_group, grant: toGrant(answer), released };
+  acquire(manager: EntityManager, request: SlotRequest): Promise<SlotAnswer> {
+    return withStatementBatch(manager, async (batch) => {
+      for (;;) {
+        const { org, node } = request;
+        const read = await batch.run([
+          ...(batch.ownsTransaction ? ['BEGIN'] : []),
+          // Share-locks the node's mirror row: its group cannot change until the commit.
+          `SELECT ha_group FROM agbot.nodes WHERE org = ${literal(org)} AND id = ${literal(node)} FOR SHARE`,
+          `SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key(${literal(org)}, coalesce(${groupOf(org, node)}, ${literal(`node:${node}`)})))`,
+          // A statement of its own, after the lock: its snapshot holds every grant committed before.
+          `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
+                  (SELECT coalesce(json_agg(g), '[]') FROM agbot.upgrade_grants AS g
+                   WHERE g.org = ${literal(org)} AND (g.node = ${literal(node)} OR g.ha_group = ${groupOf(org, node)})) AS held,
+                  EXISTS (SELECT 1 FROM agbot.mirrored_resources AS m
+                          WHERE m.org = ${literal(org)} AND m.resource = 'managementPolicy'
+                            AND m.id = ${literal(request.managementPolicy)}
+                            AND (coalesce((m.data ->> 'enabled')::boolean, false) = false
+                                 OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped`,
+        ]);
+        const [mirrored, , state] = read.slice(batch.ownsTransaction ? 1 : 0) as [
+          { ha_group: string | null }[],
+          unknown,
+          { now: Date; held: JsonGrantRow[]; policy_stopped: boolean }[],
+        ];
+        if (!mirrored[0]) {
+          if (batch.ownsTransaction) await batch.run(['COMMIT']);
+          return { outcome: 'unknown-node', released: [] };
+        }
+        const question: SlotQuestion & SlotRequest = {
+          ...request,
+          haGroup: mirrored[0].ha_group,
+          held: state[0]!.held.map(fromJson),
+          now: state[0]!.now,
+          policyStopped: state[0]!.policy_stopped,
+        };
+        const { release, answer } = decideSlot(question);
+        const granted = answer.outcome === 'grant' ? this.newGrant(question) : undefined;
+        const results = await batch.run([
+          ...release.map(({ grant, reason }) =>
+            this.releaseStatement(grant, reason, releaseConditions(reason)),
+          ),
+          ...(answer.outcome === 'renew' ? [renewStatement(answer.grant, question)] : []),
+          ...(granted ? this.grantStatements(granted) : []),
+          ...(batch.ownsTransaction ? ['COMMIT'] : []),
+        ]);
+        const released = release.flatMap(({ reason }, index) =>
+          (results[index] as ReleasedRow[]).map((row) => toReleased({ ...row, reason })),
+        );
+        if (released.length > 0 || granted) this.outbox.written(manager);
+        const haGroup = question.haGroup;
+        switch (answer.outcome) {
+          case 'renew': {
+            const renewed = results[release.length]![0] as GrantRow | undefined;
+            if (renewed) return { outcome: 'renewed', haGroup, grant: toGrant(renewed), released };
+            // A release (they take no lock) took the slot after it was read: ask again.
+            if (!batch.ownsTransaction) throw new Error('the slot to renew was released meanwhile');
+            continue;
+          }
+          case 'policy-stopped':
+            return { outcome: 'policy-stopped', released };
+          case 'refuse':
+            return { outcome: 'refused', haGroup, grant: answer.blocker, released };
+          case 'grant':
+            return { outcome: 'granted', haGroup, grant: granted!, released };
+        }
+      }
+    });
   }
 
   /** Extends a held slot's lease from now; undefined when the slot is no longer held. */
@@ -164,7 +199,8 @@ export class GrantStore {
   /**
    * Releases the given slots, one at a time in key order (so two releasers never deadlock), each
    * only if still held and, for `lease-expired`, only if its lease has still run out. A halted
-   * slot is released only with `haltedToo`.
+   * slot is released only with `haltedToo`. Each release is one statement: the row, its history
+   * row and its outbox event go together.
    */
   async release(
     manager: EntityManager,
@@ -177,21 +213,7 @@ export class GrantStore {
     );
     const released: ReleasedGrant[] = [];
     for (const key of ordered) {
-      const rows: (GrantRow & { released_at: Date })[] = await manager.query(
-        'SELECT * FROM agbot.release_upgrade_slot($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-        [
-          key.org,
-          key.node,
-          key.kind,
-          reason,
-          this.events(),
-          reason === 'lease-expired',
-          only.managementPolicy ?? null,
-          only.notInGroup !== undefined,
-          only.notInGroup ?? null,
-          only.haltedToo ?? false,
-        ],
-      );
+      const rows: ReleasedRow[] = await manager.query(this.releaseStatement(key, reason, only));
       released.push(...rows.map((row) => toReleased({ ...row, reason })));
     }
     if (released.length > 0) this.outbox.written(manager);
@@ -210,10 +232,7 @@ export class GrantStore {
       [request.org, request.node],
     );
     if (!node) return undefined;
-    await manager.query('SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, $2))', [
-      request.org,
-      node.ha_group ?? `node:${request.node}`,
-    ]);
+    await lockGroup(manager, request.org, node.ha_group ?? `node:${request.node}`);
     const [existing]: GrantRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM agbot.upgrade_grants
        WHERE org = $1 AND node = $2 AND holder_kind = 'agent-upgrade' FOR UPDATE`,
@@ -337,7 +356,7 @@ export class GrantStore {
 
   /** The org's HA groups (as the mirror has their members) and what holds each one's slot. */
   async groups(manager: EntityManager, org: string): Promise<GroupSlotState[]> {
-    const rows: { ha_group: string; members: number; holders: GrantRow[] | null }[] = await manager.query(
+    const rows: { ha_group: string; members: number; holders: JsonGrantRow[] | null }[] = await manager.query(
       `SELECT n.ha_group, count(*)::int AS members,
               (SELECT json_agg(g ORDER BY g.halted_at IS NULL, g.granted_at, g.node)
                FROM agbot.upgrade_grants AS g WHERE g.org = $1 AND g.ha_group = n.ha_group) AS holders
@@ -349,14 +368,7 @@ export class GrantStore {
     return rows.map((row) => ({
       haGroup: row.ha_group,
       members: row.members,
-      holders: (row.holders ?? []).map((holder) =>
-        toGrant({
-          ...holder,
-          granted_at: new Date(holder.granted_at),
-          lease_expires_at: new Date(holder.lease_expires_at),
-          halted_at: holder.halted_at ? new Date(holder.halted_at) : null,
-        }),
-      ),
+      holders: (row.holders ?? []).map(fromJson),
     }));
   }
 
@@ -383,10 +395,157 @@ export class GrantStore {
     );
   }
 
-  /** The outbox rows' types, subjects and headers, for the SQL functions to write. */
-  private events(): string {
-    return JSON.stringify({ granted: GRANTED, released: RELEASED, headers: this.outbox.headers() });
+  private newGrant(question: SlotQuestion & SlotRequest): UpgradeGrant {
+    return {
+      org: question.org,
+      node: question.node,
+      kind: question.kind,
+      haGroup: question.haGroup,
+      managementPolicy: question.managementPolicy,
+      grantedAt: question.now,
+      leaseExpiresAt: new Date(question.now.getTime() + question.leaseSeconds * 1000),
+      haltedAt: null,
+      haltError: null,
+    };
   }
+
+  /** Takes a free slot, with its history row and its outbox event. */
+  private grantStatements(grant: UpgradeGrant): string[] {
+    const slot = [grant.org, grant.node, grant.kind, grant.haGroup, grant.managementPolicy].map(literal);
+    return [
+      `INSERT INTO agbot.upgrade_grants
+         (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
+       VALUES (${[...slot, literal(grant.grantedAt), literal(grant.leaseExpiresAt)].join(', ')})`,
+      `INSERT INTO agbot.upgrade_grant_history
+         (org, node, holder_kind, ha_group, management_policy, event, granted_at)
+       VALUES (${[...slot, "'granted'", literal(grant.grantedAt)].join(', ')})`,
+      this.outboxStatement(UpgradeGranted, grant, grantPayload(grant)),
+    ];
+  }
+
+  /**
+   * Deletes the slot if the conditions still hold, with its history row and outbox event, in one
+   * statement; answers the deleted row with the time it was released.
+   */
+  private releaseStatement(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): string {
+    const payload = Object.entries(releasedPayloadSql(reason))
+      .map(([field, value]) => `${literal(field)}, ${value}`)
+      .join(', ');
+    return `WITH t AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at),
+       slot AS (
+         DELETE FROM agbot.upgrade_grants
+         WHERE ${releasable(key, reason, only)}
+         RETURNING *
+       ), history AS (
+         INSERT INTO agbot.upgrade_grant_history
+           (org, node, holder_kind, ha_group, management_policy, event, reason, granted_at, at)
+         SELECT org, node, holder_kind, ha_group, management_policy, 'released', ${literal(reason)}, granted_at, t.at
+         FROM slot, t
+       ), event AS (
+         INSERT INTO agbot.outbox (subject, type, payload, headers)
+         SELECT ${literal(UpgradeReleased.subject(key.org, key.node))}, ${literal(UpgradeReleased.type)},
+                jsonb_build_object(${payload}), ${literal(JSON.stringify(this.outbox.headers()))}::jsonb
+         FROM slot, t
+       )
+       SELECT ${COLUMNS.split(', ')
+         .map((column) => `slot.${column}`)
+         .join(', ')}, t.at AS released_at FROM slot, t`;
+  }
+
+  /** The outbox row of an event about the slot. */
+  private outboxStatement<P extends object>(
+    event: EventDefinition<P, readonly [string, string]>,
+    grant: UpgradeGrant,
+    payload: P,
+  ): string {
+    const values = [
+      literal(event.subject(grant.org, grant.node)),
+      literal(event.type),
+      `${literal(JSON.stringify(payload))}::jsonb`,
+      `${literal(JSON.stringify(this.outbox.headers()))}::jsonb`,
+    ].join(', ');
+    return `INSERT INTO agbot.outbox (subject, type, payload, headers) VALUES (${values})`;
+  }
+}
+
+/** The node's group as its (share-locked) mirror row has it. */
+function groupOf(org: string, node: string): string {
+  return `(SELECT ha_group FROM agbot.nodes WHERE org = ${literal(org)} AND id = ${literal(node)})`;
+}
+
+function keyMatches(key: { org: string; node: string; kind: UpgradeHolderKind }): string {
+  return `org = ${literal(key.org)} AND node = ${literal(key.node)} AND holder_kind = ${literal(key.kind)}`;
+}
+
+/** Renews a slot read as held; a halted slot's halt follows the policy asked for. */
+function renewStatement(held: UpgradeGrant, question: SlotQuestion & SlotRequest): string {
+  return `UPDATE agbot.upgrade_grants
+     SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => ${literal(question.leaseSeconds)}),
+         management_policy = ${literal(question.managementPolicy)}
+     WHERE ${keyMatches(held)}
+     RETURNING ${COLUMNS}`;
+}
+
+/** Which row a release may take: its key and what still has to hold (releases take no lock). */
+function releasable(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): string {
+  return [
+    keyMatches(key),
+    ...(reason === 'lease-expired' ? ['lease_expires_at <= clock_timestamp()', 'halted_at IS NULL'] : []),
+    ...(only.managementPolicy === undefined ? [] : [`management_policy = ${literal(only.managementPolicy)}`]),
+    ...(only.notInGroup === undefined ? [] : [`ha_group IS DISTINCT FROM ${literal(only.notInGroup)}`]),
+    ...(only.haltedToo ? [] : ['halted_at IS NULL']),
+  ].join(' AND ');
+}
+
+/** What a release the rule decided still requires: slots that left their group go, halted or not. */
+function releaseConditions(reason: UpgradeReleaseReason): ReleaseConditions {
+  return reason === 'left-group' ? { haltedToo: true } : {};
+}
+
+/** A time as JavaScript's toISOString() writes it (stored times are whole milliseconds). */
+const isoTime = (expression: string) =>
+  `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The released event's payload, field by field, from the deleted row (`slot`) and the release
+ * time (`t.at`): typed by the payload class, so a field added to the event is missed here at
+ * compile time, not on the wire.
+ */
+function releasedPayloadSql(reason: UpgradeReleaseReason): { [K in keyof UpgradeReleasedPayload]-?: string } {
+  return {
+    org: 'slot.org',
+    node: 'slot.node',
+    haGroup: 'slot.ha_group',
+    holder: 'slot.holder_kind',
+    managementPolicy: 'slot.management_policy',
+    grantedAt: isoTime('slot.granted_at'),
+    leaseExpiresAt: isoTime('slot.lease_expires_at'),
+    reason: literal(reason),
+    releasedAt: isoTime('t.at'),
+  };
+}
+
+type ReleasedRow = GrantRow & { released_at: Date };
+
+/** Takes the semaphore's advisory lock until the transaction ends. */
+async function lockGroup(tx: EntityManager, org: string, semaphore: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, $2))', [org, semaphore]);
+}
+
+/** A slot as json_agg writes a row of agbot.upgrade_grants. */
+type JsonGrantRow = Omit<GrantRow, 'granted_at' | 'lease_expires_at' | 'halted_at'> & {
+  granted_at: string;
+  lease_expires_at: string;
+  halted_at: string | null;
+};
+
+function fromJson(row: JsonGrantRow): UpgradeGrant {
+  return toGrant({
+    ...row,
+    granted_at: new Date(row.granted_at),
+    lease_expires_at: new Date(row.lease_expires_at),
+    halted_at: row.halted_at ? new Date(row.halted_at) : null,
+  });
 }
 
 function toReleased(

@@ -1,10 +1,18 @@
 /**
- * The rules of the semaphore as acquire_upgrade_slot applies them in Postgres: an agent upgrade
+ * The rules of the semaphore as a grant applies them against Postgres: an agent upgrade
  * needs its whole group free (DESIGN §8 invariant 1); a FleetLock reboot needs no agent upgrade
  * in the group and a free FleetLock slot; a holder asking again renews; a node's own slots never
  * block it; asking for another policy replaces the node's slot.
  */
-import { type UpgradeHolderKind } from '@careen/contracts';
+import {
+  UpgradeGranted,
+  UpgradeGrantPayload,
+  UpgradeReleased,
+  UpgradeReleasedPayload,
+  type UpgradeHolderKind,
+} from '@careen/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
 import { useTestInfra } from '@careen/testing';
 import { type AcquireResult, UpgradeSemaphore } from './upgrade-semaphore';
 import { UpgradeHub } from './upgrades.fixtures';
@@ -115,5 +123,34 @@ describe('the semaphore rules', () => {
     await hub.seedNodes('acme', { [a!]: 'somewhere-else' });
     expect(await ask(a!)).toMatchObject({ outcome: 'granted', grant: { haGroup: 'somewhere-else' } });
     expect((await hub.history('acme', a!)).map((event) => event.reason)).toEqual([null, 'left-group', null]);
+  });
+
+  it('writes each grant and release to the outbox as its typed event, on its subject', async () => {
+    const [a] = await freshGroup('a');
+    const granted = await ask(a!);
+    await semaphore.release({ org: 'acme', node: a!, kind: 'agent-upgrade' });
+    const rows: { subject: string; type: string; payload: object }[] = await hub.dataSource.query(
+      `SELECT subject, type, payload FROM agbot.outbox WHERE payload ->> 'node' = $1 ORDER BY id`,
+      [a],
+    );
+    expect(rows.map((row) => [row.subject, row.type])).toEqual([
+      [UpgradeGranted.subject('acme', a!), UpgradeGranted.type],
+      [UpgradeReleased.subject('acme', a!), UpgradeReleased.type],
+    ]);
+    const strict = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
+    expect(validateSync(plainToInstance(UpgradeGrantPayload, rows[0]!.payload), strict)).toEqual([]);
+    expect(validateSync(plainToInstance(UpgradeReleasedPayload, rows[1]!.payload), strict)).toEqual([]);
+    if (granted.outcome !== 'granted') throw new Error(`not granted: ${granted.outcome}`);
+    const expected = {
+      org: 'acme',
+      node: a,
+      haGroup: granted.grant.haGroup,
+      holder: 'agent-upgrade',
+      managementPolicy: 'nmp',
+      grantedAt: granted.grant.grantedAt.toISOString(),
+      leaseExpiresAt: granted.grant.leaseExpiresAt.toISOString(),
+    };
+    expect(rows[0]!.payload).toEqual(expected);
+    expect(rows[1]!.payload).toEqual({ ...expected, reason: 'released', releasedAt: expect.any(String) });
   });
 });

@@ -1,10 +1,9 @@
 /**
- * The HA-group upgrade semaphore (DESIGN §4 agbot, §8 invariant 1). A grant is one transaction,
- * one statement (the upgrade-grants migration's acquire_upgrade_slot): share-lock the node's
- * mirror row (its group cannot change under us), take the group's advisory lock, release
- * holders whose lease ran out, look at the holders left, then renew, grant or refuse. Releases
- * (by the holder, the monitor or the sweep) delete the row; none of them needs the lock. Safe
- * across any number of replicas: Postgres is the only arbiter.
+ * The HA-group upgrade semaphore (DESIGN §4 agbot, §8 invariant 1). A grant is one transaction
+ * (grant-store.ts): share-lock the node's mirror row (its group cannot change under us), take the
+ * group's advisory lock, read the slots held, let the rule (slot-rule.ts) release lapsed holders
+ * and renew, grant or refuse. Releases (by the holder, the monitor or the sweep) lock only the
+ * slot's row. Safe across any number of replicas: Postgres is the only arbiter.
  */
 import { type UpgradeReleaseReason } from '@careen/contracts';
 import { type DataSource, type EntityManager } from 'typeorm';

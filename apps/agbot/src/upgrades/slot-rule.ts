@@ -1,0 +1,105 @@
+/**
+ * The HA-group semaphore's rule (DESIGN §4 agbot, §8 invariant 1), as a pure decision over the
+ * slots held in a node's group, read under the group's advisory lock. The grant store reads
+ * those slots and carries the decision out in the same transaction; nothing here touches
+ * Postgres, so every case of the rule is a plain unit test.
+ *
+ * - Slots whose lease ran out (unless halted: a halted slot has no lease end) or whose holder
+ *   is no longer in the group are released first.
+ * - A halted holder keeps its slot whatever it asks for; the halt follows the policy it asks for.
+ * - Asking again renews; an agent asking for another policy gives its slot back and asks anew
+ *   (one policy runs on a node at a time).
+ * - A new agent-upgrade grant for a stopped (disabled or paused) policy is refused.
+ * - An agent upgrade needs every other member's slot free. A FleetLock reboot needs no agent
+ *   upgrade in the group and fewer FleetLock holders than the group admits. A node's own slots
+ *   never block it.
+ */
+import { type UpgradeHolderKind, type UpgradeReleaseReason } from '@careen/contracts';
+import { type UpgradeGrant } from './upgrade-grant';
+
+export interface SlotQuestion {
+  node: string;
+  kind: UpgradeHolderKind;
+  managementPolicy: string | null;
+  /** FleetLock holders the group admits at once. */
+  fleetLockSlots: number;
+  /** The node's group, as the mirror has it now; null for a node outside any group. */
+  haGroup: string | null;
+  /** The slots of the node and of its group's members, as held when the lock was taken. */
+  held: readonly UpgradeGrant[];
+  /** The database's clock when the slots were read. */
+  now: Date;
+  /** The policy asked for is disabled or paused. */
+  policyStopped: boolean;
+}
+
+export interface SlotRelease {
+  grant: UpgradeGrant;
+  reason: UpgradeReleaseReason;
+}
+
+export type SlotVerdict =
+  | { outcome: 'renew'; grant: UpgradeGrant }
+  | { outcome: 'grant' }
+  | { outcome: 'refuse'; blocker: UpgradeGrant }
+  | { outcome: 'policy-stopped' };
+
+export interface SlotDecision {
+  /** Slots to release before answering, in key order. */
+  release: SlotRelease[];
+  answer: SlotVerdict;
+}
+
+export function decideSlot(question: SlotQuestion): SlotDecision {
+  const release: SlotRelease[] = [];
+  const kept: UpgradeGrant[] = [];
+  for (const grant of [...question.held].sort(byKey)) {
+    if (grant.haGroup !== question.haGroup) release.push({ grant, reason: 'left-group' });
+    else if (!grant.haltedAt && grant.leaseExpiresAt <= question.now)
+      release.push({ grant, reason: 'lease-expired' });
+    else kept.push(grant);
+  }
+
+  const own = kept.find((grant) => grant.node === question.node && grant.kind === question.kind);
+  if (own && (own.haltedAt || !changesPolicy(question, own)))
+    return { release, answer: { outcome: 'renew', grant: own } };
+  if (own) release.push({ grant: own, reason: 'released' });
+  return { release, answer: answerForNewSlot(question, kept) };
+}
+
+/** What a node that holds no slot of this kind is told. */
+function answerForNewSlot(question: SlotQuestion, held: readonly UpgradeGrant[]): SlotVerdict {
+  if (question.kind === 'agent-upgrade' && question.policyStopped) return { outcome: 'policy-stopped' };
+  const others = held.filter((grant) => grant.node !== question.node && grant.haGroup === question.haGroup);
+  if (others.length === 0 || question.haGroup === null) return { outcome: 'grant' };
+  const upgrades = others.filter((grant) => grant.kind === 'agent-upgrade');
+  if (upgrades.length > 0) {
+    // A halted member is named first: it is why the group waits.
+    return { outcome: 'refuse', blocker: [...upgrades].sort(haltedFirstThenOldest)[0]! };
+  }
+  const rebooting = new Set(others.filter((grant) => grant.kind === 'fleetlock').map((grant) => grant.node));
+  if (question.kind === 'agent-upgrade' || rebooting.size >= question.fleetLockSlots) {
+    return { outcome: 'refuse', blocker: [...others].sort(oldestFirst)[0]! };
+  }
+  return { outcome: 'grant' };
+}
+
+function changesPolicy(question: SlotQuestion, own: UpgradeGrant): boolean {
+  return question.kind === 'agent-upgrade' && own.managementPolicy !== question.managementPolicy;
+}
+
+function byKey(a: UpgradeGrant, b: UpgradeGrant): number {
+  return compare(a.node, b.node) || compare(a.kind, b.kind);
+}
+
+function oldestFirst(a: UpgradeGrant, b: UpgradeGrant): number {
+  return a.grantedAt.getTime() - b.grantedAt.getTime() || compare(a.node, b.node);
+}
+
+function haltedFirstThenOldest(a: UpgradeGrant, b: UpgradeGrant): number {
+  return Number(b.haltedAt !== null) - Number(a.haltedAt !== null) || oldestFirst(a, b);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
