@@ -169,6 +169,38 @@ describe('runConsumer', () => {
     ]);
   });
 
+  it('dead-letters a change whose data does not match its resource’s contract', async () => {
+    const recorder = new Recorder();
+    await start(async (message) => recorder.record(message));
+    const node = (data: object): ChangePayload => ({
+      ...change('n1'),
+      resource: 'node',
+      operation: 'updated',
+      data: { org: 'acme', id: 'n1', haGroup: 'g1', schedulable: true, status: null, ...data },
+    });
+    await publishRawBody(
+      'careen.changes.acme.node.n1',
+      JSON.stringify(node({ haGroup: 7, updatedAt: new Date().toISOString() })),
+    );
+    await publishRawBody('careen.changes.acme.node.n1', JSON.stringify(node({})));
+    await publisher.publish(
+      ExchangeChanged,
+      ['acme', 'node', 'n1'],
+      node({ updatedAt: new Date().toISOString(), rack: 'r1' }),
+    );
+
+    await recorder.until(1);
+    const letters = await deadLetters(2);
+
+    expect(recorder.handled.map((message) => message.payload.data)).toEqual([
+      expect.objectContaining({ haGroup: 'g1', rack: 'r1' }),
+    ]);
+    expect(letters.map((letter) => letter.reason)).toEqual([
+      expect.stringMatching(/data does not match the node change contract: haGroup: .*string/),
+      expect.stringMatching(/data does not match the node change contract: updatedAt: /),
+    ]);
+  });
+
   it('retries a failing handler, then dead-letters the message with the error, and handles the next one', async () => {
     const attempts: number[] = [];
     const recorder = new Recorder();

@@ -21,7 +21,7 @@ const serviceChange = (version: string): ChangePayload => ({
   resourceId: 'web',
   operation: 'updated',
   changedAt: new Date().toISOString(),
-  data: { org: 'acme', url: 'web', version },
+  data: { org: 'acme', id: 'web', url: 'web', version, arch: 'amd64' },
 });
 
 /** Records the version of `web` each hook reads, inside the transaction and outside it. */

@@ -12,6 +12,7 @@
 import {
   TERMINAL_STATUSES,
   UNHEALTHY_STATUSES,
+  type ChangeOf,
   type ChangePayload,
   type ManagementStatusValue,
 } from '@careen/contracts';
@@ -48,11 +49,11 @@ export class UpgradeMonitor implements ChangeListener {
     this.pending = [];
     switch (change.resource) {
       case 'node':
-        return this.onNodeChange(change, manager);
+        return this.onNodeChange(change as ChangeOf<'node'>, manager);
       case 'haGroup':
         return this.onGroupChange(change, manager);
       case 'managementStatus':
-        return this.onStatusChange(change, manager);
+        return this.onStatusChange(change as ChangeOf<'managementStatus'>, manager);
       case 'org':
       case 'user':
       case 'service':
@@ -72,22 +73,19 @@ export class UpgradeMonitor implements ChangeListener {
     this.pending.push(...(await this.semaphore.releaseIn(...args)));
   }
 
-  private async onNodeChange(change: ChangePayload, manager: EntityManager): Promise<void> {
+  private async onNodeChange(change: ChangeOf<'node'>, manager: EntityManager): Promise<void> {
     const { org, resourceId: node } = change;
     if (change.operation === 'deleted') {
       const held = await this.store.ofNode(manager, org, node);
       await this.release(manager, held, 'node-deleted', { haltedToo: true });
       return;
     }
-    // Node changes may be patches: only one that says which group the node is in now matters here.
-    if (change.data && 'haGroup' in change.data) {
-      const group = change.data.haGroup;
-      const held = await this.store.ofNode(manager, org, node);
-      await this.release(manager, held, 'left-group', {
-        notInGroup: typeof group === 'string' ? group : null,
-        haltedToo: true,
-      });
-    }
+    if (!change.data) return;
+    const held = await this.store.ofNode(manager, org, node);
+    await this.release(manager, held, 'left-group', {
+      notInGroup: change.data.haGroup ?? null,
+      haltedToo: true,
+    });
     const heartbeat = heartbeatOf(change.data);
     if (heartbeat) await this.store.renewOnHeartbeat(manager, org, node, heartbeat, this.leaseSeconds);
   }
@@ -101,11 +99,9 @@ export class UpgradeMonitor implements ChangeListener {
     });
   }
 
-  private async onStatusChange(change: ChangePayload, manager: EntityManager): Promise<void> {
-    const data = change.data ?? {};
-    const node = typeof data.node === 'string' ? data.node : change.resourceId;
-    const { nmp, status, error } = data;
-    if (typeof nmp !== 'string' || typeof status !== 'string') return;
+  private async onStatusChange(change: ChangeOf<'managementStatus'>, manager: EntityManager): Promise<void> {
+    if (!change.data) return;
+    const { node, nmp, status, error } = change.data;
     const { org } = change;
     const key = { org, node, kind: 'agent-upgrade' as const };
     const changedAt = Date.parse(change.changedAt);
@@ -114,7 +110,7 @@ export class UpgradeMonitor implements ChangeListener {
     );
     // A status written before this slot was granted ends an earlier upgrade, not this one.
     const current = held && held.grantedAt.getTime() <= changedAt ? held : undefined;
-    switch (statusEffect(status as ManagementStatusValue)) {
+    switch (statusEffect(status)) {
       case 'halt':
         if (!current && !(await this.newerThanLastRelease(manager, org, node, changedAt, held))) return;
         await this.semaphore.haltIn(manager, {
@@ -165,7 +161,7 @@ function healed(managementPolicy: string) {
 }
 
 /** When the node last reported, if the change carries its status. */
-function heartbeatOf(data: ChangePayload['data']): Date | undefined {
+function heartbeatOf(data: ChangeOf<'node'>['data']): Date | undefined {
   const status = data?.status as { lastHeartbeat?: unknown } | null | undefined;
   const beat = typeof status?.lastHeartbeat === 'string' ? new Date(status.lastHeartbeat) : undefined;
   return beat && !Number.isNaN(beat.getTime()) ? beat : undefined;

@@ -9,7 +9,7 @@ import { eventually, http, useTestInfra, type Credentials, type HttpResult } fro
 import { DataSource } from 'typeorm';
 import { UpgradeMonitor } from './upgrade-monitor';
 import { findViolations } from './upgrade-timeline';
-import { UpgradeHub } from './upgrades.fixtures';
+import { statusChangeData, UpgradeHub } from './upgrades.fixtures';
 
 const LEASE_SECONDS = 2;
 
@@ -120,7 +120,7 @@ describe('the upgrade semaphore over time and under load', () => {
             resourceId: node,
             operation: 'updated',
             changedAt: new Date().toISOString(),
-            data: { node, nmp: 'agents-2', status: pick(['successful', 'rolled-back']) },
+            data: statusChangeData('acme', node, 'agents-2', pick(['successful', 'rolled-back'] as const)),
           },
           manager,
         ),

@@ -12,6 +12,7 @@ import {
   TokenIssuer,
   type Principal,
 } from '@careen/auth';
+import { type ChangeDataOf, type ManagementStatusValue } from '@careen/contracts';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -125,4 +126,33 @@ export class UpgradeHub {
       .filter((event) => event.org === org && event.node === node)
       .map(({ event, reason }) => ({ event, reason }));
   }
+}
+
+/** A node's change data as the exchange publishes it, for changes the tests hand the monitor. */
+export function nodeChangeData(
+  org: string,
+  id: string,
+  haGroup: string | null,
+  more: Record<string, unknown> = {},
+): ChangeDataOf<'node'> {
+  return { org, id, haGroup, schedulable: true, status: null, updatedAt: new Date().toISOString(), ...more };
+}
+
+/** A management status's change data as the exchange publishes it. */
+export function statusChangeData(
+  org: string,
+  node: string,
+  nmp: string,
+  status: ManagementStatusValue,
+  error?: string,
+): ChangeDataOf<'managementStatus'> {
+  return {
+    org,
+    node,
+    nmp,
+    status,
+    attempt: 1,
+    updated: new Date().toISOString(),
+    ...(error ? { error } : {}),
+  };
 }

@@ -3,7 +3,7 @@
  * the holder, idempotent renew and release), who may ask, bad input, and the monitor releasing
  * holders from exchange changes, each grant and release published on CAREEN_AGBOT.
  */
-import { STREAMS, type ChangePayload } from '@careen/contracts';
+import { STREAMS, type ChangePayload, type ManagementStatusValue } from '@careen/contracts';
 import { BUS } from '@careen/service';
 import {
   eventually,
@@ -17,7 +17,7 @@ import { type BusConnection } from '@careen/bus';
 import { DataSource } from 'typeorm';
 import { UpgradeMonitor } from './upgrade-monitor';
 import { findViolations } from './upgrade-timeline';
-import { UpgradeHub } from './upgrades.fixtures';
+import { nodeChangeData, statusChangeData, UpgradeHub } from './upgrades.fixtures';
 
 describe('agent-upgrade grants', () => {
   const infra = useTestInfra();
@@ -55,14 +55,20 @@ describe('agent-upgrade grants', () => {
       .transaction((manager) => monitor.onChange({ ...change, changedAt: changedAt.toISOString() }, manager));
     monitor.afterCommit();
   }
-  const statusChange = (node: string, nmp: string, status: string, changedAt?: Date, error?: string) =>
+  const statusChange = (
+    node: string,
+    nmp: string,
+    status: ManagementStatusValue,
+    changedAt?: Date,
+    error?: string,
+  ) =>
     monitorSees(
       {
         org: 'acme',
         resource: 'managementStatus',
         resourceId: node,
         operation: 'updated',
-        data: { org: 'acme', node, nmp, status, ...(error ? { error } : {}) },
+        data: statusChangeData('acme', node, nmp, status, error),
       },
       changedAt,
     );
@@ -79,12 +85,9 @@ describe('agent-upgrade grants', () => {
       resource: 'node',
       resourceId: node,
       operation: 'updated',
-      data: {
-        id: node,
-        org: 'acme',
-        haGroup: 'status',
+      data: nodeChangeData('acme', node, 'status', {
         status: { lastHeartbeat: lastHeartbeat.toISOString() },
-      },
+      }),
     });
   const leaseOf = async (node: string): Promise<number> => {
     const items: { node: string; leaseExpiresAt: string }[] = (
@@ -162,6 +165,7 @@ describe('agent-upgrade grants', () => {
         error: 'Conflict',
         message: expect.stringContaining('a1'),
         details: {
+          code: 'UPGRADE_GROUP_BUSY',
           haGroup: 'alpha',
           holder: {
             node: 'a1',
@@ -418,7 +422,7 @@ describe('agent-upgrade grants', () => {
   });
 
   describe('the monitor', () => {
-    it.each([['successful'], ['rolled-back']])(
+    it.each<[ManagementStatusValue]>([['successful'], ['rolled-back']])(
       'releases a holder whose status for its policy turns %s',
       async (status) => {
         expect((await upgrade('s1', 'nmp-s')).status).toBe(200);
@@ -472,7 +476,7 @@ describe('agent-upgrade grants', () => {
         resource: 'node',
         resourceId: 'm1',
         operation: 'updated',
-        data: { haGroup: 'elsewhere' },
+        data: nodeChangeData('acme', 'm1', 'elsewhere'),
       });
       expect((await hub.history('acme', 'm1')).at(-1)).toEqual({ event: 'released', reason: 'left-group' });
       expect((await upgrade('m2')).status).toBe(200);
@@ -496,7 +500,7 @@ describe('agent-upgrade grants', () => {
         resource: 'haGroup',
         resourceId: 'elsewhere',
         operation: 'updated',
-        data: { name: 'elsewhere', members: [] },
+        data: { org: 'acme', name: 'elsewhere', members: [] },
       });
       expect((await hub.history('acme', 'm1')).at(-1)).toEqual({ event: 'granted', reason: null });
       expect((await release('m1')).status).toBe(204);
@@ -626,14 +630,14 @@ describe('agent-upgrade grants', () => {
         resource: 'node',
         resourceId: 'd2',
         operation: 'updated',
-        data: { rack: 'r9' },
+        data: nodeChangeData('acme', 'd2', 'doomed', { rack: 'r9' }),
       });
       await monitorSees({
         org: 'acme',
         resource: 'node',
         resourceId: 'd2',
         operation: 'updated',
-        data: { haGroup: 'doomed' },
+        data: nodeChangeData('acme', 'd2', 'doomed'),
       });
       expect((await hub.history('acme', 'd2')).at(-1)).toEqual({ event: 'granted', reason: null });
       expect((await release('d2')).status).toBe(204);

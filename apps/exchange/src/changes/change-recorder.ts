@@ -2,7 +2,12 @@
  * Records a change of an exchange resource in the caller's transaction. Every mutation of
  * the exchange goes through here, so every committed change reaches CAREEN_CHANGES.
  */
-import { ExchangeChanged, type ChangeOperation, type ChangeResource } from '@careen/contracts';
+import {
+  ExchangeChanged,
+  type ChangeContractOf,
+  type ChangeOperation,
+  type ChangeResource,
+} from '@careen/contracts';
 import { OutboxWriter } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
@@ -11,14 +16,15 @@ import { type EntityManager } from 'typeorm';
 export class ChangeRecorder {
   constructor(private readonly outbox: OutboxWriter) {}
 
-  record(
+  record<R extends ChangeResource>(
     manager: EntityManager,
     change: {
       org: string;
-      resource: ChangeResource;
+      resource: R;
       resourceId: string;
       operation: ChangeOperation;
-      data?: object;
+      /** The resource after the change, which its contract (@careen/contracts) types. */
+      data?: ChangeContractOf<R>;
       /** The node the change is about made it itself. */
       byNode?: boolean;
       /** What happened, where the operation alone does not say. */

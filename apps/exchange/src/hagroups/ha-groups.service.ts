@@ -10,6 +10,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
 import { assertMayModifyNode } from '../nodes/node-access.policy';
+import { NodeResponse } from '../nodes/dto/node.response';
 import { NodeEntity } from '../nodes/node.entity';
 import { OrgsService } from '../orgs/orgs.service';
 import { type CreateHaGroupDto, type ReplaceHaGroupDto } from './dto/ha-group.dto';
@@ -134,7 +135,10 @@ export class HaGroupsService {
     );
   }
 
-  /** Sets only `ha_group`: workloads and everything else about the node stay as they are. */
+  /**
+   * Sets only `ha_group`: workloads and everything else about the node stay as they are. Each
+   * member's change carries the whole node, as every node change does.
+   */
   private async setGroupOf(
     manager: EntityManager,
     org: string,
@@ -146,13 +150,14 @@ export class HaGroupsService {
       'UPDATE exchange.nodes SET ha_group = $3, updated_at = now() WHERE org = $1 AND id = ANY($2)',
       [org, ids, group],
     );
-    for (const id of ids) {
+    const nodes = await manager.find(NodeEntity, { where: { org, id: In(ids) }, order: { id: 'ASC' } });
+    for (const node of nodes) {
       await this.changes.record(manager, {
         org,
         resource: 'node',
-        resourceId: id,
+        resourceId: node.id,
         operation: 'updated',
-        data: { haGroup: group },
+        data: NodeResponse.from(node),
       });
     }
   }

@@ -1,24 +1,46 @@
-import { IsBoolean, IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Validate,
+  type ValidationArguments,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { IDENTIFIER_PATTERN } from '../identifiers';
 import { defineEvent, subjectToken } from '../events/event-definition';
 import { STREAMS } from '../streams';
+import { changeDataProblems, type ChangeDataOf } from './change-data';
+import {
+  CHANGE_OPERATIONS,
+  CHANGE_RESOURCES,
+  type ChangeOperation,
+  type ChangeResource,
+} from './change-resource';
 
-export const CHANGE_OPERATIONS = ['created', 'updated', 'deleted'] as const;
-export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
+/** Checks `data` against its resource's class (change-data.ts). */
+@ValidatorConstraint({ name: 'matchesResourceContract' })
+class MatchesResourceContract implements ValidatorConstraintInterface {
+  validate(data: unknown, args: ValidationArguments): boolean {
+    return problemsOf(data, args) === undefined;
+  }
 
-/** The resources whose changes the exchange publishes. */
-export const CHANGE_RESOURCES = [
-  'org',
-  'user',
-  'node',
-  'service',
-  'deploymentPolicy',
-  'haGroup',
-  'managementPolicy',
-  'managementStatus',
-  'agentPackage',
-] as const;
-export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
+  defaultMessage(args: ValidationArguments): string {
+    const { resource } = args.object as ChangePayload;
+    return `data does not match the ${resource} change contract: ${problemsOf(args.value, args)}`;
+  }
+}
+
+function problemsOf(data: unknown, args: ValidationArguments): string | undefined {
+  const { resource } = args.object as ChangePayload;
+  // An unknown resource is reported by its own rule; data that is no object by @IsObject.
+  if (!CHANGE_RESOURCES.includes(resource) || typeof data !== 'object' || data === null) return undefined;
+  return changeDataProblems(resource, data);
+}
 
 /**
  * One committed change in the exchange. Its change id (commit order) travels as the CloudEvent
@@ -59,7 +81,21 @@ export class ChangePayload {
   /** The resource as clients see it after the change (absent on delete). */
   @IsOptional()
   @IsObject()
-  data?: Record<string, unknown>;
+  @Validate(MatchesResourceContract)
+  data?: ChangeDataOf<ChangeResource>;
+}
+
+/** A change of one resource, its data typed by that resource's contract. */
+export type ChangeOf<R extends ChangeResource> = Omit<ChangePayload, 'resource' | 'data'> & {
+  resource: R;
+  data?: ChangeDataOf<R>;
+};
+
+export function isChangeOf<R extends ChangeResource>(
+  change: ChangePayload,
+  resource: R,
+): change is ChangePayload & ChangeOf<R> {
+  return change.resource === resource;
 }
 
 export const ExchangeChanged = defineEvent({

@@ -1,4 +1,9 @@
-import { MANAGEMENT_POLICY_STATES, type ManagementPolicyState } from '@careen/contracts';
+import {
+  MANAGEMENT_POLICY_STATES,
+  MANAGEMENT_STATUSES,
+  type ManagementPolicyState,
+  type ManagementStatusValue,
+} from '@careen/contracts';
 import { ApiProperty } from '@nestjs/swagger';
 import { type ManagementStatusEntity } from '../management-status.entity';
 
@@ -6,7 +11,7 @@ export class ManagementStatusResponse {
   @ApiProperty() org!: string;
   @ApiProperty() node!: string;
   @ApiProperty() nmp!: string;
-  @ApiProperty() status!: string;
+  @ApiProperty({ enum: MANAGEMENT_STATUSES }) status!: ManagementStatusValue;
   @ApiProperty({ nullable: true, type: String }) version!: string | null;
   @ApiProperty({ nullable: true, type: String }) startTime!: string | null;
   @ApiProperty({ nullable: true, type: String }) endTime!: string | null;
@@ -25,7 +30,7 @@ export class ManagementStatusResponse {
       org: status.org,
       node: status.node,
       nmp: status.nmp,
-      status: status.status,
+      status: status.status as ManagementStatusValue,
       version: status.version,
       startTime: status.startTime?.toISOString() ?? null,
       endTime: status.endTime?.toISOString() ?? null,
