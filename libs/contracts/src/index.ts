@@ -7,4 +7,5 @@ export * from './changes/change.payload';
 export * from './errors/domain-error';
 export * from './identifiers';
 export * from './management/management-status';
+export * from './management/agent-upgrade-policy';
 export * from './upgrades/upgrade-grant.events';

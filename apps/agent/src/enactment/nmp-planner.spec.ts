@@ -24,6 +24,9 @@ function policy(
     patterns: [],
     nodes: [],
     enabled: true,
+    paused: false,
+    state: 'active',
+    resumeWindow: null,
     agentUpgradePolicy: {
       atLeastVersion: 'current',
       start: 'now',

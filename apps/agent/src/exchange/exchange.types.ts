@@ -1,29 +1,9 @@
 /** The exchange's answers as the agent reads them (only the fields it relies on). */
-import { type ManagementStatusValue } from '@careen/contracts';
+import { type ChangeContractOf, type ChangePayload, type ManagementStatusValue } from '@careen/contracts';
 import { type Property } from '@careen/policy';
 
-export interface AgentUpgradePolicy {
-  atLeastVersion: string;
-  start: string;
-  duration: number;
-  action: 'install' | 'download';
-}
-
-export interface ManagementPolicy {
-  org: string;
-  name: string;
-  constraints: string[];
-  properties: Property[];
-  patterns: string[];
-  nodes: string[];
-  enabled: boolean;
-  agentUpgradePolicy: AgentUpgradePolicy | null;
-  lastUpdated: string;
-  /** The rollout is paused: enactments that have not started wait. */
-  paused?: boolean;
-  /** Set by the last resume: enactments that had not started pick a moment in it. */
-  resumeWindow?: { start: string; duration: number } | null;
-}
+/** A management policy: the fields the agent relies on, as the change feed's contract states them. */
+export type ManagementPolicy = ChangeContractOf<'managementPolicy'>;
 
 export interface AgentPackage {
   version: string;
@@ -65,18 +45,11 @@ export interface NodeView {
   updatedAt: string;
 }
 
-export interface Change {
-  id: number;
-  org: string;
-  resource: string;
-  resourceId: string;
-  operation: 'created' | 'updated' | 'deleted';
-  changedAt: string;
-  data?: Record<string, unknown>;
-}
+/** A change as the feed serves it: its place in commit order, and the change. */
+export type FeedChange = ChangePayload & { id: number };
 
 export interface ChangePage {
-  changes: Change[];
+  changes: FeedChange[];
   lastId: number;
 }
 

@@ -4,6 +4,7 @@
  * is refused unless the publisher confirms with `allowDisruptive`.
  */
 import { principalId, type Principal } from '@careen/auth';
+import { type AgentUpgradePolicy } from '@careen/contracts';
 import { compileSelector, disruptiveReason } from '@careen/policy';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -16,7 +17,7 @@ import {
   ManagementPolicyResponse,
 } from './dto/management-policy.response';
 import { disruptiveNeedsConfirmation, managementPolicyNotFound } from './management-policies.errors';
-import { ManagementPolicyEntity, type AgentUpgradePolicy } from './management-policy.entity';
+import { ManagementPolicyEntity } from './management-policy.entity';
 import { type PolicyEvent, PolicyEvents } from './policy-events';
 
 @Injectable()

@@ -1,24 +1,6 @@
+import { type AgentUpgradePolicy, type ResumeWindow } from '@careen/contracts';
 import { type Property } from '@careen/policy';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export const UPGRADE_ACTIONS = ['install', 'download'] as const;
-export type UpgradeAction = (typeof UPGRADE_ACTIONS)[number];
-
-export interface AgentUpgradePolicy {
-  /** A semver, or `current`: the newest package, and keep following new ones. */
-  atLeastVersion: string;
-  /** RFC3339 UTC, or `now`. */
-  start: string;
-  /** Seconds: each agent picks a uniformly random moment in [start, start + duration). */
-  duration: number;
-  action: UpgradeAction;
-}
-
-/** The spread, set by a resume, for the nodes that had not started: [start, start + duration). */
-export interface ResumeWindow {
-  start: string;
-  duration: number;
-}
 
 @Entity({ name: 'management_policies' })
 export class ManagementPolicyEntity {

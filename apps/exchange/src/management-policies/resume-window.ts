@@ -4,7 +4,7 @@
  * left of the policy's window when it stopped — never all at once, which is what starting the
  * overdue nodes together would do. When nothing was left, the policy's whole duration again.
  */
-import { type AgentUpgradePolicy, type ResumeWindow } from './management-policy.entity';
+import { type AgentUpgradePolicy, type ResumeWindow } from '@careen/contracts';
 
 export interface StoppedRollout {
   agentUpgradePolicy: AgentUpgradePolicy | null;

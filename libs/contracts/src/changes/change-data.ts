@@ -5,7 +5,8 @@
  * and extra fields pass. A change whose data does not match its resource's class is refused on
  * receipt (dead-lettered on the bus), never half applied.
  */
-import { plainToInstance } from 'class-transformer';
+import 'reflect-metadata';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
@@ -16,6 +17,8 @@ import {
   IsOptional,
   IsString,
   Matches,
+  Min,
+  ValidateNested,
   validateSync,
   type ValidationError,
 } from 'class-validator';
@@ -26,6 +29,12 @@ import {
   type ManagementPolicyState,
   type ManagementStatusValue,
 } from '../management/management-status';
+import {
+  UPGRADE_ACTIONS,
+  type AgentUpgradePolicy,
+  type ResumeWindow,
+  type UpgradeAction,
+} from '../management/agent-upgrade-policy';
 import { type ChangeResource } from './change-resource';
 
 export class OrgChangeData {
@@ -103,6 +112,41 @@ export class HaGroupChangeData {
   members!: string[];
 }
 
+/**
+ * A policy property as a change carries it. Its shape is the policy library's `Property`,
+ * restated here because contracts depend on nothing of ours; a reader that hands it to the
+ * policy library has the compiler check the two agree.
+ */
+export interface ChangeProperty {
+  readonly name: string;
+  readonly value: string | number | boolean | readonly string[];
+  readonly type?: 'string' | 'int' | 'float' | 'boolean' | 'version' | 'list of strings';
+}
+
+export class AgentUpgradePolicyData implements AgentUpgradePolicy {
+  @IsString()
+  atLeastVersion!: string;
+
+  @IsString()
+  start!: string;
+
+  @IsInt()
+  @Min(0)
+  duration!: number;
+
+  @IsIn(UPGRADE_ACTIONS)
+  action!: UpgradeAction;
+}
+
+export class ResumeWindowData implements ResumeWindow {
+  @IsISO8601()
+  start!: string;
+
+  @IsInt()
+  @Min(0)
+  duration!: number;
+}
+
 export class ManagementPolicyChangeData {
   @Matches(IDENTIFIER_PATTERN)
   org!: string;
@@ -123,10 +167,32 @@ export class ManagementPolicyChangeData {
   @IsString({ each: true })
   nodes!: string[];
 
+  @IsArray()
+  @IsString({ each: true })
+  constraints!: string[];
+
+  @IsArray()
+  @IsObject({ each: true })
+  properties!: ChangeProperty[];
+
+  @IsArray()
+  @IsString({ each: true })
+  patterns!: string[];
+
   /** Null for a policy that upgrades no agent. */
   @IsOptional()
-  @IsObject()
-  agentUpgradePolicy!: object | null;
+  @ValidateNested()
+  @Type(() => AgentUpgradePolicyData)
+  agentUpgradePolicy!: AgentUpgradePolicyData | null;
+
+  /** Set by the last resume: nodes that had not started pick a moment in it. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ResumeWindowData)
+  resumeWindow!: ResumeWindowData | null;
+
+  @IsISO8601()
+  lastUpdated!: string;
 }
 
 export class ManagementStatusChangeData {

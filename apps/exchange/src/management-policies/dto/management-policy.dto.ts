@@ -1,4 +1,4 @@
-import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE, UPGRADE_ACTIONS, type UpgradeAction } from '@careen/contracts';
 import { type Property } from '@careen/policy';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -19,7 +19,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsConstraintList, IsPropertyList } from '../../policy-validation/policy.validators';
-import { UPGRADE_ACTIONS, type UpgradeAction } from '../management-policy.entity';
 
 const SEMVER_OR_CURRENT =
   /^(current|(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$/;

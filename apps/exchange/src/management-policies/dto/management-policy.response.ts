@@ -1,15 +1,13 @@
 import {
   MANAGEMENT_POLICY_STATES,
   managementPolicyState,
+  type AgentUpgradePolicy,
   type ManagementPolicyState,
+  type ResumeWindow,
 } from '@careen/contracts';
 import { type Property } from '@careen/policy';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  type AgentUpgradePolicy,
-  type ManagementPolicyEntity,
-  type ResumeWindow,
-} from '../management-policy.entity';
+import { type ManagementPolicyEntity } from '../management-policy.entity';
 
 export class ResumeWindowResponse {
   @ApiProperty({ example: '2026-12-01T02:10:00.000Z' }) start!: string;

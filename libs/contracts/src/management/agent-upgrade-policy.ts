@@ -1,0 +1,22 @@
+/**
+ * The agent-upgrade part of a management policy (DESIGN §2), as the exchange stores it and the
+ * agents read it from the change feed and the policy list.
+ */
+export const UPGRADE_ACTIONS = ['install', 'download'] as const;
+export type UpgradeAction = (typeof UPGRADE_ACTIONS)[number];
+
+export interface AgentUpgradePolicy {
+  /** A semver, or `current`: the newest package, and keep following new ones. */
+  atLeastVersion: string;
+  /** RFC3339 UTC, or `now`. */
+  start: string;
+  /** Seconds: each agent picks a uniformly random moment in [start, start + duration). */
+  duration: number;
+  action: UpgradeAction;
+}
+
+/** The spread, set by a resume, for the nodes that had not started: [start, start + duration). */
+export interface ResumeWindow {
+  start: string;
+  duration: number;
+}
