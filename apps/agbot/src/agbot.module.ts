@@ -13,6 +13,9 @@ import { GrantRuleInCode1764100300000 } from './migrations/1764100300000-grant-r
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
+import { PlacementLoop } from './placement/placement-loop';
+import { PlacementModule } from './controller/placement.module';
+import { UpgradeMonitor } from './upgrades/upgrade-monitor';
 import { DeployCheckModule } from './deploycheck/deploycheck.module';
 import { FleetLockModule } from './fleetlock/fleetlock.module';
 
@@ -43,7 +46,11 @@ export class AgbotModule {
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
         MirrorModule,
-        LeadershipModule,
+        LeadershipModule.register({
+          imports: [PlacementModule, UpgradesModule],
+          listeners: [PlacementLoop, UpgradeMonitor],
+          tasks: [PlacementLoop],
+        }),
         DeployCheckModule,
         UpgradesModule,
         FleetLockModule,

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { PlacementController } from './placement-controller';
+import { PlacementLoop } from '../placement/placement-loop';
 import { RolloutsController } from './rollouts.controller';
 
 /** Workload placement and rolled service upgrades, driven by the leading agbot. */
 @Module({
   controllers: [RolloutsController],
-  providers: [PlacementController],
-  exports: [PlacementController],
+  providers: [PlacementLoop],
+  exports: [PlacementLoop],
 })
 export class PlacementModule {}

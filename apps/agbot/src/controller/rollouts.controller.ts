@@ -3,8 +3,8 @@ import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { type RolloutReport } from './placement-controller';
-import { PlacementStore } from './placement-store';
+import { type RolloutReport } from '../placement/placement-rounds';
+import { PlacementStore } from '../placement/placement-store';
 
 export interface RolloutListResponse {
   items: ({ deploymentPolicy: string; updatedAt: string } & RolloutReport)[];

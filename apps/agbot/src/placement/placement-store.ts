@@ -4,7 +4,7 @@
  * it, so a leader that dies in between leaves work its successor finds and finishes.
  */
 import { type DataSource, type EntityManager } from 'typeorm';
-import { type NodeWorkloads } from '../placement/placement.types';
+import { type NodeWorkloads } from './placement.types';
 
 export class PlacementStore {
   constructor(private readonly dataSource: DataSource) {}
