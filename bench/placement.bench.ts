@@ -12,7 +12,8 @@
  */
 import { compilePolicy, isCompatible, type Property } from '@careen/policy';
 import { PlacementEngine } from '@careen/agbot/src/placement/placement-engine';
-import { aNode, aPolicy, aService, seededRandom } from '@careen/agbot/src/placement/placement.fixtures';
+import { aNode, aPolicy, aService } from '@careen/agbot/src/placement/placement.fixtures';
+import { seededRandom } from '@careen/testing';
 import { type PlacementNode, type PlacementPolicy } from '@careen/agbot/src/placement/placement.types';
 import { startBenchStack } from './support/bench-stack';
 import { measurePlacementEndToEnd } from './support/placement-end-to-end';

@@ -6,7 +6,7 @@
 import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { basic, http, useTestInfra } from '@careen/testing';
+import { basic, http, seededRandom, useTestInfra } from '@careen/testing';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -94,7 +94,7 @@ describe('package download', () => {
         { org: 'acme', node: 'edge-1', token: 'edge-1-node-token' },
         systemClock,
       );
-      const download = new PackageDownload(client, dir, systemClock, Math.random, {
+      const download = new PackageDownload(client, dir, systemClock, seededRandom(11), {
         attempts: 5,
         retry: { baseMs: 10, maxMs: 20 },
       });
@@ -126,7 +126,7 @@ describe('package download', () => {
         { org: 'acme', node: 'edge-1', token: 'edge-1-node-token' },
         systemClock,
       );
-      const download = new PackageDownload(client, join(dir, 'again'), systemClock, Math.random, {
+      const download = new PackageDownload(client, join(dir, 'again'), systemClock, seededRandom(11), {
         attempts: 2,
         retry: { baseMs: 10, maxMs: 20 },
       });

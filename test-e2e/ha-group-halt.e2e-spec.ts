@@ -5,10 +5,9 @@
  * once; the group whose member is left broken is halted, naming it and its error, until the
  * operator repairs the node and resets it, and then the group goes on.
  */
-import { seededRandom } from '@careen/agbot/src/placement/placement.fixtures';
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
-import { eventually, http, useTestInfra } from '@careen/testing';
+import { eventually, http, seededRandom, useTestInfra } from '@careen/testing';
 import { ACME_ADMIN, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
 
 /** Members are dealt round-robin: node i is in group (i - 1) % 3 + 1. */

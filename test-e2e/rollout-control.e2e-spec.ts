@@ -4,10 +4,9 @@
  * commits, read from the exchange's commit-ordered change feed), and a paused rollout resumed
  * over a window starts its remaining nodes spread over that window, not all at once.
  */
-import { seededRandom } from '@careen/agbot/src/placement/placement.fixtures';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
-import { eventually, useTestInfra } from '@careen/testing';
+import { eventually, seededRandom, useTestInfra } from '@careen/testing';
 import { ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
 
 /** Statuses of a node that is busy; one stopped after its download rests at `downloaded`. */

@@ -12,6 +12,7 @@ import {
   runServiceMigrations,
 } from '@careen/persistence';
 import { useTestInfra } from '@careen/testing';
+import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
@@ -96,7 +97,7 @@ describe('runConsumer', () => {
     subject: string,
     body: string,
     withHeaders = true,
-    id = `raw-${Math.random()}`,
+    id = `raw-${randomUUID()}`,
   ): Promise<void> {
     const h = natsHeaders();
     if (withHeaders) {
@@ -108,7 +109,7 @@ describe('runConsumer', () => {
     }
     await bus.js.publish(subject, new TextEncoder().encode(body), {
       headers: h,
-      msgID: `${id}-${Math.random()}`,
+      msgID: `${id}-${randomUUID()}`,
     });
   }
 

@@ -57,13 +57,18 @@ describe('OutboxRelay', () => {
     await dataSource.destroy();
   });
 
-  function startRelay(beforeMark?: (seqs: string[]) => Promise<void>, pollIntervalMs = 100): OutboxRelay {
+  function startRelay(
+    beforeMark?: (seqs: string[]) => Promise<void>,
+    pollIntervalMs = 100,
+    onHeldBack?: () => void,
+  ): OutboxRelay {
     const relay = new OutboxRelay({
       databaseUrl: infra.databaseUrl,
       schema: 'relaytest',
       publisher: new EventPublisher(bus.js, 'careen/test'),
       pollIntervalMs,
       beforeMark,
+      onHeldBack,
     });
     relays.push(relay);
     relay.start();
@@ -132,11 +137,16 @@ describe('OutboxRelay', () => {
     await slow.startTransaction();
     await writer.append(slow.manager, ExchangeChanged, ['acme', 'org', 'slow'], change('acme', 'slow'));
     await commitChange('acme', 'fast');
-    startRelay();
+    let heldBackRounds = 0;
+    const threeRoundsHeldBack = new Promise<void>((resolve) =>
+      startRelay(undefined, 100, () => {
+        if (++heldBackRounds === 3) resolve();
+      }),
+    );
 
     // The fast change is held back while the older transaction is still open: several relay
-    // rounds (100 ms apiece) pass and nothing reaches the stream.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // rounds pass and nothing reaches the stream.
+    await threeRoundsHeldBack;
     expect((await bus.jsm.streams.info(STREAMS.changes.name)).state.messages).toBe(0);
     await slow.commitTransaction();
     await slow.release();

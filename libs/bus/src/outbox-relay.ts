@@ -29,6 +29,8 @@ export interface OutboxRelayOptions {
   retainPublishedMs?: number;
   /** Called after a batch is published and before it is marked; lets tests stop the relay right there. */
   beforeMark?: (seqs: string[]) => Promise<void>;
+  /** Called after each round that found committed rows held back by an older open transaction. */
+  onHeldBack?: () => void;
 }
 
 interface PendingRow {
@@ -112,6 +114,7 @@ export class OutboxRelay {
       if (moved > 0) {
         heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
       } else if (await this.heldBack(client)) {
+        this.options.onHeldBack?.();
         // Committed rows wait for an older transaction (anywhere in the cluster) to end, and no
         // NOTIFY says when it does: look again soon rather than at the next fallback poll.
         await this.pause(heldBackPause);

@@ -7,3 +7,5 @@ export * from './http-client';
 export * from './stream-reader';
 export * from './in-memory-tracing';
 export * from './bad-input-matrix';
+export * from './seeded-random';
+export * from './exchange-seed';

@@ -1,5 +1,6 @@
 import { DomainError } from '@careen/contracts';
-import { aNode, aPolicy, aService, seededRandom } from '../placement/placement.fixtures';
+import { aNode, aPolicy, aService } from '../placement/placement.fixtures';
+import { seededRandom } from '@careen/testing';
 import { PlacementEngine } from '../placement/placement-engine';
 import { type PlacementNode } from '../placement/placement.types';
 import { DeployChecker } from './deploy-checker';

@@ -1,5 +1,6 @@
 import { compilePolicy, type CompiledPolicy, isCompatible, type Property } from '@careen/policy';
-import { aNode, aPolicy, aService, seededRandom } from './placement.fixtures';
+import { aNode, aPolicy, aService } from './placement.fixtures';
+import { seededRandom } from '@careen/testing';
 import { PlacementEngine } from './placement-engine';
 import { type NodeWorkloads, type PlacementNode, type PlacementPolicy } from './placement.types';
 

@@ -1,4 +1,4 @@
-import { seededRandom } from './placement.fixtures';
+import { seededRandom } from '@careen/testing';
 import { fnv1a, spreadReplicas, type SpreadNode } from './replica-spreader';
 
 function randomNodes(next: () => number, count: number): Map<string, SpreadNode> {

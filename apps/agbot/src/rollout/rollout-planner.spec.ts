@@ -1,4 +1,5 @@
-import { aNode, aPolicy, aService, seededRandom } from '../placement/placement.fixtures';
+import { aNode, aPolicy, aService } from '../placement/placement.fixtures';
+import { seededRandom } from '@careen/testing';
 import { PlacementEngine } from '../placement/placement-engine';
 import { FakeFleet, type FakeNodeSpec } from './rollout.fixtures';
 import { RolloutPlanner } from './rollout-planner';

@@ -1,3 +1,4 @@
+import { seededRandom } from '@careen/testing';
 import { type Clock } from './clock';
 import { HEARTBEAT_SPREAD, type NodeStatusTarget, StatusHeartbeat } from './status-heartbeat';
 
@@ -102,7 +103,7 @@ describe('StatusHeartbeat', () => {
     const clock = new ManualClock();
     const { target, forced } = exchange(clock);
     const stop = new AbortController();
-    const running = new StatusHeartbeat(target, clock, Math.random, INTERVAL).run(stop.signal);
+    const running = new StatusHeartbeat(target, clock, seededRandom(7), INTERVAL).run(stop.signal);
 
     stop.abort();
     await running;

@@ -72,8 +72,10 @@ describe('the change feed', () => {
   it('wakes a long-poller within the same second as a relevant change', async () => {
     const since = await latestId();
     const started = Date.now();
+    const tail = exchange.app.get(ChangeTail);
+    const before = tail.waiting;
     const waiting = poll('acme', `since=${since}&wait=20`);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // let the poller settle into waiting
+    await eventually(() => expect(tail.waiting).toBe(before + 1));
     const changedAt = Date.now();
     await addUser('acme', 'wakes-poller');
 

@@ -1,11 +1,20 @@
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { basic, http, useTestInfra, withClient, type Credentials } from '@careen/testing';
+import {
+  http,
+  ROOT_PASSWORD,
+  seededNode,
+  seededRoot as root,
+  seededUser,
+  seedExchange,
+  useTestInfra,
+  withClient,
+  type Credentials,
+} from '@careen/testing';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
-const root = basic('root', 'root', 'root-password-1');
-const admin = basic('acme', 'ada', 'ada-password');
-const bob = basic('acme', 'bob', 'bob-password');
+const admin = seededUser('acme', 'ada');
+const bob = seededUser('acme', 'bob');
 
 describe('HA groups', () => {
   const infra = useTestInfra();
@@ -18,24 +27,11 @@ describe('HA groups', () => {
     call('POST', '/v1/orgs/acme/hagroups', { name, description: `group ${name}`, members });
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    await seedExchange(exchange.url, {
+      acme: { users: { ada: 'orgAdmin', bob: 'user' }, nodes: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'] },
+      beta: {},
     });
-    await call('POST', '/v1/orgs', { id: 'acme' }, root);
-    await call('POST', '/v1/orgs', { id: 'beta' }, root);
-    await call(
-      'POST',
-      '/v1/orgs/acme/users',
-      { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
-      root,
-    );
-    await call(
-      'POST',
-      '/v1/orgs/acme/users',
-      { username: 'bob', password: 'bob-password', role: 'user' },
-      root,
-    );
-    for (const id of ['n1', 'n2', 'n3', 'n4', 'n5', 'n6']) await register(id);
     await register('bobs-node', bob);
     await call('PUT', '/v1/orgs/beta/nodes/foreign', { token: 'foreign-token-0123456789' }, root);
   });
@@ -167,7 +163,7 @@ describe('HA groups', () => {
   });
 
   it('keeps nodes out of group management', async () => {
-    const asNode = basic('acme', 'n1', 'n1-token-0123456789');
+    const asNode = seededNode('acme', 'n1');
     expect(
       (await call('POST', '/v1/orgs/acme/hagroups', { name: 'by-node', members: ['n1'] }, asNode)).status,
     ).toBe(403);

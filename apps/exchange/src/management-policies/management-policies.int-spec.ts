@@ -1,13 +1,20 @@
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { basic, http, useTestInfra, type Credentials } from '@careen/testing';
+import {
+  http,
+  ROOT_PASSWORD,
+  seededNode,
+  seededUser,
+  seedExchange,
+  useTestInfra,
+  type Credentials,
+} from '@careen/testing';
 import { Client } from 'pg';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
-const root = basic('root', 'root', 'root-password-1');
-const admin = basic('acme', 'ada', 'ada-password');
-const viewer = basic('acme', 'vic', 'vic-password');
-const asNode = (id: string) => basic('acme', id, `${id}-token-0123456789`);
+const admin = seededUser('acme', 'ada');
+const viewer = seededUser('acme', 'vic');
+const asNode = (id: string) => seededNode('acme', id);
 
 describe('node management policies', () => {
   const infra = useTestInfra();
@@ -20,22 +27,8 @@ describe('node management policies', () => {
     call('PUT', `/v1/orgs/acme/nodes/${id}`, { token: `${id}-token-0123456789`, ...node });
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
-    });
-    await call('POST', '/v1/orgs', { id: 'acme' }, root);
-    await call(
-      'POST',
-      '/v1/orgs/acme/users',
-      { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
-      root,
-    );
-    await call(
-      'POST',
-      '/v1/orgs/acme/users',
-      { username: 'vic', password: 'vic-password', role: 'user' },
-      root,
-    );
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'user' } } });
     const arch = (value: string) => ({
       policy: { properties: [{ name: 'careen.arch', value }], constraints: [] },
     });

@@ -5,16 +5,24 @@
  */
 import { MANAGEMENT_STATUSES } from '@careen/contracts';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { basic, eventually, http, useTestInfra, type Credentials } from '@careen/testing';
+import {
+  eventually,
+  http,
+  ROOT_PASSWORD,
+  seededNode,
+  seededUser,
+  seedExchange,
+  useTestInfra,
+  type Credentials,
+} from '@careen/testing';
 import { Client } from 'pg';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
-const root = basic('root', 'root', 'root-password-1');
-const admin = basic('acme', 'ada', 'ada-password');
-const viewer = basic('acme', 'vic', 'vic-password');
+const admin = seededUser('acme', 'ada');
+const viewer = seededUser('acme', 'vic');
 const NODES = ['n1', 'n2', 'n3', 'n4', 'n5'];
-const asNode = (id: string) => basic('acme', id, `${id}-token-0123456789`);
+const asNode = (id: string) => seededNode('acme', id);
 
 describe('rollout control', () => {
   const infra = useTestInfra();
@@ -34,17 +42,8 @@ describe('rollout control', () => {
   const policy = async (name: string) => (await call('GET', policyPath(name))).body;
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
-    });
-    await call('POST', '/v1/orgs', { id: 'acme' }, root);
-    for (const [username, role] of [
-      ['ada', 'orgAdmin'],
-      ['vic', 'user'],
-    ])
-      await call('POST', '/v1/orgs/acme/users', { username, password: `${username}-password`, role }, root);
-    for (const id of NODES)
-      await call('PUT', `/v1/orgs/acme/nodes/${id}`, { token: `${id}-token-0123456789` });
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'user' }, nodes: NODES } });
   });
 
   afterAll(() => exchange.close());

@@ -3,15 +3,23 @@
  * a page at a time, per node and per policy, kept after the policy is removed.
  */
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { basic, http, useTestInfra, type Credentials } from '@careen/testing';
+import {
+  http,
+  ROOT_PASSWORD,
+  seededNode,
+  seededRoot as root,
+  seededUser,
+  seedExchange,
+  useTestInfra,
+  type Credentials,
+} from '@careen/testing';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
-const root = basic('root', 'root', 'root-password-1');
-const admin = basic('acme', 'ada', 'ada-password');
-const viewer = basic('acme', 'vic', 'vic-password');
-const stranger = basic('other', 'olga', 'olga-password');
-const asNode = (id: string) => basic('acme', id, `${id}-token-0123456789`);
+const admin = seededUser('acme', 'ada');
+const viewer = seededUser('acme', 'vic');
+const stranger = seededUser('other', 'olga');
+const asNode = (id: string) => seededNode('acme', id);
 const ATTEMPT = [
   'waiting',
   'downloading',
@@ -62,19 +70,11 @@ describe('rollout history', () => {
   }
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    await seedExchange(exchange.url, {
+      acme: { users: { ada: 'orgAdmin', vic: 'user' }, nodes: ['n1', 'n2'] },
+      other: { users: { olga: 'orgAdmin' } },
     });
-    for (const org of ['acme', 'other']) await call('POST', '/v1/orgs', { id: org }, root);
-    const users: [string, string, string][] = [
-      ['acme', 'ada', 'orgAdmin'],
-      ['acme', 'vic', 'user'],
-      ['other', 'olga', 'orgAdmin'],
-    ];
-    for (const [org, username, role] of users)
-      await call('POST', `/v1/orgs/${org}/users`, { username, password: `${username}-password`, role }, root);
-    for (const id of ['n1', 'n2'])
-      await call('PUT', `/v1/orgs/acme/nodes/${id}`, { token: `${id}-token-0123456789` });
 
     await call('PUT', '/v1/orgs/acme/management-policies/upgrade', {
       nodes: ['n1', 'n2'],

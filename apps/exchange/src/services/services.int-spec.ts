@@ -1,15 +1,24 @@
 import { connectBus, type BusConnection } from '@careen/bus';
 import { STREAMS } from '@careen/contracts';
-import { basic, eventually, http, readStream, useTestInfra } from '@careen/testing';
+import {
+  eventually,
+  http,
+  readStream,
+  ROOT_PASSWORD,
+  seededNode,
+  seededRoot as root,
+  seededUser,
+  seedExchange,
+  useTestInfra,
+} from '@careen/testing';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
-const root = basic('root', 'root', 'root-password-1');
-const ada = basic('acme', 'ada', 'ada-password');
-const bob = basic('acme', 'bob', 'bob-password');
-const bea = basic('beta', 'bea', 'bea-password');
-const node = basic('acme', 'n1', 'n1-token-secret');
+const ada = seededUser('acme', 'ada');
+const bob = seededUser('acme', 'bob');
+const bea = seededUser('beta', 'bea');
+const node = seededNode('acme', 'n1');
 
 const gateway = {
   url: 'acme.gateway',
@@ -35,25 +44,12 @@ describe('exchange: services and deployment policies', () => {
   const fields = (body: { details: { field: string }[] }) => body.details.map((detail) => detail.field);
 
   beforeAll(async () => {
-    exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: 'root-password-1',
-    });
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     bus = await connectBus({ url: infra.natsUrl, name: 'services-test' });
-    await call('POST', '/v1/orgs', { auth: root, body: { id: 'acme' } });
-    await call('POST', '/v1/orgs', { auth: root, body: { id: 'beta' } });
-    await call('POST', '/v1/orgs/acme/users', {
-      auth: root,
-      body: { username: 'ada', password: 'ada-password', role: 'orgAdmin' },
+    await seedExchange(exchange.url, {
+      acme: { users: { ada: 'orgAdmin', bob: 'user' }, nodes: ['n1'] },
+      beta: { users: { bea: 'orgAdmin' } },
     });
-    await call('POST', '/v1/orgs/acme/users', {
-      auth: root,
-      body: { username: 'bob', password: 'bob-password', role: 'user' },
-    });
-    await call('POST', '/v1/orgs/beta/users', {
-      auth: root,
-      body: { username: 'bea', password: 'bea-password', role: 'orgAdmin' },
-    });
-    await call('PUT', '/v1/orgs/acme/nodes/n1', { auth: ada, body: { token: 'n1-token-secret' } });
   });
 
   afterAll(async () => {
