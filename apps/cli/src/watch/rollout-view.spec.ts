@@ -71,6 +71,22 @@ describe('buildRolloutView', () => {
     expect(renderRollout(view, now, 0)).toContain('2 of 2 nodes done (1 successful, 1 rolled-back); done');
   });
 
+  it('shows the version a successful node reached before its next status report says so', () => {
+    const view = buildRolloutView(
+      policy,
+      ['a2', 'b1'],
+      [status('a2', 'successful'), status('b1', 'downloading')],
+      [node('a2', 'g1', '1.0.0'), node('b1', 'g2', '1.0.0')],
+    );
+    const versions = view.groups.flatMap((group) =>
+      group.members.map((member) => [member.node, member.version]),
+    );
+    expect(versions).toEqual([
+      ['a2', '2.0.0'],
+      ['b1', '1.0.0'],
+    ]);
+  });
+
   it('is never done with no nodes to do', () => {
     expect(buildRolloutView(policy, [], [], nodes).done).toBe(false);
   });

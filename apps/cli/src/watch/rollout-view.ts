@@ -58,6 +58,16 @@ export interface RolloutView {
   done: boolean;
 }
 
+/**
+ * The version the node runs: the one its `successful` status names, else what its last status
+ * report says. An agent reports the end of an install before its next status report, so the
+ * report may still name the version it ran before.
+ */
+function runningVersion(status: WatchedStatus | undefined, node: WatchedNode | undefined): string | null {
+  if (status?.status === 'successful' && status.version) return status.version;
+  return node?.status?.agentVersion?.package ?? null;
+}
+
 const ORDER = new Map<string, number>(MANAGEMENT_STATUSES.map((status, index) => [status, index]));
 
 export function buildRolloutView(
@@ -77,7 +87,7 @@ export function buildRolloutView(
     const member: MemberView = {
       node: id,
       status: status?.status ?? 'not reported',
-      version: node?.status?.agentVersion?.package ?? null,
+      version: runningVersion(status, node),
       error: status?.error ?? null,
       lastSeen: node?.status?.lastHeartbeat ?? null,
     };
