@@ -10,6 +10,7 @@ import { UpgradeGrants1764000100000 } from './migrations/1764000100000-upgrade-g
 import { Placement1764000200000 } from './migrations/1764000200000-placement';
 import { UpgradeHalts1764100200000 } from './migrations/1764100200000-upgrade-halts';
 import { GrantRuleInCode1764100300000 } from './migrations/1764100300000-grant-rule-in-code';
+import { MaintenanceHolders1764100400000 } from './migrations/1764100400000-maintenance-holders';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -27,6 +28,7 @@ export const AGBOT_MIGRATIONS = [
   Placement1764000200000,
   UpgradeHalts1764100200000,
   GrantRuleInCode1764100300000,
+  MaintenanceHolders1764100400000,
 ];
 
 @Module({})

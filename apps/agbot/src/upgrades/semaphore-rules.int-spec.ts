@@ -103,6 +103,16 @@ describe('the semaphore rules', () => {
     expect(await outcome(ask(r!, 'fleetlock', 5))).toBe(`refused by ${u}`);
   });
 
+  it('admits nothing else beside a maintenance, and no maintenance beside anything', async () => {
+    const [m, r, u] = await freshGroup('m', 'r', 'u');
+    expect(await outcome(ask(m!, 'maintenance'))).toBe('granted');
+    expect(await outcome(ask(r!, 'fleetlock', 5))).toBe(`refused by ${m}`);
+    expect(await outcome(ask(u!))).toBe(`refused by ${m}`);
+    await semaphore.release({ org: 'acme', node: m!, kind: 'maintenance' });
+    expect(await outcome(ask(r!, 'fleetlock', 5))).toBe('granted');
+    expect(await outcome(ask(m!, 'maintenance'))).toBe(`refused by ${r}`);
+  });
+
   it('renews a FleetLock holder even when the slots are full (the protocol is recursive)', async () => {
     const [a, b] = await freshGroup('a', 'b');
     expect(await outcome(ask(a!, 'fleetlock'))).toBe('granted');

@@ -107,6 +107,50 @@ describe('the slot rule', () => {
     it('ignores whether its policy is stopped', () => {
       expect(verdict(ask('a', [], { ...reboot, policyStopped: true }))).toBe('grant');
     });
+
+    it('waits for a member in maintenance, whatever the slots', () => {
+      const maintained = slot('b', { kind: 'maintenance', managementPolicy: null });
+      expect(verdict(ask('a', [maintained], { ...reboot, fleetLockSlots: 5 }))).toBe('refuse: b');
+    });
+  });
+
+  describe('a maintenance', () => {
+    const maintenance = { kind: 'maintenance' as const };
+    const maintained = (node: string, overrides: Partial<UpgradeGrant> = {}) =>
+      slot(node, { kind: 'maintenance', managementPolicy: null, ...overrides });
+
+    it('is granted in a free group, and renewed by asking again', () => {
+      expect(verdict(ask('a', [], maintenance))).toBe('grant');
+      expect(verdict(ask('a', [maintained('a')], maintenance))).toBe('renew');
+    });
+
+    it('waits while any other member holds a slot, of any kind', () => {
+      expect(verdict(ask('a', [slot('b')], maintenance))).toBe('refuse: b');
+      expect(verdict(ask('a', [slot('b', { kind: 'fleetlock', managementPolicy: null })], maintenance))).toBe(
+        'refuse: b',
+      );
+      expect(verdict(ask('a', [maintained('b')], maintenance))).toBe('refuse: b');
+    });
+
+    it('blocks an agent upgrade of another member, and names it', () => {
+      expect(verdict(ask('b', [maintained('a')]))).toBe('refuse: a');
+    });
+
+    it('is never blocked by the node’s own agent-upgrade slot', () => {
+      expect(verdict(ask('a', [slot('a')], maintenance))).toBe('grant');
+    });
+
+    it('ignores whether a policy is stopped', () => {
+      expect(verdict(ask('a', [], { ...maintenance, policyStopped: true }))).toBe('grant');
+    });
+
+    it('lapses like any lease', () => {
+      const { release, answer } = decideSlot(
+        ask('a', [maintained('b', { leaseExpiresAt: seconds(-1) })], maintenance),
+      );
+      expect(release.map(({ grant, reason }) => [grant.node, reason])).toEqual([['b', 'lease-expired']]);
+      expect(answer.outcome).toBe('grant');
+    });
   });
 
   describe('stale slots', () => {

@@ -10,9 +10,9 @@
  * - Asking again renews; an agent asking for another policy gives its slot back and asks anew
  *   (one policy runs on a node at a time).
  * - A new agent-upgrade grant for a stopped (disabled or paused) policy is refused.
- * - An agent upgrade needs every other member's slot free. A FleetLock reboot needs no agent
- *   upgrade in the group and fewer FleetLock holders than the group admits. A node's own slots
- *   never block it.
+ * - An agent upgrade or a maintenance needs every other member's slot free. A FleetLock reboot
+ *   needs no agent upgrade or maintenance in the group and fewer FleetLock holders than the
+ *   group admits. A node's own slots never block it.
  */
 import { type UpgradeHolderKind, type UpgradeReleaseReason } from '@careen/contracts';
 import { type UpgradeGrant } from './upgrade-grant';
@@ -72,13 +72,13 @@ function answerForNewSlot(question: SlotQuestion, held: readonly UpgradeGrant[])
   if (question.kind === 'agent-upgrade' && question.policyStopped) return { outcome: 'policy-stopped' };
   const others = held.filter((grant) => grant.node !== question.node && grant.haGroup === question.haGroup);
   if (others.length === 0 || question.haGroup === null) return { outcome: 'grant' };
-  const upgrades = others.filter((grant) => grant.kind === 'agent-upgrade');
-  if (upgrades.length > 0) {
+  const exclusive = others.filter((grant) => grant.kind !== 'fleetlock');
+  if (exclusive.length > 0) {
     // A halted member is named first: it is why the group waits.
-    return { outcome: 'refuse', blocker: [...upgrades].sort(haltedFirstThenOldest)[0]! };
+    return { outcome: 'refuse', blocker: [...exclusive].sort(haltedFirstThenOldest)[0]! };
   }
   const rebooting = new Set(others.filter((grant) => grant.kind === 'fleetlock').map((grant) => grant.node));
-  if (question.kind === 'agent-upgrade' || rebooting.size >= question.fleetLockSlots) {
+  if (question.kind !== 'fleetlock' || rebooting.size >= question.fleetLockSlots) {
     return { outcome: 'refuse', blocker: [...others].sort(oldestFirst)[0]! };
   }
   return { outcome: 'grant' };

@@ -80,4 +80,21 @@ describe('findViolations', () => {
       findViolations([event('u', 'agent-upgrade', 'granted', 1), event('r', 'fleetlock', 'granted', 2)], 5),
     ).toHaveLength(1);
   });
+
+  it('reports any other holder beside a maintenance, and a maintenance beside any holder', () => {
+    const problems = findViolations(
+      [
+        event('m', 'maintenance', 'granted', 1),
+        event('r', 'fleetlock', 'granted', 2),
+        event('u', 'agent-upgrade', 'granted', 3),
+        event('n', 'maintenance', 'granted', 4),
+      ],
+      5,
+    ).map((violation) => violation.problem);
+    expect(problems).toEqual([
+      expect.stringContaining('reboot during a maintenance slot'),
+      expect.stringContaining('u was granted its agent-upgrade slot while 2 other member(s)'),
+      expect.stringContaining('n was granted its maintenance slot while 3 other member(s)'),
+    ]);
+  });
 });

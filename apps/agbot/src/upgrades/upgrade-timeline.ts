@@ -1,7 +1,7 @@
 /**
  * Replays the grant history of HA groups and reports every instant at which the semaphore's
- * rules were broken: two agent-upgrade holders in a group, an agent upgrade beside a FleetLock
- * reboot, more FleetLock holders than slots, or a release of a slot nobody held. Used by the
+ * rules were broken: an agent upgrade or a maintenance beside any other holder in a group, more
+ * FleetLock holders than slots, or a release of a slot nobody held. Used by the
  * tests and the benchmark to check DESIGN §8 invariant 1 from what really happened.
  */
 import { type UpgradeHolderKind } from '@careen/contracts';
@@ -49,11 +49,13 @@ export function findViolations(
     const others = [...holders]
       .filter(([key]) => !key.startsWith(`${event.node}\u0000`))
       .map(([, kind]) => kind);
-    if (event.kind === 'agent-upgrade' && others.length > 0)
-      report(`${event.node} was granted an agent upgrade while ${others.length} other member(s) held slots`);
+    if (event.kind !== 'fleetlock' && others.length > 0)
+      report(
+        `${event.node} was granted its ${event.kind} slot while ${others.length} other member(s) held slots`,
+      );
     if (event.kind === 'fleetlock') {
-      if (others.includes('agent-upgrade'))
-        report(`${event.node} was granted a reboot during an agent upgrade`);
+      const exclusive = others.find((kind) => kind !== 'fleetlock');
+      if (exclusive) report(`${event.node} was granted a reboot during a ${exclusive} slot`);
       if (others.filter((kind) => kind === 'fleetlock').length >= fleetLockSlots)
         report(`${event.node} was granted a reboot beyond the ${fleetLockSlots} FleetLock slot(s)`);
     }

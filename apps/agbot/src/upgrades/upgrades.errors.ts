@@ -38,13 +38,14 @@ export const groupBusy = (haGroup: string | null, holder: UpgradeGrant) =>
     UpgradeErrorCode.GroupBusy,
     holder.haltedAt
       ? `HA group "${haGroup}" is halted: node "${holder.node}" failed its upgrade and is not healthy again (${holder.haltError ?? 'no error reported'}); no member starts until it reports healthy or an admin resets its status`
-      : `HA group "${haGroup}" is busy: node "${holder.node}" holds its upgrade slot until ${holder.leaseExpiresAt.toISOString()} unless renewed`,
+      : `HA group "${haGroup}" is busy: node "${holder.node}" holds its ${holder.kind} slot until ${holder.leaseExpiresAt.toISOString()} unless renewed`,
     { haGroup, holder: holderDetails(holder) },
   );
 
 export function holderDetails(holder: UpgradeGrant) {
   return {
     node: holder.node,
+    kind: holder.kind,
     managementPolicy: holder.managementPolicy,
     grantedAt: holder.grantedAt.toISOString(),
     leaseExpiresAt: holder.haltedAt ? null : holder.leaseExpiresAt.toISOString(),

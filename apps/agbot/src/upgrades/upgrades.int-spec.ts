@@ -16,7 +16,7 @@ import {
 import { type BusConnection } from '@careen/bus';
 import { DataSource } from 'typeorm';
 import { UpgradeMonitor } from './upgrade-monitor';
-import { findViolations } from './upgrade-timeline';
+import { findViolations, readTimeline } from './upgrade-timeline';
 import { nodeChangeData, statusChangeData, UpgradeHub } from './upgrades.fixtures';
 
 describe('agent-upgrade grants', () => {
@@ -124,6 +124,9 @@ describe('agent-upgrade grants', () => {
       w3: 'waiting',
       k1: 'stuck',
       k2: 'stuck',
+      mt1: 'maintained',
+      mt2: 'maintained',
+      mt3: 'maintained',
       rn1: 'renewing',
       rn2: 'renewing',
       h1: 'halting',
@@ -148,6 +151,7 @@ describe('agent-upgrade grants', () => {
       org: 'acme',
       node: 'a1',
       haGroup: 'alpha',
+      holder: 'agent-upgrade',
       managementPolicy: 'agents-2',
       grantedAt: expect.any(String),
       leaseExpiresAt: expect.any(String),
@@ -169,6 +173,7 @@ describe('agent-upgrade grants', () => {
           haGroup: 'alpha',
           holder: {
             node: 'a1',
+            kind: 'agent-upgrade',
             managementPolicy: 'agents-2',
             grantedAt: expect.any(String),
             leaseExpiresAt: expect.any(String),
@@ -414,6 +419,77 @@ describe('agent-upgrade grants', () => {
       const refused = await waitingFor('w1', wait);
       expect(refused.status).toBe(400);
       expect(JSON.stringify(await refused.json())).toContain('wait');
+    });
+  });
+
+  describe('maintenance slots', () => {
+    const slotPath = (node: string) => `/v1/orgs/acme/nodes/${node}/maintenance-slot`;
+    const maintain = (node: string, body: object = {}, auth: Credentials = admin, query = '') =>
+      http(agbotUrl(), 'POST', `${slotPath(node)}${query}`, { auth, body });
+    const endMaintenance = (node: string, auth: Credentials = admin) =>
+      http(agbotUrl(), 'DELETE', slotPath(node), { auth });
+
+    it('keeps every other holder out of the group while a member is in maintenance, and gives way after', async () => {
+      const taken = await maintain('mt1', { leaseSeconds: 600 });
+      expect(taken.status).toBe(200);
+      expect(taken.body).toMatchObject({ node: 'mt1', haGroup: 'maintained', holder: 'maintenance' });
+      expect(Date.parse(taken.body.leaseExpiresAt) - Date.parse(taken.body.grantedAt)).toBe(600_000);
+      const refused = await upgrade('mt2');
+      expect(refused.status).toBe(409);
+      expect(refused.body.details).toMatchObject({
+        code: 'UPGRADE_GROUP_BUSY',
+        holder: { node: 'mt1', kind: 'maintenance' },
+      });
+      expect((await maintain('mt3')).status).toBe(409);
+      // Asking again renews: the grant stays the same one.
+      const renewed = await maintain('mt1');
+      expect(renewed.body.grantedAt).toBe(taken.body.grantedAt);
+      expect((await endMaintenance('mt1')).status).toBe(204);
+      expect((await upgrade('mt2')).status).toBe(200);
+      expect((await maintain('mt1')).status).toBe(409);
+      expect((await release('mt2')).status).toBe(204);
+    });
+
+    it('waits for the slot with ?wait= and is answered when the holder gives it back', async () => {
+      expect((await upgrade('mt2')).status).toBe(200);
+      const waiting = maintain('mt1', {}, admin, '?wait=30');
+      await eventually(async () => {
+        const metrics: string = (await http(agbotUrl(), 'GET', '/metrics')).body;
+        expect(metrics).toMatch(/^careen_agbot_upgrade_waiting_requests\{[^}]*\} [1-9]/m);
+      });
+      expect((await release('mt2')).status).toBe(204);
+      expect((await waiting).status).toBe(200);
+      expect((await endMaintenance('mt1')).status).toBe(204);
+      expect((await endMaintenance('mt1')).status).toBe(204);
+    });
+
+    it('is for org admins: a node or a plain user is refused, another org too', async () => {
+      expect((await maintain('mt3', {}, await hub.nodeToken('acme', 'mt3'))).status).toBe(403);
+      expect((await maintain('mt3', {}, plainUser)).status).toBe(403);
+      expect(
+        (
+          await http(agbotUrl(), 'POST', '/v1/orgs/other/nodes/foreign/maintenance-slot', {
+            auth: admin,
+            body: {},
+          })
+        ).status,
+      ).toBe(403);
+      expect((await maintain('ghost')).status).toBe(404);
+    });
+
+    it.each([[{ leaseSeconds: 5 }], [{ leaseSeconds: 'long' }], [{ session: 's-1' }]])(
+      'refuses %j with 400 naming the field',
+      async (body) => {
+        const refused = await maintain('mt3', body);
+        expect(refused.status).toBe(400);
+        expect(JSON.stringify(refused.body)).toContain(Object.keys(body)[0]!);
+      },
+    );
+
+    it('leaves a timeline with no two members of a group down at once', async () => {
+      const history = await readTimeline(hub.dataSource.manager);
+      expect(history.some((event) => event.kind === 'maintenance')).toBe(true);
+      expect(findViolations(history, 1)).toEqual([]);
     });
   });
 

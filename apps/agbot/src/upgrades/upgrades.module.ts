@@ -10,6 +10,7 @@ import { ReleaseSubscription } from './release-subscription';
 import { UpgradeMetrics } from './upgrade-metrics';
 import { UpgradeMonitor } from './upgrade-monitor';
 import { UpgradeSemaphore } from './upgrade-semaphore';
+import { MaintenanceSlotsController } from './maintenance-slots.controller';
 import { UpgradesController } from './upgrades.controller';
 import { UpgradesService } from './upgrades.service';
 
@@ -18,7 +19,7 @@ import { UpgradesService } from './upgrades.service';
  * (a change listener for the agbot's changes consumer).
  */
 @Module({
-  controllers: [UpgradesController],
+  controllers: [UpgradesController, MaintenanceSlotsController],
   providers: [
     {
       provide: GrantStore,

@@ -1,6 +1,7 @@
 /**
- * Agent-upgrade grants as the HTTP API offers them: who may ask for which node, and what a
- * grant, a refusal and a release look like. The rules themselves are the semaphore's.
+ * Agent-upgrade and maintenance grants as the HTTP API offers them: who may ask for which
+ * node, and what a grant, a refusal and a release look like. The rules themselves are the
+ * semaphore's.
  */
 import { type Principal } from '@careen/auth';
 import { SERVICE_CONFIG } from '@careen/service';
@@ -11,6 +12,7 @@ import {
   type UpgradeHolderListResponse,
   UpgradeHolderResponse,
 } from './dto/upgrade-grant.response';
+import { type SlotRequest } from './grant-store';
 import { GroupReleases } from './group-releases';
 import { UpgradeSemaphore } from './upgrade-semaphore';
 import { UpgradeGroupListResponse, UpgradeGroupResponse } from './dto/upgrade-group.response';
@@ -50,24 +52,68 @@ export class UpgradesService {
     signal: AbortSignal = new AbortController().signal,
   ): Promise<UpgradeGrantResponse> {
     assertActsForNode(actor, node);
+    return this.acquire(
+      {
+        org,
+        node,
+        kind: 'agent-upgrade',
+        managementPolicy,
+        leaseSeconds: this.config.CAREEN_UPGRADE_LEASE_SECONDS,
+        fleetLockSlots: this.config.CAREEN_FLEETLOCK_SLOTS,
+      },
+      waitSeconds,
+      signal,
+    );
+  }
+
+  /**
+   * Takes (or renews) the node's maintenance slot in its HA group for `leaseSeconds`, waiting
+   * like an agent upgrade does: a host goes into maintenance only while no other member of its
+   * group is down for any reason.
+   */
+  grantMaintenance(
+    org: string,
+    node: string,
+    leaseSeconds: number,
+    waitSeconds = 0,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<UpgradeGrantResponse> {
+    return this.acquire(
+      {
+        org,
+        node,
+        kind: 'maintenance',
+        managementPolicy: null,
+        leaseSeconds,
+        fleetLockSlots: this.config.CAREEN_FLEETLOCK_SLOTS,
+      },
+      waitSeconds,
+      signal,
+    );
+  }
+
+  /** Gives the node's maintenance slot back; nothing to do when it holds none. */
+  async releaseMaintenance(org: string, node: string): Promise<void> {
+    await this.semaphore.release({ org, node, kind: 'maintenance' });
+  }
+
+  private async acquire(
+    request: SlotRequest,
+    waitSeconds: number,
+    signal: AbortSignal,
+  ): Promise<UpgradeGrantResponse> {
+    const { org, node } = request;
     const deadline = Date.now() + waitSeconds * 1000;
     const watch = this.releases.watch(org);
     let lastAsk = false;
     try {
       for (;;) {
-        const result = await this.semaphore.acquire({
-          org,
-          node,
-          kind: 'agent-upgrade',
-          managementPolicy,
-          leaseSeconds: this.config.CAREEN_UPGRADE_LEASE_SECONDS,
-          fleetLockSlots: this.config.CAREEN_FLEETLOCK_SLOTS,
-        });
+        const result = await this.semaphore.acquire(request);
         switch (result.outcome) {
           case 'unknown-node':
             throw upgradeNodeNotFound(org, node);
           case 'policy-stopped':
-            throw policyStopped(org, managementPolicy);
+            throw policyStopped(org, request.managementPolicy!);
           case 'granted':
           case 'renewed':
             return UpgradeGrantResponse.from(result.grant);

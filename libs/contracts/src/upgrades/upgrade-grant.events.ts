@@ -3,8 +3,11 @@ import { defineEvent, subjectToken } from '../events/event-definition';
 import { IDENTIFIER_PATTERN } from '../identifiers';
 import { STREAMS } from '../streams';
 
-/** Who holds a slot of an HA group's upgrade semaphore: an agent upgrading itself, or a FleetLock client rebooting. */
-export const UPGRADE_HOLDER_KINDS = ['agent-upgrade', 'fleetlock'] as const;
+/**
+ * Who holds a slot of an HA group's semaphore: an agent upgrading itself, a FleetLock client
+ * rebooting, or a maintenance session taking the host out of service.
+ */
+export const UPGRADE_HOLDER_KINDS = ['agent-upgrade', 'fleetlock', 'maintenance'] as const;
 export type UpgradeHolderKind = (typeof UPGRADE_HOLDER_KINDS)[number];
 
 /** Why a grant ended. */

@@ -2,13 +2,19 @@ import { UPGRADE_HOLDER_KINDS, type UpgradeHolderKind } from '@careen/contracts'
 import { ApiProperty } from '@nestjs/swagger';
 import { type UpgradeGrant } from '../upgrade-grant';
 
-/** The answer to a granted (or renewed) upgrade request. */
+/** The answer to a granted (or renewed) request for a slot. */
 export class UpgradeGrantResponse {
   @ApiProperty() org!: string;
   @ApiProperty() node!: string;
   @ApiProperty({ nullable: true, type: String, description: 'null for a node outside any HA group' })
   haGroup!: string | null;
-  @ApiProperty() managementPolicy!: string;
+  @ApiProperty({ enum: UPGRADE_HOLDER_KINDS }) holder!: UpgradeHolderKind;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'the policy enacted; null for a maintenance slot',
+  })
+  managementPolicy!: string | null;
   @ApiProperty({ example: '2026-11-22T08:00:00.000Z' }) grantedAt!: string;
   @ApiProperty({ description: 'renew before this by asking again (every lease/3)' }) leaseExpiresAt!: string;
 
@@ -17,7 +23,8 @@ export class UpgradeGrantResponse {
       org: grant.org,
       node: grant.node,
       haGroup: grant.haGroup,
-      managementPolicy: grant.managementPolicy ?? '',
+      holder: grant.kind,
+      managementPolicy: grant.managementPolicy,
       grantedAt: grant.grantedAt.toISOString(),
       leaseExpiresAt: grant.leaseExpiresAt.toISOString(),
     };

@@ -1,0 +1,54 @@
+import { OrgScoped, Roles } from '@careen/auth';
+import { IdentifierPipe } from '@careen/service';
+import { Body, Controller, Delete, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type Response } from 'express';
+import { MaintenanceSlotRequestDto } from './dto/maintenance-slot-request.dto';
+import { UpgradeGrantResponse } from './dto/upgrade-grant.response';
+import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
+import { UpgradesService } from './upgrades.service';
+
+/**
+ * A maintenance session (or an admin tool) takes a host's slot in its HA group before the host
+ * goes into maintenance and gives it back once the host serves again: the semaphore that agent
+ * upgrades and FleetLock reboots take keeps every kind of disruption to one member at a time.
+ */
+@ApiTags('upgrades')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@OrgScoped()
+@Controller('v1/orgs/:org/nodes/:node/maintenance-slot')
+export class MaintenanceSlotsController {
+  constructor(private readonly upgrades: UpgradesService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: "Take (or renew) the node's maintenance slot in its HA group" })
+  @ApiConflictResponse({
+    description:
+      'another member of the HA group holds a slot of any kind (still, after `wait`): details.holder',
+  })
+  take(
+    @Param('org', new IdentifierPipe('org')) org: string,
+    @Param('node', new IdentifierPipe('node')) node: string,
+    @Body() body: MaintenanceSlotRequestDto,
+    @Query() query: UpgradeWaitQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<UpgradeGrantResponse> {
+    const hangUp = new AbortController();
+    response.once('close', () => hangUp.abort());
+    return this.upgrades.grantMaintenance(org, node, body.leaseSeconds, query.wait, hangUp.signal);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: "Give the node's maintenance slot back (nothing to do when it holds none)" })
+  release(
+    @Param('org', new IdentifierPipe('org')) org: string,
+    @Param('node', new IdentifierPipe('node')) node: string,
+  ): Promise<void> {
+    return this.upgrades.releaseMaintenance(org, node);
+  }
+}
