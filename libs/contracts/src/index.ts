@@ -9,3 +9,5 @@ export * from './identifiers';
 export * from './management/management-status';
 export * from './management/agent-upgrade-policy';
 export * from './upgrades/upgrade-grant.events';
+export * from './maintenance/maintenance-states';
+export * from './maintenance/maintenance-events';

@@ -1,0 +1,354 @@
+import { type RepliedState, type ReplyTimeoutPolicy } from '@careen/contracts';
+import { MaintenanceWorkflow } from './maintenance-workflow';
+import {
+  type PlannedProject,
+  type SessionPlan,
+  type SessionProgress,
+  type WorkflowCommand,
+  type WorkflowInput,
+} from './workflow.types';
+
+const T0 = new Date('2026-12-01T02:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+/** h1 and h2 share HA group g; h3 and h4 are in none. p1 and p2 listen; p3 does not. */
+function plan(
+  overrides: Partial<SessionPlan> = {},
+  policies: Record<string, ReplyTimeoutPolicy> = {},
+): SessionPlan {
+  const project = (id: string, subscribed = true): PlannedProject => ({
+    id,
+    subscribed,
+    replyTimeoutSeconds: 60,
+    onNoAck: policies[id] ?? 'proceed',
+  });
+  return {
+    hosts: [
+      { id: 'h1', haGroup: 'g' },
+      { id: 'h2', haGroup: 'g' },
+      { id: 'h3', haGroup: null },
+      { id: 'h4', haGroup: null },
+    ],
+    instances: [
+      { id: 'web@h1', project: 'p1', host: 'h1' },
+      { id: 'web@h3', project: 'p1', host: 'h3' },
+      { id: 'db@h2', project: 'p2', host: 'h2' },
+      { id: 'db@h4', project: 'p2', host: 'h4' },
+      { id: 'cache@h1', project: 'p3', host: 'h1' },
+    ],
+    projects: [project('p1'), project('p2'), project('p3', false)],
+    actionsAt: at(30).toISOString(),
+    maxParallelHosts: 2,
+    ...overrides,
+  };
+}
+
+const told = (commands: readonly WorkflowCommand[]) =>
+  commands.map((command) => {
+    switch (command.kind) {
+      case 'tell-project':
+        return `${command.project} ${command.state}${command.host ? ` ${command.host}` : ''}`;
+      case 'tell-admin':
+        return `admin ${command.state} ${command.host}`;
+      default:
+        return `${command.kind} ${command.host}`;
+    }
+  });
+
+/**
+ * Carries the commands out the way a cooperative world would: slots granted, hosts emptied,
+ * host actions done, each at once; projects answer with `answer` (default ACK).
+ */
+class World {
+  readonly log: string[] = [];
+  progress: SessionProgress;
+  private readonly queue: WorkflowInput[] = [];
+  now = T0;
+
+  constructor(
+    readonly workflow: MaintenanceWorkflow,
+    private readonly answer: (
+      project: string,
+      state: RepliedState,
+      host: string | null,
+    ) => boolean | 'silent' = () => true,
+  ) {
+    const step = workflow.start(this.now);
+    this.progress = step.progress;
+    this.take(step.commands);
+  }
+
+  /** Feeds the world's reactions in until nothing is left, then moves the clock to `time`. */
+  runUntil(seconds: number): void {
+    for (;;) {
+      const input = this.queue.shift();
+      if (input) {
+        this.step(input);
+        continue;
+      }
+      const due = this.workflow.nextDeadline(this.progress);
+      if (!due || due.getTime() > at(seconds).getTime()) break;
+      this.now = due;
+      this.step({ kind: 'tick' });
+    }
+  }
+
+  private step(input: WorkflowInput): void {
+    const next = this.workflow.advance(this.progress, input, this.now);
+    this.progress = next.progress;
+    this.take(next.commands);
+  }
+
+  private take(commands: readonly WorkflowCommand[]): void {
+    this.log.push(...told(commands));
+    for (const command of commands) {
+      if (command.kind === 'take-slot') this.queue.push({ kind: 'slot-granted', host: command.host });
+      if (command.kind === 'cordon') this.queue.push({ kind: 'host-empty', host: command.host });
+      if (command.kind === 'start-host-action')
+        this.queue.push({ kind: 'host-action-done', host: command.host });
+      if (command.kind === 'tell-project' && command.deadline) {
+        const reply = this.answer(command.project, command.state as RepliedState, command.host);
+        if (reply !== 'silent')
+          this.queue.push({
+            kind: 'reply',
+            project: command.project,
+            state: command.state as RepliedState,
+            ack: reply,
+          });
+      }
+    }
+  }
+}
+
+/** Hosts of group g holding their slot at once, at any point of the log. */
+function mostOfGroupDown(log: readonly string[]): number {
+  const down = new Set<string>();
+  let most = 0;
+  for (const line of log) {
+    const [kind, host] = line.split(' ');
+    if (host !== 'h1' && host !== 'h2') continue;
+    if (kind === 'take-slot') down.add(host);
+    if (kind === 'release-slot') down.delete(host);
+    most = Math.max(most, down.size);
+  }
+  return most;
+}
+
+describe('the maintenance workflow', () => {
+  it('tells the listening projects MAINTENANCE, due at actions_at, and waits for it even when all have answered', () => {
+    const workflow = new MaintenanceWorkflow(plan());
+    const { progress, commands } = workflow.start(T0);
+    expect(told(commands)).toEqual(['p1 MAINTENANCE', 'p2 MAINTENANCE']);
+    expect(commands[0]).toMatchObject({ deadline: at(30).toISOString(), instances: ['web@h1', 'web@h3'] });
+    let next = workflow.advance(
+      progress,
+      { kind: 'reply', project: 'p1', state: 'MAINTENANCE', ack: true },
+      at(1),
+    );
+    next = workflow.advance(
+      next.progress,
+      { kind: 'reply', project: 'p2', state: 'MAINTENANCE', ack: true },
+      at(2),
+    );
+    expect(next.progress.state).toBe('MAINTENANCE');
+    expect(next.commands).toEqual([]);
+    expect(workflow.nextDeadline(next.progress)).toEqual(at(30));
+    const started = workflow.advance(next.progress, { kind: 'tick' }, at(30));
+    expect(started.progress.state).toBe('PREPARE_MAINTENANCE');
+    // Two at once, but never two of group g: h2 waits for h1.
+    expect(told(started.commands)).toEqual(['take-slot h1', 'take-slot h3']);
+  });
+
+  it('runs the whole session in order, one member of an HA group at a time, and ends done', () => {
+    const world = new World(new MaintenanceWorkflow(plan()));
+    world.runUntil(600);
+    expect(world.progress.state).toBe('MAINTENANCE_DONE');
+    expect(Object.values(world.progress.hosts).map((host) => host.phase)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+    ]);
+    expect(mostOfGroupDown(world.log)).toBe(1);
+    const h1 = world.log.filter((line) => line.endsWith(' h1'));
+    expect(h1).toEqual([
+      'take-slot h1',
+      'p1 PREPARE_MAINTENANCE h1',
+      'cordon h1',
+      'p1 INSTANCE_ACTION_DONE h1',
+      'admin IN_MAINTENANCE h1',
+      'start-host-action h1',
+      'admin MAINTENANCE_COMPLETE h1',
+      'uncordon h1',
+      'release-slot h1',
+    ]);
+    // Once a host is maintained, the next hosts' projects may move onto it.
+    expect(world.log).toContain('p2 PLANNED_MAINTENANCE h2');
+    expect(world.log.slice(-2)).toEqual(['p1 MAINTENANCE_COMPLETE', 'p2 MAINTENANCE_COMPLETE']);
+    expect(world.log.some((line) => line.startsWith('p3 '))).toBe(false);
+  });
+
+  it('offers OWN_ACTION only once a maintained host can take the instances', () => {
+    const workflow = new MaintenanceWorkflow(plan({ maxParallelHosts: 1 }));
+    const commands: WorkflowCommand[] = [];
+    const world = new World(workflow);
+    const original = workflow.advance.bind(workflow);
+    workflow.advance = (progress, input, now) => {
+      const step = original(progress, input, now);
+      commands.push(...step.commands);
+      return step;
+    };
+    world.runUntil(600);
+    const asks = commands.filter((command) => command.kind === 'tell-project' && command.allowedActions);
+    expect(
+      asks.map((command) => (command.kind === 'tell-project' ? [command.state, command.allowedActions] : [])),
+    ).toEqual([
+      ['PREPARE_MAINTENANCE', ['MIGRATE', 'LIVE_MIGRATE']],
+      ['PLANNED_MAINTENANCE', ['MIGRATE', 'LIVE_MIGRATE', 'OWN_ACTION']],
+      ['PLANNED_MAINTENANCE', ['MIGRATE', 'LIVE_MIGRATE', 'OWN_ACTION']],
+      ['PLANNED_MAINTENANCE', ['MIGRATE', 'LIVE_MIGRATE', 'OWN_ACTION']],
+    ]);
+  });
+
+  it('never puts a host in maintenance before its listening projects acknowledged or timed out (invariant 7)', () => {
+    const world = new World(new MaintenanceWorkflow(plan()), (project, state) =>
+      state === 'PREPARE_MAINTENANCE' && project === 'p1' ? 'silent' : true,
+    );
+    world.runUntil(60);
+    expect(world.progress.hosts.h1!.phase).toBe('preparing');
+    expect(world.log).not.toContain('cordon h1');
+    world.runUntil(600);
+    // The reply did not come: under `proceed` the host goes on once its deadline passed.
+    const timedOut = world.progress.asks.find((ask) => ask.project === 'p1' && ask.host === 'h1');
+    expect(timedOut).toMatchObject({ answer: 'timeout', deadline: at(90).toISOString() });
+    expect(world.progress.state).toBe('MAINTENANCE_DONE');
+  });
+
+  it('leaves out the host a project refuses under skip-host, and gives its slot back', () => {
+    const world = new World(
+      new MaintenanceWorkflow(plan({}, { p2: 'skip-host' })),
+      (project, state, host) => !(project === 'p2' && state === 'PLANNED_MAINTENANCE' && host === 'h2'),
+    );
+    world.runUntil(600);
+    expect(world.progress.hosts.h2).toMatchObject({
+      phase: 'skipped',
+      reason: expect.stringContaining('"p2"'),
+    });
+    expect(world.log).not.toContain('cordon h2');
+    expect(world.log).toContain('release-slot h2');
+    expect(world.progress.hosts.h4!.phase).toBe('done');
+    expect(world.progress.state).toBe('MAINTENANCE_DONE');
+  });
+
+  it('leaves out every host of a project that refuses MAINTENANCE under skip-host', () => {
+    const world = new World(
+      new MaintenanceWorkflow(plan({}, { p2: 'skip-host' })),
+      (project, state) => !(project === 'p2' && state === 'MAINTENANCE'),
+    );
+    world.runUntil(600);
+    expect(
+      Object.fromEntries(Object.entries(world.progress.hosts).map(([id, host]) => [id, host.phase])),
+    ).toEqual({
+      h1: 'done',
+      h2: 'skipped',
+      h3: 'done',
+      h4: 'skipped',
+    });
+  });
+
+  it('fails the session when a project under fail does not answer: hosts back in service, slots given back, projects told', () => {
+    const world = new World(new MaintenanceWorkflow(plan({}, { p1: 'fail' })), (project, state, host) =>
+      project === 'p1' && host === 'h3' ? 'silent' : true,
+    );
+    world.runUntil(600);
+    expect(world.progress.state).toBe('MAINTENANCE_FAILED');
+    expect(world.progress.failure).toContain(
+      'project "p1" did not acknowledge PREPARE_MAINTENANCE for host "h3" (timeout)',
+    );
+    expect(world.log).toContain('release-slot h3');
+    expect(world.log).not.toContain('cordon h3');
+    expect(world.log.slice(-2)).toEqual(['p1 MAINTENANCE_COMPLETE', 'p2 MAINTENANCE_COMPLETE']);
+    expect(
+      Object.values(world.progress.hosts).every((host) => host.phase === 'done' || host.phase === 'skipped'),
+    ).toBe(true);
+    expect(world.workflow.nextDeadline(world.progress)).toBeUndefined();
+  });
+
+  it('puts a host without listening projects straight through: it is emptied by policy', () => {
+    const quiet = plan({
+      hosts: [{ id: 'h9', haGroup: null }],
+      instances: [{ id: 'cache@h9', project: 'p3', host: 'h9' }],
+    });
+    const world = new World(new MaintenanceWorkflow(quiet));
+    world.runUntil(600);
+    expect(world.log).toEqual([
+      'take-slot h9',
+      'cordon h9',
+      'admin IN_MAINTENANCE h9',
+      'start-host-action h9',
+      'admin MAINTENANCE_COMPLETE h9',
+      'uncordon h9',
+      'release-slot h9',
+    ]);
+    expect(world.progress.state).toBe('MAINTENANCE_DONE');
+  });
+
+  it('on abort, restores every host under way and tells the projects', () => {
+    const workflow = new MaintenanceWorkflow(plan());
+    let step = workflow.start(T0);
+    step = workflow.advance(step.progress, { kind: 'tick' }, at(30));
+    step = workflow.advance(step.progress, { kind: 'slot-granted', host: 'h3' }, at(31));
+    step = workflow.advance(
+      step.progress,
+      { kind: 'reply', project: 'p1', state: 'PREPARE_MAINTENANCE', ack: true },
+      at(32),
+    );
+    expect(told(step.commands)).toEqual(['cordon h3']);
+    const aborted = workflow.advance(step.progress, { kind: 'abort' }, at(33));
+    expect(aborted.progress.state).toBe('MAINTENANCE_FAILED');
+    expect(told(aborted.commands)).toEqual([
+      'release-slot h1',
+      'uncordon h3',
+      'release-slot h3',
+      'p1 MAINTENANCE_COMPLETE',
+      'p2 MAINTENANCE_COMPLETE',
+    ]);
+    expect(workflow.advance(aborted.progress, { kind: 'host-empty', host: 'h3' }, at(34)).commands).toEqual(
+      [],
+    );
+  });
+
+  it('says why it refuses a reply, and takes a repeated one as nothing new', () => {
+    const workflow = new MaintenanceWorkflow(plan());
+    const { progress } = workflow.start(T0);
+    expect(workflow.refusesReply(progress, 'p1', 'MAINTENANCE')).toBeUndefined();
+    expect(workflow.refusesReply(progress, 'p9', 'MAINTENANCE')).toContain(
+      'has no instances in this session',
+    );
+    expect(workflow.refusesReply(progress, 'p1', 'PREPARE_MAINTENANCE')).toContain('has not been asked');
+    const answered = workflow.advance(
+      progress,
+      { kind: 'reply', project: 'p1', state: 'MAINTENANCE', ack: false },
+      at(1),
+    );
+    expect(workflow.refusesReply(answered.progress, 'p1', 'MAINTENANCE')).toContain(
+      'that ask is closed (nack)',
+    );
+    const again = workflow.advance(
+      answered.progress,
+      { kind: 'reply', project: 'p1', state: 'MAINTENANCE', ack: true },
+      at(2),
+    );
+    expect(again.progress).toEqual(answered.progress);
+    const aborted = workflow.advance(answered.progress, { kind: 'abort' }, at(3));
+    expect(workflow.refusesReply(aborted.progress, 'p2', 'MAINTENANCE')).toContain('the session has ended');
+  });
+
+  it('never changes the progress it was given', () => {
+    const workflow = new MaintenanceWorkflow(plan());
+    const { progress } = workflow.start(T0);
+    const before = structuredClone(progress);
+    workflow.advance(progress, { kind: 'tick' }, at(30));
+    expect(progress).toEqual(before);
+  });
+});

@@ -1,0 +1,399 @@
+/**
+ * Doctor's planned-maintenance workflow (DESIGN §4 maintenance-session, §8 invariant 7) as a
+ * pure step function: from the stored progress and one input (a reply, the agbot's slot, a host
+ * found empty, a host action done, the clock), the next progress and the commands that carry it
+ * out. Nothing here touches the database, the bus or the clock: the driver stores the progress
+ * and the commands together and carries the commands out, each one idempotent, so a replica
+ * that restarts after a crash gives them again and nothing is lost or done twice.
+ *
+ * The session tells its subscribed projects MAINTENANCE and waits for their replies until
+ * `actions_at`. Then host after host (hosts of one HA group one at a time, up to
+ * `maxParallelHosts` at once): the host's slot in its HA group is taken; the projects with
+ * instances on it are told PREPARE_MAINTENANCE (PLANNED_MAINTENANCE once a host of the session
+ * is maintained, so instances may move onto it) and answer with an action per instance; the
+ * host is cordoned and its workloads placed elsewhere; once it is empty its projects are told
+ * INSTANCE_ACTION_DONE, admin tools IN_MAINTENANCE, and the host action runs; then admin
+ * MAINTENANCE_COMPLETE, the host back in service, the slot given back. Last, the projects are
+ * told MAINTENANCE_COMPLETE. A NACK or a reply that does not come in time is handled by that
+ * project's policy alone: `proceed` as if acknowledged, `skip-host` leaves out the hosts it is
+ * about (all of the project's hosts, for the session-wide MAINTENANCE), `fail` fails the
+ * session. A project nobody listens to is never asked: its workloads are moved by policy.
+ */
+import { type RepliedState, type SessionState } from '@careen/contracts';
+import {
+  type Ask,
+  type HostProgress,
+  type SessionPlan,
+  type SessionProgress,
+  type WorkflowCommand,
+  type WorkflowInput,
+  type WorkflowStep,
+} from './workflow.types';
+
+type TellProject = Extract<WorkflowCommand, { kind: 'tell-project' }>;
+
+const HOST_ACTIONS = ['MIGRATE', 'LIVE_MIGRATE'] as const;
+const ACTIVE_PHASES: readonly HostProgress['phase'][] = ['slot', 'preparing', 'evacuating', 'in-maintenance'];
+const FINISHED_STATES: readonly SessionState[] = ['MAINTENANCE_DONE', 'MAINTENANCE_FAILED'];
+
+export class MaintenanceWorkflow {
+  constructor(private readonly plan: SessionPlan) {}
+
+  /** The session as it starts: its subscribed projects told MAINTENANCE, due at `actions_at`. */
+  start(now: Date): WorkflowStep {
+    const progress: SessionProgress = {
+      state: 'MAINTENANCE',
+      hosts: Object.fromEntries(
+        this.plan.hosts.map((host) => [
+          host.id,
+          { phase: 'waiting', haGroup: host.haGroup, since: now.toISOString() },
+        ]),
+      ),
+      asks: [],
+    };
+    const commands: WorkflowCommand[] = [];
+    for (const project of this.subscribedProjects(this.plan.hosts.map((host) => host.id))) {
+      commands.push(this.ask(progress, project, 'MAINTENANCE', null, now, new Date(this.plan.actionsAt)));
+    }
+    return this.settle(progress, commands, now);
+  }
+
+  /** The next step after `input`; an input that means nothing now changes nothing. */
+  advance(previous: SessionProgress, input: WorkflowInput, now: Date): WorkflowStep {
+    const progress: SessionProgress = structuredClone(previous);
+    if (FINISHED_STATES.includes(progress.state)) return { progress, commands: [] };
+    const commands: WorkflowCommand[] = [];
+    switch (input.kind) {
+      case 'reply': {
+        const ask = this.pendingAsk(progress, input.project, input.state);
+        if (!ask) return { progress: previous, commands: [] };
+        ask.answer = input.ack ? 'ack' : 'nack';
+        ask.answeredAt = now.toISOString();
+        if (input.instanceActions) ask.instanceActions = input.instanceActions;
+        break;
+      }
+      case 'slot-granted':
+        if (progress.hosts[input.host]?.phase === 'slot') this.prepare(progress, input.host, commands, now);
+        break;
+      case 'host-empty':
+        if (progress.hosts[input.host]?.phase === 'evacuating')
+          this.enter(progress, input.host, commands, now);
+        break;
+      case 'host-action-done':
+        if (progress.hosts[input.host]?.phase === 'in-maintenance')
+          this.leave(progress, input.host, commands, now);
+        break;
+      case 'abort':
+        this.fail(progress, 'aborted by an admin', commands, now);
+        return { progress, commands };
+      case 'tick':
+        break;
+    }
+    return this.settle(progress, commands, now);
+  }
+
+  /** Why a reply in this state cannot be taken now, or undefined when it can. */
+  refusesReply(progress: SessionProgress, project: string, state: RepliedState): string | undefined {
+    if (FINISHED_STATES.includes(progress.state)) return `the session has ended (${progress.state})`;
+    if (!this.plan.projects.some((each) => each.id === project))
+      return `project "${project}" has no instances in this session`;
+    if (this.pendingAsk(progress, project, state)) return undefined;
+    const answered = [...progress.asks]
+      .reverse()
+      .find((ask) => ask.project === project && ask.state === state);
+    return answered
+      ? `project "${project}" was asked ${state} and that ask is closed (${answered.answer})`
+      : `project "${project}" has not been asked ${state}`;
+  }
+
+  /** When something is next due without any input (a reply's deadline, `actions_at`), if ever. */
+  nextDeadline(progress: SessionProgress): Date | undefined {
+    if (FINISHED_STATES.includes(progress.state)) return undefined;
+    const times = progress.asks
+      .filter((ask) => ask.answer === 'pending')
+      .map((ask) => Date.parse(ask.deadline));
+    if (progress.state === 'MAINTENANCE') times.push(Date.parse(this.plan.actionsAt));
+    return times.length > 0 ? new Date(Math.min(...times)) : undefined;
+  }
+
+  /** Moves on as far as the progress allows, from time-outs to the end of the session. */
+  private settle(progress: SessionProgress, commands: WorkflowCommand[], now: Date): WorkflowStep {
+    for (const ask of progress.asks) {
+      if (ask.answer === 'pending' && Date.parse(ask.deadline) <= now.getTime()) {
+        ask.answer = 'timeout';
+        ask.answeredAt = now.toISOString();
+      }
+    }
+    if (progress.state === 'MAINTENANCE') {
+      const due = now.getTime() >= Date.parse(this.plan.actionsAt);
+      if (!due || this.pending(progress, 'MAINTENANCE')) return { progress, commands };
+      for (const ask of this.unacknowledged(progress, 'MAINTENANCE', null)) {
+        const verdict = this.onNoAck(ask);
+        if (verdict === 'fail') {
+          this.fail(
+            progress,
+            `project "${ask.project}" did not acknowledge MAINTENANCE (${ask.answer})`,
+            commands,
+            now,
+          );
+          return { progress, commands };
+        }
+        if (verdict === 'skip-host') {
+          for (const host of this.hostsOf(ask.project))
+            this.skip(
+              progress,
+              host,
+              `project "${ask.project}" did not acknowledge MAINTENANCE (${ask.answer})`,
+              now,
+            );
+        }
+      }
+      progress.state = 'PREPARE_MAINTENANCE';
+    }
+    if (progress.state !== 'MAINTENANCE_COMPLETE') {
+      if (!this.rollHosts(progress, commands, now)) return { progress, commands };
+      this.complete(progress, commands, now);
+    }
+    if (progress.state === 'MAINTENANCE_COMPLETE' && !this.pending(progress, 'MAINTENANCE_COMPLETE')) {
+      progress.state = 'MAINTENANCE_DONE';
+    }
+    return { progress, commands };
+  }
+
+  /** Moves every host on that can move; true once every host is done or skipped. */
+  private rollHosts(progress: SessionProgress, commands: WorkflowCommand[], now: Date): boolean {
+    for (const [id, host] of Object.entries(progress.hosts)) {
+      if (host.phase !== 'preparing' || this.pending(progress, undefined, id)) continue;
+      const refusals = this.unacknowledged(progress, undefined, id);
+      const failing = refusals.find((ask) => this.onNoAck(ask) === 'fail');
+      if (failing) {
+        this.fail(
+          progress,
+          `project "${failing.project}" did not acknowledge ${failing.state} for host "${id}" (${failing.answer})`,
+          commands,
+          now,
+        );
+        return false;
+      }
+      const skipping = refusals.find((ask) => this.onNoAck(ask) === 'skip-host');
+      if (skipping) {
+        this.skip(
+          progress,
+          id,
+          `project "${skipping.project}" did not acknowledge ${skipping.state} (${skipping.answer})`,
+          now,
+        );
+        commands.push({ kind: 'release-slot', host: id });
+        continue;
+      }
+      this.move(host, 'evacuating', now);
+      commands.push({ kind: 'cordon', host: id });
+    }
+    for (const id of this.startable(progress)) {
+      const host = progress.hosts[id]!;
+      this.move(host, 'slot', now);
+      commands.push({ kind: 'take-slot', host: id });
+    }
+    const phases = Object.values(progress.hosts).map((host) => host.phase);
+    const maintained = phases.includes('done');
+    if (phases.every((phase) => phase === 'done' || phase === 'skipped')) return true;
+    progress.state =
+      phases.includes('in-maintenance') && !maintained
+        ? 'START_MAINTENANCE'
+        : maintained
+          ? 'PLANNED_MAINTENANCE'
+          : 'PREPARE_MAINTENANCE';
+    return false;
+  }
+
+  /** Hosts that may start now: within the parallel limit, none of a group with a host under way. */
+  private startable(progress: SessionProgress): string[] {
+    const entries = Object.entries(progress.hosts);
+    const active = entries.filter(([, host]) => ACTIVE_PHASES.includes(host.phase));
+    const busyGroups = new Set(active.map(([, host]) => host.haGroup).filter((group) => group !== null));
+    const chosen: string[] = [];
+    let room = this.plan.maxParallelHosts - active.length;
+    for (const [id, host] of entries) {
+      if (room <= 0) break;
+      if (host.phase !== 'waiting') continue;
+      if (host.haGroup !== null && busyGroups.has(host.haGroup)) continue;
+      if (host.haGroup !== null) busyGroups.add(host.haGroup);
+      chosen.push(id);
+      room -= 1;
+    }
+    return chosen;
+  }
+
+  /** The host holds its group's slot: its projects are told what is coming. */
+  private prepare(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
+    this.move(progress.hosts[host]!, 'preparing', now);
+    const maintained = Object.values(progress.hosts).some((each) => each.phase === 'done');
+    const state = maintained ? 'PLANNED_MAINTENANCE' : 'PREPARE_MAINTENANCE';
+    for (const project of this.subscribedProjects([host])) {
+      const deadline = new Date(now.getTime() + project.replyTimeoutSeconds * 1000);
+      commands.push({
+        ...this.ask(progress, project, state, host, now, deadline),
+        allowedActions: maintained ? [...HOST_ACTIONS, 'OWN_ACTION'] : [...HOST_ACTIONS],
+      });
+    }
+  }
+
+  /** The host is empty: projects and admin tools are told, and the host action starts. */
+  private enter(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
+    for (const project of this.subscribedProjects([host])) {
+      commands.push({
+        kind: 'tell-project',
+        project: project.id,
+        state: 'INSTANCE_ACTION_DONE',
+        instances: this.instancesOf(project.id, [host]),
+        host,
+      });
+    }
+    this.move(progress.hosts[host]!, 'in-maintenance', now);
+    commands.push({ kind: 'tell-admin', host, state: 'IN_MAINTENANCE' }, { kind: 'start-host-action', host });
+  }
+
+  /** The host action is done: the host serves again and its group's slot is given back. */
+  private leave(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
+    this.move(progress.hosts[host]!, 'done', now);
+    commands.push(
+      { kind: 'tell-admin', host, state: 'MAINTENANCE_COMPLETE' },
+      { kind: 'uncordon', host },
+      { kind: 'release-slot', host },
+    );
+  }
+
+  /** Every host is through: the projects are told, and asked to acknowledge. */
+  private complete(progress: SessionProgress, commands: WorkflowCommand[], now: Date): void {
+    progress.state = 'MAINTENANCE_COMPLETE';
+    for (const project of this.subscribedProjects(this.plan.hosts.map((host) => host.id))) {
+      const deadline = new Date(now.getTime() + project.replyTimeoutSeconds * 1000);
+      commands.push(this.ask(progress, project, 'MAINTENANCE_COMPLETE', null, now, deadline));
+    }
+  }
+
+  /** Ends the session: every host under way is put back in service and its slot given back. */
+  private fail(progress: SessionProgress, why: string, commands: WorkflowCommand[], now: Date): void {
+    progress.state = 'MAINTENANCE_FAILED';
+    progress.failure = why;
+    for (const ask of progress.asks) {
+      if (ask.answer === 'pending') ask.answer = 'cancelled';
+    }
+    for (const [id, host] of Object.entries(progress.hosts)) {
+      if (!ACTIVE_PHASES.includes(host.phase)) continue;
+      if (host.phase === 'in-maintenance')
+        commands.push({ kind: 'tell-admin', host: id, state: 'MAINTENANCE_COMPLETE' });
+      if (host.phase === 'evacuating' || host.phase === 'in-maintenance')
+        commands.push({ kind: 'uncordon', host: id });
+      commands.push({ kind: 'release-slot', host: id });
+      this.skip(progress, id, why, now);
+    }
+    for (const [id, host] of Object.entries(progress.hosts)) {
+      if (host.phase === 'waiting') this.skip(progress, id, why, now);
+    }
+    // The projects were told maintenance was coming: they are told it is over.
+    for (const project of this.subscribedProjects(this.plan.hosts.map((host) => host.id))) {
+      commands.push({
+        kind: 'tell-project',
+        project: project.id,
+        state: 'MAINTENANCE_COMPLETE',
+        instances: this.instancesOf(project.id),
+        host: null,
+      });
+    }
+  }
+
+  private ask(
+    progress: SessionProgress,
+    project: { id: string },
+    state: RepliedState,
+    host: string | null,
+    now: Date,
+    deadline: Date,
+  ): TellProject {
+    const ask: Ask = {
+      project: project.id,
+      state,
+      host,
+      askedAt: now.toISOString(),
+      deadline: deadline.toISOString(),
+      answer: 'pending',
+    };
+    progress.asks.push(ask);
+    return {
+      kind: 'tell-project',
+      project: project.id,
+      state,
+      instances: this.instancesOf(project.id, host === null ? undefined : [host]),
+      host,
+      deadline: ask.deadline,
+    };
+  }
+
+  private pendingAsk(progress: SessionProgress, project: string, state: RepliedState): Ask | undefined {
+    return progress.asks.find(
+      (ask) => ask.answer === 'pending' && ask.project === project && ask.state === state,
+    );
+  }
+
+  private pending(progress: SessionProgress, state?: RepliedState, host?: string): boolean {
+    return progress.asks.some(
+      (ask) =>
+        ask.answer === 'pending' &&
+        (state === undefined || ask.state === state) &&
+        (host === undefined || ask.host === host),
+    );
+  }
+
+  /** Closed asks of this state (or any, about this host) that were not acknowledged. */
+  private unacknowledged(
+    progress: SessionProgress,
+    state: RepliedState | undefined,
+    host: string | null,
+  ): Ask[] {
+    return progress.asks.filter(
+      (ask) =>
+        ask.answer !== 'pending' &&
+        ask.answer !== 'ack' &&
+        (state === undefined || ask.state === state) &&
+        ask.host === host,
+    );
+  }
+
+  private onNoAck(ask: Ask) {
+    return this.plan.projects.find((project) => project.id === ask.project)?.onNoAck ?? 'proceed';
+  }
+
+  private skip(progress: SessionProgress, host: string, reason: string, now: Date): void {
+    const entry = progress.hosts[host];
+    if (!entry || entry.phase === 'done' || entry.phase === 'skipped') return;
+    this.move(entry, 'skipped', now);
+    entry.reason = reason;
+  }
+
+  private move(host: HostProgress, phase: HostProgress['phase'], now: Date): void {
+    host.phase = phase;
+    host.since = now.toISOString();
+  }
+
+  /** Subscribed projects with instances on any of `hosts`, in the plan's order. */
+  private subscribedProjects(hosts: readonly string[]) {
+    return this.plan.projects.filter(
+      (project) =>
+        project.subscribed &&
+        this.plan.instances.some((each) => each.project === project.id && hosts.includes(each.host)),
+    );
+  }
+
+  private instancesOf(project: string, hosts?: readonly string[]): string[] {
+    return this.plan.instances
+      .filter((each) => each.project === project && (hosts === undefined || hosts.includes(each.host)))
+      .map((each) => each.id);
+  }
+
+  private hostsOf(project: string): string[] {
+    return [
+      ...new Set(this.plan.instances.filter((each) => each.project === project).map((each) => each.host)),
+    ];
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * What the maintenance workflow works on and what it asks for: the session's plan (hosts,
+ * instances, projects), its progress (the part that is stored and survives a restart), the
+ * inputs it reacts to and the commands it gives. Plain data, JSON all the way down, so the
+ * progress can be stored as it is and a restarted replica carries on from it.
+ */
+import {
+  type AdminState,
+  type InstanceAction,
+  type ProjectState,
+  type RepliedState,
+  type ReplyTimeoutPolicy,
+  type SessionState,
+} from '@careen/contracts';
+
+export interface PlannedHost {
+  id: string;
+  haGroup: string | null;
+}
+
+/** A workload on a host; its project is its deployment policy's. */
+export interface PlannedInstance {
+  id: string;
+  project: string;
+  host: string;
+}
+
+export interface PlannedProject {
+  id: string;
+  /** Someone listens to its events: it is asked, and waited for. */
+  subscribed: boolean;
+  replyTimeoutSeconds: number;
+  /** What a NACK or a missing reply means for this project's part. */
+  onNoAck: ReplyTimeoutPolicy;
+}
+
+export interface SessionPlan {
+  hosts: readonly PlannedHost[];
+  instances: readonly PlannedInstance[];
+  projects: readonly PlannedProject[];
+  /** When the workflow starts: the MAINTENANCE replies are due by then. */
+  actionsAt: string;
+  /** Hosts of different HA groups maintained at once; hosts of one group go one at a time. */
+  maxParallelHosts: number;
+}
+
+export type HostPhase =
+  /** Not started. */
+  | 'waiting'
+  /** Asked the agbot for the host's slot in its HA group. */
+  | 'slot'
+  /** Its projects were told PREPARE_MAINTENANCE or PLANNED_MAINTENANCE; their replies are awaited. */
+  | 'preparing'
+  /** Cordoned: its workloads are being placed elsewhere. */
+  | 'evacuating'
+  /** Empty, out of service, the host action under way. */
+  | 'in-maintenance'
+  | 'done'
+  /** Left out: a project's NACK or missing reply under `skip-host`. */
+  | 'skipped';
+
+export interface HostProgress {
+  phase: HostPhase;
+  haGroup: string | null;
+  since: string;
+  /** Why it was skipped. */
+  reason?: string;
+}
+
+/** `cancelled`: the session ended before the reply came. */
+export type AskAnswer = 'pending' | 'ack' | 'nack' | 'timeout' | 'cancelled';
+
+/** A state told to a project that waits for its reply. */
+export interface Ask {
+  project: string;
+  state: RepliedState;
+  /** The host it is about; null for the session-wide states. */
+  host: string | null;
+  askedAt: string;
+  deadline: string;
+  answer: AskAnswer;
+  answeredAt?: string;
+  instanceActions?: Record<string, InstanceAction>;
+}
+
+export interface SessionProgress {
+  state: SessionState;
+  hosts: Record<string, HostProgress>;
+  asks: Ask[];
+  /** Why the session failed. */
+  failure?: string;
+}
+
+export type WorkflowInput =
+  | { kind: 'tick' }
+  | {
+      kind: 'reply';
+      project: string;
+      state: RepliedState;
+      ack: boolean;
+      instanceActions?: Record<string, InstanceAction>;
+    }
+  | { kind: 'slot-granted'; host: string }
+  | { kind: 'host-empty'; host: string }
+  | { kind: 'host-action-done'; host: string }
+  | { kind: 'abort' };
+
+export type WorkflowCommand =
+  | {
+      kind: 'tell-project';
+      project: string;
+      state: ProjectState;
+      /** The project's instances the state is about. */
+      instances: string[];
+      host: string | null;
+      /** When the reply is due; absent for a state that waits for none. */
+      deadline?: string;
+      allowedActions?: InstanceAction[];
+    }
+  | { kind: 'tell-admin'; host: string; state: AdminState }
+  | { kind: 'take-slot'; host: string }
+  | { kind: 'release-slot'; host: string }
+  | { kind: 'cordon'; host: string }
+  | { kind: 'uncordon'; host: string }
+  | { kind: 'start-host-action'; host: string };
+
+export interface WorkflowStep {
+  progress: SessionProgress;
+  commands: WorkflowCommand[];
+}

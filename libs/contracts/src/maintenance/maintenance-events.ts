@@ -1,0 +1,132 @@
+/**
+ * The events of planned maintenance on CAREEN_MAINT (DESIGN §4 maintenance-session, §5), with
+ * Doctor's snake_case fields: project events on `careen.maint.project.<project_id>`, admin
+ * events on `careen.maint.admin.<host>`, and the replies projects may send on
+ * `careen.maint.reply.<session_id>.<project_id>` instead of calling `reply_url`.
+ */
+import {
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+} from 'class-validator';
+import { defineEvent, subjectToken } from '../events/event-definition';
+import { STREAMS } from '../streams';
+import {
+  ADMIN_STATES,
+  INSTANCE_ACTIONS,
+  PROJECT_STATES,
+  type AdminState,
+  type InstanceAction,
+  type ProjectState,
+} from './maintenance-states';
+
+const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+
+/** What a project is told about the session's effect on its instances. */
+export class MaintenanceProjectEventPayload {
+  @IsString()
+  session_id!: string;
+
+  @IsIn(PROJECT_STATES)
+  state!: ProjectState;
+
+  @IsString()
+  project_id!: string;
+
+  /** Where the project reads its instances in the session (and the ones this state is about). */
+  @IsUrl(URL_RULE)
+  instance_ids!: string;
+
+  /** Where the project answers; carries a capability for this session and project alone. */
+  @IsOptional()
+  @IsUrl(URL_RULE)
+  reply_url?: string;
+
+  /** When the reply is due (for MAINTENANCE, when the workflow starts). */
+  @IsOptional()
+  @IsISO8601()
+  actions_at?: string;
+
+  @IsOptional()
+  @IsArray()
+  @IsIn(INSTANCE_ACTIONS, { each: true })
+  allowed_actions?: InstanceAction[];
+
+  @IsObject()
+  metadata!: Record<string, unknown>;
+
+  /** The host a host-level state is about. */
+  @IsOptional()
+  @IsString()
+  host?: string;
+}
+
+/** What admin tools are told about a host entering or leaving maintenance. */
+export class MaintenanceAdminEventPayload {
+  @IsString()
+  session_id!: string;
+
+  @IsIn(ADMIN_STATES)
+  state!: AdminState;
+
+  /** The admin project, as AODH needs one: the session's org. */
+  @IsString()
+  project_id!: string;
+
+  @IsString()
+  host!: string;
+}
+
+/**
+ * A project's reply, by `PUT reply_url` or on the reply subject. `state` is `ACK_<state>` or
+ * `NACK_<state>` (checked by parseReplyState); `instance_actions` maps each instance to one of
+ * INSTANCE_ACTIONS; Fenix clients also send `session_id` and `instance_ids`.
+ */
+export class MaintenanceReplyPayload {
+  @IsString()
+  state!: string;
+
+  @IsOptional()
+  @IsObject()
+  instance_actions?: Record<string, string>;
+
+  @IsOptional()
+  @IsString()
+  session_id?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @IsString({ each: true })
+  instance_ids?: string[];
+}
+
+export const MaintenanceProjectEvent = defineEvent({
+  type: 'careen.maintenance.project-event',
+  stream: STREAMS.maintenance.name,
+  filter: 'careen.maint.project.>',
+  subject: (projectId: string) => `careen.maint.project.${subjectToken(projectId)}`,
+  payload: MaintenanceProjectEventPayload,
+});
+
+export const MaintenanceAdminEvent = defineEvent({
+  type: 'careen.maintenance.admin-event',
+  stream: STREAMS.maintenance.name,
+  filter: 'careen.maint.admin.>',
+  subject: (host: string) => `careen.maint.admin.${subjectToken(host)}`,
+  payload: MaintenanceAdminEventPayload,
+});
+
+export const MaintenanceReply = defineEvent({
+  type: 'careen.maintenance.reply',
+  stream: STREAMS.maintenance.name,
+  filter: 'careen.maint.reply.>',
+  subject: (sessionId: string, projectId: string) =>
+    `careen.maint.reply.${subjectToken(sessionId)}.${subjectToken(projectId)}`,
+  payload: MaintenanceReplyPayload,
+});
