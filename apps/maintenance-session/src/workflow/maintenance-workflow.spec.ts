@@ -50,7 +50,11 @@ const told = (commands: readonly WorkflowCommand[]) =>
         return `${command.project} ${command.state}${command.host ? ` ${command.host}` : ''}`;
       case 'tell-admin':
         return `admin ${command.state} ${command.host}`;
-      default:
+      case 'take-slot':
+      case 'release-slot':
+      case 'cordon':
+      case 'uncordon':
+      case 'start-host-action':
         return `${command.kind} ${command.host}`;
     }
   });
