@@ -1,0 +1,102 @@
+import {
+  planSession,
+  type HostFacts,
+  type PlanFacts,
+  type PlanRequest,
+  type WorkloadFacts,
+} from './session-planner';
+
+const node = (
+  id: string,
+  haGroup: string | null,
+  rack: string | null,
+  labels: Record<string, string> = {},
+): HostFacts => ({
+  id,
+  haGroup,
+  rack,
+  labels,
+});
+const facts: PlanFacts = {
+  nodes: [
+    node('h1', 'g', 'r1', { zone: 'a' }),
+    node('h2', 'g', 'r2', { zone: 'a' }),
+    node('h3', null, 'r1', { zone: 'b' }),
+    node('h4', null, null),
+  ],
+  workloads: [
+    { node: 'h1', deploymentPolicy: 'web', project: 'shop' },
+    { node: 'h2', deploymentPolicy: 'db', project: 'ledger' },
+    { node: 'h4', deploymentPolicy: 'web', project: 'shop' },
+  ] satisfies WorkloadFacts[],
+  subscribed: (project) => project === 'shop',
+};
+const request = (overrides: Partial<PlanRequest>): PlanRequest => ({
+  actionsAt: '2026-12-01T02:00:00.000Z',
+  maxParallelHosts: 1,
+  replyTimeoutSeconds: 120,
+  replyTimeoutPolicy: 'proceed',
+  ...overrides,
+});
+
+describe('planning a session', () => {
+  it('takes the hosts listed, with their groups, instances and the projects that own them', () => {
+    const outcome = planSession(
+      request({
+        hosts: ['h2', 'h1'],
+        projects: { ledger: { replyTimeoutSeconds: 30, replyTimeoutPolicy: 'fail' } },
+      }),
+      facts,
+    );
+    expect(outcome).toEqual({
+      plan: {
+        hosts: [
+          { id: 'h2', haGroup: 'g' },
+          { id: 'h1', haGroup: 'g' },
+        ],
+        instances: [
+          { id: 'web@h1', project: 'shop', host: 'h1' },
+          { id: 'db@h2', project: 'ledger', host: 'h2' },
+        ],
+        projects: [
+          { id: 'ledger', subscribed: false, replyTimeoutSeconds: 30, onNoAck: 'fail' },
+          { id: 'shop', subscribed: true, replyTimeoutSeconds: 120, onNoAck: 'proceed' },
+        ],
+        actionsAt: '2026-12-01T02:00:00.000Z',
+        maxParallelHosts: 1,
+      },
+    });
+  });
+
+  it.each([
+    [{ selector: { labels: { zone: 'a' } } }, ['h1', 'h2']],
+    [{ selector: { racks: ['r1'] } }, ['h1', 'h3']],
+    [{ selector: { haGroups: ['g'], racks: ['r2'] } }, ['h2']],
+    [{ selector: { labels: { zone: 'b' }, racks: [], haGroups: [] } }, ['h3']],
+  ])('selects by %j: criteria intersect, an empty one is ignored', (selection, hosts) => {
+    const outcome = planSession(request(selection), facts);
+    expect('plan' in outcome && outcome.plan.hosts.map((host) => host.id)).toEqual(hosts);
+  });
+
+  it('names every problem at once, each with its path', () => {
+    const outcome = planSession(request({ hosts: ['h1', 'ghost', 'h1'], projects: { nobody: {} } }), facts);
+    expect(outcome).toEqual({
+      problems: [
+        { path: 'hosts[1]', problem: 'no node "ghost" in the org' },
+        { path: 'hosts[2]', problem: 'host "h1" is listed twice' },
+        { path: 'projects.nobody', problem: 'project "nobody" has no instance in the org' },
+      ],
+    });
+  });
+
+  it.each([
+    [{}, 'hosts', 'either hosts'],
+    [{ hosts: ['h1'], selector: { racks: ['r1'] } }, 'hosts', 'not both'],
+    [{ hosts: [] }, 'hosts', 'empty'],
+    [{ selector: {} }, 'selector', 'names no criterion'],
+    [{ selector: { racks: ['r9'] } }, 'selector', 'matches no node'],
+  ])('refuses %j, naming %s', (selection, path, words) => {
+    const outcome = planSession(request(selection), facts);
+    expect(outcome).toEqual({ problems: [{ path, problem: expect.stringContaining(words) }] });
+  });
+});

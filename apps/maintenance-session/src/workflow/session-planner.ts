@@ -1,0 +1,138 @@
+/**
+ * Turns a session request and what the exchange says of the org's nodes and workloads into the
+ * plan the workflow runs: which hosts, in which HA groups, which instances on them and which
+ * projects own them, and how long each project is waited for. Hosts come by id or by a
+ * selector (labels, racks, HA groups: criteria intersect, an omitted one is ignored, and at
+ * least one must be given). Every
+ * problem is named with its path, all at once; nothing is guessed.
+ */
+import { type ReplyTimeoutPolicy } from '@careen/contracts';
+import { type PlannedInstance, type PlannedProject, type SessionPlan } from './workflow.types';
+
+export interface HostFacts {
+  id: string;
+  haGroup: string | null;
+  labels: Record<string, string>;
+  rack: string | null;
+}
+
+/** A desired workload of a host, with the project of its deployment policy. */
+export interface WorkloadFacts {
+  node: string;
+  deploymentPolicy: string;
+  project: string;
+}
+
+export interface HostSelector {
+  labels?: Record<string, string>;
+  racks?: string[];
+  haGroups?: string[];
+}
+
+export interface PlanRequest {
+  hosts?: string[];
+  selector?: HostSelector;
+  actionsAt: string;
+  maxParallelHosts: number;
+  replyTimeoutSeconds: number;
+  replyTimeoutPolicy: ReplyTimeoutPolicy;
+  /** Per project: its own timeout and policy, where they differ from the session's. */
+  projects?: Record<string, { replyTimeoutSeconds?: number; replyTimeoutPolicy?: ReplyTimeoutPolicy }>;
+}
+
+export interface PlanFacts {
+  nodes: readonly HostFacts[];
+  workloads: readonly WorkloadFacts[];
+  /** Whether anyone listens to a project's events. */
+  subscribed: (project: string) => boolean;
+}
+
+export interface PlanProblem {
+  path: string;
+  problem: string;
+}
+
+export type PlanOutcome = { plan: SessionPlan } | { problems: PlanProblem[] };
+
+export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome {
+  const problems: PlanProblem[] = [];
+  const known = new Map(facts.nodes.map((node) => [node.id, node]));
+  let chosen: HostFacts[] = [];
+  if ((request.hosts === undefined) === (request.selector === undefined)) {
+    problems.push({
+      path: 'hosts',
+      problem: 'give either hosts (a list of node ids) or selector, not both or neither',
+    });
+  } else if (request.hosts) {
+    const seen = new Set<string>();
+    request.hosts.forEach((id, index) => {
+      if (seen.has(id)) problems.push({ path: `hosts[${index}]`, problem: `host "${id}" is listed twice` });
+      else if (!known.has(id))
+        problems.push({ path: `hosts[${index}]`, problem: `no node "${id}" in the org` });
+      seen.add(id);
+    });
+    chosen = [...seen].flatMap((id) => known.get(id) ?? []);
+  } else if (!namesCriterion(request.selector!)) {
+    // Taking every host of the org out of service is never what an empty selector meant.
+    problems.push({
+      path: 'selector',
+      problem: 'the selector names no criterion: give labels, racks or haGroups',
+    });
+  } else {
+    chosen = facts.nodes.filter((node) => matches(request.selector!, node));
+    if (chosen.length === 0)
+      problems.push({ path: 'selector', problem: 'the selector matches no node of the org' });
+  }
+  if (request.hosts?.length === 0) problems.push({ path: 'hosts', problem: 'the list of hosts is empty' });
+  for (const project of Object.keys(request.projects ?? {})) {
+    if (!facts.workloads.some((workload) => workload.project === project))
+      problems.push({
+        path: `projects.${project}`,
+        problem: `project "${project}" has no instance in the org`,
+      });
+  }
+  if (problems.length > 0) return { problems };
+
+  const hostIds = new Set(chosen.map((node) => node.id));
+  const instances: PlannedInstance[] = facts.workloads
+    .filter((workload) => hostIds.has(workload.node))
+    .map((workload) => ({
+      id: `${workload.deploymentPolicy}@${workload.node}`,
+      project: workload.project,
+      host: workload.node,
+    }));
+  const projects: PlannedProject[] = [...new Set(instances.map((instance) => instance.project))]
+    .sort()
+    .map((id) => ({
+      id,
+      subscribed: facts.subscribed(id),
+      replyTimeoutSeconds: request.projects?.[id]?.replyTimeoutSeconds ?? request.replyTimeoutSeconds,
+      onNoAck: request.projects?.[id]?.replyTimeoutPolicy ?? request.replyTimeoutPolicy,
+    }));
+  return {
+    plan: {
+      hosts: chosen.map((node) => ({ id: node.id, haGroup: node.haGroup })),
+      instances,
+      projects,
+      actionsAt: request.actionsAt,
+      maxParallelHosts: request.maxParallelHosts,
+    },
+  };
+}
+
+function matches(selector: HostSelector, node: HostFacts): boolean {
+  const labels = Object.entries(selector.labels ?? {});
+  if (labels.some(([key, value]) => node.labels[key] !== value)) return false;
+  if (selector.racks?.length && (node.rack === null || !selector.racks.includes(node.rack))) return false;
+  if (selector.haGroups?.length && (node.haGroup === null || !selector.haGroups.includes(node.haGroup)))
+    return false;
+  return true;
+}
+
+function namesCriterion(selector: HostSelector): boolean {
+  return (
+    Object.keys(selector.labels ?? {}).length > 0 ||
+    (selector.racks?.length ?? 0) > 0 ||
+    (selector.haGroups?.length ?? 0) > 0
+  );
+}
