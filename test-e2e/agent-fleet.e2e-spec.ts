@@ -101,10 +101,11 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
       pollSeconds: 5,
       logger: createLogger('agent-fleet', { level: 'error' }),
     });
+    // Stopped before the services and the infra go: its agents' long polls would hold them up.
+    infra.track(() => fleet.stop());
   });
 
   afterAll(async () => {
-    await fleet?.stop();
     await agbot?.close();
     await exchange?.close();
   });

@@ -83,10 +83,11 @@ describe('careen steering rollouts', () => {
       statusSeconds: 5,
       logger: createLogger('cli-rollout', { level: 'error' }),
     });
+    // Stopped before the services and the infra go: its agents' long polls would hold them up.
+    infra.track(() => fleet.stop());
   });
 
   afterAll(async () => {
-    await fleet?.stop();
     await hub?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });

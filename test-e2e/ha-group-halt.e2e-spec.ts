@@ -82,10 +82,11 @@ describe('HA groups halted by a failed member', () => {
       random: seededRandom(34),
       logger: createLogger('ha-group-halt', { level: 'error' }),
     });
+    // Stopped before the services and the infra go: its agents' long polls would hold them up.
+    infra.track(() => fleet.stop());
   });
 
   afterAll(async () => {
-    await fleet?.stop();
     await hub?.close();
   });
 

@@ -23,7 +23,6 @@ interface Change {
 describe('steering an agent rollout', () => {
   const infra = useTestInfra();
   let hub: RolloutHub;
-  const fleets: SimulatedFleet[] = [];
 
   const call = (method: string, path: string, body?: unknown) => hub.call(method, path, body);
   const policyPath = (name: string) => `/v1/orgs/acme/management-policies/${name}`;
@@ -58,7 +57,8 @@ describe('steering an agent rollout', () => {
       random: seededRandom(seed),
       logger: createLogger('rollout-control', { level: 'error' }),
     });
-    fleets.push(fleet);
+    // Stopped before the services and the infra go: its agents' long polls would hold them up.
+    infra.track(() => fleet.stop());
     await eventually(() => expect(fleet.agents.every((agent) => agent.core.caughtUp)).toBe(true));
     return fleet;
   }
@@ -68,7 +68,6 @@ describe('steering an agent rollout', () => {
   });
 
   afterAll(async () => {
-    for (const fleet of fleets) await fleet.stop();
     await hub?.close();
   });
 
