@@ -60,6 +60,31 @@ describe('bus connection and streams', () => {
     await bus.close();
   });
 
+  it("creates a stream with its limits, fills in a missing one and keeps an operator's own", async () => {
+    const bus = await connectBus({ url: server.url, name: 'limits' });
+    const spec = {
+      name: 'CAREEN_LIMITS',
+      subjects: ['careen.limits.>'],
+      maxAgeMs: 7 * 86_400_000,
+      maxBytes: 1 << 20,
+    };
+    await ensureStreams(bus.jsm, [spec]);
+    const limits = async () => {
+      const { config } = await bus.jsm.streams.info(spec.name);
+      return { maxAgeDays: config.max_age / 86_400e9, maxBytes: config.max_bytes };
+    };
+    expect(await limits()).toEqual({ maxAgeDays: 7, maxBytes: 1 << 20 });
+    // An operator raised the age and lifted the size limit on the server. The age stays; no size
+    // limit cannot be told from a stream made before limits existed, so it gets the default again.
+    await bus.jsm.streams.update(spec.name, { max_age: 30 * 86_400e9, max_bytes: -1 });
+    await ensureStreams(bus.jsm, [spec]);
+    expect(await limits()).toEqual({ maxAgeDays: 30, maxBytes: 1 << 20 });
+    await bus.jsm.streams.update(spec.name, { max_bytes: 4 << 20 });
+    await ensureStreams(bus.jsm, [spec]);
+    expect(await limits()).toEqual({ maxAgeDays: 30, maxBytes: 4 << 20 });
+    await bus.close();
+  });
+
   it('reconnects by itself when the server comes back, and publishing resumes', async () => {
     const bus: BusConnection = await connectBus({ url: server.url, name: 'reconnecting' });
     await ensureStreams(bus.jsm, [STREAMS.changes]);

@@ -1,5 +1,11 @@
 /** Builds and reads the CloudEvents binary-mode headers carried by every Careen message. */
-import { CE_HEADERS, CE_SPEC_VERSION, type CloudEventAttributes } from '@careen/contracts';
+import {
+  CE_HEADERS,
+  CE_SPEC_VERSION,
+  CONTENT_TYPE_HEADER,
+  JSON_CONTENT_TYPE,
+  type CloudEventAttributes,
+} from '@careen/contracts';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 
 export function cloudEventHeaders(
@@ -14,6 +20,7 @@ export function cloudEventHeaders(
   h.set(CE_HEADERS.source, attributes.source);
   h.set(CE_HEADERS.time, attributes.time);
   if (attributes.subject) h.set(CE_HEADERS.subject, attributes.subject);
+  h.set(CONTENT_TYPE_HEADER, JSON_CONTENT_TYPE);
   return h;
 }
 
@@ -27,8 +34,8 @@ export function headerLookup(h: MsgHdrs | undefined): Map<string, string> {
   return lookup;
 }
 
-/** The CloudEvent attributes of a received message, or the name of the first header that is missing. */
-export function readCloudEventAttributes(h: Map<string, string>): CloudEventAttributes | { missing: string } {
+/** The CloudEvent attributes of a received message, or what is wrong with its headers. */
+export function readCloudEventAttributes(h: Map<string, string>): CloudEventAttributes | { problem: string } {
   const get = (key: string) => h.get(key) ?? '';
   for (const key of [
     CE_HEADERS.specversion,
@@ -37,10 +44,16 @@ export function readCloudEventAttributes(h: Map<string, string>): CloudEventAttr
     CE_HEADERS.source,
     CE_HEADERS.time,
   ]) {
-    if (!get(key)) return { missing: key };
+    if (!get(key)) return { problem: `missing CloudEvents header ${key}` };
   }
   if (get(CE_HEADERS.specversion) !== CE_SPEC_VERSION)
-    return { missing: `${CE_HEADERS.specversion} ${CE_SPEC_VERSION}` };
+    return { problem: `missing CloudEvents header ${CE_HEADERS.specversion} ${CE_SPEC_VERSION}` };
+  // Absent on messages written before it was set: JSON is the only kind there is.
+  const contentType = get(CONTENT_TYPE_HEADER);
+  if (contentType && contentType.split(';')[0]!.trim().toLowerCase() !== JSON_CONTENT_TYPE)
+    return {
+      problem: `unsupported ${CONTENT_TYPE_HEADER} "${contentType}": the body must be ${JSON_CONTENT_TYPE}`,
+    };
   const subject = get(CE_HEADERS.subject);
   return {
     id: get(CE_HEADERS.id),

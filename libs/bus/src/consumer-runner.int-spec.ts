@@ -98,8 +98,10 @@ describe('runConsumer', () => {
     body: string,
     withHeaders = true,
     id = `raw-${randomUUID()}`,
+    contentType?: string,
   ): Promise<void> {
     const h = natsHeaders();
+    if (contentType) h.set('content-type', contentType);
     if (withHeaders) {
       h.set('ce-specversion', '1.0');
       h.set('ce-id', id);
@@ -143,6 +145,10 @@ describe('runConsumer', () => {
       type: 'careen.exchange.changed',
       source: 'careen/test',
     });
+    const stored = await bus.jsm.streams.getMessage(STREAMS.changes.name, {
+      last_by_subj: 'careen.changes.acme.org.a',
+    });
+    expect(stored?.header.get('content-type')).toBe('application/json');
   });
 
   it('dead-letters poisoned messages with their reason and keeps consuming', async () => {
@@ -155,18 +161,35 @@ describe('runConsumer', () => {
     );
     await publishRawBody('careen.changes.acme.org.bad3', JSON.stringify({ ...change('bad3'), sneaky: true }));
     await publishRawBody('careen.changes.acme.org.bad4', JSON.stringify(change('bad4')), false);
+    await publishRawBody(
+      'careen.changes.acme.org.bad5',
+      JSON.stringify(change('bad5')),
+      true,
+      undefined,
+      'text/xml',
+    );
+    // Written before content-type was set, or with its parameters: still JSON.
+    await publishRawBody('careen.changes.acme.org.old', JSON.stringify(change('old')));
+    await publishRawBody(
+      'careen.changes.acme.org.charset',
+      JSON.stringify(change('charset')),
+      true,
+      undefined,
+      'application/json; charset=utf-8',
+    );
     await publisher.publish(ExchangeChanged, ['acme', 'org', 'good'], change('good'));
 
-    await recorder.until(1);
-    const letters = await deadLetters(4);
+    await recorder.until(3);
+    const letters = await deadLetters(5);
 
-    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['good']);
+    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['old', 'charset', 'good']);
     expect(letters.every((letter) => letter.subject === deadLetterSubject('test'))).toBe(true);
     expect(letters.map((letter) => letter.reason)).toEqual([
       expect.stringContaining('malformed JSON'),
       expect.stringContaining('operation'),
       expect.stringContaining('sneaky'),
       expect.stringContaining('missing CloudEvents header ce-specversion'),
+      'unsupported content-type "text/xml": the body must be application/json',
     ]);
   });
 

@@ -17,8 +17,7 @@ export function decodeMessage<P extends object>(
   headers: Map<string, string>,
 ): Decoded<P> {
   const attributes = readCloudEventAttributes(headers);
-  if ('missing' in attributes)
-    return { ok: false, reason: `missing CloudEvents header ${attributes.missing}` };
+  if ('problem' in attributes) return { ok: false, reason: attributes.problem };
   if (attributes.type !== expectedType) {
     return { ok: false, reason: `unexpected ce-type "${attributes.type}", expected "${expectedType}"` };
   }

@@ -10,13 +10,17 @@ export interface StreamSpec {
   subjects: readonly string[];
   /** Republished messages with the same Nats-Msg-Id inside this window are dropped. */
   duplicateWindowMs?: number;
+  /** Limits the stream is created with; on an existing stream, only a missing one is filled in. */
   maxAgeMs?: number;
+  maxBytes?: number;
   replicas?: number;
 }
 
 const DEFAULT_DUPLICATE_WINDOW_MS = 10 * 60_000;
 /** JetStream's API error code for "stream name already in use". */
 const STREAM_NAME_IN_USE = 10058;
+/** JetStream's "no limit" for max_bytes. */
+const UNLIMITED_BYTES = -1;
 
 export async function ensureStreams(jsm: JetStreamManager, specs: readonly StreamSpec[]): Promise<void> {
   for (const spec of specs) await ensureStream(jsm, spec);
@@ -29,6 +33,7 @@ async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<vo
     storage: StorageType.File,
     duplicate_window: nanos(spec.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
     max_age: nanos(spec.maxAgeMs ?? 0),
+    max_bytes: spec.maxBytes ?? UNLIMITED_BYTES,
   };
   const existing = await streamInfo(jsm, spec.name);
   if (!existing) {
@@ -42,15 +47,20 @@ async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<vo
   }
   const current = existing ?? (await jsm.streams.info(spec.name)).config;
   const sameSubjects = [...current.subjects].sort().join() === [...wanted.subjects].sort().join();
+  // An operator's own limits stay; a stream without one (created before limits) gets the default.
+  const maxAge = current.max_age > 0 ? current.max_age : wanted.max_age;
+  const maxBytes = current.max_bytes > 0 ? current.max_bytes : wanted.max_bytes;
   if (
     !sameSubjects ||
     current.duplicate_window !== wanted.duplicate_window ||
-    current.max_age !== wanted.max_age
+    current.max_age !== maxAge ||
+    current.max_bytes !== maxBytes
   ) {
     await jsm.streams.update(spec.name, {
       subjects: wanted.subjects,
       duplicate_window: wanted.duplicate_window,
-      max_age: wanted.max_age,
+      max_age: maxAge,
+      max_bytes: maxBytes,
     });
   }
 }

@@ -9,6 +9,12 @@ export const CE_HEADERS = {
 } as const;
 
 export const CE_SPEC_VERSION = '1.0';
+/**
+ * The NATS binding's binary mode carries `datacontenttype` in the message's `content-type`
+ * header, not as a `ce-` header. Careen's bodies are always JSON.
+ */
+export const CONTENT_TYPE_HEADER = 'content-type';
+export const JSON_CONTENT_TYPE = 'application/json';
 export const TRACEPARENT_HEADER = 'traceparent';
 export const TRACESTATE_HEADER = 'tracestate';
 /** Header that carries the reason a message was dead-lettered. */
