@@ -4,23 +4,13 @@
  * doing the same comparisons on plain objects (the floor any constraint engine can reach).
  */
 import { compatible, compilePolicy, isCompatible, type Property } from '@careen/policy';
+import { seededRandom } from '@careen/testing';
 import { printTable } from './support/stats';
 
 const NODES = Number(process.argv[2] ?? 10_000);
 const POLICIES = Number(process.argv[3] ?? 50);
 const ARCHES = ['amd64', 'arm64', 'arm'];
 const ZONES = ['north', 'south', 'east', 'west'];
-
-/** A deterministic pseudo-random sequence, so every run checks the same fleet. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface PlainNode {
   arch: string;
@@ -37,7 +27,8 @@ interface PlainPolicy {
 }
 
 function main(): void {
-  const next = random(42);
+  // Seeded, so every run checks the same fleet.
+  const next = seededRandom(42);
   const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)] as T;
   const nodes: PlainNode[] = Array.from({ length: NODES }, () => ({
     arch: pick(ARCHES),
