@@ -214,6 +214,43 @@ describe('the maintenance workflow', () => {
     ]);
   });
 
+  it('asks the projects that must shrink to DOWN_SCALE after MAINTENANCE, and starts the hosts once they answered', () => {
+    const workflow = new MaintenanceWorkflow(plan({ downScaleProjects: ['p2', 'p3'] }));
+    let step = workflow.start(T0);
+    for (const project of ['p1', 'p2'])
+      step = workflow.advance(
+        step.progress,
+        { kind: 'reply', project, state: 'MAINTENANCE', ack: true },
+        at(1),
+      );
+    step = workflow.advance(step.progress, { kind: 'tick' }, at(30));
+    // p3 listens to nothing: its workloads are moved by policy, nobody is asked.
+    expect(step.progress.state).toBe('DOWN_SCALE');
+    expect(told(step.commands)).toEqual(['p2 DOWN_SCALE']);
+    expect(step.commands[0]).toMatchObject({ deadline: at(90).toISOString(), instances: ['db@h2', 'db@h4'] });
+    step = workflow.advance(
+      step.progress,
+      { kind: 'reply', project: 'p2', state: 'DOWN_SCALE', ack: true },
+      at(40),
+    );
+    expect(step.progress.state).toBe('PREPARE_MAINTENANCE');
+    expect(told(step.commands)).toEqual(['take-slot h1', 'take-slot h3']);
+  });
+
+  it('settles a DOWN_SCALE that is refused by the project’s own policy', () => {
+    const world = new World(
+      new MaintenanceWorkflow(plan({ downScaleProjects: ['p2'] }, { p2: 'skip-host' })),
+      (project, state) => !(project === 'p2' && state === 'DOWN_SCALE'),
+    );
+    world.runUntil(600);
+    expect(world.progress.hosts.h2).toMatchObject({
+      phase: 'skipped',
+      reason: expect.stringContaining('DOWN_SCALE (nack)'),
+    });
+    expect(world.progress.hosts.h4!.phase).toBe('skipped');
+    expect(world.progress.state).toBe('MAINTENANCE_DONE');
+  });
+
   it('never puts a host in maintenance before its listening projects acknowledged or timed out (invariant 7)', () => {
     const world = new World(new MaintenanceWorkflow(plan()), (project, state) =>
       state === 'PREPARE_MAINTENANCE' && project === 'p1' ? 'silent' : true,

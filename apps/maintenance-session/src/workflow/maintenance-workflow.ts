@@ -7,7 +7,8 @@
  * that restarts after a crash gives them again and nothing is lost or done twice.
  *
  * The session tells its subscribed projects MAINTENANCE and waits for their replies until
- * `actions_at`. Then host after host (hosts of one HA group one at a time, up to
+ * `actions_at`; projects whose workloads the hosts left in service cannot hold are then told
+ * DOWN_SCALE and waited for. Then host after host (hosts of one HA group one at a time, up to
  * `maxParallelHosts` at once): the host's slot in its HA group is taken; the projects with
  * instances on it are told PREPARE_MAINTENANCE (PLANNED_MAINTENANCE once a host of the session
  * is maintained, so instances may move onto it) and answer with an action per instance; the
@@ -16,7 +17,7 @@
  * MAINTENANCE_COMPLETE, the host back in service, the slot given back. Last, the projects are
  * told MAINTENANCE_COMPLETE. A NACK or a reply that does not come in time is handled by that
  * project's policy alone: `proceed` as if acknowledged, `skip-host` leaves out the hosts it is
- * about (all of the project's hosts, for the session-wide MAINTENANCE), `fail` fails the
+ * about (all of the project's hosts, for MAINTENANCE and DOWN_SCALE), `fail` fails the
  * session. A project nobody listens to is never asked: its workloads are moved by policy.
  */
 import { type RepliedState, type SessionState } from '@careen/contracts';
@@ -127,27 +128,19 @@ export class MaintenanceWorkflow {
     if (progress.state === 'MAINTENANCE') {
       const due = now.getTime() >= Date.parse(this.plan.actionsAt);
       if (!due || this.pending(progress, 'MAINTENANCE')) return { progress, commands };
-      for (const ask of this.unacknowledged(progress, 'MAINTENANCE', null)) {
-        const verdict = this.onNoAck(ask);
-        if (verdict === 'fail') {
-          this.fail(
-            progress,
-            `project "${ask.project}" did not acknowledge MAINTENANCE (${ask.answer})`,
-            commands,
-            now,
-          );
-          return { progress, commands };
-        }
-        if (verdict === 'skip-host') {
-          for (const host of this.hostsOf(ask.project))
-            this.skip(
-              progress,
-              host,
-              `project "${ask.project}" did not acknowledge MAINTENANCE (${ask.answer})`,
-              now,
-            );
-        }
+      if (!this.closeSessionAsks(progress, 'MAINTENANCE', commands, now)) return { progress, commands };
+      const shrinking = this.subscribedProjects(this.plan.hosts.map((host) => host.id)).filter((project) =>
+        this.plan.downScaleProjects?.includes(project.id),
+      );
+      progress.state = shrinking.length > 0 ? 'DOWN_SCALE' : 'PREPARE_MAINTENANCE';
+      for (const project of shrinking) {
+        const deadline = new Date(now.getTime() + project.replyTimeoutSeconds * 1000);
+        commands.push(this.ask(progress, project, 'DOWN_SCALE', null, now, deadline));
       }
+    }
+    if (progress.state === 'DOWN_SCALE') {
+      if (this.pending(progress, 'DOWN_SCALE')) return { progress, commands };
+      if (!this.closeSessionAsks(progress, 'DOWN_SCALE', commands, now)) return { progress, commands };
       progress.state = 'PREPARE_MAINTENANCE';
     }
     if (progress.state !== 'MAINTENANCE_COMPLETE') {
@@ -158,6 +151,30 @@ export class MaintenanceWorkflow {
       progress.state = 'MAINTENANCE_DONE';
     }
     return { progress, commands };
+  }
+
+  /**
+   * Applies each project's policy to its session-wide asks of `state` that were not
+   * acknowledged: `skip-host` leaves out every host with its instances, `fail` fails the
+   * session (answers false).
+   */
+  private closeSessionAsks(
+    progress: SessionProgress,
+    state: RepliedState,
+    commands: WorkflowCommand[],
+    now: Date,
+  ): boolean {
+    for (const ask of this.unacknowledged(progress, state, null)) {
+      const why = `project "${ask.project}" did not acknowledge ${state} (${ask.answer})`;
+      const verdict = this.onNoAck(ask);
+      if (verdict === 'fail') {
+        this.fail(progress, why, commands, now);
+        return false;
+      }
+      if (verdict === 'skip-host')
+        for (const host of this.hostsOf(ask.project)) this.skip(progress, host, why, now);
+    }
+    return true;
   }
 
   /** Moves every host on that can move; true once every host is done or skipped. */

@@ -64,8 +64,28 @@ describe('planning a session', () => {
         ],
         actionsAt: '2026-12-01T02:00:00.000Z',
         maxParallelHosts: 1,
+        downScaleProjects: [],
       },
     });
+  });
+
+  it('asks a project to down-scale when the hosts left in service cannot hold its replicas', () => {
+    const replicated = [
+      { name: 'web', project: 'shop', replicas: 2, candidates: ['h1', 'h2', 'h3'] },
+      { name: 'db', project: 'ledger', replicas: 2, candidates: ['h1', 'h2'] },
+      { name: 'cache', project: 'cache', replicas: 1, candidates: ['h4'] },
+    ];
+    const shrinking = (hosts: string[], maxParallelHosts: number) => {
+      const outcome = planSession(request({ hosts, maxParallelHosts }), { ...facts, replicated });
+      return 'plan' in outcome ? outcome.plan.downScaleProjects : outcome.problems;
+    };
+    // One host out at a time: web keeps 2 of 3; db keeps only 1 of its 2.
+    expect(shrinking(['h1', 'h2'], 1)).toEqual(['ledger']);
+    // Two out at once: web keeps only 1 too.
+    expect(shrinking(['h1', 'h2'], 2)).toEqual(['ledger', 'shop']);
+    // h3 out: web keeps 2 of 3. h4 out: cache has no other node.
+    expect(shrinking(['h3'], 1)).toEqual([]);
+    expect(shrinking(['h4'], 1)).toEqual(['cache']);
   });
 
   it.each([

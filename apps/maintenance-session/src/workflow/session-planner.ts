@@ -1,7 +1,7 @@
 /**
  * Turns a session request and what the exchange says of the org's nodes and workloads into the
  * plan the workflow runs: which hosts, in which HA groups, which instances on them and which
- * projects own them, and how long each project is waited for. Hosts come by id or by a
+ * projects own them, which of them must down-scale first, and how long each is waited for. Hosts come by id or by a
  * selector (labels, racks, HA groups: criteria intersect, an omitted one is ignored, and at
  * least one must be given). Every
  * problem is named with its path, all at once; nothing is guessed.
@@ -21,6 +21,14 @@ export interface WorkloadFacts {
   node: string;
   deploymentPolicy: string;
   project: string;
+}
+
+/** A deployment policy that keeps a number of replicas, and the nodes it may place them on. */
+export interface ReplicatedPolicyFacts {
+  name: string;
+  project: string;
+  replicas: number;
+  candidates: readonly string[];
 }
 
 export interface HostSelector {
@@ -45,6 +53,8 @@ export interface PlanFacts {
   workloads: readonly WorkloadFacts[];
   /** Whether anyone listens to a project's events. */
   subscribed: (project: string) => boolean;
+  /** Policies of `replicas` mode (those of mode `all` run on every node anyway). */
+  replicated?: readonly ReplicatedPolicyFacts[];
 }
 
 export interface PlanProblem {
@@ -116,8 +126,29 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       projects,
       actionsAt: request.actionsAt,
       maxParallelHosts: request.maxParallelHosts,
+      downScaleProjects: mustShrink(facts.replicated ?? [], hostIds, request.maxParallelHosts),
     },
   };
+}
+
+/**
+ * Projects with a replicated policy that cannot keep its replicas while the session has hosts
+ * out: up to `maxParallelHosts` of its candidates that the session maintains are out at once,
+ * and the candidates left must still number its replicas. Those projects are asked to
+ * DOWN_SCALE before the first host goes.
+ */
+function mustShrink(
+  policies: readonly ReplicatedPolicyFacts[],
+  hosts: ReadonlySet<string>,
+  maxParallelHosts: number,
+): string[] {
+  const shrinking = new Set<string>();
+  for (const policy of policies) {
+    const maintained = policy.candidates.filter((node) => hosts.has(node)).length;
+    const out = Math.min(maintained, maxParallelHosts);
+    if (out > 0 && policy.candidates.length - out < policy.replicas) shrinking.add(policy.project);
+  }
+  return [...shrinking].sort();
 }
 
 function matches(selector: HostSelector, node: HostFacts): boolean {

@@ -42,6 +42,8 @@ export interface SessionPlan {
   actionsAt: string;
   /** Hosts of different HA groups maintained at once; hosts of one group go one at a time. */
   maxParallelHosts: number;
+  /** Projects whose workloads the hosts left in service cannot hold: asked to DOWN_SCALE first. */
+  downScaleProjects?: string[];
 }
 
 export type HostPhase =
