@@ -41,6 +41,17 @@ describe('GroupReleases', () => {
     watch.close();
   });
 
+  it('says the time is up only once the clock has reached the deadline', async () => {
+    const releases = new GroupReleases();
+    const watch = releases.watch('acme');
+    for (let i = 0; i < 20; i++) {
+      const until = Date.now() + 3;
+      expect(await watch.released('g1', until, never)).toBe('time-up');
+      expect(Date.now()).toBeGreaterThanOrEqual(until);
+    }
+    watch.close();
+  });
+
   it('ends the wait at its deadline or when the caller hangs up', async () => {
     const releases = new GroupReleases();
     const watch = releases.watch('acme');

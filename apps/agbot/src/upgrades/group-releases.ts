@@ -79,7 +79,13 @@ export class GroupReleases {
         resolve(end);
       };
       const hangUp = () => done('hung-up');
-      const timer = setTimeout(() => done('time-up'), Math.max(0, untilMs - Date.now()));
+      // A timer may fire a millisecond before the clock reads `untilMs`: the time is up only then.
+      const timeUp = () => {
+        const left = untilMs - Date.now();
+        if (left > 0) timer = setTimeout(timeUp, left);
+        else done('time-up');
+      };
+      let timer = setTimeout(timeUp, Math.max(0, untilMs - Date.now()));
       signal.addEventListener('abort', hangUp);
       watcher.wake = done;
     });

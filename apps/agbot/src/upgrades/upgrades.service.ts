@@ -105,7 +105,6 @@ export class UpgradesService {
     const { org, node } = request;
     const deadline = Date.now() + waitSeconds * 1000;
     const watch = this.releases.watch(org);
-    let lastAsk = false;
     try {
       for (;;) {
         const result = await this.semaphore.acquire(request);
@@ -118,16 +117,13 @@ export class UpgradesService {
           case 'renewed':
             return UpgradeGrantResponse.from(result.grant);
           case 'refused': {
-            if (lastAsk || Date.now() >= deadline) throw groupBusy(result.haGroup, result.blocker);
+            if (Date.now() >= deadline) throw groupBusy(result.haGroup, result.blocker);
             // A halted slot has no lease end to wait for: only its release frees the group.
             const until = result.blocker.haltedAt
               ? deadline
               : Math.min(deadline, result.blocker.leaseExpiresAt.getTime());
             const end = await watch.released(result.haGroup, until, signal);
             if (end === 'hung-up') throw groupBusy(result.haGroup, result.blocker);
-            // Timers may fire a millisecond before the clock says so: time up at the deadline
-            // leaves one more ask, not a second wait.
-            lastAsk = end === 'time-up' && until === deadline;
           }
         }
       }
