@@ -2,9 +2,9 @@
  * Turns a received message into a validated payload, or into the reason it cannot be
  * handled. Nothing reaches a handler without passing here.
  */
-import { type CloudEventAttributes, type PayloadClass } from '@careen/contracts';
+import { describeValidationErrors, type CloudEventAttributes, type PayloadClass } from '@careen/contracts';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { validateSync } from 'class-validator';
 import { readCloudEventAttributes } from './cloud-event-headers';
 
 export type Decoded<P> =
@@ -39,15 +39,4 @@ export function decodeMessage<P extends object>(
   });
   if (errors.length > 0) return { ok: false, reason: `invalid payload: ${describeValidationErrors(errors)}` };
   return { ok: true, payload, attributes };
-}
-
-export function describeValidationErrors(errors: ValidationError[], prefix = ''): string {
-  return errors
-    .flatMap((error) => {
-      const path = prefix ? `${prefix}.${error.property}` : error.property;
-      const own = Object.values(error.constraints ?? {}).map((message) => `${path}: ${message}`);
-      const nested = error.children?.length ? [describeValidationErrors(error.children, path)] : [];
-      return [...own, ...nested];
-    })
-    .join('; ');
 }

@@ -6,6 +6,7 @@ export * from './changes/change-data';
 export * from './changes/change.payload';
 export * from './errors/domain-error';
 export * from './identifiers';
+export * from './validation/validation-problems';
 export * from './management/management-status';
 export * from './management/agent-upgrade-policy';
 export * from './upgrades/upgrade-grant.events';

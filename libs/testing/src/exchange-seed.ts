@@ -18,10 +18,13 @@ export interface OrgSeed {
   nodes?: readonly string[];
 }
 
-export const seededUser = (org: string, username: string): Credentials =>
-  basic(org, username, `${username}-password`);
+const passwordOf = (username: string) => `${username}-password`;
+const tokenOf = (node: string) => `${node}-token-0123456789`;
 
-export const seededNode = (org: string, id: string): Credentials => basic(org, id, `${id}-token-0123456789`);
+export const seededUser = (org: string, username: string): Credentials =>
+  basic(org, username, passwordOf(username));
+
+export const seededNode = (org: string, id: string): Credentials => basic(org, id, tokenOf(id));
 
 /** Creates each org with its users and nodes; throws naming the first request the exchange refused. */
 export async function seedExchange(
@@ -37,10 +40,10 @@ export async function seedExchange(
   for (const [org, { users = {}, nodes = [] }] of Object.entries(orgs)) {
     await send(root, 'POST', '/v1/orgs', { id: org });
     for (const [username, role] of Object.entries(users))
-      await send(root, 'POST', `/v1/orgs/${org}/users`, { username, password: `${username}-password`, role });
+      await send(root, 'POST', `/v1/orgs/${org}/users`, { username, password: passwordOf(username), role });
     const admin = Object.entries(users).find(([, role]) => role === 'orgAdmin')?.[0];
     const registrar = admin ? seededUser(org, admin) : root;
     for (const id of nodes)
-      await send(registrar, 'PUT', `/v1/orgs/${org}/nodes/${id}`, { token: `${id}-token-0123456789` });
+      await send(registrar, 'PUT', `/v1/orgs/${org}/nodes/${id}`, { token: tokenOf(id) });
   }
 }

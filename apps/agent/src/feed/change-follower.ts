@@ -65,14 +65,14 @@ export class ChangeFollower {
       this.logger.warn({ cursor }, 'change feed moved past our cursor; reading afresh');
       return this.lose([]);
     }
-    const unreadable = page.changes.findIndex((change) => feedChangeProblem(change) !== undefined);
-    if (unreadable >= 0) {
-      const change = page.changes[unreadable]!;
+    for (const [index, change] of page.changes.entries()) {
+      const problem = feedChangeProblem(change);
+      if (problem === undefined) continue;
       this.logger.warn(
-        { change: change.id, resource: change.resource, problem: feedChangeProblem(change) },
+        { change: change.id, resource: change.resource, problem },
         'a change breaks its contract; reading afresh',
       );
-      return this.lose(page.changes.slice(0, unreadable));
+      return this.lose(page.changes.slice(0, index));
     }
     const news = applyChanges(page.changes, (state.policies ??= {}));
     state.changeCursor = page.lastId;

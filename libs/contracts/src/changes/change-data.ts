@@ -6,7 +6,7 @@
  * receipt (dead-lettered on the bus), never half applied.
  */
 import 'reflect-metadata';
-import { plainToInstance, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
@@ -19,8 +19,6 @@ import {
   Matches,
   Min,
   ValidateNested,
-  validateSync,
-  type ValidationError,
 } from 'class-validator';
 import { IDENTIFIER_PATTERN } from '../identifiers';
 import {
@@ -35,6 +33,7 @@ import {
   type ResumeWindow,
   type UpgradeAction,
 } from '../management/agent-upgrade-policy';
+import { contractProblems } from '../validation/validation-problems';
 import { type ChangeResource } from './change-resource';
 
 export class OrgChangeData {
@@ -244,14 +243,5 @@ export type ChangeDataOf<R extends ChangeResource> = ChangeContractOf<R> & Recor
 
 /** Why the data does not match the resource's class, or undefined when it does. */
 export function changeDataProblems(resource: ChangeResource, data: object): string | undefined {
-  const errors = validateSync(plainToInstance(CHANGE_DATA[resource] as new () => object, data), {
-    forbidUnknownValues: true,
-  });
-  return errors.length > 0 ? describe(errors) : undefined;
-}
-
-function describe(errors: ValidationError[]): string {
-  return errors
-    .map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'invalid'}`)
-    .join('; ');
+  return contractProblems(CHANGE_DATA[resource], data);
 }

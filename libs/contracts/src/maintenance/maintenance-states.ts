@@ -71,9 +71,3 @@ export function parseReplyState(raw: string): ParsedReply | undefined {
   if (!(REPLIED_STATES as readonly string[]).includes(state)) return undefined;
   return { ack: match[1] === 'ACK', state };
 }
-
-/** Every reply name a project may send, aliases included, for error messages and docs. */
-export const REPLY_NAMES: readonly string[] = [
-  ...REPLIED_STATES.flatMap((state) => [`ACK_${state}`, `NACK_${state}`]),
-  ...Object.keys(ALIASES),
-];

@@ -1,0 +1,23 @@
+/**
+ * What is wrong with a value measured against a contract class, said once for every reader of
+ * the wire (the bus, the agent, the change contracts): each problem with its dotted path.
+ */
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+
+export function describeValidationErrors(errors: readonly ValidationError[], prefix = ''): string {
+  return errors
+    .flatMap((error) => {
+      const path = prefix ? `${prefix}.${error.property}` : error.property;
+      const own = Object.values(error.constraints ?? {}).map((message) => `${path}: ${message}`);
+      const nested = error.children?.length ? [describeValidationErrors(error.children, path)] : [];
+      return [...own, ...nested];
+    })
+    .join('; ');
+}
+
+/** Why `value` breaks the contract of `contract` (fields it does not name pass), or undefined. */
+export function contractProblems(contract: new () => object, value: object): string | undefined {
+  const errors = validateSync(plainToInstance(contract, value), { forbidUnknownValues: true });
+  return errors.length > 0 ? describeValidationErrors(errors) : undefined;
+}
