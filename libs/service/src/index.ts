@@ -18,3 +18,4 @@ export * from './platform/platform.module';
 export * from './bootstrap/create-service-app';
 export * from './bootstrap/run-service';
 export * from './bootstrap/start-in-process';
+export * from './hub-client/exchange-client';

@@ -6,14 +6,12 @@
 import { ExchangeChanged } from '@careen/contracts';
 import { runConsumer, type BusConnection, type RunningConsumer } from '@careen/bus';
 import { LeaderElection, ProcessedMessages } from '@careen/persistence';
-import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import { BUS, ExchangeClient, exchangeCredentials, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as pause } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { type AgbotConfig } from '../agbot.config';
-import { ExchangeClient } from '../exchange/exchange-client';
-import { exchangeCredentials } from '../exchange/exchange-credentials';
 import { CHANGE_LISTENERS, type ChangeListener } from '../mirror/change-listener';
 import { latestPublishedChangeId } from '../mirror/change-stream-head';
 import { ExchangeMirror } from '../mirror/exchange-mirror';
@@ -38,7 +36,10 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
     @Inject(CHANGE_LISTENERS) private readonly listeners: ChangeListener[],
     @Inject(LEADER_TASKS) private readonly tasks: LeaderTask[],
   ) {
-    const credentials = exchangeCredentials(config);
+    const credentials = exchangeCredentials(
+      config.CAREEN_AGBOT_EXCHANGE_USER,
+      config.CAREEN_AGBOT_EXCHANGE_PASSWORD,
+    );
     this.exchange = credentials ? new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials) : undefined;
     this.election = new LeaderElection({
       databaseUrl: config.CAREEN_DATABASE_URL,

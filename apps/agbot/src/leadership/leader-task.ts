@@ -1,4 +1,4 @@
-import { type ExchangeClient } from '../exchange/exchange-client';
+import { type ExchangeClient } from '@careen/service';
 
 /**
  * Work only the leading agbot does (placement, rollouts). `run` starts once the mirror is

@@ -3,7 +3,7 @@
  * in one transaction. The leader runs it before it starts consuming changes.
  */
 import { type DataSource } from 'typeorm';
-import { type ExchangeClient } from '../exchange/exchange-client';
+import { type ExchangeClient } from '@careen/service';
 import { type ExchangeMirror, type MirroredResource } from './exchange-mirror';
 import { type MirroredNode } from './mirrored-node';
 

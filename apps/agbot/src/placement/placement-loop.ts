@@ -10,7 +10,7 @@ import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type AgbotConfig } from '../agbot.config';
-import { type ExchangeClient } from '../exchange/exchange-client';
+import { type ExchangeClient } from '@careen/service';
 import { type LeaderTask } from '../leadership/leader-task';
 import { type ChangeListener } from '../mirror/change-listener';
 import { ExchangeMirror } from '../mirror/exchange-mirror';

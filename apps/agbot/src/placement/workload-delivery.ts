@@ -5,7 +5,7 @@
  * next round, since the entry stays unpublished.
  */
 import { type JsonLogger } from '@careen/telemetry';
-import { ExchangeRequestError, type ExchangeClient } from '../exchange/exchange-client';
+import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
 import { type NodeWorkloads } from './placement.types';
 import { type PlacementStore } from './placement-store';
 

@@ -21,7 +21,7 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const body = this.toBody(exception);
+    const body = errorBodyOf(exception);
     if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
       this.logger.error(
         exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
@@ -32,27 +32,28 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (body.statusCode === 401) response.setHeader('WWW-Authenticate', 'Bearer, Basic realm="careen"');
     response.status(body.statusCode).json(body);
   }
+}
 
-  private toBody(exception: unknown): ErrorBody {
-    if (exception instanceof DomainError) {
-      // The code is always on the wire, beside whatever else the error tells.
-      return errorBody(statusOfErrorKind(exception.kind), exception.message, {
-        ...exception.details,
-        code: exception.code,
-      });
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const response = exception.getResponse();
-      if (typeof response === 'string') return errorBody(status, response);
-      const { message, details } = response as { message?: unknown; details?: unknown };
-      const text = Array.isArray(message)
-        ? message.join('; ')
-        : typeof message === 'string'
-          ? message
-          : exception.message;
-      return errorBody(status, text, details);
-    }
-    return errorBody(500, 'internal error');
+/** The error body of anything a handler threw: a domain error, an HTTP exception, or else a 500. */
+export function errorBodyOf(exception: unknown): ErrorBody {
+  if (exception instanceof DomainError) {
+    // The code is always on the wire, beside whatever else the error tells.
+    return errorBody(statusOfErrorKind(exception.kind), exception.message, {
+      ...exception.details,
+      code: exception.code,
+    });
   }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    if (typeof response === 'string') return errorBody(status, response);
+    const { message, details } = response as { message?: unknown; details?: unknown };
+    const text = Array.isArray(message)
+      ? message.join('; ')
+      : typeof message === 'string'
+        ? message
+        : exception.message;
+    return errorBody(status, text, details);
+  }
+  return errorBody(500, 'internal error');
 }

@@ -1,11 +1,20 @@
 /**
- * The agbot's HTTP client of the exchange, signed in as a hub-admin user: it trades the
- * password for a short-lived token and refreshes it before it expires (or when refused).
+ * A hub service's HTTP client of the exchange, signed in as a user: it trades the password for
+ * a short-lived token and refreshes it before it expires (or when refused). The same token opens
+ * the other hub services (they verify it against the exchange's keys), so `call` may address any
+ * of them by its base URL.
  */
 export interface ExchangeCredentials {
   org: string;
   username: string;
   password: string;
+}
+
+/** Credentials from a service's `org/username` setting and its password, or undefined without a password. */
+export function exchangeCredentials(user: string, password: string | undefined): ExchangeCredentials | undefined {
+  if (!password) return undefined;
+  const [org, username] = user.split('/') as [string, string];
+  return { org, username, password };
 }
 
 export class ExchangeRequestError extends Error {
@@ -53,8 +62,19 @@ export class ExchangeClient {
     );
   }
 
-  private async request<T>(method: string, path: string, body?: object, retried = false): Promise<T> {
-    const response = await fetch(new URL(path, this.baseUrl), {
+  /** A call to the exchange, or with `baseUrl` to another hub service, as this client's user. */
+  call<T>(method: string, path: string, body?: object, baseUrl = this.baseUrl): Promise<T> {
+    return this.request<T>(method, path, body, false, baseUrl);
+  }
+
+  private async request<T>(
+    method: string,
+    path: string,
+    body?: object,
+    retried = false,
+    baseUrl = this.baseUrl,
+  ): Promise<T> {
+    const response = await fetch(new URL(path, baseUrl), {
       method,
       headers: {
         authorization: `Bearer ${await this.bearer()}`,
@@ -64,9 +84,10 @@ export class ExchangeClient {
     });
     if (response.status === 401 && !retried) {
       this.token = undefined;
-      return this.request(method, path, body, true);
+      return this.request(method, path, body, true, baseUrl);
     }
     if (!response.ok) throw await requestError(method, path, response);
+    if (response.status === 204) return undefined as T;
     return (await response.json()) as T;
   }
 
@@ -95,6 +116,6 @@ async function requestError(method: string, path: string, response: Response): P
   }
   return new ExchangeRequestError(
     response.status,
-    `exchange answered ${response.status} to ${method} ${path}: ${message}`,
+    `${new URL(response.url).host} answered ${response.status} to ${method} ${path}: ${message}`,
   );
 }
