@@ -4,10 +4,18 @@ import { exchangeAuthModule, PlatformModule } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type MaintenanceSessionConfig } from './maintenance-session.config';
+import { MaintenanceRuntime } from './maintenance-runtime';
 import { InitMaintenanceSession1763769600000 } from './migrations/1763769600000-init-maintenance-session';
+import { MaintenanceSessions1764200000000 } from './migrations/1764200000000-sessions';
+import { MaintenanceController } from './sessions/maintenance.controller';
+import { MaintenanceSessions } from './sessions/maintenance-sessions';
+import { ProjectRepliesController } from './sessions/project-replies.controller';
 
 export const MAINTENANCE_SESSION_ENTITIES = [OutboxMessageEntity];
-export const MAINTENANCE_SESSION_MIGRATIONS = [InitMaintenanceSession1763769600000];
+export const MAINTENANCE_SESSION_MIGRATIONS = [
+  InitMaintenanceSession1763769600000,
+  MaintenanceSessions1764200000000,
+];
 
 @Module({})
 export class MaintenanceSessionModule {
@@ -25,6 +33,15 @@ export class MaintenanceSessionModule {
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
+      ],
+      controllers: [MaintenanceController, ProjectRepliesController],
+      providers: [
+        MaintenanceRuntime,
+        {
+          provide: MaintenanceSessions,
+          inject: [MaintenanceRuntime],
+          useFactory: (runtime: MaintenanceRuntime) => runtime.sessions,
+        },
       ],
     };
   }

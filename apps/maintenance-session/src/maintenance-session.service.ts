@@ -9,7 +9,7 @@ import {
 export const maintenanceSessionService: ServiceDefinition<MaintenanceSessionConfig> = {
   service: 'maintenance-session',
   description:
-    'Will run planned maintenance sessions with project and admin state events. Today it only boots: health, readiness, metrics and whoami.',
+    'Runs planned maintenance sessions (OPNFV Doctor / OpenStack Fenix): project and admin state events, VNF-manager replies, HA-group-safe host maintenance.',
   configClass: MaintenanceSessionConfig,
   port: (config) => config.CAREEN_MAINTENANCE_SESSION_PORT,
   module: (config, logger) => MaintenanceSessionModule.forRoot(config, logger),

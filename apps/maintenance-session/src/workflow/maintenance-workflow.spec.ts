@@ -163,6 +163,24 @@ describe('the maintenance workflow', () => {
     expect(told(started.commands)).toEqual(['take-slot h1', 'take-slot h3']);
   });
 
+  it('without a time set, starts as soon as every MAINTENANCE reply is in', () => {
+    const workflow = new MaintenanceWorkflow(plan({ startWhenReady: true }));
+    const { progress } = workflow.start(T0);
+    const first = workflow.advance(
+      progress,
+      { kind: 'reply', project: 'p1', state: 'MAINTENANCE', ack: true },
+      at(1),
+    );
+    expect(first.progress.state).toBe('MAINTENANCE');
+    const second = workflow.advance(
+      first.progress,
+      { kind: 'reply', project: 'p2', state: 'MAINTENANCE', ack: true },
+      at(2),
+    );
+    expect(second.progress.state).toBe('PREPARE_MAINTENANCE');
+    expect(told(second.commands)).toEqual(['take-slot h1', 'take-slot h3']);
+  });
+
   it('runs the whole session in order, one member of an HA group at a time, and ends done', () => {
     const world = new World(new MaintenanceWorkflow(plan()));
     world.runUntil(600);

@@ -7,7 +7,7 @@
  * that restarts after a crash gives them again and nothing is lost or done twice.
  *
  * The session tells its subscribed projects MAINTENANCE and waits for their replies until
- * `actions_at`; projects whose workloads the hosts left in service cannot hold are then told
+ * `actions_at` (without one, until every reply is in or the reply timeout passed); projects whose workloads the hosts left in service cannot hold are then told
  * DOWN_SCALE and waited for. Then host after host (hosts of one HA group one at a time, up to
  * `maxParallelHosts` at once): the host's slot in its HA group is taken; the projects with
  * instances on it are told PREPARE_MAINTENANCE (PLANNED_MAINTENANCE once a host of the session
@@ -126,7 +126,7 @@ export class MaintenanceWorkflow {
       }
     }
     if (progress.state === 'MAINTENANCE') {
-      const due = now.getTime() >= Date.parse(this.plan.actionsAt);
+      const due = now.getTime() >= Date.parse(this.plan.actionsAt) || this.plan.startWhenReady === true;
       if (!due || this.pending(progress, 'MAINTENANCE')) return { progress, commands };
       if (!this.closeSessionAsks(progress, 'MAINTENANCE', commands, now)) return { progress, commands };
       const shrinking = this.subscribedProjects(this.plan.hosts.map((host) => host.id)).filter((project) =>

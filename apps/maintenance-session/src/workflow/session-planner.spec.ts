@@ -104,7 +104,7 @@ describe('planning a session', () => {
       problems: [
         { path: 'hosts[1]', problem: 'no node "ghost" in the org' },
         { path: 'hosts[2]', problem: 'host "h1" is listed twice' },
-        { path: 'projects.nobody', problem: 'project "nobody" has no instance in the org' },
+        { path: 'projects.nobody', problem: 'project "nobody" has no instance on the session\'s hosts' },
       ],
     });
   });

@@ -41,6 +41,8 @@ export interface PlanRequest {
   hosts?: string[];
   selector?: HostSelector;
   actionsAt: string;
+  /** No time was given: start once every project has answered MAINTENANCE. */
+  startWhenReady?: boolean;
   maxParallelHosts: number;
   replyTimeoutSeconds: number;
   replyTimeoutPolicy: ReplyTimeoutPolicy;
@@ -86,7 +88,7 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
     // Taking every host of the org out of service is never what an empty selector meant.
     problems.push({
       path: 'selector',
-      problem: 'the selector names no criterion: give labels, racks or haGroups',
+      problem: 'the selector names no criterion: give labels, racks or ha_groups',
     });
   } else {
     chosen = facts.nodes.filter((node) => matches(request.selector!, node));
@@ -98,7 +100,7 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
     if (!facts.workloads.some((workload) => workload.project === project))
       problems.push({
         path: `projects.${project}`,
-        problem: `project "${project}" has no instance in the org`,
+        problem: `project "${project}" has no instance on the session's hosts`,
       });
   }
   if (problems.length > 0) return { problems };
@@ -125,6 +127,7 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       instances,
       projects,
       actionsAt: request.actionsAt,
+      ...(request.startWhenReady ? { startWhenReady: true } : {}),
       maxParallelHosts: request.maxParallelHosts,
       downScaleProjects: mustShrink(facts.replicated ?? [], hostIds, request.maxParallelHosts),
     },

@@ -40,6 +40,11 @@ export interface SessionPlan {
   projects: readonly PlannedProject[];
   /** When the workflow starts: the MAINTENANCE replies are due by then. */
   actionsAt: string;
+  /**
+   * No time was set: the workflow starts as soon as every MAINTENANCE ask is answered, and at
+   * `actionsAt` (the reply timeout after the start) at the latest.
+   */
+  startWhenReady?: boolean;
   /** Hosts of different HA groups maintained at once; hosts of one group go one at a time. */
   maxParallelHosts: number;
   /** Projects whose workloads the hosts left in service cannot hold: asked to DOWN_SCALE first. */

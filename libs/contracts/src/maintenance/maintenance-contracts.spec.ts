@@ -52,6 +52,12 @@ describe('maintenance replies', () => {
     ).toEqual(['instance_actions']);
     expect(problems(MaintenanceReplyPayload, { state: 'ACK_MAINTENANCE', extra: 1 })).toEqual(['extra']);
   });
+
+  it('refuses a reply state no state waits for, as the bus and the HTTP route both read it', () => {
+    expect(problems(MaintenanceReplyPayload, { state: 'ACK_IN_MAINTENANCE' })).toEqual(['state']);
+    expect(problems(MaintenanceReplyPayload, { state: 7 })).toEqual(['state']);
+    expect(problems(MaintenanceReplyPayload, { state: 'ACK_SCALE_IN' })).toEqual([]);
+  });
 });
 
 describe('maintenance events', () => {

@@ -13,6 +13,7 @@ import {
   IsOptional,
   IsString,
   IsUrl,
+  registerDecorator,
 } from 'class-validator';
 import { defineEvent, subjectToken } from '../events/event-definition';
 import { STREAMS } from '../streams';
@@ -23,6 +24,8 @@ import {
   type AdminState,
   type InstanceAction,
   type ProjectState,
+  parseReplyState,
+  REPLIED_STATES,
 } from './maintenance-states';
 
 const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -82,13 +85,28 @@ export class MaintenanceAdminEventPayload {
   host!: string;
 }
 
+/** `ACK_<state>` or `NACK_<state>` of a state that is answered, or one of Fenix's aliases. */
+function IsReplyState(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isReplyState',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && parseReplyState(value) !== undefined,
+        defaultMessage: () =>
+          `state must be ACK_<state> or NACK_<state> of ${REPLIED_STATES.join(', ')} (or Fenix's ACK_SCALE_IN)`,
+      },
+    });
+}
+
 /**
  * A project's reply, by `PUT reply_url` or on the reply subject. `state` is `ACK_<state>` or
  * `NACK_<state>` (checked by parseReplyState); `instance_actions` maps each instance to one of
  * INSTANCE_ACTIONS; Fenix clients also send `session_id` and `instance_ids`.
  */
 export class MaintenanceReplyPayload {
-  @IsString()
+  @IsReplyState()
   state!: string;
 
   @IsOptional()
@@ -130,3 +148,16 @@ export const MaintenanceReply = defineEvent({
     `careen.maint.reply.${subjectToken(sessionId)}.${subjectToken(projectId)}`,
   payload: MaintenanceReplyPayload,
 });
+
+/**
+ * Admin tools may ask for a session over the bus: a request on this subject (core NATS
+ * request-reply) with the body of `POST /v1/maintenance` plus the org, answered with
+ * `{session_id}` or `{statusCode, error, message, details}` as the HTTP route would.
+ */
+export const MAINTENANCE_REQUEST_SUBJECT = 'careen.maint.request';
+
+/**
+ * Asked of the notifier before a project is told anything: `{org, project_id}`, answered
+ * `{subscribed: boolean}`. A project nobody listens to is not waited for.
+ */
+export const NOTIFIER_SUBSCRIBED_SUBJECT = 'careen.notifier.subscribed';

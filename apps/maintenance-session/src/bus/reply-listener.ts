@@ -1,0 +1,40 @@
+/**
+ * Replies on `careen.maint.reply.<session_id>.<project_id>` (durable `maintenance-session-replies`,
+ * shared by the replicas): the same handler as `PUT reply_url`. A body that breaks the reply
+ * contract is dead-lettered with its reason before it gets here; a reply the session cannot
+ * take (not asked, already answered, another project's instance) is noted in the session's
+ * timeline and acknowledged, since asking the bus again would not change the answer.
+ */
+import {
+  runConsumer,
+  type BusConnection,
+  type BusLogger,
+  type BusMessage,
+  type RunningConsumer,
+} from '@careen/bus';
+import { DomainError, MaintenanceReply, type MaintenanceReplyPayload } from '@careen/contracts';
+import { type MaintenanceSessions } from '../sessions/maintenance-sessions';
+
+export function listenForReplies(
+  bus: BusConnection,
+  sessions: MaintenanceSessions,
+  logger: BusLogger,
+): Promise<RunningConsumer> {
+  return runConsumer({
+    bus,
+    service: 'maintenance-session',
+    purpose: 'replies',
+    event: MaintenanceReply,
+    maxAckPending: 256,
+    logger,
+    handler: async (message: BusMessage<MaintenanceReplyPayload>) => {
+      const [, , , session, project] = message.subject.split('.');
+      try {
+        await sessions.reply(session!, project!, message.payload, 'bus');
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        logger.warn({ subject: message.subject, code: error.code, reason: error.message }, 'reply refused');
+      }
+    },
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Carries out a step's commands against the platform, each one idempotent so that a replica
+ * taking over after a crash may give it again: the HA-group slot at the agbot's semaphore
+ * (asking again renews), the cordon at the exchange (`schedulable`), the host action started
+ * once. A command the platform refuses for now (the group's slot is held) stays pending.
+ */
+import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
+import { type WorkflowInput } from '../workflow/workflow.types';
+import { type DriverCommand, type SessionRecord } from '../sessions/session-record';
+import { type SessionStore } from '../sessions/session-store';
+
+export type CommandOutcome = { done: true; input?: WorkflowInput } | { done: false; why: string };
+
+export interface CommandRunnerSettings {
+  agbotUrl: string;
+  slotLeaseSeconds: number;
+}
+
+export class CommandRunner {
+  constructor(
+    private readonly exchange: ExchangeClient,
+    private readonly store: SessionStore,
+    private readonly settings: CommandRunnerSettings,
+  ) {}
+
+  async run(record: SessionRecord, command: DriverCommand): Promise<CommandOutcome> {
+    const node = `/v1/orgs/${encodeURIComponent(record.org)}/nodes/${encodeURIComponent(command.host)}`;
+    try {
+      switch (command.kind) {
+        case 'take-slot':
+          await this.takeSlot(node);
+          return { done: true, input: { kind: 'slot-granted', host: command.host } };
+        case 'release-slot':
+          await this.exchange.call('DELETE', `${node}/maintenance-slot`, undefined, this.settings.agbotUrl);
+          return { done: true };
+        case 'cordon':
+        case 'uncordon':
+          await this.exchange.call('PATCH', node, { schedulable: command.kind === 'uncordon' });
+          return { done: true };
+        case 'start-host-action':
+          await this.startHostAction(record, command.host);
+          return { done: true };
+      }
+    } catch (error) {
+      if (error instanceof ExchangeRequestError && error.status === 409)
+        return { done: false, why: error.message };
+      // A node removed from the exchange meanwhile has nothing left to cordon, release or upgrade.
+      if (error instanceof ExchangeRequestError && error.status === 404 && command.kind !== 'take-slot')
+        return { done: true };
+      throw error;
+    }
+  }
+
+  /** Asks for the host's slot again, which renews its lease. */
+  async takeSlot(node: string): Promise<void> {
+    await this.exchange.call(
+      'POST',
+      `${node}/maintenance-slot`,
+      { leaseSeconds: this.settings.slotLeaseSeconds },
+      this.settings.agbotUrl,
+    );
+  }
+
+  private async startHostAction(record: SessionRecord, host: string): Promise<void> {
+    const action = record.hostAction;
+    const manager = this.store.manager;
+    if (action.kind === 'simulated') {
+      await this.store.startHostAction(
+        manager,
+        record.id,
+        host,
+        new Date(Date.now() + (action.seconds ?? 0) * 1000),
+        {},
+      );
+      return;
+    }
+    if (action.kind === 'agent-upgrade') {
+      const policy = agentUpgradePolicyName(record.id, host);
+      await this.exchange.call(
+        'PUT',
+        `/v1/orgs/${encodeURIComponent(record.org)}/management-policies/${policy}`,
+        {
+          description: `maintenance session ${record.id}: agent of ${host} to ${action.version}`,
+          enabled: true,
+          nodes: [host],
+          agentUpgradePolicy: { atLeastVersion: action.version, start: 'now' },
+        },
+      );
+      await this.store.startHostAction(manager, record.id, host, null, { managementPolicy: policy });
+      return;
+    }
+    // manual and external: someone else does the work and says when it is done.
+    await this.store.startHostAction(manager, record.id, host, null, {});
+  }
+}
+
+/** The node-targeted management policy that rolls one host's agent in a session. */
+export function agentUpgradePolicyName(sessionId: string, host: string): string {
+  return `maint-${sessionId.slice(0, 8)}-${host}`.slice(0, 63);
+}

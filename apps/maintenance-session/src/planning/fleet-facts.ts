@@ -1,0 +1,109 @@
+/**
+ * What a session is planned from, read as the service's user: the org's nodes (labels, rack,
+ * HA group) from the exchange, the desired workloads of the hosts chosen and the project of
+ * each deployment policy, and, for the replicated policies among them, the nodes the agbot
+ * finds compatible (its deploycheck), which says whether the hosts left in service hold them.
+ */
+import { type ExchangeClient } from '@careen/service';
+import { type HostFacts, type ReplicatedPolicyFacts, type WorkloadFacts } from '../workflow/session-planner';
+
+interface NodeAnswer {
+  id: string;
+  labels: Record<string, string>;
+  rack: string | null;
+  haGroup: string | null;
+}
+
+interface PolicyAnswer {
+  name: string;
+  project: string;
+  placement: { mode: string; replicas?: number };
+}
+
+interface DeployCheckAnswer {
+  nodes: { node: string; compatible: boolean }[];
+}
+
+const PARALLEL_READS = 16;
+
+export class FleetFacts {
+  constructor(
+    private readonly exchange: ExchangeClient,
+    private readonly agbotUrl: string,
+  ) {}
+
+  async nodes(org: string): Promise<HostFacts[]> {
+    const nodes = await this.exchange.list<NodeAnswer>(org, 'nodes');
+    return nodes.map((node) => ({
+      id: node.id,
+      labels: node.labels,
+      rack: node.rack,
+      haGroup: node.haGroup,
+    }));
+  }
+
+  /** The workloads meant to run on `hosts`, with their projects, and the replicated policies among them. */
+  async workloads(
+    org: string,
+    hosts: readonly string[],
+  ): Promise<{ workloads: WorkloadFacts[]; replicated: ReplicatedPolicyFacts[] }> {
+    const policies = new Map(
+      (await this.exchange.list<PolicyAnswer>(org, 'deployment-policies')).map((policy) => [
+        policy.name,
+        policy,
+      ]),
+    );
+    const workloads: WorkloadFacts[] = [];
+    for (let start = 0; start < hosts.length; start += PARALLEL_READS) {
+      const batch = hosts.slice(start, start + PARALLEL_READS);
+      const answers = await Promise.all(batch.map((host) => this.desiredWorkloads(org, host)));
+      batch.forEach((host, index) => {
+        for (const workload of answers[index]!) {
+          const policy = policies.get(workload.deploymentPolicy);
+          if (policy) workloads.push({ node: host, deploymentPolicy: policy.name, project: policy.project });
+        }
+      });
+    }
+    const replicatedNames = [...new Set(workloads.map((workload) => workload.deploymentPolicy))].filter(
+      (name) => policies.get(name)?.placement.mode === 'replicas',
+    );
+    const replicated = await Promise.all(
+      replicatedNames.map(async (name): Promise<ReplicatedPolicyFacts> => {
+        const policy = policies.get(name)!;
+        const check = await this.exchange.call<DeployCheckAnswer>(
+          'POST',
+          `/v1/orgs/${encodeURIComponent(org)}/deploycheck`,
+          { deploymentPolicy: name },
+          this.agbotUrl,
+        );
+        return {
+          name,
+          project: policy.project,
+          replicas: policy.placement.replicas ?? 1,
+          candidates: check.nodes.filter((node) => node.compatible).map((node) => node.node),
+        };
+      }),
+    );
+    return { workloads, replicated };
+  }
+
+  /** The node's desired workloads, and whether it still reports any of them running. */
+  async hostEmpty(org: string, host: string): Promise<boolean> {
+    if ((await this.desiredWorkloads(org, host)).length > 0) return false;
+    const node = await this.exchange.call<{ status: { workloads?: { state?: string }[] } | null }>(
+      'GET',
+      `/v1/orgs/${encodeURIComponent(org)}/nodes/${encodeURIComponent(host)}`,
+    );
+    return (node.status?.workloads ?? []).every(
+      (workload) => workload.state === 'failed' || workload.state === 'stopped',
+    );
+  }
+
+  private async desiredWorkloads(org: string, host: string): Promise<{ deploymentPolicy: string }[]> {
+    const answer = await this.exchange.call<{ items: { deploymentPolicy: string }[] }>(
+      'GET',
+      `/v1/orgs/${encodeURIComponent(org)}/nodes/${encodeURIComponent(host)}/workloads`,
+    );
+    return answer.items;
+  }
+}

@@ -1,0 +1,115 @@
+import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { IdentifierPipe } from '@careen/service';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CreateSessionDto } from './dto/create-session.dto';
+import { SessionListQuery } from './dto/session-reply.dto';
+import { MaintenanceSessions } from './maintenance-sessions';
+import { type SessionView } from './session-view';
+
+const SESSION_ID = new ParseUUIDPipe({ version: '4' });
+
+/** Operators' and admin tools' routes: sessions of the caller's org (any org for a hub admin). */
+@ApiTags('maintenance')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/maintenance')
+export class MaintenanceController {
+  constructor(private readonly sessions: MaintenanceSessions) {}
+
+  @Post()
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Start a maintenance session over hosts given by id or by selector' })
+  @ApiBadRequestResponse({ description: 'every problem of the request, each with its path' })
+  @ApiConflictResponse({ description: 'a host is in another open session: details.holders names it' })
+  @ApiServiceUnavailableResponse({ description: 'the service cannot read the exchange' })
+  create(@CurrentPrincipal() actor: Principal, @Body() body: CreateSessionDto): Promise<SessionView> {
+    const org = body.org ?? actor.org;
+    assertAccess(actor, { roles: ['orgAdmin'], org });
+    return this.sessions.create(org, principalId(actor), body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the org's sessions, newest first" })
+  async list(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: SessionListQuery,
+  ): Promise<{ items: SessionView[]; total: number }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { org });
+    const items = await this.sessions.list(org);
+    return { items, total: items.length };
+  }
+
+  @Get(':session')
+  @ApiOperation({ summary: 'A session: per-host and per-project progress and its timeline' })
+  @ApiNotFoundResponse({ description: 'no such session' })
+  async get(
+    @CurrentPrincipal() actor: Principal,
+    @Param('session', SESSION_ID) id: string,
+  ): Promise<SessionView> {
+    assertAccess(actor, { org: await this.sessions.orgOf(id) });
+    return this.sessions.get(id);
+  }
+
+  @Delete(':session')
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Abort: hosts under way back in service, slots given back, projects told' })
+  @ApiConflictResponse({ description: 'the session has ended' })
+  async abort(
+    @CurrentPrincipal() actor: Principal,
+    @Param('session', SESSION_ID) id: string,
+  ): Promise<SessionView> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    return this.sessions.abort(id);
+  }
+
+  @Post(':session/pause')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Pause: nothing more is carried out until resumed (replies are still taken)' })
+  async pause(
+    @CurrentPrincipal() actor: Principal,
+    @Param('session', SESSION_ID) id: string,
+  ): Promise<SessionView> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    return this.sessions.setPaused(id, true);
+  }
+
+  @Post(':session/resume')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Resume a paused session' })
+  async resume(
+    @CurrentPrincipal() actor: Principal,
+    @Param('session', SESSION_ID) id: string,
+  ): Promise<SessionView> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    return this.sessions.setPaused(id, false);
+  }
+
+  @Post(':session/hosts/:host/complete')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: "Report a host's maintenance done (host_action manual or external)" })
+  @ApiConflictResponse({
+    description: 'the host is not in maintenance, or its action is not reported by hand',
+  })
+  async complete(
+    @CurrentPrincipal() actor: Principal,
+    @Param('session', SESSION_ID) id: string,
+    @Param('host', new IdentifierPipe('host')) host: string,
+  ): Promise<SessionView> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    return this.sessions.completeHost(id, host, principalId(actor));
+  }
+}

@@ -1,0 +1,63 @@
+import { Public } from '@careen/auth';
+import { IdentifierPipe } from '@careen/service';
+import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CapabilityQuery, SessionReplyDto } from './dto/session-reply.dto';
+import { MaintenanceSessions } from './maintenance-sessions';
+
+const CAPABILITY_HEADER = 'x-careen-capability';
+
+/**
+ * A VNF manager's routes: the URLs its events carry. No Careen login: the capability in the URL
+ * (or the X-Careen-Capability header) opens this session's project and nothing else.
+ */
+@ApiTags('maintenance projects')
+@Public()
+@ApiHeader({
+  name: CAPABILITY_HEADER,
+  required: false,
+  description: 'the capability, instead of ?capability=',
+})
+@Controller('v1/maintenance/:session/:project')
+export class ProjectRepliesController {
+  constructor(private readonly sessions: MaintenanceSessions) {}
+
+  @Get()
+  @ApiOperation({ summary: "The project's instances in the session (the events' instance_ids URL)" })
+  @ApiForbiddenResponse({ description: 'the capability does not open this project' })
+  instances(
+    @Param('session', new ParseUUIDPipe({ version: '4' })) session: string,
+    @Param('project', new IdentifierPipe('project')) project: string,
+    @Query() query: CapabilityQuery,
+    @Headers(CAPABILITY_HEADER) header: string | undefined,
+  ) {
+    return this.sessions.projectInstances(session, project, query.capability ?? header);
+  }
+
+  @Put()
+  @HttpCode(200)
+  @ApiOperation({ summary: "A project's reply: ACK_<state> or NACK_<state>, with an action per instance" })
+  @ApiBadRequestResponse({
+    description: 'an unknown state, a foreign instance, an action the state does not allow',
+  })
+  @ApiConflictResponse({
+    description: 'the state was not asked, is answered already, or the session has ended',
+  })
+  async reply(
+    @Param('session', new ParseUUIDPipe({ version: '4' })) session: string,
+    @Param('project', new IdentifierPipe('project')) project: string,
+    @Query() query: CapabilityQuery,
+    @Headers(CAPABILITY_HEADER) header: string | undefined,
+    @Body() body: SessionReplyDto,
+  ): Promise<{ session_id: string; project_id: string; state: string }> {
+    await this.sessions.reply(session, project, body, 'http', query.capability ?? header);
+    return { session_id: session, project_id: project, state: body.state };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Carries a workflow step into the database, in one transaction with the session's row locked:
+ * the new progress, the project and admin events (through the outbox, so an event is published
+ * exactly when its step commits), the commands for the driver, and the timeline. A replica
+ * killed at any point leaves either the step whole or nothing of it.
+ */
+import {
+  MaintenanceAdminEvent,
+  MaintenanceProjectEvent,
+  type MaintenanceProjectEventPayload,
+} from '@careen/contracts';
+import { type OutboxWriter } from '@careen/persistence';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { MaintenanceWorkflow } from '../workflow/maintenance-workflow';
+import { type WorkflowCommand, type WorkflowInput, type WorkflowStep } from '../workflow/workflow.types';
+import { capabilityFor } from './capability';
+import { sessionNotFound } from './maintenance.errors';
+import {
+  type DriverCommand,
+  FINISHED_STATES,
+  type SessionRecord,
+  type TimelineEntry,
+} from './session-record';
+import { type SessionStore } from './session-store';
+
+export type StepEntry = Omit<TimelineEntry, 'at'>;
+
+/** Decides, with the session locked, whether an input may be taken and what to note of it. */
+export type StepGate = (record: SessionRecord) => { refuse?: Error; notes?: StepEntry[] };
+
+export class SessionSteps {
+  /** Called after each step commits: the driver looks again at once. */
+  onStep: (() => void) | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: SessionStore,
+    private readonly outbox: OutboxWriter,
+    /** The base of the URLs VNF managers are given. */
+    private readonly publicUrl: () => string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Stores a new session and its first step (MAINTENANCE told to its subscribed projects). */
+  async create(record: Omit<SessionRecord, 'progress' | 'state'>): Promise<SessionRecord> {
+    const step = new MaintenanceWorkflow(record.plan).start(this.clock());
+    const created: SessionRecord = { ...record, progress: step.progress, state: step.progress.state };
+    await this.dataSource.transaction(async (manager) => {
+      await this.store.insert(manager, created);
+      await this.store.timeline(manager, created.id, [
+        {
+          kind: 'note',
+          project: null,
+          host: null,
+          state: created.state,
+          detail: { message: `session created by ${created.createdBy}`, hosts: record.plan.hosts.length },
+        },
+      ]);
+      await this.record(manager, created, step);
+    });
+    this.onStep?.();
+    return created;
+  }
+
+  /**
+   * Advances the session by `input`; `gate` may refuse it (its error is thrown and nothing
+   * changes) or add notes to the timeline. Answers the session as it is after the step.
+   */
+  async apply(id: string, input: WorkflowInput, gate?: StepGate): Promise<SessionRecord> {
+    const after = await this.dataSource.transaction(async (manager) => {
+      const record = await this.store.lock(manager, id);
+      if (!record) throw sessionNotFound(id);
+      const verdict = gate?.(record) ?? {};
+      if (verdict.refuse) throw verdict.refuse;
+      if (verdict.notes) await this.store.timeline(manager, id, verdict.notes);
+      if (FINISHED_STATES.includes(record.state)) return record;
+      const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
+      if (step.progress === record.progress) return record;
+      await this.record(manager, record, step);
+      return { ...record, progress: step.progress, state: step.progress.state };
+    });
+    this.onStep?.();
+    return after;
+  }
+
+  async pause(id: string, paused: boolean): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.store.lock(manager, id))) throw sessionNotFound(id);
+      await this.store.setPaused(manager, id, paused);
+      await this.store.timeline(manager, id, [
+        {
+          kind: 'note',
+          project: null,
+          host: null,
+          state: null,
+          detail: { message: paused ? 'paused' : 'resumed' },
+        },
+      ]);
+    });
+    this.onStep?.();
+  }
+
+  /** Adds to the timeline outside any step (a refused reply, say). */
+  async note(id: string, entry: StepEntry): Promise<void> {
+    await this.store.timeline(this.dataSource.manager, id, [entry]);
+  }
+
+  /** Marks a driver command carried out and feeds what it brought about, in one transaction. */
+  async commandCarriedOut(commandId: string, sessionId: string, input?: WorkflowInput): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const record = await this.store.lock(manager, sessionId);
+      if (!record) throw sessionNotFound(sessionId);
+      await this.store.commandCarriedOut(manager, commandId);
+      if (!input || FINISHED_STATES.includes(record.state)) return;
+      const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
+      if (step.progress !== record.progress) await this.record(manager, record, step);
+    });
+  }
+
+  /** The reply URL of a project (also where it reads its instances), with its capability. */
+  projectUrl(record: Pick<SessionRecord, 'id' | 'capabilityKey'>, project: string): string {
+    const url = new URL(
+      `/v1/maintenance/${encodeURIComponent(record.id)}/${encodeURIComponent(project)}`,
+      this.publicUrl(),
+    );
+    url.searchParams.set('capability', capabilityFor(record.capabilityKey, project));
+    return url.toString();
+  }
+
+  private async record(manager: EntityManager, record: SessionRecord, step: WorkflowStep): Promise<void> {
+    await this.store.saveProgress(manager, record.id, step.progress);
+    const entries: StepEntry[] = [];
+    const driverCommands: DriverCommand[] = [];
+    for (const command of step.commands) {
+      if (command.kind === 'tell-project') {
+        await this.outbox.append(
+          manager,
+          MaintenanceProjectEvent,
+          [command.project],
+          this.projectEvent(record, command),
+        );
+        entries.push({
+          kind: 'sent',
+          project: command.project,
+          host: command.host,
+          state: command.state,
+          detail: {
+            instances: command.instances,
+            ...(command.deadline ? { deadline: command.deadline } : {}),
+          },
+        });
+      } else if (command.kind === 'tell-admin') {
+        await this.outbox.append(manager, MaintenanceAdminEvent, [command.host], {
+          session_id: record.id,
+          state: command.state,
+          project_id: record.org,
+          host: command.host,
+        });
+        entries.push({
+          kind: 'sent',
+          project: null,
+          host: command.host,
+          state: command.state,
+          detail: { admin: true },
+        });
+      } else {
+        driverCommands.push(command);
+      }
+    }
+    if (step.progress.state !== record.progress.state)
+      entries.push({
+        kind: 'note',
+        project: null,
+        host: null,
+        state: step.progress.state,
+        detail: step.progress.failure ? { failure: step.progress.failure } : {},
+      });
+    await this.store.addCommands(manager, record.id, driverCommands);
+    await this.store.timeline(manager, record.id, entries);
+  }
+
+  private projectEvent(
+    record: SessionRecord,
+    command: Extract<WorkflowCommand, { kind: 'tell-project' }>,
+  ): MaintenanceProjectEventPayload {
+    const url = this.projectUrl(record, command.project);
+    return {
+      session_id: record.id,
+      state: command.state,
+      project_id: command.project,
+      instance_ids: url,
+      ...(command.deadline ? { reply_url: url, actions_at: command.deadline } : {}),
+      ...(command.allowedActions ? { allowed_actions: command.allowedActions } : {}),
+      metadata: record.metadata,
+      ...(command.host ? { host: command.host } : {}),
+    };
+  }
+}

@@ -1,0 +1,52 @@
+/** `careen-vnf-manager`: the reference VNF manager for one project (stops cleanly on SIGTERM or SIGINT). */
+import { connectBus } from '@careen/bus';
+import { ConfigError, ExchangeClient, exchangeCredentials, loadConfig } from '@careen/service';
+import { createLogger } from '@careen/telemetry';
+import { ReferenceVnfManager } from './reference-vnf-manager';
+import { VnfManagerConfig } from './vnf-manager.config';
+
+async function main(): Promise<void> {
+  const config = loadConfig(VnfManagerConfig);
+  const logger = createLogger(`vnf-manager-${config.CAREEN_VNFM_PROJECT}`, {
+    level: config.CAREEN_LOG_LEVEL,
+  });
+  const credentials =
+    config.CAREEN_VNFM_EXCHANGE_USER &&
+    exchangeCredentials(config.CAREEN_VNFM_EXCHANGE_USER, config.CAREEN_VNFM_EXCHANGE_PASSWORD);
+  const bus = await connectBus({ url: config.CAREEN_NATS_URL, name: 'vnf-manager', logger });
+  const manager = new ReferenceVnfManager({
+    bus,
+    project: config.CAREEN_VNFM_PROJECT,
+    replyVia: config.CAREEN_VNFM_REPLY_VIA,
+    exchange:
+      credentials && config.CAREEN_VNFM_DEPLOYMENT_POLICY
+        ? {
+            client: new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials),
+            org: credentials.org,
+            deploymentPolicy: config.CAREEN_VNFM_DEPLOYMENT_POLICY,
+          }
+        : undefined,
+    observe: (event, reply) =>
+      logger.info(
+        { session: event.session_id, state: event.state, host: event.host, reply: reply?.state },
+        'event handled',
+      ),
+    logger,
+  });
+  await manager.start();
+  logger.info(
+    { project: config.CAREEN_VNFM_PROJECT, replyVia: config.CAREEN_VNFM_REPLY_VIA },
+    'following maintenance events',
+  );
+  const stop = async () => {
+    await manager.stop();
+    await bus.close();
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.exit(1);
+});

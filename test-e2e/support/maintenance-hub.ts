@@ -1,0 +1,139 @@
+/**
+ * What the maintenance tests stand on: the exchange, an agbot and the maintenance service in
+ * this process; the org `acme` with its admin; a fleet of nodes that run what they are given
+ * (hosts h1 and h2 in HA group `pair`, lone hosts s1 and s2, spares x1..x3 that take the
+ * workloads moved off); project `red` running everywhere (mode all) and project `blue` with two
+ * replicas, placed on the hosts maintained.
+ */
+import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
+import { agbotService } from '@careen/agbot/src/agbot.service';
+import { connectBus, type BusConnection } from '@careen/bus';
+import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
+import { exchangeService } from '@careen/exchange/src/exchange.service';
+import { type MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
+import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { basic, eventually, http, type Credentials, type HttpResult } from '@careen/testing';
+import { ServiceFleet, type FleetNodeSpec } from './service-fleet';
+
+const ROOT_PASSWORD = 'root-password-1';
+export const ROOT = basic('root', 'root', ROOT_PASSWORD);
+export const ADA = basic('acme', 'ada', 'ada-password');
+
+const web = [{ name: 'role', value: 'web' }];
+export const HOSTS = ['h1', 'h2', 's1', 's2'];
+export const SPARES = ['x1', 'x2', 'x3'];
+const NODES: FleetNodeSpec[] = [...HOSTS, ...SPARES].map((id, index) => ({
+  id,
+  rack: `r${index}`,
+  properties: web,
+}));
+
+export interface MaintenanceHub {
+  exchange: InProcessService<ExchangeConfig>;
+  agbot: InProcessService<AgbotConfig>;
+  maintenance: InProcessService<MaintenanceSessionConfig>;
+  fleet: ServiceFleet;
+  bus: BusConnection;
+  /** A call to the exchange, as root unless told otherwise. */
+  exchangeCall(method: string, path: string, body?: unknown, auth?: Credentials): Promise<HttpResult>;
+  /** A call to the maintenance service, as acme's admin unless told otherwise. */
+  call(method: string, path: string, body?: unknown, auth?: Credentials): Promise<HttpResult>;
+  close(): Promise<void>;
+}
+
+export async function startMaintenanceHub(
+  infra: { databaseUrl: string; natsUrl: string; track(close: () => Promise<void>): void },
+  env: Record<string, string> = {},
+): Promise<MaintenanceHub> {
+  const exchange = await startServiceInProcess(exchangeService, infra, {
+    CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
+  });
+  const exchangeCall = (method: string, path: string, body?: unknown, auth: Credentials = ROOT) =>
+    http(exchange.url, method, path, { auth, body });
+  const must = async (answer: Promise<HttpResult>) => {
+    const { status, body } = await answer;
+    if (status >= 300) throw new Error(`setting up the hub: ${status} ${JSON.stringify(body)}`);
+  };
+  await must(exchangeCall('POST', '/v1/orgs', { id: 'acme' }));
+  await must(
+    exchangeCall('POST', '/v1/orgs/acme/users', {
+      username: 'ada',
+      password: 'ada-password',
+      role: 'orgAdmin',
+    }),
+  );
+  const fleet = await ServiceFleet.register(exchange.url, 'acme', ROOT, NODES, {
+    startMs: 50,
+    heartbeatMs: 300,
+  });
+  await must(exchangeCall('POST', '/v1/orgs/acme/hagroups', { name: 'pair', members: ['h1', 'h2'] }));
+  // The spares take no workloads until the hosts have theirs: blue's replicas start on the hosts.
+  for (const spare of SPARES)
+    await must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: false }));
+  await must(
+    exchangeCall('PUT', '/v1/orgs/acme/services/web-1-0-0', {
+      url: 'acme.web',
+      version: '1.0.0',
+      arch: 'amd64',
+      runtime: {},
+    }),
+  );
+  const policy = (project: string, placement: object) => ({
+    project,
+    service: { org: 'acme', url: 'acme.web', versionRange: '>=1.0.0' },
+    constraints: ['role == "web"'],
+    placement,
+  });
+  await must(
+    exchangeCall('PUT', '/v1/orgs/acme/deployment-policies/red-web', policy('red', { mode: 'all' })),
+  );
+  await must(
+    exchangeCall(
+      'PUT',
+      '/v1/orgs/acme/deployment-policies/blue-web',
+      policy('blue', { mode: 'replicas', replicas: 2 }),
+    ),
+  );
+  fleet.start();
+  infra.track(() => fleet.stop());
+  const agbot = await startServiceInProcess(agbotService, infra, {
+    CAREEN_EXCHANGE_URL: exchange.url,
+    CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+  });
+  await eventually(
+    () => {
+      for (const host of HOSTS)
+        expect(fleet.running(host).map((each) => each.deploymentPolicy)).toContain('red-web');
+      expect(
+        HOSTS.filter((host) => fleet.running(host).some((each) => each.deploymentPolicy === 'blue-web')),
+      ).toHaveLength(2);
+    },
+    { timeoutMs: 30_000 },
+  );
+  for (const spare of SPARES)
+    await must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: true }));
+  const maintenance = await startServiceInProcess(maintenanceSessionService, infra, {
+    CAREEN_EXCHANGE_URL: exchange.url,
+    CAREEN_AGBOT_URL: agbot.url,
+    CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    CAREEN_MAINTENANCE_TICK_MS: '50',
+    ...env,
+  });
+  const bus = await connectBus({ url: infra.natsUrl, name: 'maintenance-test' });
+  infra.track(() => bus.close());
+  return {
+    exchange,
+    agbot,
+    maintenance,
+    fleet,
+    bus,
+    exchangeCall,
+    call: (method, path, body, auth = ADA) => http(maintenance.url, method, path, { auth, body }),
+    close: async () => {
+      await maintenance.close();
+      await agbot.close();
+      await exchange.close();
+    },
+  };
+}
