@@ -1,5 +1,5 @@
 /**
- * Admin tools may ask for a session over the bus: a request on `careen.maint.request` (core
+ * Admin tools may ask for a session over the bus: a request on `careen.requests.maintenance.start` (core
  * NATS request-reply, queue group `maintenance-session`, so one replica answers) with the body of
  * `POST /v1/maintenance`, `org` required. The answer is `{session_id, state}` or the error body
  * the HTTP route would give. Who may publish there is the NATS server's permissions' business.

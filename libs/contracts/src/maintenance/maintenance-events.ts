@@ -151,10 +151,11 @@ export const MaintenanceReply = defineEvent({
 
 /**
  * Admin tools may ask for a session over the bus: a request on this subject (core NATS
- * request-reply) with the body of `POST /v1/maintenance` plus the org, answered with
- * `{session_id}` or `{statusCode, error, message, details}` as the HTTP route would.
+ * request-reply, outside every stream) with the body of `POST /v1/maintenance` plus the org,
+ * answered with `{session_id, state}` or `{statusCode, error, message, details}` as the HTTP
+ * route would.
  */
-export const MAINTENANCE_REQUEST_SUBJECT = 'careen.maint.request';
+export const MAINTENANCE_REQUEST_SUBJECT = 'careen.requests.maintenance.start';
 
 /**
  * Asked of the notifier before a project is told anything: `{org, project_id}`, answered

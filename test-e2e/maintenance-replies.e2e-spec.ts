@@ -1,0 +1,139 @@
+/**
+ * Replies that do not come, or say no: a NACK and a silence under each `reply_timeout_policy`,
+ * each affecting only the project it is set for; and a project nobody listens to (as the
+ * notifier answers) that is never asked while its workloads are still moved off the hosts.
+ */
+import { NOTIFIER_SUBSCRIBED_SUBJECT, type MaintenanceProjectEventPayload } from '@careen/contracts';
+import { createLogger } from '@careen/telemetry';
+import { eventually, useTestInfra } from '@careen/testing';
+import { type Answer, ReferenceVnfManager } from '@careen/vnf-manager/src/reference-vnf-manager';
+import { startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
+
+describe('maintenance sessions: replies refused, missing, or never asked for', () => {
+  const infra = useTestInfra();
+  let hub: MaintenanceHub;
+  let redAnswer: (event: MaintenanceProjectEventPayload) => Answer = () => 'ack';
+  const redEvents: MaintenanceProjectEventPayload[] = [];
+
+  const run = async (body: object) => {
+    const started = await hub.call('POST', '/v1/maintenance', {
+      host_action: { kind: 'simulated', seconds: 0 },
+      ...body,
+    });
+    expect(started.status).toBe(201);
+    const id = started.body.session_id as string;
+    return eventually(
+      async () => {
+        const session = (await hub.call('GET', `/v1/maintenance/${id}`)).body;
+        expect(session.closed_at).not.toBeNull();
+        return session;
+      },
+      { timeoutMs: 30_000 },
+    );
+  };
+
+  beforeAll(async () => {
+    hub = await startMaintenanceHub(infra);
+    // The notifier's answer: blue has no subscriber.
+    const notifier = hub.bus.nc.subscribe(NOTIFIER_SUBSCRIBED_SUBJECT, {
+      callback: (_error, message) => {
+        const { project_id } = message.json<{ project_id: string }>();
+        message.respond(JSON.stringify({ subscribed: project_id !== 'blue' }));
+      },
+    });
+    infra.track(async () => notifier.unsubscribe());
+    const manager = new ReferenceVnfManager({
+      bus: hub.bus,
+      project: 'red',
+      replyVia: 'bus',
+      answer: (event) => redAnswer(event),
+      observe: (event) => redEvents.push(event),
+      logger: createLogger('vnf-manager', { level: 'error' }),
+    });
+    await manager.start();
+    infra.track(() => manager.stop());
+  });
+
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('skip-host: a NACK for one host leaves that host out, and the rest are maintained', async () => {
+    redAnswer = (event) => (event.state === 'PREPARE_MAINTENANCE' && event.host === 's1' ? 'nack' : 'ack');
+    const session = await run({
+      hosts: ['s1', 's2'],
+      reply_timeout_policy: 'fail',
+      projects: { red: { reply_timeout_policy: 'skip-host' } },
+    });
+    expect(session.state).toBe('MAINTENANCE_DONE');
+    expect(session.hosts).toEqual([
+      expect.objectContaining({
+        host: 's1',
+        phase: 'skipped',
+        reason: 'project "red" did not acknowledge PREPARE_MAINTENANCE (nack)',
+      }),
+      expect.objectContaining({ host: 's2', phase: 'done' }),
+    ]);
+    expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/s1')).body.schedulable).toBe(true);
+    // The skipped host's slot was given back: another session takes it at once.
+    const again = await run({ hosts: ['s1'] });
+    expect(again.state).toBe('MAINTENANCE_DONE');
+  });
+
+  it('fail: a reply that never comes fails the session, naming the project, and restores the hosts', async () => {
+    redAnswer = (event) => (event.state === 'MAINTENANCE' ? 'silent' : 'ack');
+    const session = await run({
+      hosts: ['h1', 's2'],
+      reply_timeout_seconds: 1,
+      projects: { red: { reply_timeout_policy: 'fail' } },
+    });
+    expect(session).toMatchObject({
+      state: 'MAINTENANCE_FAILED',
+      failure: 'project "red" did not acknowledge MAINTENANCE (timeout)',
+    });
+    expect(session.hosts.map((host: { phase: string }) => host.phase)).toEqual(['skipped', 'skipped']);
+    // Told it is over.
+    await eventually(() =>
+      expect(redEvents.at(-1)).toMatchObject({
+        session_id: session.session_id,
+        state: 'MAINTENANCE_COMPLETE',
+      }),
+    );
+  });
+
+  it('proceed: a silence goes on as if acknowledged', async () => {
+    redAnswer = (event) => (event.state === 'PREPARE_MAINTENANCE' ? 'silent' : 'ack');
+    const session = await run({ hosts: ['s2'], reply_timeout_seconds: 1, reply_timeout_policy: 'proceed' });
+    expect(session.state).toBe('MAINTENANCE_DONE');
+    const red = session.projects.find((project: { project_id: string }) => project.project_id === 'red');
+    expect(red.asks.map((ask: { state: string; answer: string }) => `${ask.state} ${ask.answer}`)).toEqual([
+      'MAINTENANCE ack',
+      'PREPARE_MAINTENANCE timeout',
+      'MAINTENANCE_COMPLETE ack',
+    ]);
+  });
+
+  it('never asks a project nobody listens to, and still moves its workloads off the hosts', async () => {
+    redAnswer = () => 'ack';
+    const blueHosts = ['h1', 'h2', 's1', 's2'].filter((host) =>
+      hub.fleet.running(host).some((workload) => workload.deploymentPolicy === 'blue-web'),
+    );
+    expect(blueHosts.length).toBeGreaterThan(0);
+    const session = await run({ hosts: blueHosts, max_parallel_hosts: 4 });
+    expect(session.state).toBe('MAINTENANCE_DONE');
+    const blue = session.projects.find((project: { project_id: string }) => project.project_id === 'blue');
+    expect(blue).toMatchObject({ subscribed: false, asks: [] });
+    expect(session.timeline.some((entry: { project_id: string | null }) => entry.project_id === 'blue')).toBe(
+      false,
+    );
+    expect(
+      await hub.bus.jsm.streams.getMessage('CAREEN_MAINT', { last_by_subj: 'careen.maint.project.blue' }),
+    ).toBeNull();
+    // Its replicas were placed elsewhere while the hosts were out, and stay there.
+    const running = ['h1', 'h2', 's1', 's2', 'x1', 'x2', 'x3'].filter((node) =>
+      hub.fleet.running(node).some((workload) => workload.deploymentPolicy === 'blue-web'),
+    );
+    expect(running).toHaveLength(2);
+    expect(running.filter((node) => blueHosts.includes(node))).toEqual([]);
+  });
+});

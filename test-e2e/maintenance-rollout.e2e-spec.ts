@@ -1,0 +1,122 @@
+/**
+ * One semaphore for every kind of disruption: a maintenance session and an agent-upgrade
+ * rollout over the same HA groups at once, on the real exchange, agbot and maintenance service,
+ * with simulated agents. From the agents' own timeline and the session's, no group ever has two
+ * members down at once, and both finish.
+ */
+import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { type MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
+import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { createLogger } from '@careen/telemetry';
+import { eventually, http, seededRandom, useTestInfra } from '@careen/testing';
+import { ACME_ADMIN, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
+
+interface Span {
+  node: string;
+  from: number;
+  to: number;
+  what: string;
+}
+
+describe('a maintenance session and an agent rollout over the same HA groups', () => {
+  const infra = useTestInfra();
+  let hub: RolloutHub;
+  let maintenance: InProcessService<MaintenanceSessionConfig>;
+  let fleet: SimulatedFleet;
+
+  beforeAll(async () => {
+    hub = await startRolloutHub(infra);
+    fleet = await startSimulatedFleet({
+      exchangeUrl: hub.exchange.url,
+      agbotUrl: hub.agbot.url,
+      org: 'acme',
+      admin: ORG_ADMIN,
+      nodes: 6,
+      haGroups: 2,
+      initialVersion: '1.0.0',
+      installSeconds: 0.4,
+      pollSeconds: 1,
+      random: seededRandom(11),
+      logger: createLogger('maintenance-rollout', { level: 'error' }),
+    });
+    infra.track(() => fleet.stop());
+    maintenance = await startServiceInProcess(maintenanceSessionService, infra, {
+      CAREEN_EXCHANGE_URL: hub.exchange.url,
+      CAREEN_AGBOT_URL: hub.agbot.url,
+      CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: 'root-password-1',
+      CAREEN_MAINTENANCE_TICK_MS: '50',
+    });
+  });
+
+  afterAll(async () => {
+    await maintenance?.close();
+    await hub?.close();
+  });
+
+  it('never takes two members of a group down at once, whichever feature asks', async () => {
+    const nodes = fleet.agents.map((agent) => agent.node);
+    const started = await http(maintenance.url, 'POST', '/v1/maintenance', {
+      auth: ACME_ADMIN,
+      body: { hosts: nodes, host_action: { kind: 'simulated', seconds: 1 }, max_parallel_hosts: 6 },
+    });
+    expect(started.status).toBe(201);
+    const rollout = await hub.call('PUT', '/v1/orgs/acme/management-policies/to-2', {
+      enabled: true,
+      nodes,
+      agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now' },
+    });
+    expect(rollout.status).toBe(201);
+
+    const session = await eventually(
+      async () => {
+        const answer = (
+          await http(maintenance.url, 'GET', `/v1/maintenance/${started.body.session_id}`, {
+            auth: ACME_ADMIN,
+          })
+        ).body;
+        expect(answer.state).toBe('MAINTENANCE_DONE');
+        return answer;
+      },
+      { timeoutMs: 60_000 },
+    );
+    await eventually(() => expect(fleet.versions()).toEqual({ '2.0.0': 6 }), { timeoutMs: 60_000 });
+
+    // Each member's time down: an agent upgrade from `initiated` to `successful`, a
+    // maintenance from IN_MAINTENANCE to MAINTENANCE_COMPLETE.
+    const spans: Span[] = [];
+    const initiated = new Map<string, number>();
+    for (const entry of fleet.timeline) {
+      if (entry.status === 'initiated') initiated.set(entry.node, entry.at.getTime());
+      if (entry.status === 'successful' && initiated.has(entry.node))
+        spans.push({
+          node: entry.node,
+          from: initiated.get(entry.node)!,
+          to: entry.at.getTime(),
+          what: 'upgrade',
+        });
+    }
+    const entered = new Map<string, number>();
+    for (const entry of session.timeline as { at: string; kind: string; host: string; state: string }[]) {
+      if (entry.kind !== 'sent' || !entry.host) continue;
+      if (entry.state === 'IN_MAINTENANCE') entered.set(entry.host, Date.parse(entry.at));
+      if (entry.state === 'MAINTENANCE_COMPLETE')
+        spans.push({
+          node: entry.host,
+          from: entered.get(entry.host)!,
+          to: Date.parse(entry.at),
+          what: 'maintenance',
+        });
+    }
+    expect(spans.filter((span) => span.what === 'upgrade')).toHaveLength(6);
+    expect(spans.filter((span) => span.what === 'maintenance')).toHaveLength(6);
+    const groupOf = new Map(fleet.agents.map((agent) => [agent.node, agent.haGroup]));
+    const overlaps = spans.flatMap((a) =>
+      spans
+        .filter((b) => a.node < b.node && groupOf.get(a.node) === groupOf.get(b.node))
+        .filter((b) => a.from < b.to && b.from < a.to)
+        .map((b) => `${a.what} of ${a.node} and ${b.what} of ${b.node}`),
+    );
+    expect(overlaps).toEqual([]);
+  });
+});
