@@ -3,7 +3,9 @@
  * this process; the org `acme` with its admin; a fleet of nodes that run what they are given
  * (hosts h1 and h2 in HA group `pair`, lone hosts s1 and s2, spares x1..x3 that take the
  * workloads moved off); project `red` running everywhere (mode all) and project `blue` with two
- * replicas, placed on the hosts maintained.
+ * replicas, placed on the hosts maintained. With `green`, project `green` keeps two replicas on
+ * the nodes of zone a (h1, s1, x1): a session over h1 and s1 leaves too few for it, so it is
+ * asked to DOWN_SCALE.
  */
 import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
 import { agbotService } from '@careen/agbot/src/agbot.service';
@@ -23,16 +25,28 @@ export const ADA = basic('acme', 'ada', 'ada-password');
 const web = [{ name: 'role', value: 'web' }];
 export const HOSTS = ['h1', 'h2', 's1', 's2'];
 export const SPARES = ['x1', 'x2', 'x3'];
+const ZONE_A = ['h1', 's1', 'x1'];
 const NODES: FleetNodeSpec[] = [...HOSTS, ...SPARES].map((id, index) => ({
   id,
   rack: `r${index}`,
-  properties: web,
+  properties: [...web, { name: 'zone', value: ZONE_A.includes(id) ? 'a' : 'b' }],
 }));
+
+export interface MaintenanceHubOptions {
+  /** Settings of the maintenance service. */
+  env?: Record<string, string>;
+  /** Start the maintenance service in this process (default); else the test runs it itself. */
+  inProcess?: boolean;
+  /** Add project green, which must DOWN_SCALE for a session over h1 and s1. */
+  green?: boolean;
+}
 
 export interface MaintenanceHub {
   exchange: InProcessService<ExchangeConfig>;
   agbot: InProcessService<AgbotConfig>;
-  maintenance: InProcessService<MaintenanceSessionConfig>;
+  maintenance: InProcessService<MaintenanceSessionConfig> | undefined;
+  /** What the maintenance service needs to run against this hub. */
+  maintenanceEnv: Record<string, string>;
   fleet: ServiceFleet;
   bus: BusConnection;
   /** A call to the exchange, as root unless told otherwise. */
@@ -44,7 +58,7 @@ export interface MaintenanceHub {
 
 export async function startMaintenanceHub(
   infra: { databaseUrl: string; natsUrl: string; track(close: () => Promise<void>): void },
-  env: Record<string, string> = {},
+  options: MaintenanceHubOptions = {},
 ): Promise<MaintenanceHub> {
   const exchange = await startServiceInProcess(exchangeService, infra, {
     CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
@@ -79,10 +93,10 @@ export async function startMaintenanceHub(
       runtime: {},
     }),
   );
-  const policy = (project: string, placement: object) => ({
+  const policy = (project: string, placement: object, constraint = 'role == "web"') => ({
     project,
     service: { org: 'acme', url: 'acme.web', versionRange: '>=1.0.0' },
-    constraints: ['role == "web"'],
+    constraints: [constraint],
     placement,
   });
   await must(
@@ -95,6 +109,14 @@ export async function startMaintenanceHub(
       policy('blue', { mode: 'replicas', replicas: 2 }),
     ),
   );
+  if (options.green)
+    await must(
+      exchangeCall(
+        'PUT',
+        '/v1/orgs/acme/deployment-policies/green-web',
+        policy('green', { mode: 'replicas', replicas: 2 }, 'role == "web" && zone == "a"'),
+      ),
+    );
   fleet.start();
   infra.track(() => fleet.stop());
   const agbot = await startServiceInProcess(agbotService, infra, {
@@ -113,25 +135,30 @@ export async function startMaintenanceHub(
   );
   for (const spare of SPARES)
     await must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: true }));
-  const maintenance = await startServiceInProcess(maintenanceSessionService, infra, {
+  const maintenanceEnv = {
     CAREEN_EXCHANGE_URL: exchange.url,
     CAREEN_AGBOT_URL: agbot.url,
     CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
     CAREEN_MAINTENANCE_TICK_MS: '50',
-    ...env,
-  });
+    ...options.env,
+  };
+  const maintenance =
+    options.inProcess === false
+      ? undefined
+      : await startServiceInProcess(maintenanceSessionService, infra, maintenanceEnv);
   const bus = await connectBus({ url: infra.natsUrl, name: 'maintenance-test' });
   infra.track(() => bus.close());
   return {
     exchange,
     agbot,
     maintenance,
+    maintenanceEnv,
     fleet,
     bus,
     exchangeCall,
-    call: (method, path, body, auth = ADA) => http(maintenance.url, method, path, { auth, body }),
+    call: (method, path, body, auth = ADA) => http(maintenance!.url, method, path, { auth, body }),
     close: async () => {
-      await maintenance.close();
+      await maintenance?.close();
       await agbot.close();
       await exchange.close();
     },

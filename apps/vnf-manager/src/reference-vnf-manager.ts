@@ -40,7 +40,7 @@ export interface ReferenceVnfManagerOptions {
   replyVia: ReplyVia;
   /** The exchange, as a user allowed to change the project's deployment policy (for DOWN_SCALE). */
   exchange?: { client: ExchangeClient; org: string; deploymentPolicy: string };
-  answer?: (event: MaintenanceProjectEventPayload) => Answer;
+  answer?: (event: MaintenanceProjectEventPayload) => Answer | Promise<Answer>;
   /** Sees every event the manager handled and the reply it sent, if any. */
   observe?: (event: MaintenanceProjectEventPayload, reply: MaintenanceReplyPayload | undefined) => void;
   logger: VnfManagerLogger;
@@ -84,7 +84,7 @@ export class ReferenceVnfManager {
       this.options.observe?.(event, undefined);
       return;
     }
-    const answer = this.options.answer?.(event) ?? 'ack';
+    const answer = (await this.options.answer?.(event)) ?? 'ack';
     if (answer === 'silent') {
       this.options.observe?.(event, undefined);
       return;

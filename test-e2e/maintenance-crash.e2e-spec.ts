@@ -1,0 +1,186 @@
+/**
+ * The maintenance service killed (SIGKILL) at each state of the workflow and started again: the
+ * session completes, no project is asked twice for a state it acknowledged, and no reply is lost
+ * (replies sent while it was down, on the bus or retried to reply_url, are taken after).
+ */
+import { type MaintenanceProjectEventPayload } from '@careen/contracts';
+import { freePort } from '@careen/devstack';
+import { createLogger } from '@careen/telemetry';
+import { eventually, http, readStream, useTestInfra } from '@careen/testing';
+import { type Answer, ReferenceVnfManager } from '@careen/vnf-manager/src/reference-vnf-manager';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { ADA, startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
+
+const repoRoot = resolve(__dirname, '..');
+
+/** Holds a project's reply to one state until released. */
+class Gate {
+  state: string | undefined;
+  private open: (() => void) | undefined;
+  private opened = Promise.resolve();
+  reached = false;
+
+  hold(state: string): void {
+    this.state = state;
+    this.reached = false;
+    this.opened = new Promise((done) => (this.open = done));
+  }
+
+  async pass(event: MaintenanceProjectEventPayload): Promise<Answer> {
+    if (event.state === this.state) {
+      this.reached = true;
+      await this.opened;
+    }
+    return 'ack';
+  }
+
+  release(): void {
+    this.state = undefined;
+    this.open?.();
+  }
+}
+
+describe('maintenance sessions: the service killed at each state', () => {
+  const infra = useTestInfra();
+  let hub: MaintenanceHub;
+  let port: number;
+  let service: ChildProcess | undefined;
+  const gates: Record<string, Gate> = { red: new Gate(), blue: new Gate(), green: new Gate() };
+  const url = () => `http://127.0.0.1:${port}`;
+  const call = (method: string, path: string, body?: object) => http(url(), method, path, { auth: ADA, body });
+
+  async function startService(): Promise<void> {
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', resolve(repoRoot, 'apps/maintenance-session/src/main.ts')],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          CAREEN_DATABASE_URL: infra.databaseUrl,
+          CAREEN_NATS_URL: infra.natsUrl,
+          CAREEN_MAINTENANCE_SESSION_PORT: String(port),
+          CAREEN_LOG_LEVEL: 'error',
+          ...hub.maintenanceEnv,
+        },
+        stdio: 'ignore',
+      },
+    );
+    service = child;
+    await eventually(async () => expect((await http(url(), 'GET', '/readyz')).status).toBe(200), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
+  }
+
+  async function kill(): Promise<void> {
+    const child = service!;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGKILL');
+    await exited;
+    service = undefined;
+  }
+
+  /** Runs a session to its end, killing the service once `when` holds, and answers what it asks after. */
+  async function crashDuring(
+    body: object,
+    when: (session: { state: string; hosts: { phase: string }[] }) => boolean,
+  ) {
+    const started = await call('POST', '/v1/maintenance', body);
+    expect([started.status, started.body.message]).toEqual([201, undefined]);
+    const id = started.body.session_id as string;
+    await eventually(async () => expect(when((await call('GET', `/v1/maintenance/${id}`)).body)).toBe(true), {
+      timeoutMs: 30_000,
+      intervalMs: 20,
+    });
+    await kill();
+    for (const gate of Object.values(gates)) gate.release();
+    await startService();
+    const session = await eventually(
+      async () => {
+        const answer = (await call('GET', `/v1/maintenance/${id}`)).body;
+        for (const host of answer.hosts as { host: string; phase: string }[])
+          if (host.phase === 'in-maintenance' && answer.host_action.kind === 'manual')
+            await call('POST', `/v1/maintenance/${id}/hosts/${host.host}/complete`);
+        expect(answer.state).toBe('MAINTENANCE_DONE');
+        return answer;
+      },
+      { timeoutMs: 45_000, intervalMs: 100 },
+    );
+    // Every ask acknowledged, and each asked once: no event sent twice for a state and host.
+    for (const project of session.projects as { project_id: string; asks: { answer: string }[] }[])
+      expect(project.asks.map((ask) => ask.answer).filter((answer) => answer !== 'ack')).toEqual([]);
+    const info = await hub.bus.jsm.streams.info('CAREEN_MAINT', {
+      subjects_filter: 'careen.maint.project.>',
+    });
+    const total = Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0);
+    const events = (
+      await readStream(hub.bus, 'CAREEN_MAINT', { count: total, filterSubject: 'careen.maint.project.>' })
+    )
+      .map((message) => message.body as MaintenanceProjectEventPayload)
+      .filter((event) => event.session_id === id);
+    const keys = events.map((event) => `${event.project_id} ${event.state} ${event.host ?? ''}`);
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+    return { session, events };
+  }
+
+  beforeAll(async () => {
+    hub = await startMaintenanceHub(infra, { inProcess: false, green: true });
+    port = await freePort();
+    hub.maintenanceEnv.CAREEN_MAINTENANCE_PUBLIC_URL = `http://127.0.0.1:${port}`;
+    await startService();
+    const logger = createLogger('vnf-manager', { level: 'error' });
+    for (const [project, replyVia] of [
+      ['red', 'bus'],
+      ['blue', 'http'],
+      ['green', 'bus'],
+    ] as const) {
+      const manager = new ReferenceVnfManager({
+        bus: hub.bus,
+        project,
+        replyVia,
+        answer: (event) => gates[project]!.pass(event),
+        logger,
+      });
+      await manager.start();
+      infra.track(() => manager.stop());
+    }
+  });
+
+  afterAll(async () => {
+    for (const gate of Object.values(gates)) gate.release();
+    if (service) await kill();
+    await hub?.close();
+  });
+
+  it.each([['MAINTENANCE'], ['PREPARE_MAINTENANCE'], ['PLANNED_MAINTENANCE'], ['MAINTENANCE_COMPLETE']])(
+    'killed in %s while a reply is held, it resumes and takes the reply sent while it was down',
+    async (state) => {
+      gates.red!.hold(state);
+      gates.blue!.hold(state);
+      await crashDuring(
+        { hosts: ['s2', 'h2'], host_action: { kind: 'simulated', seconds: 0 }, max_parallel_hosts: 1 },
+        (session) => session.state === state && gates.red!.reached,
+      );
+    },
+  );
+
+  it('killed in START_MAINTENANCE, with a host in maintenance, it resumes and completes it', async () => {
+    const { session } = await crashDuring({ hosts: ['s2', 'x2'], host_action: 'manual' }, (current) =>
+      current.hosts.some((host) => host.phase === 'in-maintenance'),
+    );
+    expect(session.hosts.map((host: { phase: string }) => host.phase)).toEqual(['done', 'done']);
+  });
+
+  it('killed in DOWN_SCALE, it resumes; the project scaled down is asked once', async () => {
+    gates.green!.hold('DOWN_SCALE');
+    const { events } = await crashDuring(
+      { hosts: ['h1', 's1'], host_action: { kind: 'simulated', seconds: 0 }, max_parallel_hosts: 2 },
+      (session) => session.state === 'DOWN_SCALE' && gates.green!.reached,
+    );
+    expect(events.filter((event) => event.state === 'DOWN_SCALE').map((event) => event.project_id)).toEqual([
+      'green',
+    ]);
+  });
+});
