@@ -48,7 +48,8 @@ describe('maintenance sessions: the service killed at each state', () => {
   let service: ChildProcess | undefined;
   const gates: Record<string, Gate> = { red: new Gate(), blue: new Gate(), green: new Gate() };
   const url = () => `http://127.0.0.1:${port}`;
-  const call = (method: string, path: string, body?: object) => http(url(), method, path, { auth: ADA, body });
+  const call = (method: string, path: string, body?: object) =>
+    http(url(), method, path, { auth: ADA, body });
 
   async function startService(): Promise<void> {
     const child = spawn(
