@@ -12,6 +12,8 @@ export interface CliEnv {
   exchangeUrl?: string;
   /** CAREEN_AGBOT_URL: the agbot that `careen deploycheck` asks, unless --agbot-url says otherwise. */
   agbotUrl?: string;
+  /** CAREEN_MAINTENANCE_URL: the maintenance service `careen maintenance` talks to, unless --maintenance-url says otherwise. */
+  maintenanceUrl?: string;
   /** CAREEN_ORG: org of the CAREEN_USER credentials, default org of commands and of login. */
   org?: string;
   /** CAREEN_USER: with CAREEN_PASSWORD, Basic credentials used instead of a stored login; alone, the default user of login. */
@@ -37,6 +39,7 @@ export function readCliEnv(env: Record<string, string | undefined>): CliEnv {
     configDir: value(env, 'CAREEN_CONFIG_DIR') ?? join(value(env, 'HOME') ?? homedir(), '.config', 'careen'),
     exchangeUrl: value(env, 'CAREEN_EXCHANGE_URL'),
     agbotUrl: value(env, 'CAREEN_AGBOT_URL'),
+    maintenanceUrl: value(env, 'CAREEN_MAINTENANCE_URL'),
     org: value(env, 'CAREEN_ORG'),
     user: value(env, 'CAREEN_USER'),
     password: value(env, 'CAREEN_PASSWORD'),

@@ -15,6 +15,7 @@ import { type CliServices } from './commands/command-context';
 import { registerDeployCheckCommands } from './commands/deploycheck.commands';
 import { registerDeployPolicyCommands, registerServiceCommands } from './commands/file-resource.commands';
 import { registerHaGroupCommands } from './commands/hagroup.commands';
+import { registerMaintenanceCommands } from './commands/maintenance.commands';
 import { registerNmpCommands } from './commands/nmp.commands';
 import { registerNodeCommands } from './commands/node.commands';
 import { registerOrgCommands } from './commands/org.commands';
@@ -61,6 +62,7 @@ export function buildProgram(services: CliServices): Command {
   registerNmpCommands(program, services);
   registerAgentPackageCommands(program, services);
   registerDeployCheckCommands(program, services);
+  registerMaintenanceCommands(program, services);
   return program;
 }
 

@@ -4,6 +4,7 @@
  */
 import { type CliEnv } from '../cli-env';
 import { CliError } from '../cli-errors';
+import { serviceBaseUrl } from '../http/service-url';
 
 export const DEFAULT_AGBOT_URL = 'http://127.0.0.1:8081';
 
@@ -64,18 +65,5 @@ export function deployCheckBody(options: DeployCheckOptions, org: string): Deplo
 
 /** --agbot-url, then CAREEN_AGBOT_URL, then the default; `http(s)://host[:port]`, no trailing slash. */
 export function resolveAgbotUrl(flag: string | undefined, env: Pick<CliEnv, 'agbotUrl'>): string {
-  const raw = flag ?? env.agbotUrl ?? DEFAULT_AGBOT_URL;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new CliError(`invalid agbot URL "${raw}": expected http://host:port or https://host`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError(`invalid agbot URL "${raw}": expected http://host:port or https://host`);
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new CliError(`invalid agbot URL "${raw}": credentials, query and fragment do not belong in it`);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return serviceBaseUrl('agbot', flag ?? env.agbotUrl ?? DEFAULT_AGBOT_URL);
 }

@@ -1,8 +1,7 @@
 /** `careen deploycheck`: where a deployment policy or a service could run, asked of the agbot. */
 import { type Command, Option } from 'commander';
-import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
-import { ExchangeRefusal, ExchangeUnreachable } from '../http/exchange-errors';
+import { askService } from '../http/service-url';
 import { formatJson } from '../output/output';
 import { type CliServices, orgCommandContext } from './command-context';
 import { type DeployCheckOptions, deployCheckBody, resolveAgbotUrl } from './deploycheck-request';
@@ -31,28 +30,11 @@ export function registerDeployCheckCommands(program: Command, services: CliServi
       const { context, org } = await orgCommandContext(command, services, options.org);
       const body = deployCheckBody(options, org);
       const agbot = await context.serviceClient(agbotUrl);
-      const answer = await askAgbot(agbotUrl, () =>
+      const answer = await askService('agbot', agbotUrl, '--agbot-url or CAREEN_AGBOT_URL', () =>
         agbot.post<DeployCheckAnswer>(path`/v1/orgs/${org}/deploycheck`, body),
       );
       context.io.stdout.write(
         context.printer.format === 'json' ? formatJson(answer) : formatDeployCheck(answer),
       );
     });
-}
-
-/** Failures name the agbot, not the exchange the shared client speaks of. */
-async function askAgbot<T>(agbotUrl: string, request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    if (error instanceof ExchangeUnreachable) {
-      throw new CliError(
-        `cannot reach the agbot at ${agbotUrl} (${error.reason}); set --agbot-url or CAREEN_AGBOT_URL`,
-      );
-    }
-    if (error instanceof ExchangeRefusal && error.body === undefined) {
-      throw new CliError(`the agbot at ${agbotUrl} answered ${error.status}; is that URL a Careen agbot?`);
-    }
-    throw error;
-  }
 }

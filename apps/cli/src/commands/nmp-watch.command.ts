@@ -16,6 +16,7 @@ import {
   type WatchedPolicy,
   type WatchedStatus,
 } from '../watch/rollout-view';
+import { interruptiblePause } from '../watch/interruptible-pause';
 import { type CliServices, orgCommandContext } from './command-context';
 
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
@@ -87,7 +88,7 @@ export function registerNmpWatchCommand(
             );
           }
           if (view.done) return;
-          await pause(options.interval * 1000, interrupted.signal);
+          await interruptiblePause(options.interval * 1000, interrupted.signal);
           if (interrupted.signal.aborted) {
             stderr.write('stopped watching\n');
             throw new CliError('interrupted', [], 130);
@@ -97,11 +98,4 @@ export function registerNmpWatchCommand(
         stopListening?.();
       }
     });
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 }

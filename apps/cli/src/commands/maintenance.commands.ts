@@ -1,0 +1,252 @@
+/**
+ * `careen maintenance start|list|show|watch|pause|resume|abort|complete-host`: planned
+ * maintenance sessions, asked of the maintenance service (--maintenance-url, else
+ * CAREEN_MAINTENANCE_URL, else http://127.0.0.1:8082) with the caller's exchange login.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { CliError } from '../cli-errors';
+import { type ExchangeClient, path } from '../http/exchange-client';
+import { askService, serviceBaseUrl } from '../http/service-url';
+import { type Column } from '../output/output';
+import { FINISHED_SESSION_STATES, renderSession, type SessionAnswer } from '../watch/maintenance-screen';
+import { since } from '../watch/rollout-screen';
+import { interruptiblePause } from '../watch/interruptible-pause';
+import { type CliServices, contextOf } from './command-context';
+import { readJsonObject } from './file-input';
+import { parseMembers } from './hagroup.commands';
+
+export const DEFAULT_MAINTENANCE_URL = 'http://127.0.0.1:8082';
+const CLEAR_SCREEN = '\u001b[H\u001b[2J';
+const SETTING = '--maintenance-url or CAREEN_MAINTENANCE_URL';
+
+interface StartOptions {
+  file?: string;
+  hosts?: string;
+  label?: string[];
+  rack?: string;
+  haGroup?: string;
+  hostAction?: string;
+  seconds?: number;
+  version?: string;
+  actionsAt?: string;
+  replyTimeout?: number;
+  replyTimeoutPolicy?: string;
+  parallel?: number;
+  org?: string;
+}
+
+const SESSION_COLUMNS: readonly Column<SessionAnswer>[] = [
+  { header: 'SESSION', value: (session) => session.session_id },
+  { header: 'STATE', value: (session) => `${session.state}${session.paused ? ' (paused)' : ''}` },
+  {
+    header: 'HOSTS',
+    value: (session) =>
+      `${session.hosts.filter((host) => host.phase === 'done').length}/${session.hosts.length}`,
+  },
+  { header: 'HOST ACTION', value: (session) => session.host_action.kind },
+  { header: 'CREATED', value: (session) => session.created_at },
+];
+
+function whole(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('a whole number');
+  return parsed;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** The request body from the options (or the file, which the options then refine). */
+export async function sessionRequest(options: StartOptions): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = options.file ? await readJsonObject(options.file) : {};
+  if (options.hosts !== undefined) body.hosts = parseMembers(options.hosts);
+  const labels = Object.fromEntries(
+    (options.label ?? []).map((label) => {
+      const at = label.indexOf('=');
+      if (at <= 0) throw new CliError(`--label "${label}" must be key=value`);
+      return [label.slice(0, at), label.slice(at + 1)];
+    }),
+  );
+  const selector = {
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    ...(options.rack ? { racks: parseMembers(options.rack) } : {}),
+    ...(options.haGroup ? { ha_groups: parseMembers(options.haGroup) } : {}),
+  };
+  if (Object.keys(selector).length > 0) body.selector = selector;
+  if (options.hostAction !== undefined)
+    body.host_action = {
+      kind: options.hostAction,
+      ...(options.seconds !== undefined ? { seconds: options.seconds } : {}),
+      ...(options.version !== undefined ? { version: options.version } : {}),
+    };
+  if (options.actionsAt !== undefined) body.actions_at = options.actionsAt;
+  if (options.replyTimeout !== undefined) body.reply_timeout_seconds = options.replyTimeout;
+  if (options.replyTimeoutPolicy !== undefined) body.reply_timeout_policy = options.replyTimeoutPolicy;
+  if (options.parallel !== undefined) body.max_parallel_hosts = options.parallel;
+  if (options.org !== undefined) body.org = options.org;
+  if (body.hosts === undefined && body.selector === undefined)
+    throw new CliError('say which hosts: --hosts, or --label, --rack or --ha-group (or a --file that does)');
+  return body;
+}
+
+export function registerMaintenanceCommands(program: Command, services: CliServices): void {
+  const maintenance = program
+    .command('maintenance')
+    .description('planned maintenance sessions: hosts taken out while their applications are asked')
+    .option(
+      '--maintenance-url <url>',
+      `maintenance service URL (default: CAREEN_MAINTENANCE_URL, else ${DEFAULT_MAINTENANCE_URL})`,
+    );
+
+  /** The maintenance service's client and URL, with the caller's login. */
+  const service = async (command: Command) => {
+    const context = contextOf(command, services);
+    const flag = command.optsWithGlobals<{ maintenanceUrl?: string }>().maintenanceUrl;
+    const url = serviceBaseUrl(
+      'maintenance service',
+      flag ?? services.env.maintenanceUrl ?? DEFAULT_MAINTENANCE_URL,
+    );
+    const client = await context.serviceClient(url);
+    const ask = <T>(request: (client: ExchangeClient) => Promise<T>) =>
+      askService('maintenance service', url, SETTING, () => request(client));
+    return { context, ask };
+  };
+
+  maintenance
+    .command('start')
+    .description('start a session over hosts given by id or by selector; prints the session')
+    .option('--file <file>', 'the request as JSON (Careen or Fenix fields), refined by the options')
+    .option('--hosts <ids>', 'node ids, comma-separated')
+    .option('--label <key=value>', 'hosts with this label (repeatable)', collect)
+    .option('--rack <racks>', 'hosts in these racks, comma-separated')
+    .option('--ha-group <groups>', 'hosts in these HA groups, comma-separated')
+    .option('--host-action <kind>', 'manual (default), simulated, external or agent-upgrade')
+    .option('--seconds <n>', 'simulated: how long each host stays in maintenance', whole)
+    .option('--version <version>', 'agent-upgrade: the agent version to roll each host to')
+    .option('--actions-at <time>', 'when the hosts start going (RFC 3339); default: once the projects answer')
+    .option('--reply-timeout <seconds>', 'seconds a project has to answer each state', whole)
+    .option('--reply-timeout-policy <policy>', 'proceed (default), skip-host or fail')
+    .option('--parallel <n>', 'hosts of different HA groups maintained at once (default 1)', whole)
+    .option('--org <org>', 'org of the hosts (default: your own)')
+    .action(async (options: StartOptions, command: Command) => {
+      const { context, ask } = await service(command);
+      const body = await sessionRequest(options);
+      const session = await ask((client) => client.post<SessionAnswer>('/v1/maintenance', body));
+      context.printer.result(
+        session,
+        `started session ${session.session_id} over ${session.hosts.length} host(s)`,
+      );
+    });
+
+  maintenance
+    .command('list')
+    .description("the org's sessions, newest first")
+    .option('--org <org>', 'org (hub admins; default: your own)')
+    .action(async (options: { org?: string }, command: Command) => {
+      const { context, ask } = await service(command);
+      const query = options.org ? `?org=${encodeURIComponent(options.org)}` : '';
+      const answer = await ask((client) =>
+        client.get<{ items: SessionAnswer[]; total: number }>(`/v1/maintenance${query}`),
+      );
+      context.printer.list(answer, SESSION_COLUMNS, 'no maintenance sessions');
+    });
+
+  maintenance
+    .command('show')
+    .description('a session: hosts, projects and its timeline')
+    .argument('<session>', 'session id')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { context, ask } = await service(command);
+      const session = await ask((client) => client.get<SessionAnswer>(path`/v1/maintenance/${id}`));
+      if (context.printer.format === 'json') context.printer.record(session);
+      else context.io.stdout.write(renderSession(session, services.now(), Number.POSITIVE_INFINITY));
+    });
+
+  maintenance
+    .command('watch')
+    .description('follow a session live; exits 0 when it is done, 1 when it fails')
+    .argument('<session>', 'session id')
+    .option(
+      '--interval <seconds>',
+      'how often to look again',
+      (value) => Math.max(0.2, Number(value) || 2),
+      2,
+    )
+    .action(async (id: string, options: { interval: number }, command: Command) => {
+      const { context, ask } = await service(command);
+      const { stdout, stderr } = context.io;
+      const interrupted = new AbortController();
+      const stopListening = context.io.onInterrupt?.(() => interrupted.abort());
+      let shown = '';
+      try {
+        for (;;) {
+          const session = await ask((client) => client.get<SessionAnswer>(path`/v1/maintenance/${id}`));
+          const finished = FINISHED_SESSION_STATES.includes(session.state);
+          const screen = renderSession(session, services.now());
+          if (context.printer.format === 'json') {
+            if (finished) stdout.write(`${JSON.stringify(session, null, 2)}\n`);
+          } else if (stdout.isTTY) stdout.write(`${CLEAR_SCREEN}${screen}`);
+          else if (screen !== shown) stdout.write(`${shown ? '\n' : ''}${screen}`);
+          shown = screen;
+          if (session.state === 'MAINTENANCE_FAILED')
+            throw new CliError(`maintenance session ${id} failed: ${session.failure ?? 'no reason given'}`);
+          if (finished) return;
+          await interruptiblePause(options.interval * 1000, interrupted.signal);
+          if (interrupted.signal.aborted) {
+            stderr.write('stopped watching\n');
+            throw new CliError('interrupted', [], 130);
+          }
+        }
+      } finally {
+        stopListening?.();
+      }
+    });
+
+  for (const [name, description, route] of [
+    ['pause', 'pause a session: nothing more is carried out until it is resumed', 'pause'],
+    ['resume', 'resume a paused session', 'resume'],
+  ] as const) {
+    maintenance
+      .command(name)
+      .description(description)
+      .argument('<session>', 'session id')
+      .action(async (id: string, _options: object, command: Command) => {
+        const { context, ask } = await service(command);
+        const session = await ask((client) =>
+          client.post<SessionAnswer>(path`/v1/maintenance/${id}/${route}`, {}),
+        );
+        context.printer.result(
+          session,
+          `session ${id} ${session.paused ? 'paused' : 'resumed'} (${session.state})`,
+        );
+      });
+  }
+
+  maintenance
+    .command('abort')
+    .description('abort a session: hosts under way back in service, HA-group slots given back, projects told')
+    .argument('<session>', 'session id')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { context, ask } = await service(command);
+      await ask((client) => client.delete(path`/v1/maintenance/${id}`));
+      context.printer.note(`session ${id} aborted`);
+    });
+
+  maintenance
+    .command('complete-host')
+    .description("report a host's maintenance done (host action manual or external)")
+    .argument('<session>', 'session id')
+    .argument('<host>', 'node id')
+    .action(async (id: string, host: string, _options: object, command: Command) => {
+      const { context, ask } = await service(command);
+      const session = await ask((client) =>
+        client.post<SessionAnswer>(path`/v1/maintenance/${id}/hosts/${host}/complete`, {}),
+      );
+      const phase = session.hosts.find((each) => each.host === host);
+      context.printer.result(
+        session,
+        `host ${host} back in service (${phase?.phase ?? 'unknown'}, ${since(phase?.since, services.now())})`,
+      );
+    });
+}
