@@ -108,6 +108,33 @@ describe('npm start', () => {
       }
     });
 
+    // The maintenance walkthrough of the README: a session over one HA group, answered by the
+    // reference VNF manager of project shop.
+    const maintenancePort = ports.get('CAREEN_MAINTENANCE_SESSION_PORT');
+    if (maintenancePort) {
+      const demoPassword = /Demo admin +org "demo", user "admin", password (\S+)/.exec(output)?.[1];
+      const asDemo = `Basic ${Buffer.from(`demo/admin:${demoPassword}`).toString('base64')}`;
+      const maintenance = `http://127.0.0.1:${maintenancePort}`;
+      const started = await fetch(`${maintenance}/v1/maintenance`, {
+        method: 'POST',
+        headers: { authorization: asDemo, 'content-type': 'application/json' },
+        body: JSON.stringify({ selector: { ha_groups: ['demo-group-1'] }, host_action: 'simulated' }),
+      });
+      expect(started.status).toBe(201);
+      const { session_id } = (await started.json()) as { session_id: string };
+      await eventually(
+        async () => {
+          const session = await fetch(`${maintenance}/v1/maintenance/${session_id}`, {
+            headers: { authorization: asDemo },
+          });
+          expect(((await session.json()) as { state: string }).state).toBe('MAINTENANCE_DONE');
+        },
+        { timeoutMs: 90_000, intervalMs: 500 },
+      );
+      expect(output).toContain('vnf manager shop: MAINTENANCE → ACK_MAINTENANCE');
+      expect(output).toContain('vnf manager shop: MAINTENANCE_COMPLETE → ACK_MAINTENANCE_COMPLETE');
+    }
+
     child.kill('SIGTERM');
     const exit = await exitOf(child, 30_000);
     // The launcher's output is part of the comparison only when it failed, to show why.

@@ -1,14 +1,20 @@
 /**
  * The demo of `npm start`: an org `demo` with an org admin, the agent package the simulated
- * agents start at, and a fleet of simulated agents (the agent's own core, run in the
- * launcher's process) in HA groups, ready to be upgraded by a node management policy.
- * It only ever adds what is missing, so a restart finds the same org, nodes and groups.
+ * agents start at, a fleet of simulated agents (the agent's own core, run in the launcher's
+ * process) in HA groups, ready to be upgraded by a node management policy, and a service
+ * `demo.web` that deployment policy `web` of project `shop` keeps on half the fleet. With the
+ * maintenance service running, the reference VNF manager answers for project `shop`, so a
+ * maintenance session can be tried at once. It only ever adds what is missing, so a restart
+ * finds the same org, nodes, groups and policies.
  */
 import { createWriteStream } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { createLogger } from '@careen/telemetry';
+import { connectBus } from '@careen/bus';
+import { ExchangeClient } from '@careen/service';
+import { createLogger, type JsonLogger } from '@careen/telemetry';
+import { ReferenceVnfManager } from '@careen/vnf-manager/src/reference-vnf-manager';
 import { LauncherError } from './launcher-error';
 import { rotateLog } from './log-files';
 
@@ -16,12 +22,18 @@ export const DEMO_ORG = 'demo';
 export const DEMO_ADMIN = 'admin';
 export const DEMO_AGENT_VERSION = '1.0.0';
 export const DEMO_NODE_PREFIX = 'demo';
+export const DEMO_PROJECT = 'shop';
+export const DEMO_DEPLOYMENT_POLICY = 'web';
+const DEMO_SERVICE_ARCHES = ['amd64', 'arm64'];
 /** Long enough that members of a group whose moments fall close together wait their turn. */
 const DEMO_INSTALL_SECONDS = 5;
 
 export interface DemoFleetOptions {
   exchangeUrl: string;
   agbotUrl?: string;
+  /** With the maintenance service running: the bus the reference VNF manager follows. */
+  natsUrl?: string;
+  withMaintenance?: boolean;
   rootPassword: string;
   adminPassword: string;
   nodes: number;
@@ -51,6 +63,8 @@ export interface DemoFleet {
   /** The first and last node ids. */
   nodeIds: [string, string];
   logFile: string;
+  /** The reference VNF manager answers for project `shop`. */
+  vnfManager: boolean;
   stop(): Promise<void>;
 }
 
@@ -105,8 +119,49 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     );
   }
 
+  for (const arch of DEMO_SERVICE_ARCHES) {
+    const service = `demo-web-${arch}`;
+    const known = await expectStatus(
+      `look up service ${service}`,
+      call('GET', `/v1/orgs/${DEMO_ORG}/services/${service}`),
+      [200, 404],
+    );
+    if (known.status === 404)
+      await expectStatus(
+        `publish service ${service}`,
+        call('PUT', `/v1/orgs/${DEMO_ORG}/services/${service}`, {
+          url: 'demo.web',
+          version: '1.0.0',
+          arch,
+          runtime: {},
+        }),
+        [200, 201],
+      );
+  }
+  const policyPath = `/v1/orgs/${DEMO_ORG}/deployment-policies/${DEMO_DEPLOYMENT_POLICY}`;
+  const policy = await expectStatus(
+    `look up deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
+    call('GET', policyPath),
+    [200, 404],
+  );
+  if (policy.status === 404)
+    await expectStatus(
+      `add deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
+      call('PUT', policyPath, {
+        description: 'the demo web shop, on half the fleet',
+        project: DEMO_PROJECT,
+        service: { org: DEMO_ORG, url: 'demo.web', versionRange: '>=1.0.0' },
+        placement: { mode: 'replicas', replicas: Math.max(1, Math.ceil(options.nodes / 2)) },
+      }),
+      [200, 201],
+    );
+
   rotateLog(options.logFile);
   const log = createWriteStream(options.logFile, { flags: 'w' });
+  const logger = createLogger('demo-fleet', {
+    level: options.logLevel,
+    destination: { write: (line: string) => void log.write(line) },
+  });
   let fleet: SimulatedFleet | undefined = undefined;
   fleet = await startSimulatedFleet({
     exchangeUrl: options.exchangeUrl,
@@ -129,24 +184,65 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
           `${entry.version ? ` ${entry.version}` : ''}   [${versions}]`,
       );
     },
-    logger: createLogger('demo-fleet', {
-      level: options.logLevel,
-      destination: { write: (line: string) => void log.write(line) },
-    }),
+    logger,
   }).catch((error: unknown) => {
     log.end();
     throw new LauncherError(`the demo fleet did not start: ${(error as Error).message}`);
   });
   const started = fleet;
   const ids = started.agents.map((agent) => agent.node);
+  const vnfManager =
+    options.withMaintenance && options.natsUrl
+      ? await startVnfManager(options, options.natsUrl, logger)
+      : undefined;
   return {
     nodes: options.nodes,
     haGroups: options.haGroups,
     nodeIds: [ids[0]!, ids[ids.length - 1]!],
     logFile: options.logFile,
+    vnfManager: vnfManager !== undefined,
     stop: async () => {
+      await vnfManager?.stop();
       await started.stop();
       await new Promise<void>((resolve) => log.end(resolve));
+    },
+  };
+}
+
+/** The reference VNF manager of project `shop`, its answers shown on the console. */
+async function startVnfManager(
+  options: DemoFleetOptions,
+  natsUrl: string,
+  logger: JsonLogger,
+): Promise<{ stop(): Promise<void> }> {
+  const bus = await connectBus({ url: natsUrl, name: 'demo-vnf-manager', logger });
+  const manager = new ReferenceVnfManager({
+    bus,
+    project: DEMO_PROJECT,
+    replyVia: 'bus',
+    exchange: {
+      client: new ExchangeClient(options.exchangeUrl, {
+        org: DEMO_ORG,
+        username: DEMO_ADMIN,
+        password: options.adminPassword,
+      }),
+      org: DEMO_ORG,
+      deploymentPolicy: DEMO_DEPLOYMENT_POLICY,
+    },
+    observe: (event, reply) =>
+      options.print(
+        `vnf manager ${DEMO_PROJECT}: ${event.state}${event.host ? ` ${event.host}` : ''}` +
+          (reply
+            ? ` → ${reply.state}${reply.instance_actions ? ` (${Object.keys(reply.instance_actions).length} instance(s) ${[...new Set(Object.values(reply.instance_actions))].join(', ')})` : ''}`
+            : ''),
+      ),
+    logger,
+  });
+  await manager.start();
+  return {
+    stop: async () => {
+      await manager.stop();
+      await bus.close();
     },
   };
 }

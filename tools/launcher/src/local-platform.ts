@@ -112,6 +112,8 @@ export class LocalPlatform {
     const fleet = await startDemoFleet({
       exchangeUrl: this.exchangeUrl(),
       agbotUrl: agbot?.url,
+      natsUrl: this.nats?.url,
+      withMaintenance: this.services.some((child) => child.service.name === 'maintenance-session'),
       rootPassword: credentials.rootPassword,
       adminPassword: credentials.demoPassword,
       nodes: demo.nodes,
@@ -227,8 +229,14 @@ export class LocalPlatform {
       delete env.CAREEN_ROOT_PASSWORD;
       env.CAREEN_EXCHANGE_URL = this.exchangeUrl();
     }
-    // Locally the agbot signs in to the exchange as the hub admin; a deployment gives it a user of its own.
+    // Locally the agbot and the maintenance service sign in to the exchange as the hub admin; a
+    // deployment gives each a user of its own.
     if (service.name === 'agbot') env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
+    if (service.name === 'maintenance-session') {
+      env.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD = credentials.rootPassword;
+      const agbot = this.config.services.find((each) => each.service.name === 'agbot');
+      if (agbot) env.CAREEN_AGBOT_URL = `http://127.0.0.1:${agbot.port}`;
+    }
     return env;
   }
 

@@ -1,6 +1,13 @@
 /** The "where is everything" text printed once the platform is ready. */
 import type { LocalCredentials } from './credentials';
-import { DEMO_ADMIN, DEMO_AGENT_VERSION, DEMO_NODE_PREFIX, DEMO_ORG } from './demo-fleet';
+import {
+  DEMO_ADMIN,
+  DEMO_AGENT_VERSION,
+  DEMO_DEPLOYMENT_POLICY,
+  DEMO_NODE_PREFIX,
+  DEMO_ORG,
+  DEMO_PROJECT,
+} from './demo-fleet';
 import type { LocalPlatform } from './local-platform';
 import type { StartConfig } from './start-config';
 
@@ -41,6 +48,8 @@ export function readySummary(
       `  Demo fleet  ${demo.nodes} simulated agents ${demo.nodeIds.join(' … ')} of org "${DEMO_ORG}", at agent version ${DEMO_AGENT_VERSION},`,
       `              in ${demo.haGroups} HA groups ${DEMO_NODE_PREFIX}-group-1 … ${DEMO_NODE_PREFIX}-group-${demo.haGroups}; log ${demo.logFile}`,
       `  Demo admin  org "${DEMO_ORG}", user "${DEMO_ADMIN}", password ${credentials.demoPassword}`,
+      `  Demo app    deployment policy "${DEMO_DEPLOYMENT_POLICY}" of project "${DEMO_PROJECT}" on half the fleet` +
+        (demo.vnfManager ? '; the reference VNF manager answers its maintenance events' : ''),
     );
   }
   if (cli) {
