@@ -48,4 +48,23 @@ describe('deployment forms', () => {
     expect(agbot?.valueFrom?.secretKeyRef).toBeDefined();
     expect(agbot?.valueFrom?.secretKeyRef).toEqual(exchange?.valueFrom?.secretKeyRef);
   });
+
+  it('gives the maintenance service the hub admin password, the agbot and its public URL, in both forms', () => {
+    const compose = read('docker-compose.yml') as {
+      services: Record<string, { environment: Record<string, string> }>;
+    };
+    const service = compose.services['maintenance-session']!.environment;
+    expect(service.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD).toBe(
+      compose.services.exchange!.environment.CAREEN_ROOT_PASSWORD,
+    );
+    expect(service.CAREEN_AGBOT_URL).toBe('http://agbot:8081');
+    expect(service.CAREEN_MAINTENANCE_PUBLIC_URL).toMatch(/^http:\/\/.+:8082$/);
+
+    const manifest = manifestEnv('maintenance-session');
+    expect(manifest.get('CAREEN_MAINTENANCE_EXCHANGE_PASSWORD')?.valueFrom?.secretKeyRef).toEqual(
+      manifestEnv('exchange').get('CAREEN_ROOT_PASSWORD')?.valueFrom?.secretKeyRef,
+    );
+    expect(manifest.get('CAREEN_AGBOT_URL')?.value).toBe('http://agbot.careen.svc:8081');
+    expect(manifest.get('CAREEN_MAINTENANCE_PUBLIC_URL')?.value).toBeDefined();
+  });
 });
