@@ -7,7 +7,7 @@
  */
 import { type MaintenanceProjectEventPayload, type MaintenanceReplyPayload } from '@careen/contracts';
 import { createLogger } from '@careen/telemetry';
-import { eventually, readStream, useTestInfra } from '@careen/testing';
+import { eventually, http, readStream, useTestInfra } from '@careen/testing';
 import { ReferenceVnfManager } from '@careen/vnf-manager/src/reference-vnf-manager';
 import { HOSTS, startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
 
@@ -166,5 +166,12 @@ describe('maintenance sessions: the whole workflow', () => {
     );
     expect(samples).toBeGreaterThan(100);
     expect(outages).toEqual([]);
+
+    const metrics = (await http(hub.maintenance!.url, 'GET', '/metrics')).body as string;
+    expect(metrics).toMatch(/careen_maintenance_sessions\{state="MAINTENANCE_DONE"[^}]*\} 1/);
+    expect(metrics).toMatch(/careen_maintenance_replies_total\{via="bus",answer="ack",outcome="taken"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/careen_maintenance_replies_total\{via="http",answer="ack",outcome="taken"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/careen_maintenance_reply_latency_seconds_count\{[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/careen_maintenance_hosts_in_maintenance\{[^}]*\} 0/);
   });
 });

@@ -5,7 +5,14 @@
  */
 import { type BusConnection, type RunningConsumer } from '@careen/bus';
 import { LeaderElection, OutboxWriter } from '@careen/persistence';
-import { BUS, ExchangeClient, exchangeCredentials, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import {
+  BUS,
+  ExchangeClient,
+  exchangeCredentials,
+  MetricsRegistry,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -17,6 +24,7 @@ import { listenForReplies } from './bus/reply-listener';
 import { answerSessionRequests } from './bus/session-requests';
 import { CommandRunner } from './driver/command-runner';
 import { SessionDriver } from './driver/session-driver';
+import { MaintenanceMetrics } from './maintenance-metrics';
 import { type MaintenanceSessionConfig } from './maintenance-session.config';
 import { FleetFacts } from './planning/fleet-facts';
 import { SubscriberCheck } from './planning/subscriber-check';
@@ -39,6 +47,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
     dataSource: DataSource,
     outbox: OutboxWriter,
     http: HttpAdapterHost,
+    metrics: MetricsRegistry,
   ) {
     const store = new SessionStore(dataSource);
     // Unset, the URLs name the address this process listens on (right for one host and for tests).
@@ -56,6 +65,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       steps,
       facts,
       subscribers: new SubscriberCheck(bus.nc, config.CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED),
+      replies: new MaintenanceMetrics(metrics, dataSource),
     });
     if (!exchange || !facts) return;
     const driver = new SessionDriver({

@@ -3,10 +3,16 @@
  * session, show it, pause, resume or abort it, take a project's reply or a host's completion.
  * Each change goes through SessionSteps, with the session's row locked.
  */
-import { describeValidationErrors, DomainError, type MaintenanceReplyPayload } from '@careen/contracts';
+import {
+  describeValidationErrors,
+  DomainError,
+  type MaintenanceReplyPayload,
+  parseReplyState,
+} from '@careen/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { randomUUID } from 'node:crypto';
+import { type ReplyObserver } from '../maintenance-metrics';
 import { type FleetFacts } from '../planning/fleet-facts';
 import { type SubscriberCheck } from '../planning/subscriber-check';
 import { planSession, type PlanProblem, type PlanRequest } from '../workflow/session-planner';
@@ -34,6 +40,7 @@ export interface SessionsDependencies {
   /** Absent without exchange credentials: no session can be planned. */
   facts: FleetFacts | undefined;
   subscribers: SubscriberCheck;
+  replies?: ReplyObserver;
   clock?: () => Date;
 }
 
@@ -171,10 +178,23 @@ export class MaintenanceSessions {
     capability?: string,
   ): Promise<void> {
     if (via === 'http') this.checkCapability(await this.find(id), project, capability);
+    const answer = parseReplyState(body.state)?.ack === false ? 'nack' : 'ack';
     try {
       const { input, gate } = readReply(id, project, body, via);
-      await this.deps.steps.apply(id, input, gate);
+      const after = await this.deps.steps.apply(id, input, gate);
+      const ask = after.progress.asks.findLast(
+        (each) => each.project === project && each.state === input.state,
+      );
+      const latency = ask?.answeredAt
+        ? (Date.parse(ask.answeredAt) - Date.parse(ask.askedAt)) / 1000
+        : undefined;
+      this.deps.replies?.reply(via, answer, 'taken', latency);
     } catch (error) {
+      this.deps.replies?.reply(
+        via,
+        error instanceof DomainError && error.kind === 'invalid' ? 'invalid' : answer,
+        'refused',
+      );
       if (error instanceof DomainError && error.code !== 'maintenance.session-not-found')
         await this.deps.steps.note(id, {
           kind: 'refused',
