@@ -56,11 +56,14 @@ export class SessionDriver {
         this.woken = false;
         continue;
       }
-      await Promise.race([
-        pause(this.options.tickMs, undefined, { signal }).catch(() => undefined),
-        new Promise<void>((resolve) => (this.wakeUp = resolve)),
-      ]);
+      // One wait per pass, ended by the tick, a wake or the end of leadership, leaving no listener behind.
+      const waiting = new AbortController();
+      const stop = () => waiting.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      this.wakeUp = stop;
+      await pause(this.options.tickMs, undefined, { signal: waiting.signal }).catch(() => undefined);
       this.wakeUp = undefined;
+      signal.removeEventListener('abort', stop);
     }
   }
 
