@@ -54,7 +54,10 @@ export default tseslint.config(
             { sourceTag: 'scope:notifier', onlyDependOnLibsWithTags: ['scope:shared', 'scope:notifier'] },
             { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:cli'] },
-            { sourceTag: 'scope:vnf-manager', onlyDependOnLibsWithTags: ['scope:shared', 'scope:vnf-manager'] },
+            {
+              sourceTag: 'scope:vnf-manager',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:vnf-manager'],
+            },
             {
               sourceTag: 'scope:shared',
               onlyDependOnLibsWithTags: [

@@ -85,6 +85,23 @@ describe('maintenance sessions: what is refused', () => {
     expect(answer.body.message).toContain(message);
   });
 
+  it('describes every route in its OpenAPI document', async () => {
+    const document = (await http(hub.maintenance!.url, 'GET', '/docs/openapi.json')).body;
+    expect(
+      Object.keys(document.paths)
+        .filter((path) => path.startsWith('/v1/maintenance'))
+        .sort(),
+    ).toEqual([
+      '/v1/maintenance',
+      '/v1/maintenance/{session}',
+      '/v1/maintenance/{session}/hosts/{host}/complete',
+      '/v1/maintenance/{session}/pause',
+      '/v1/maintenance/{session}/resume',
+      '/v1/maintenance/{session}/{project}',
+    ]);
+    expect(Object.keys(document.paths['/v1/maintenance/{session}/{project}'])).toEqual(['get', 'put']);
+  });
+
   it('refuses a host of an open session with 409 naming the session, and starts nothing', async () => {
     const before = (await hub.call('GET', '/v1/maintenance')).body.total;
     const answer = await hub.call('POST', '/v1/maintenance', { hosts: ['x2', 'x1'] });

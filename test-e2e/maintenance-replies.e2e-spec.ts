@@ -113,6 +113,32 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
     ]);
   });
 
+  it.each([
+    ['nack', 'proceed', 'MAINTENANCE_DONE', 'done'],
+    ['nack', 'skip-host', 'MAINTENANCE_DONE', 'skipped'],
+    ['nack', 'fail', 'MAINTENANCE_FAILED', 'skipped'],
+    ['silent', 'proceed', 'MAINTENANCE_DONE', 'done'],
+    ['silent', 'skip-host', 'MAINTENANCE_DONE', 'skipped'],
+    ['silent', 'fail', 'MAINTENANCE_FAILED', 'skipped'],
+  ] as const)(
+    'a %s to PREPARE_MAINTENANCE under %s: the session ends %s, the host %s',
+    async (answer, policy, state, phase) => {
+      redAnswer = (event) => (event.state === 'PREPARE_MAINTENANCE' ? answer : 'ack');
+      const session = await run({
+        hosts: ['x2'],
+        reply_timeout_seconds: 1,
+        projects: { red: { reply_timeout_policy: policy } },
+      });
+      expect(session.state).toBe(state);
+      expect(session.hosts[0].phase).toBe(phase);
+      const red = session.projects.find((project: { project_id: string }) => project.project_id === 'red');
+      expect(red.asks.find((ask: { state: string }) => ask.state === 'PREPARE_MAINTENANCE').answer).toBe(
+        answer === 'nack' ? 'nack' : 'timeout',
+      );
+      expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/x2')).body.schedulable).toBe(true);
+    },
+  );
+
   it('never asks a project nobody listens to, and still moves its workloads off the hosts', async () => {
     redAnswer = () => 'ack';
     const blueHosts = ['h1', 'h2', 's1', 's2'].filter((host) =>

@@ -5,12 +5,13 @@
  * members down at once, and both finish.
  */
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
 import { type MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
 import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
 import { eventually, http, seededRandom, useTestInfra } from '@careen/testing';
-import { ACME_ADMIN, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
+import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
 
 interface Span {
   node: string;
@@ -118,5 +119,48 @@ describe('a maintenance session and an agent rollout over the same HA groups', (
         .map((b) => `${a.what} of ${a.node} and ${b.what} of ${b.node}`),
     );
     expect(overlaps).toEqual([]);
+  });
+
+  it("rolls each host's agent as its host action, one member of a group at a time", async () => {
+    const published = await http(hub.exchange.url, 'POST', '/v1/agent-packages', {
+      auth: HUB_ROOT,
+      rawBody: await buildPackage({ version: '3.0.0' }),
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(published.status).toBe(201);
+    const group = fleet.agents
+      .filter((agent) => agent.haGroup === fleet.agents[0]!.haGroup)
+      .map((agent) => agent.node);
+    const started = await http(maintenance.url, 'POST', '/v1/maintenance', {
+      auth: ACME_ADMIN,
+      body: { hosts: group, host_action: { kind: 'agent-upgrade', version: '3.0.0' }, max_parallel_hosts: 3 },
+    });
+    expect(started.status).toBe(201);
+    const session = await eventually(
+      async () => {
+        const answer = (
+          await http(maintenance.url, 'GET', `/v1/maintenance/${started.body.session_id}`, {
+            auth: ACME_ADMIN,
+          })
+        ).body;
+        expect(answer.state).toBe('MAINTENANCE_DONE');
+        return answer;
+      },
+      { timeoutMs: 60_000 },
+    );
+    for (const agent of fleet.agents.filter((each) => group.includes(each.node)))
+      expect(agent.core.version).toBe('3.0.0');
+    expect(fleet.versions()).toEqual({ '2.0.0': 3, '3.0.0': 3 });
+    const outcomes = (session.timeline as { kind: string; host: string; detail: { status?: string } }[])
+      .filter((entry) => entry.kind === 'note' && entry.detail.status)
+      .map((entry) => `${entry.host} ${entry.detail.status}`);
+    expect(outcomes.sort()).toEqual(group.map((node) => `${node} successful`).sort());
+    // One host at a time: each entered maintenance after the one before it came out.
+    const sent = (
+      session.timeline as { kind: string; host: string | null; state: string; at: string }[]
+    ).filter((entry) => entry.kind === 'sent' && entry.host);
+    expect(sent.map((entry) => entry.state)).toEqual(
+      group.flatMap(() => ['IN_MAINTENANCE', 'MAINTENANCE_COMPLETE']),
+    );
   });
 });

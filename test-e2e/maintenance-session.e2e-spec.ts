@@ -169,8 +169,12 @@ describe('maintenance sessions: the whole workflow', () => {
 
     const metrics = (await http(hub.maintenance!.url, 'GET', '/metrics')).body as string;
     expect(metrics).toMatch(/careen_maintenance_sessions\{state="MAINTENANCE_DONE"[^}]*\} 1/);
-    expect(metrics).toMatch(/careen_maintenance_replies_total\{via="bus",answer="ack",outcome="taken"[^}]*\} [1-9]/);
-    expect(metrics).toMatch(/careen_maintenance_replies_total\{via="http",answer="ack",outcome="taken"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(
+      /careen_maintenance_replies_total\{via="bus",answer="ack",outcome="taken"[^}]*\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /careen_maintenance_replies_total\{via="http",answer="ack",outcome="taken"[^}]*\} [1-9]/,
+    );
     expect(metrics).toMatch(/careen_maintenance_reply_latency_seconds_count\{[^}]*\} [1-9]/);
     expect(metrics).toMatch(/careen_maintenance_hosts_in_maintenance\{[^}]*\} 0/);
   });

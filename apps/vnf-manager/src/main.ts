@@ -17,6 +17,15 @@ async function main(): Promise<void> {
   const manager = new ReferenceVnfManager({
     bus,
     project: config.CAREEN_VNFM_PROJECT,
+    follow:
+      config.CAREEN_VNFM_FOLLOW === 'webhook'
+        ? {
+            via: 'webhook',
+            port: config.CAREEN_VNFM_WEBHOOK_PORT,
+            host: '0.0.0.0',
+            secret: config.CAREEN_VNFM_WEBHOOK_SECRET,
+          }
+        : { via: 'bus' },
     replyVia: config.CAREEN_VNFM_REPLY_VIA,
     exchange:
       credentials && config.CAREEN_VNFM_DEPLOYMENT_POLICY
@@ -33,9 +42,14 @@ async function main(): Promise<void> {
       ),
     logger,
   });
-  await manager.start();
+  const webhookUrl = await manager.start();
   logger.info(
-    { project: config.CAREEN_VNFM_PROJECT, replyVia: config.CAREEN_VNFM_REPLY_VIA },
+    {
+      project: config.CAREEN_VNFM_PROJECT,
+      follow: config.CAREEN_VNFM_FOLLOW,
+      webhookUrl,
+      replyVia: config.CAREEN_VNFM_REPLY_VIA,
+    },
     'following maintenance events',
   );
   const stop = async () => {

@@ -2,7 +2,8 @@
  * Careen's reference VNF manager: what an application team adds to its own manager so that its
  * application is asked, and answers, before a host it runs on goes into maintenance. It follows
  * its project's events on `careen.maint.project.<project>` through a durable JetStream consumer
- * (so no event is missed while it restarts), and answers each state that waits for a reply:
+ * (so no event is missed while it restarts), or receives them as webhooks from the notifier,
+ * and answers each state that waits for a reply:
  *
  * - MAINTENANCE: acknowledged (the application can live with hosts going away one by one);
  * - DOWN_SCALE: its deployment policy is scaled down by one replica, then acknowledged;
@@ -23,6 +24,7 @@ import {
 import { type ExchangeClient } from '@careen/service';
 import { randomUUID } from 'node:crypto';
 import { chooseInstanceActions } from './instance-actions';
+import { WebhookReceiver } from './webhook-receiver';
 
 export type ReplyVia = 'bus' | 'http';
 /** How a state is answered: the default acknowledges all; tests and demos may refuse or stay silent. */
@@ -34,9 +36,15 @@ export interface VnfManagerLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
+/** How events reach the manager: its own durable consumer, or webhooks the notifier posts. */
+export type Follow = { via: 'bus' } | { via: 'webhook'; port: number; host?: string; secret?: string };
+
 export interface ReferenceVnfManagerOptions {
-  bus: BusConnection;
+  /** Needed to follow on the bus or to reply on it. */
+  bus?: BusConnection;
   project: string;
+  /** Default: the bus. */
+  follow?: Follow;
   replyVia: ReplyVia;
   /** The exchange, as a user allowed to change the project's deployment policy (for DOWN_SCALE). */
   exchange?: { client: ExchangeClient; org: string; deploymentPolicy: string };
@@ -57,14 +65,25 @@ interface PolicyAnswer {
 
 export class ReferenceVnfManager {
   private consumer: RunningConsumer | undefined;
+  private receiver: WebhookReceiver | undefined;
   /** Replicas before a DOWN_SCALE, by session, to scale back to. */
   private readonly scaledFrom = new Map<string, number>();
 
   constructor(private readonly options: ReferenceVnfManagerOptions) {}
 
-  async start(): Promise<void> {
+  /** Starts following; with webhooks, answers the URL to subscribe. */
+  async start(): Promise<string | undefined> {
+    const follow = this.options.follow ?? { via: 'bus' };
+    if (follow.via === 'webhook') {
+      this.receiver = new WebhookReceiver({
+        ...follow,
+        project: this.options.project,
+        onEvent: (event) => this.handle(event),
+      });
+      return this.receiver.start();
+    }
     this.consumer = await runConsumer({
-      bus: this.options.bus,
+      bus: this.requireBus(),
       service: 'vnfm',
       purpose: this.options.project,
       event: MaintenanceProjectEvent,
@@ -73,10 +92,17 @@ export class ReferenceVnfManager {
       logger: this.options.logger,
       handler: (message) => this.handle(message.payload),
     });
+    return undefined;
   }
 
   async stop(): Promise<void> {
     await this.consumer?.stop();
+    await this.receiver?.stop();
+  }
+
+  private requireBus(): BusConnection {
+    if (!this.options.bus) throw new Error('following or replying on the bus needs a bus connection');
+    return this.options.bus;
   }
 
   private async handle(event: MaintenanceProjectEventPayload): Promise<void> {
@@ -123,7 +149,7 @@ export class ReferenceVnfManager {
         );
       return;
     }
-    await this.options.bus.js.publish(
+    await this.requireBus().js.publish(
       MaintenanceReply.subject(event.session_id, event.project_id),
       JSON.stringify(reply),
       {

@@ -1,6 +1,7 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { LOG_LEVELS, Secret } from '@careen/service';
-import { IsIn, IsOptional, IsString, IsUrl, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export class VnfManagerConfig {
   @Matches(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {
@@ -11,6 +12,25 @@ export class VnfManagerConfig {
   /** The project whose events this manager follows and answers. */
   @Matches(IDENTIFIER_PATTERN, { message: `CAREEN_VNFM_PROJECT must be ${IDENTIFIER_RULE}` })
   CAREEN_VNFM_PROJECT!: string;
+
+  /** Follow the project's events on the bus (a durable consumer) or as webhooks the notifier posts. */
+  @IsOptional()
+  @IsIn(['bus', 'webhook'])
+  CAREEN_VNFM_FOLLOW: 'bus' | 'webhook' = 'bus';
+
+  /** `webhook`: the port to receive deliveries on. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  CAREEN_VNFM_WEBHOOK_PORT = 8090;
+
+  /** `webhook`: the subscription's secret (`whsec_…`); without it deliveries are not checked. */
+  @IsOptional()
+  @IsString()
+  @Secret()
+  CAREEN_VNFM_WEBHOOK_SECRET?: string;
 
   /** Answer on the reply subject (`bus`) or by `PUT reply_url` (`http`). */
   @IsOptional()

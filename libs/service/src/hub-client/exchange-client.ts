@@ -11,7 +11,10 @@ export interface ExchangeCredentials {
 }
 
 /** Credentials from a service's `org/username` setting and its password, or undefined without a password. */
-export function exchangeCredentials(user: string, password: string | undefined): ExchangeCredentials | undefined {
+export function exchangeCredentials(
+  user: string,
+  password: string | undefined,
+): ExchangeCredentials | undefined {
   if (!password) return undefined;
   const [org, username] = user.split('/') as [string, string];
   return { org, username, password };
