@@ -139,6 +139,38 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
     },
   );
 
+  it('leaves a host the operator had cordoned cordoned after the session', async () => {
+    redAnswer = () => 'ack';
+    expect((await hub.exchangeCall('PATCH', '/v1/orgs/acme/nodes/x3', { schedulable: false })).status).toBe(
+      200,
+    );
+    const session = await run({ hosts: ['x3', 'x1'], max_parallel_hosts: 2 });
+    expect(session.state).toBe('MAINTENANCE_DONE');
+    expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/x3')).body.schedulable).toBe(false);
+    expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/x1')).body.schedulable).toBe(true);
+    expect((await hub.exchangeCall('PATCH', '/v1/orgs/acme/nodes/x3', { schedulable: true })).status).toBe(
+      200,
+    );
+  });
+
+  it('gives the hosts back when a paused session is aborted', async () => {
+    const started = await hub.call('POST', '/v1/maintenance', { hosts: ['s1'], host_action: 'manual' });
+    const id = started.body.session_id as string;
+    await eventually(async () =>
+      expect((await hub.call('GET', `/v1/maintenance/${id}`)).body.hosts[0].phase).toBe('in-maintenance'),
+    );
+    expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/s1')).body.schedulable).toBe(false);
+    expect((await hub.call('POST', `/v1/maintenance/${id}/pause`)).body.paused).toBe(true);
+    expect((await hub.call('DELETE', `/v1/maintenance/${id}`)).body).toMatchObject({
+      state: 'MAINTENANCE_FAILED',
+      paused: false,
+    });
+    await eventually(async () => {
+      expect((await hub.call('GET', `/v1/maintenance/${id}`)).body.closed_at).not.toBeNull();
+      expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/s1')).body.schedulable).toBe(true);
+    });
+  });
+
   it('never asks a project nobody listens to, and still moves its workloads off the hosts', async () => {
     redAnswer = () => 'ack';
     const blueHosts = ['h1', 'h2', 's1', 's2'].filter((host) =>

@@ -135,6 +135,14 @@ export async function startMaintenanceHub(
   );
   for (const spare of SPARES)
     await must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: true }));
+  // Project red (mode all) comes to the spares too before any session is asked for.
+  await eventually(
+    () => {
+      for (const spare of SPARES)
+        expect(fleet.running(spare).map((each) => each.deploymentPolicy)).toContain('red-web');
+    },
+    { timeoutMs: 30_000 },
+  );
   const maintenanceEnv = {
     CAREEN_EXCHANGE_URL: exchange.url,
     CAREEN_AGBOT_URL: agbot.url,

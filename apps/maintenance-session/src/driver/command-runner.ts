@@ -1,15 +1,16 @@
 /**
  * Carries out a step's commands against the platform, each one idempotent so that a replica
  * taking over after a crash may give it again: the HA-group slot at the agbot's semaphore
- * (asking again renews), the cordon at the exchange (`schedulable`), the host action started
- * once. A command the platform refuses for now (the group's slot is held) stays pending.
+ * (asking again renews), the cordon at the exchange (`schedulable`; a host found cordoned
+ * already is left cordoned after), the host action started once. A command the platform refuses for now (the group's slot is held) stays pending.
  */
 import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
 import { type WorkflowInput } from '../workflow/workflow.types';
 import { type DriverCommand, type SessionRecord } from '../sessions/session-record';
 import { type SessionStore } from '../sessions/session-store';
 
-export type CommandOutcome = { done: true; input?: WorkflowInput } | { done: false; why: string };
+export type CommandOutcome =
+  { done: true; input?: WorkflowInput; result?: Record<string, unknown> } | { done: false; why: string };
 
 export interface CommandRunnerSettings {
   agbotUrl: string;
@@ -33,9 +34,17 @@ export class CommandRunner {
         case 'release-slot':
           await this.exchange.call('DELETE', `${node}/maintenance-slot`, undefined, this.settings.agbotUrl);
           return { done: true };
-        case 'cordon':
+        case 'cordon': {
+          // A host an operator had cordoned already stays cordoned after the session.
+          const { schedulable } = await this.exchange.call<{ schedulable: boolean }>('GET', node);
+          if (!schedulable) return { done: true, result: { alreadyCordoned: true } };
+          await this.exchange.call('PATCH', node, { schedulable: false });
+          return { done: true };
+        }
         case 'uncordon':
-          await this.exchange.call('PATCH', node, { schedulable: command.kind === 'uncordon' });
+          if ((await this.store.commandResult(record.id, command.host, 'cordon'))?.alreadyCordoned)
+            return { done: true };
+          await this.exchange.call('PATCH', node, { schedulable: true });
           return { done: true };
         case 'start-host-action':
           await this.startHostAction(record, command.host);

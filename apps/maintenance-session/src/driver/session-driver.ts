@@ -118,7 +118,7 @@ export class SessionDriver {
         await this.options.store.commandPutOff(pending.id, outcome.why);
         break;
       }
-      await this.options.steps.commandCarriedOut(pending.id, record.id, outcome.input);
+      await this.options.steps.commandCarriedOut(pending.id, record.id, outcome.input, outcome.result);
       if (pending.command.kind === 'take-slot')
         this.renewedAt.set(`${record.id}/${pending.command.host}`, Date.now());
       any = true;

@@ -49,6 +49,7 @@ export class MaintenanceSessions1764200000000 implements MigrationInterface {
         command jsonb NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         done_at timestamptz,
+        result jsonb,
         attempts integer NOT NULL DEFAULT 0,
         last_error text
       )`);

@@ -77,7 +77,13 @@ export class SessionSteps {
       const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
       if (step.progress === record.progress) return record;
       await this.record(manager, record, step);
-      return { ...record, progress: step.progress, state: step.progress.state };
+      const finished = FINISHED_STATES.includes(step.progress.state);
+      return {
+        ...record,
+        progress: step.progress,
+        state: step.progress.state,
+        paused: record.paused && !finished,
+      };
     });
     this.onStep?.();
     return after;
@@ -106,11 +112,16 @@ export class SessionSteps {
   }
 
   /** Marks a driver command carried out and feeds what it brought about, in one transaction. */
-  async commandCarriedOut(commandId: string, sessionId: string, input?: WorkflowInput): Promise<void> {
+  async commandCarriedOut(
+    commandId: string,
+    sessionId: string,
+    input?: WorkflowInput,
+    result?: Record<string, unknown>,
+  ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const record = await this.store.lock(manager, sessionId);
       if (!record) throw sessionNotFound(sessionId);
-      await this.store.commandCarriedOut(manager, commandId);
+      await this.store.commandCarriedOut(manager, commandId, result);
       if (!input || FINISHED_STATES.includes(record.state)) return;
       const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
       if (step.progress !== record.progress) await this.record(manager, record, step);
@@ -129,6 +140,9 @@ export class SessionSteps {
 
   private async record(manager: EntityManager, record: SessionRecord, step: WorkflowStep): Promise<void> {
     await this.store.saveProgress(manager, record.id, step.progress);
+    // A session that ends (an abort, say) is never left paused: its hosts must be given back.
+    if (record.paused && FINISHED_STATES.includes(step.progress.state))
+      await this.store.setPaused(manager, record.id, false);
     const entries: StepEntry[] = [];
     const driverCommands: DriverCommand[] = [];
     for (const command of step.commands) {

@@ -206,11 +206,31 @@ export class SessionStore {
     return rows[0]?.done ?? false;
   }
 
-  async commandCarriedOut(manager: EntityManager, id: string): Promise<void> {
+  /** Marks the command carried out, with what the driver must remember of it (a cordon found in place). */
+  async commandCarriedOut(
+    manager: EntityManager,
+    id: string,
+    result?: Record<string, unknown>,
+  ): Promise<void> {
     await manager.query(
-      `UPDATE ${S}.session_commands SET done_at = now(), attempts = attempts + 1 WHERE id = $1`,
-      [id],
+      `UPDATE ${S}.session_commands SET done_at = now(), attempts = attempts + 1, result = $2 WHERE id = $1`,
+      [id, result ? JSON.stringify(result) : null],
     );
+  }
+
+  /** What the last carried-out `kind` command for the host left to remember, if anything. */
+  async commandResult(
+    sessionId: string,
+    host: string,
+    kind: DriverCommand['kind'],
+  ): Promise<Record<string, unknown> | undefined> {
+    const rows: { result: Record<string, unknown> | null }[] = await this.dataSource.query(
+      `SELECT result FROM ${S}.session_commands
+        WHERE session_id = $1 AND host = $2 AND command->>'kind' = $3 AND done_at IS NOT NULL
+        ORDER BY id DESC LIMIT 1`,
+      [sessionId, host, kind],
+    );
+    return rows[0]?.result ?? undefined;
   }
 
   async commandPutOff(id: string, why: string): Promise<void> {
