@@ -12,7 +12,7 @@ import {
 } from '@careen/contracts';
 import { eventually, http, readStream, useTestInfra } from '@careen/testing';
 import { randomUUID } from 'node:crypto';
-import { startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
+import { ROOT, startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
 
 describe('maintenance sessions: what is refused', () => {
   const infra = useTestInfra();
@@ -100,6 +100,14 @@ describe('maintenance sessions: what is refused', () => {
       '/v1/maintenance/{session}/{project}',
     ]);
     expect(Object.keys(document.paths['/v1/maintenance/{session}/{project}'])).toEqual(['get', 'put']);
+  });
+
+  it('answers 404 for an org the exchange does not know, and 403 for another org', async () => {
+    const unknown = await hub.call('POST', '/v1/maintenance', { org: 'nowhere', hosts: ['h1'] }, ROOT);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('no org "nowhere" at the exchange');
+    expect((await hub.call('POST', '/v1/maintenance', { org: 'root', hosts: ['h1'] })).status).toBe(403);
+    expect((await hub.call('GET', `/v1/maintenance/${session}`, undefined, ROOT)).status).toBe(200);
   });
 
   it('refuses a host of an open session with 409 naming the session, and starts nothing', async () => {

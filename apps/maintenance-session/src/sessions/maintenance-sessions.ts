@@ -9,6 +9,7 @@ import {
   type MaintenanceReplyPayload,
   parseReplyState,
 } from '@careen/contracts';
+import { ExchangeRequestError } from '@careen/service';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { randomUUID } from 'node:crypto';
@@ -58,7 +59,7 @@ export class MaintenanceSessions {
         'the maintenance service has no exchange credentials (CAREEN_MAINTENANCE_EXCHANGE_PASSWORD): it cannot read the hosts',
       );
     const { plan: planRequest, hostAction, problems } = this.readRequest(request);
-    const nodes = await facts.nodes(org);
+    const nodes = await readFleet(org, () => facts.nodes(org));
     // The hosts first (their problems need no workloads), then what runs on them.
     const chosen = planSession(
       { ...planRequest, projects: undefined },
@@ -67,7 +68,7 @@ export class MaintenanceSessions {
     if ('problems' in chosen || problems.length > 0)
       throw invalidSession([...problems, ...('problems' in chosen ? chosen.problems : [])]);
     const hosts = chosen.plan.hosts.map((host) => host.id);
-    const { workloads, replicated } = await facts.workloads(org, hosts);
+    const { workloads, replicated } = await readFleet(org, () => facts.workloads(org, hosts));
     const subscribed = await this.deps.subscribers.subscribed(org, [
       ...new Set(workloads.map((each) => each.project)),
     ]);
@@ -105,8 +106,8 @@ export class MaintenanceSessions {
     return (await this.find(id)).org;
   }
 
-  async list(org: string | undefined, open?: boolean): Promise<SessionView[]> {
-    return (await this.deps.store.list({ org, open, limit: 500 })).map((record) => viewOf(record));
+  async list(org: string): Promise<SessionView[]> {
+    return (await this.deps.store.list(org, 500)).map((record) => viewOf(record));
   }
 
   /** Ends the session: hosts under way back in service, slots given back, projects told. */
@@ -282,5 +283,18 @@ export class MaintenanceSessions {
       hostAction,
       problems,
     };
+  }
+}
+
+/** What the exchange or the agbot answered, as the caller's error: an unknown org, or a 503. */
+async function readFleet<T>(org: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ExchangeRequestError && error.status === 404)
+      throw new DomainError('not-found', 'maintenance.org-not-found', `no org "${org}" at the exchange`);
+    throw exchangeUnavailable(
+      `the hosts could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

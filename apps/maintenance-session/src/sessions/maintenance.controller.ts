@@ -12,7 +12,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CreateSessionDto } from './dto/create-session.dto';
-import { SessionListQuery } from './dto/session-reply.dto';
+import { SessionListQuery } from './dto/session-list.query';
 import { MaintenanceSessions } from './maintenance-sessions';
 import { type SessionView } from './session-view';
 

@@ -53,13 +53,6 @@ function toRecord(row: SessionRow): SessionRecord {
   };
 }
 
-export interface SessionListQuery {
-  org?: string;
-  state?: SessionState;
-  open?: boolean;
-  limit: number;
-}
-
 export class SessionStore {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -121,13 +114,11 @@ export class SessionStore {
     return rows[0] && toRecord(rows[0]);
   }
 
-  async list(query: SessionListQuery): Promise<SessionRecord[]> {
+  /** The org's sessions, newest first. */
+  async list(org: string, limit: number): Promise<SessionRecord[]> {
     const rows: SessionRow[] = await this.dataSource.query(
-      `SELECT * FROM ${S}.sessions
-        WHERE ($1::text IS NULL OR org = $1) AND ($2::text IS NULL OR state = $2)
-          AND ($3::boolean IS NULL OR (closed_at IS NULL) = $3)
-        ORDER BY created_at DESC LIMIT $4`,
-      [query.org ?? null, query.state ?? null, query.open ?? null, query.limit],
+      `SELECT * FROM ${S}.sessions WHERE org = $1 ORDER BY created_at DESC LIMIT $2`,
+      [org, limit],
     );
     return rows.map(toRecord);
   }

@@ -12,10 +12,3 @@ export class CapabilityQuery {
 
 /** A project's reply by `PUT reply_url`: the same body as on the reply subject. */
 export class SessionReplyDto extends MaintenanceReplyPayload {}
-
-export class SessionListQuery {
-  @ApiPropertyOptional({ description: "an org (hub admins); default the caller's" })
-  @IsOptional()
-  @IsString()
-  org?: string;
-}
