@@ -3,13 +3,12 @@
  * CloudEvents posted to it, answered by PUT to the event's reply_url. The maintenance service is
  * a small HTTP server here, answering instance_ids and recording replies.
  */
-import { MaintenanceProjectEvent, type MaintenanceProjectEventPayload } from '@careen/contracts';
+import { MaintenanceProjectEvent, type MaintenanceProjectEventPayload, signWebhook } from '@careen/contracts';
 import { createLogger } from '@careen/telemetry';
 import { eventually } from '@careen/testing';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { ReferenceVnfManager } from './reference-vnf-manager';
-import { signWebhook } from './webhook-signature';
 
 const SECRET = `whsec_${Buffer.from('the subscription secret, 32 byte').toString('base64')}`;
 

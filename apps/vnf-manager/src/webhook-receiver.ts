@@ -6,10 +6,14 @@
  * acknowledged and not handled again; one that could not be handled gets a 503 so that it is
  * retried. Events are handled one at a time, in the order they arrive.
  */
-import { contractProblems, MaintenanceProjectEvent, MaintenanceProjectEventPayload } from '@careen/contracts';
+import {
+  contractProblems,
+  MaintenanceProjectEvent,
+  MaintenanceProjectEventPayload,
+  webhookSignatureProblem,
+} from '@careen/contracts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { webhookSignatureProblem } from './webhook-signature';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const REMEMBERED_DELIVERIES = 10_000;

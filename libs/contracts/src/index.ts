@@ -12,3 +12,4 @@ export * from './management/agent-upgrade-policy';
 export * from './upgrades/upgrade-grant.events';
 export * from './maintenance/maintenance-states';
 export * from './maintenance/maintenance-events';
+export * from './webhooks/standard-webhooks';

@@ -202,6 +202,7 @@ export class SessionSteps {
       session_id: record.id,
       state: command.state,
       project_id: command.project,
+      org: record.org,
       instance_ids: url,
       ...(command.deadline ? { reply_url: url, actions_at: command.deadline } : {}),
       ...(command.allowedActions ? { allowed_actions: command.allowedActions } : {}),

@@ -41,6 +41,11 @@ export class MaintenanceProjectEventPayload {
   @IsString()
   project_id!: string;
 
+  /** The org the project belongs to (project names are an org's own). */
+  @IsOptional()
+  @IsString()
+  org?: string;
+
   /** Where the project reads its instances in the session (and the ones this state is about). */
   @IsUrl(URL_RULE)
   instance_ids!: string;

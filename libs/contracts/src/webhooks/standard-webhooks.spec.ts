@@ -1,4 +1,5 @@
-import { signWebhook, webhookSignatureProblem } from './webhook-signature';
+import { Webhook } from 'standardwebhooks';
+import { signWebhook, webhookSignatureProblem } from './standard-webhooks';
 
 const SECRET = `whsec_${Buffer.from('a secret of thirty-two bytes!!!!').toString('base64')}`;
 const NOW = new Date('2026-12-01T02:00:00.000Z');
@@ -26,5 +27,16 @@ describe('Standard Webhooks signatures', () => {
     expect(check('msg_2', TS, BODY)).toBe('no webhook-signature matches the secret');
     expect(check('msg_1', TS - 301, BODY)).toContain('more than 300 s away');
     expect(webhookSignatureProblem(SECRET, { id: 'msg_1' }, BODY, NOW)).toContain('are required');
+  });
+
+  it('signs as the Standard Webhooks reference library verifies, and a tampered body fails it', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const headers = {
+      'webhook-id': 'msg_2',
+      'webhook-timestamp': String(now),
+      'webhook-signature': signWebhook(SECRET, 'msg_2', now, BODY),
+    };
+    expect(new Webhook(SECRET).verify(BODY, headers)).toEqual({ state: 'MAINTENANCE' });
+    expect(() => new Webhook(SECRET).verify('{"state":"DOWN_SCALE"}', headers)).toThrow();
   });
 });
