@@ -1,8 +1,7 @@
 import { IDENTIFIER_PATTERN } from '@careen/contracts';
-import { HubServiceConfig, Secret } from '@careen/service';
+import { CidrListConstraint, HubServiceConfig, Secret } from '@careen/service';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
-import { CidrListConstraint } from './fleetlock/trusted-networks';
 
 export class AgbotConfig extends HubServiceConfig {
   @IsOptional()

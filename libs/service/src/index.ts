@@ -19,3 +19,4 @@ export * from './bootstrap/create-service-app';
 export * from './bootstrap/run-service';
 export * from './bootstrap/start-in-process';
 export * from './hub-client/exchange-client';
+export * from './net/network-list';

@@ -14,11 +14,10 @@ import {
   type Principal,
   type TokenVerifier,
 } from '@careen/auth';
-import { SERVICE_CONFIG } from '@careen/service';
+import { NetworkList, SERVICE_CONFIG } from '@careen/service';
 import { Inject, Injectable } from '@nestjs/common';
 import { type AgbotConfig } from '../agbot.config';
 import { FleetLockError } from './fleetlock.errors';
-import { TrustedNetworks } from './trusted-networks';
 
 export interface FleetLockCallerRequest {
   authorization: string | string[] | undefined;
@@ -27,14 +26,14 @@ export interface FleetLockCallerRequest {
 
 @Injectable()
 export class FleetLockCaller {
-  private readonly trusted: TrustedNetworks;
+  private readonly trusted: NetworkList;
 
   constructor(
     @Inject(SERVICE_CONFIG) config: AgbotConfig,
     @Inject(TOKEN_VERIFIER) private readonly verifier: TokenVerifier,
     @Inject(BASIC_AUTHENTICATOR) private readonly basic: BasicAuthenticator,
   ) {
-    this.trusted = TrustedNetworks.parse(config.CAREEN_FLEETLOCK_TRUSTED_NETWORKS);
+    this.trusted = NetworkList.parse(config.CAREEN_FLEETLOCK_TRUSTED_NETWORKS);
   }
 
   async assertMayActFor(request: FleetLockCallerRequest, org: string, node: string): Promise<void> {

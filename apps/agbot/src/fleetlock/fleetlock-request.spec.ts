@@ -2,7 +2,7 @@ import { loadConfig } from '@careen/service';
 import { AgbotConfig } from '../agbot.config';
 import { assertFleetLockHeader, expectedFleetLockGroup, parseFleetLockBody } from './fleetlock-request';
 import { FleetLockError } from './fleetlock.errors';
-import { TrustedNetworks } from './trusted-networks';
+import { NetworkList } from '@careen/service';
 
 function kindOf(run: () => unknown): string | undefined {
   try {
@@ -49,9 +49,9 @@ describe('FleetLock requests', () => {
   });
 });
 
-describe('TrustedNetworks', () => {
+describe('NetworkList', () => {
   it('matches IPv4, IPv6 and IPv4 seen on a dual-stack socket', () => {
-    const trusted = TrustedNetworks.parse('127.0.0.0/8, 10.1.0.0/16,::1/128');
+    const trusted = NetworkList.parse('127.0.0.0/8, 10.1.0.0/16,::1/128');
     expect(trusted.includes('127.0.0.1')).toBe(true);
     expect(trusted.includes('::ffff:127.0.0.1')).toBe(true);
     expect(trusted.includes('10.1.200.3')).toBe(true);
@@ -63,9 +63,9 @@ describe('TrustedNetworks', () => {
   });
 
   it('trusts nothing when empty and names a bad entry', () => {
-    expect(TrustedNetworks.parse('').includes('127.0.0.1')).toBe(false);
-    expect(() => TrustedNetworks.parse('10.0.0.0/8,10.0.0.1')).toThrow('"10.0.0.1" is not a CIDR');
-    expect(() => TrustedNetworks.parse('10.0.0.0/33')).toThrow('is not a CIDR');
+    expect(NetworkList.parse('').includes('127.0.0.1')).toBe(false);
+    expect(() => NetworkList.parse('10.0.0.0/8,10.0.0.1')).toThrow('"10.0.0.1" is not a CIDR');
+    expect(() => NetworkList.parse('10.0.0.0/33')).toThrow('is not a CIDR');
   });
 });
 

@@ -1,16 +1,20 @@
 /**
- * The networks FleetLock requests without credentials are accepted from (Zincati sends none):
- * a list of CIDRs, IPv4 or IPv6. An IPv4 client seen on a dual-stack socket as `::ffff:a.b.c.d`
- * is matched as IPv4.
+ * A list of networks from a setting of comma-separated CIDRs, IPv4 or IPv6 (the agbot's
+ * FleetLock trusted networks, the notifier's allowed webhook targets). An IPv4 address seen on
+ * a dual-stack socket as `::ffff:a.b.c.d` is matched as IPv4.
  */
 import { isIP, BlockList } from 'node:net';
-import { ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  ValidatorConstraint,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 
-export class TrustedNetworks {
+export class NetworkList {
   private constructor(private readonly list: BlockList) {}
 
   /** Throws naming the first entry that is not a CIDR. */
-  static parse(cidrs: string): TrustedNetworks {
+  static parse(cidrs: string): NetworkList {
     const list = new BlockList();
     for (const entry of cidrs
       .split(',')
@@ -20,7 +24,7 @@ export class TrustedNetworks {
       if (!parsed) throw new Error(`"${entry}" is not a CIDR such as 10.0.0.0/8 or fd00::/8`);
       list.addSubnet(parsed.address, parsed.prefix, parsed.family);
     }
-    return new TrustedNetworks(list);
+    return new NetworkList(list);
   }
 
   includes(remoteAddress: string | undefined): boolean {
@@ -44,7 +48,7 @@ function parseCidr(entry: string): { address: string; prefix: number; family: 'i
   return undefined;
 }
 
-/** Config validation of CAREEN_FLEETLOCK_TRUSTED_NETWORKS. */
+/** Config validation of a setting that lists CIDRs. */
 @ValidatorConstraint({ name: 'cidrList' })
 export class CidrListConstraint implements ValidatorConstraintInterface {
   private problem = '';
@@ -55,7 +59,7 @@ export class CidrListConstraint implements ValidatorConstraintInterface {
       return false;
     }
     try {
-      TrustedNetworks.parse(value);
+      NetworkList.parse(value);
       return true;
     } catch (error) {
       this.problem = (error as Error).message;
@@ -63,7 +67,7 @@ export class CidrListConstraint implements ValidatorConstraintInterface {
     }
   }
 
-  defaultMessage(): string {
-    return `CAREEN_FLEETLOCK_TRUSTED_NETWORKS: ${this.problem}`;
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property}: ${this.problem}`;
   }
 }
