@@ -1,6 +1,6 @@
-import { HubServiceConfig } from '@careen/service';
+import { CidrListConstraint, HubServiceConfig } from '@careen/service';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min, Validate } from 'class-validator';
 
 export class NotifierConfig extends HubServiceConfig {
   @IsOptional()
@@ -9,4 +9,49 @@ export class NotifierConfig extends HubServiceConfig {
   @Min(1)
   @Max(65535)
   CAREEN_NOTIFIER_PORT = 8084;
+
+  /**
+   * Comma-separated CIDRs of private, loopback or link-local addresses webhook targets may
+   * nevertheless have (checked when a subscription is made and at each call); empty: none.
+   */
+  @IsOptional()
+  @Validate(CidrListConstraint)
+  CAREEN_NOTIFIER_ALLOWED_NETWORKS = '';
+
+  /** How long a delivery is retried before it is dead-lettered. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(7 * 86_400)
+  CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS = 86_400;
+
+  /** The first retry's delay; each next one doubles, with jitter, up to the longest. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  CAREEN_NOTIFIER_RETRY_BASE_MS = 1_000;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  CAREEN_NOTIFIER_RETRY_MAX_MS = 300_000;
+
+  /** How long a webhook call may take before it counts as failed. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  CAREEN_NOTIFIER_WEBHOOK_TIMEOUT_MS = 5_000;
+
+  /** How often the deliverers look for due deliveries when nothing woke them. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  CAREEN_NOTIFIER_POLL_MS = 250;
 }

@@ -1,0 +1,70 @@
+/**
+ * Where a webhook may be sent: an http(s) URL whose host resolves only to public addresses,
+ * unless the operator allows a private network (CAREEN_NOTIFIER_ALLOWED_NETWORKS). Checked when a
+ * subscription is made and again before each call, so a subscription cannot be used to reach
+ * the hub's own network (server-side request forgery), even after its name is re-pointed.
+ */
+import { type NetworkList } from '@careen/service';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+const PRIVATE = new BlockList();
+for (const [address, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(address, prefix, 'ipv4');
+for (const [address, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  PRIVATE.addSubnet(address, prefix, 'ipv6');
+
+export class WebhookTargets {
+  constructor(
+    private readonly allowed: NetworkList,
+    private readonly resolve: (host: string) => Promise<string[]> = async (host) =>
+      (await lookup(host, { all: true })).map((each) => each.address),
+  ) {}
+
+  /** Why `url` may not be called, or undefined when it may. */
+  async problem(url: string): Promise<string | undefined> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'url must be an absolute http:// or https:// URL';
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      return 'url must be an absolute http:// or https:// URL';
+    if (parsed.username || parsed.password) return 'url must not carry credentials';
+    const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    let addresses: string[];
+    try {
+      addresses = isIP(host) ? [host] : await this.resolve(host);
+    } catch {
+      return `url's host "${host}" does not resolve`;
+    }
+    const refused = addresses.find((address) => this.isPrivate(address) && !this.allowed.includes(address));
+    return refused === undefined
+      ? undefined
+      : `url's host "${host}" is a private, loopback or link-local address (${refused}); an operator may allow its network with CAREEN_NOTIFIER_ALLOWED_NETWORKS`;
+  }
+
+  private isPrivate(address: string): boolean {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    const plain = mapped ? mapped[1]! : address;
+    return PRIVATE.check(plain, isIP(plain) === 4 ? 'ipv4' : 'ipv6');
+  }
+}
