@@ -3,11 +3,17 @@ import { OutboxMessageEntity } from '@careen/persistence';
 import { exchangeAuthModule, PlatformModule } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type NotifierConfig } from './notifier.config';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { DeliveryStore } from './delivery/delivery-store';
 import { InitNotifier1763769600000 } from './migrations/1763769600000-init-notifier';
+import { Subscriptions1764200200000 } from './migrations/1764200200000-subscriptions';
+import { type NotifierConfig } from './notifier.config';
+import { NotifierRuntime } from './notifier-runtime';
+import { Subscriptions } from './subscriptions/subscriptions';
+import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 
 export const NOTIFIER_ENTITIES = [OutboxMessageEntity];
-export const NOTIFIER_MIGRATIONS = [InitNotifier1763769600000];
+export const NOTIFIER_MIGRATIONS = [InitNotifier1763769600000, Subscriptions1764200200000];
 
 @Module({})
 export class NotifierModule {
@@ -25,6 +31,20 @@ export class NotifierModule {
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
+      ],
+      controllers: [SubscriptionsController, DeliveriesController],
+      providers: [
+        NotifierRuntime,
+        {
+          provide: Subscriptions,
+          inject: [NotifierRuntime],
+          useFactory: (runtime: NotifierRuntime) => runtime.subscriptions,
+        },
+        {
+          provide: DeliveryStore,
+          inject: [NotifierRuntime],
+          useFactory: (runtime: NotifierRuntime) => runtime.deliveries,
+        },
       ],
     };
   }

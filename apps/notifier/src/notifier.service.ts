@@ -5,7 +5,7 @@ import { NOTIFIER_ENTITIES, NOTIFIER_MIGRATIONS, NotifierModule } from './notifi
 export const notifierService: ServiceDefinition<NotifierConfig> = {
   service: 'notifier',
   description:
-    'Will hold subscriptions and deliver maintenance events (webhooks, NATS, SSE). Today it only boots: health, readiness, metrics and whoami.',
+    'Holds subscriptions to maintenance events and delivers them as signed webhooks (CloudEvents or AODH), in order per subscription, retried and dead-lettered; tells the maintenance service which projects have a subscriber.',
   configClass: NotifierConfig,
   port: (config) => config.CAREEN_NOTIFIER_PORT,
   module: (config, logger) => NotifierModule.forRoot(config, logger),

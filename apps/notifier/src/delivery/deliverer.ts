@@ -1,0 +1,124 @@
+/**
+ * Calls the webhooks: every replica claims due deliveries and makes the calls, each
+ * subscription's in order and all subscriptions' at once, each call bounded by its timeout, so a
+ * subscriber that is down or slow holds back only its own deliveries. A 2xx delivers; anything
+ * else is tried again on the retry schedule until the delivery's deadline, then it is dead.
+ */
+import { setTimeout as pause } from 'node:timers/promises';
+import { type SubscriptionStore } from '../subscriptions/subscription-store';
+import { type WebhookTargets } from '../subscriptions/webhook-target';
+import { type Delivery } from './delivery';
+import { type DeliveryStore } from './delivery-store';
+import { nextAttempt, type RetrySettings } from './retry-schedule';
+import { webhookRequest } from './webhook-request';
+
+const BATCH = 256;
+
+export interface DelivererOptions {
+  deliveries: DeliveryStore;
+  subscriptions: SubscriptionStore;
+  targets: WebhookTargets;
+  retry: RetrySettings;
+  timeoutMs: number;
+  pollMs: number;
+  observe?: (outcome: 'delivered' | 'retry' | 'dead', attempts: number, lagMs: number) => void;
+  logger: { warn(fields: object, message: string): void };
+}
+
+export class Deliverer {
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly options: DelivererOptions) {}
+
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let claimed = 0;
+      try {
+        claimed = await this.pass();
+      } catch (error) {
+        this.options.logger.warn({ err: String(error) }, 'delivery pass failed; trying again');
+      }
+      if (claimed > 0 || this.woken) {
+        this.woken = false;
+        continue;
+      }
+      const waiting = new AbortController();
+      const stop = () => waiting.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      this.wakeUp = stop;
+      await pause(this.options.pollMs, undefined, { signal: waiting.signal }).catch(() => undefined);
+      this.wakeUp = undefined;
+      signal.removeEventListener('abort', stop);
+    }
+    while (this.inFlight.size > 0) await pause(20);
+  }
+
+  /** New deliveries are owed: look now rather than at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Claims what is due and starts its calls; answers how many were claimed. */
+  private async pass(): Promise<number> {
+    const hold = this.options.timeoutMs * 2 + 1_000;
+    const due = (await this.options.deliveries.claim(BATCH, hold)).filter(
+      (each) => !this.inFlight.has(each.subscriptionId),
+    );
+    for (const delivery of due) {
+      this.inFlight.add(delivery.subscriptionId);
+      void this.deliver(delivery).finally(() => {
+        this.inFlight.delete(delivery.subscriptionId);
+        this.wake();
+      });
+    }
+    return due.length;
+  }
+
+  private async deliver(delivery: Delivery): Promise<void> {
+    const { deliveries } = this.options;
+    const subscription = await this.options.subscriptions.get(delivery.subscriptionId);
+    if (!subscription) return;
+    const now = new Date();
+    let error: string | undefined;
+    try {
+      error = await this.options.targets.problem(subscription.url);
+      if (!error) {
+        const request = webhookRequest(subscription, delivery, now);
+        const response = await fetch(subscription.url, {
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        });
+        await response.body?.cancel();
+        if (response.status < 200 || response.status >= 300)
+          error = `the receiver answered ${response.status}`;
+      }
+    } catch (failure) {
+      error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
+    }
+    const lagMs = Date.now() - Date.parse(delivery.eventTime);
+    if (!error) {
+      await deliveries.delivered(delivery.id);
+      this.options.observe?.('delivered', delivery.attempts + 1, lagMs);
+      return;
+    }
+    const next = nextAttempt(
+      delivery.attempts + 1,
+      new Date(),
+      new Date(delivery.deadlineAt),
+      this.options.retry,
+    );
+    await deliveries.failed(delivery.id, error, next);
+    this.options.observe?.(next ? 'retry' : 'dead', delivery.attempts + 1, lagMs);
+    if (!next)
+      this.options.logger.warn(
+        { subscription: delivery.subscriptionId, event: delivery.eventId, error },
+        'delivery dead-lettered after its last attempt',
+      );
+  }
+}

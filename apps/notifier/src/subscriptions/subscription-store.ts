@@ -1,0 +1,121 @@
+/** Subscriptions in SQL. */
+import { type DataSource } from 'typeorm';
+import { type SigningSecret, type Subscription } from './subscription';
+
+interface SubscriptionRow {
+  id: string;
+  org: string;
+  scope: Subscription['scope'];
+  project: string | null;
+  hosts: string[];
+  states: string[];
+  kind: Subscription['kind'];
+  url: string;
+  format: Subscription['format'];
+  secrets: SigningSecret[];
+  created_by: string;
+  created_at: Date;
+}
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    org: row.org,
+    scope: row.scope,
+    project: row.project,
+    hosts: row.hosts,
+    states: row.states,
+    kind: row.kind,
+    url: row.url,
+    format: row.format,
+    secrets: row.secrets,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
+}
+
+export class SubscriptionStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(subscription: Subscription): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO notifier.subscriptions (id, org, scope, project, hosts, states, kind, url, format, secrets, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        subscription.id,
+        subscription.org,
+        subscription.scope,
+        subscription.project,
+        subscription.hosts,
+        subscription.states,
+        subscription.kind,
+        subscription.url,
+        subscription.format,
+        JSON.stringify(subscription.secrets),
+        subscription.createdBy,
+      ],
+    );
+  }
+
+  async get(id: string): Promise<Subscription | undefined> {
+    const rows: SubscriptionRow[] = await this.dataSource.query(
+      'SELECT * FROM notifier.subscriptions WHERE id = $1',
+      [id],
+    );
+    return rows[0] && toSubscription(rows[0]);
+  }
+
+  async list(org: string): Promise<Subscription[]> {
+    const rows: SubscriptionRow[] = await this.dataSource.query(
+      'SELECT * FROM notifier.subscriptions WHERE org = $1 ORDER BY created_at, id',
+      [org],
+    );
+    return rows.map(toSubscription);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query('DELETE FROM notifier.subscriptions WHERE id = $1', [
+      id,
+    ])) as [unknown, number];
+    return count > 0;
+  }
+
+  async setSecrets(id: string, secrets: SigningSecret[]): Promise<void> {
+    await this.dataSource.query('UPDATE notifier.subscriptions SET secrets = $2 WHERE id = $1', [
+      id,
+      JSON.stringify(secrets),
+    ]);
+  }
+
+  /** Subscriptions of the org that want a project's events in `state`. */
+  async forProjectEvent(org: string, project: string, state: string): Promise<Subscription[]> {
+    const rows: SubscriptionRow[] = await this.dataSource.query(
+      `SELECT * FROM notifier.subscriptions
+        WHERE org = $1 AND (scope = 'all-projects' OR (scope = 'project' AND project = $2))
+          AND (states = '{}' OR $3 = ANY(states)) ORDER BY id`,
+      [org, project, state],
+    );
+    return rows.map(toSubscription);
+  }
+
+  /** Subscriptions of the org that want admin events about `host` in `state`. */
+  async forAdminEvent(org: string, host: string, state: string): Promise<Subscription[]> {
+    const rows: SubscriptionRow[] = await this.dataSource.query(
+      `SELECT * FROM notifier.subscriptions
+        WHERE org = $1 AND scope = 'admin' AND (hosts = '{}' OR $2 = ANY(hosts))
+          AND (states = '{}' OR $3 = ANY(states)) ORDER BY id`,
+      [org, host, state],
+    );
+    return rows.map(toSubscription);
+  }
+
+  /** Whether anyone in the org listens to the project's events. */
+  async projectHasSubscriber(org: string, project: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM notifier.subscriptions
+        WHERE org = $1 AND (scope = 'all-projects' OR (scope = 'project' AND project = $2)) LIMIT 1`,
+      [org, project],
+    );
+    return rows.length > 0;
+  }
+}

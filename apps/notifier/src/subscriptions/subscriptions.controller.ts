@@ -1,0 +1,85 @@
+import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { OrgQuery } from '../org.query';
+import { CreateSubscriptionDto } from './dto/create-subscription.dto';
+import { RotateSecretDto } from './dto/rotate-secret.dto';
+import { Subscriptions, type SubscriptionView, viewOf } from './subscriptions';
+
+const ID = new ParseUUIDPipe({ version: '4' });
+
+/** Who receives which maintenance events, and how: an org's admins manage its subscriptions. */
+@ApiTags('subscriptions')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/subscriptions')
+export class SubscriptionsController {
+  constructor(private readonly subscriptions: Subscriptions) {}
+
+  @Post()
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Subscribe to maintenance events; the answer shows the signing secret, once' })
+  @ApiBadRequestResponse({
+    description: 'every problem at once: scope and fields that disagree, a URL not allowed',
+  })
+  create(
+    @CurrentPrincipal() actor: Principal,
+    @Body() body: CreateSubscriptionDto,
+  ): Promise<SubscriptionView & { secret: string }> {
+    const org = body.org ?? actor.org;
+    assertAccess(actor, { roles: ['orgAdmin'], org });
+    return this.subscriptions.create(org, principalId(actor), body);
+  }
+
+  @Get()
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: "The org's subscriptions (never their secrets)" })
+  async list(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: OrgQuery,
+  ): Promise<{ items: SubscriptionView[]; total: number }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { roles: ['orgAdmin'], org });
+    const items = await this.subscriptions.list(org);
+    return { items, total: items.length };
+  }
+
+  @Get(':id')
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'A subscription (never its secret)' })
+  @ApiNotFoundResponse({ description: 'no such subscription' })
+  async get(@CurrentPrincipal() actor: Principal, @Param('id', ID) id: string): Promise<SubscriptionView> {
+    const subscription = await this.subscriptions.get(id);
+    assertAccess(actor, { roles: ['orgAdmin'], org: subscription.org });
+    return viewOf(subscription);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Remove a subscription and what it is still owed' })
+  async remove(@CurrentPrincipal() actor: Principal, @Param('id', ID) id: string): Promise<void> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
+    await this.subscriptions.remove(id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'A new signing secret, shown once; the old one signs too for overlap_seconds' })
+  async rotate(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', ID) id: string,
+    @Body() body: RotateSecretDto,
+  ): Promise<SubscriptionView & { secret: string }> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
+    return this.subscriptions.rotateSecret(id, body.overlap_seconds);
+  }
+}
