@@ -133,6 +133,14 @@ describe('npm start', () => {
       );
       expect(output).toContain('vnf manager shop: MAINTENANCE → ACK_MAINTENANCE');
       expect(output).toContain('vnf manager shop: MAINTENANCE_COMPLETE → ACK_MAINTENANCE_COMPLETE');
+      // With the notifier running, the events reached the VNF manager as its signed webhooks.
+      const notifierPort = ports.get('CAREEN_NOTIFIER_PORT');
+      if (notifierPort) {
+        const deliveries = await fetch(`http://127.0.0.1:${notifierPort}/v1/deliveries?state=delivered`, {
+          headers: { authorization: asDemo },
+        });
+        expect(((await deliveries.json()) as { total: number }).total).toBeGreaterThan(2);
+      }
     }
 
     child.kill('SIGTERM');

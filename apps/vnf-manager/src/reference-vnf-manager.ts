@@ -37,7 +37,9 @@ export interface VnfManagerLogger {
 }
 
 /** How events reach the manager: its own durable consumer, or webhooks the notifier posts. */
-export type Follow = { via: 'bus' } | { via: 'webhook'; port: number; host?: string; secret?: string };
+export type Follow =
+  | { via: 'bus' }
+  | { via: 'webhook'; port: number; host?: string; secret?: string | (() => string | undefined) };
 
 export interface ReferenceVnfManagerOptions {
   /** Needed to follow on the bus or to reply on it. */

@@ -22,8 +22,11 @@ export interface WebhookReceiverOptions {
   project: string;
   port: number;
   host?: string;
-  /** The subscription's secret (`whsec_…`); without it deliveries are not checked. */
-  secret?: string;
+  /**
+   * The subscription's secret (`whsec_…`), or where to read it (it is known only once the
+   * subscription naming this receiver's URL is made); without one deliveries are not checked.
+   */
+  secret?: string | (() => string | undefined);
   onEvent: (event: MaintenanceProjectEventPayload) => Promise<void>;
 }
 
@@ -64,9 +67,10 @@ export class WebhookReceiver {
       const value = request.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    if (this.options.secret) {
+    const secret = typeof this.options.secret === 'function' ? this.options.secret() : this.options.secret;
+    if (secret) {
       const problem = webhookSignatureProblem(
-        this.options.secret,
+        secret,
         {
           id: header('webhook-id'),
           timestamp: header('webhook-timestamp'),

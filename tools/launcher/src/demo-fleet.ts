@@ -34,6 +34,8 @@ export interface DemoFleetOptions {
   /** With the maintenance service running: the bus the reference VNF manager follows. */
   natsUrl?: string;
   withMaintenance?: boolean;
+  /** With the notifier running, the VNF manager receives its events as the notifier's webhooks. */
+  notifierUrl?: string;
   rootPassword: string;
   adminPassword: string;
   nodes: number;
@@ -209,26 +211,29 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   };
 }
 
-/** The reference VNF manager of project `shop`, its answers shown on the console. */
+/**
+ * The reference VNF manager of project `shop`, its answers shown on the console. With the
+ * notifier running it receives the project's events as signed webhooks, through a subscription
+ * the demo makes (replacing the one of an earlier start); else it follows them on the bus.
+ */
 async function startVnfManager(
   options: DemoFleetOptions,
   natsUrl: string,
   logger: JsonLogger,
 ): Promise<{ stop(): Promise<void> }> {
   const bus = await connectBus({ url: natsUrl, name: 'demo-vnf-manager', logger });
+  const exchange = new ExchangeClient(options.exchangeUrl, {
+    org: DEMO_ORG,
+    username: DEMO_ADMIN,
+    password: options.adminPassword,
+  });
+  const subscription = options.notifierUrl ? new DemoSubscription(exchange, options.notifierUrl) : undefined;
   const manager = new ReferenceVnfManager({
     bus,
     project: DEMO_PROJECT,
+    follow: subscription ? { via: 'webhook', port: 0, secret: () => subscription.secret } : { via: 'bus' },
     replyVia: 'bus',
-    exchange: {
-      client: new ExchangeClient(options.exchangeUrl, {
-        org: DEMO_ORG,
-        username: DEMO_ADMIN,
-        password: options.adminPassword,
-      }),
-      org: DEMO_ORG,
-      deploymentPolicy: DEMO_DEPLOYMENT_POLICY,
-    },
+    exchange: { client: exchange, org: DEMO_ORG, deploymentPolicy: DEMO_DEPLOYMENT_POLICY },
     observe: (event, reply) =>
       options.print(
         `vnf manager ${DEMO_PROJECT}: ${event.state}${event.host ? ` ${event.host}` : ''}` +
@@ -238,13 +243,44 @@ async function startVnfManager(
       ),
     logger,
   });
-  await manager.start();
+  const webhookUrl = await manager.start();
+  if (subscription && webhookUrl) await subscription.replace(webhookUrl);
   return {
     stop: async () => {
       await manager.stop();
       await bus.close();
     },
   };
+}
+
+/** The demo's webhook subscription of project `shop` at the notifier. */
+class DemoSubscription {
+  /** Known once subscribed; the receiver checks deliveries with it. */
+  secret: string | undefined;
+
+  constructor(
+    private readonly exchange: ExchangeClient,
+    private readonly notifierUrl: string,
+  ) {}
+
+  /** Subscribes `url`, removing the demo's subscriptions of earlier starts (their receivers are gone). */
+  async replace(url: string): Promise<void> {
+    const { items } = await this.exchange.call<{
+      items: { id: string; project_id: string | null; created_by: string }[];
+    }>('GET', '/v1/subscriptions', undefined, this.notifierUrl);
+    const earlier = items.filter(
+      (each) => each.project_id === DEMO_PROJECT && each.created_by === `${DEMO_ORG}/${DEMO_ADMIN}`,
+    );
+    for (const old of earlier)
+      await this.exchange.call('DELETE', `/v1/subscriptions/${old.id}`, undefined, this.notifierUrl);
+    const created = await this.exchange.call<{ secret: string }>(
+      'POST',
+      '/v1/subscriptions',
+      { scope: 'project', project_id: DEMO_PROJECT, kind: 'webhook', url, format: 'cloudevents' },
+      this.notifierUrl,
+    );
+    this.secret = created.secret;
+  }
 }
 
 /** An agent package holding only its manifest: enough for simulated agents to be at that version. */

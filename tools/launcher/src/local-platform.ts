@@ -114,6 +114,7 @@ export class LocalPlatform {
       agbotUrl: agbot?.url,
       natsUrl: this.nats?.url,
       withMaintenance: this.services.some((child) => child.service.name === 'maintenance-session'),
+      notifierUrl: this.services.find((child) => child.service.name === 'notifier')?.url,
       rootPassword: credentials.rootPassword,
       adminPassword: credentials.demoPassword,
       nodes: demo.nodes,
@@ -232,6 +233,8 @@ export class LocalPlatform {
     // Locally the agbot and the maintenance service sign in to the exchange as the hub admin; a
     // deployment gives each a user of its own.
     if (service.name === 'agbot') env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
+    // Webhook receivers on the developer's own machine work out of the box.
+    if (service.name === 'notifier') env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
     if (service.name === 'maintenance-session') {
       env.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD = credentials.rootPassword;
       const agbot = this.config.services.find((each) => each.service.name === 'agbot');

@@ -49,7 +49,9 @@ export function readySummary(
       `              in ${demo.haGroups} HA groups ${DEMO_NODE_PREFIX}-group-1 … ${DEMO_NODE_PREFIX}-group-${demo.haGroups}; log ${demo.logFile}`,
       `  Demo admin  org "${DEMO_ORG}", user "${DEMO_ADMIN}", password ${credentials.demoPassword}`,
       `  Demo app    deployment policy "${DEMO_DEPLOYMENT_POLICY}" of project "${DEMO_PROJECT}" on half the fleet` +
-        (demo.vnfManager ? '; the reference VNF manager answers its maintenance events' : ''),
+        (demo.vnfManager
+          ? '; the reference VNF manager answers its maintenance events (by webhook, with the notifier)'
+          : ''),
     );
   }
   if (cli) {
