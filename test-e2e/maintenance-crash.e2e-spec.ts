@@ -88,12 +88,17 @@ describe('maintenance sessions: the service killed at each state', () => {
     body: object,
     when: (session: { state: string; hosts: { phase: string }[] }) => boolean,
   ) {
+    await hub.redRunsOn((body as { hosts: string[] }).hosts);
     const started = await call('POST', '/v1/maintenance', body);
     expect([started.status, started.body.message]).toEqual([201, undefined]);
     const id = started.body.session_id as string;
     await eventually(async () => expect(when((await call('GET', `/v1/maintenance/${id}`)).body)).toBe(true), {
       timeoutMs: 30_000,
       intervalMs: 20,
+    }).catch(async (error: unknown) => {
+      // Say where the session stood, for a failure to be understood.
+      const session = (await call('GET', `/v1/maintenance/${id}`)).body;
+      throw new Error(`${String(error)}\nthe session: ${JSON.stringify(session, null, 1)}`);
     });
     await kill();
     for (const gate of Object.values(gates)) gate.release();

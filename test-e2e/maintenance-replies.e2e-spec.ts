@@ -15,7 +15,9 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
   let redAnswer: (event: MaintenanceProjectEventPayload) => Answer = () => 'ack';
   const redEvents: MaintenanceProjectEventPayload[] = [];
 
-  const run = async (body: object) => {
+  /** Runs a session to its end, once red runs on `settled` (the hosts, unless some are cordoned). */
+  const run = async (body: { hosts: string[]; [field: string]: unknown }, settled = body.hosts) => {
+    await hub.redRunsOn(settled);
     const started = await hub.call('POST', '/v1/maintenance', {
       host_action: { kind: 'simulated', seconds: 0 },
       ...body,
@@ -144,7 +146,7 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
     expect((await hub.exchangeCall('PATCH', '/v1/orgs/acme/nodes/x3', { schedulable: false })).status).toBe(
       200,
     );
-    const session = await run({ hosts: ['x3', 'x1'], max_parallel_hosts: 2 });
+    const session = await run({ hosts: ['x3', 'x1'], max_parallel_hosts: 2 }, ['x1']);
     expect(session.state).toBe('MAINTENANCE_DONE');
     expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/x3')).body.schedulable).toBe(false);
     expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/x1')).body.schedulable).toBe(true);

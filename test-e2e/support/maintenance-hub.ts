@@ -51,6 +51,11 @@ export interface MaintenanceHub {
   bus: BusConnection;
   /** A call to the exchange, as root unless told otherwise. */
   exchangeCall(method: string, path: string, body?: unknown, auth?: Credentials): Promise<HttpResult>;
+  /**
+   * Waits until project red runs on each of `hosts` again: a session that cordoned a host took
+   * it off, and the agbot puts it back a moment after the host serves again.
+   */
+  redRunsOn(hosts: readonly string[]): Promise<void>;
   /** A call to the maintenance service, as acme's admin unless told otherwise. */
   call(method: string, path: string, body?: unknown, auth?: Credentials): Promise<HttpResult>;
   close(): Promise<void>;
@@ -164,6 +169,14 @@ export async function startMaintenanceHub(
     fleet,
     bus,
     exchangeCall,
+    redRunsOn: (hosts) =>
+      eventually(
+        () => {
+          for (const host of hosts)
+            expect(fleet.running(host).map((each) => each.deploymentPolicy)).toContain('red-web');
+        },
+        { timeoutMs: 30_000 },
+      ),
     call: (method, path, body, auth = ADA) => http(maintenance!.url, method, path, { auth, body }),
     close: async () => {
       await maintenance?.close();
