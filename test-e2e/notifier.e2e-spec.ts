@@ -21,6 +21,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { runCli } from '@careen/cli/src/run-cli';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const ROOT = basic('root', 'root', 'root-password-1');
 const ADA = basic('acme', 'ada', 'ada-password');
@@ -66,6 +70,8 @@ class Receiver {
 describe('notifier: webhook subscriptions', () => {
   const infra = useTestInfra();
   let notifier: InProcessService<NotifierConfig>;
+  let exchangeUrl: string;
+  let workDir: string;
   let bus: BusConnection;
   const receivers: Receiver[] = [];
 
@@ -119,6 +125,8 @@ describe('notifier: webhook subscriptions', () => {
     const exchange = await startServiceInProcess(exchangeService, infra, {
       CAREEN_ROOT_PASSWORD: 'root-password-1',
     });
+    exchangeUrl = exchange.url;
+    workDir = await mkdtemp(join(tmpdir(), 'careen-cli-notifier-'));
     for (const [org, user, password] of [
       ['acme', 'ada', 'ada-password'],
       ['beta', 'bea', 'bea-password'],
@@ -143,6 +151,7 @@ describe('notifier: webhook subscriptions', () => {
   });
 
   afterAll(async () => {
+    await rm(workDir, { recursive: true, force: true });
     await notifier?.close();
     for (const each of receivers) await each.stop();
   });
@@ -318,6 +327,63 @@ describe('notifier: webhook subscriptions', () => {
     expect((await call('GET', '/v1/subscriptions', undefined, BEA)).body.total).toBe(0);
     expect((await call('DELETE', `/v1/subscriptions/${id}`)).status).toBe(204);
     expect((await call('GET', `/v1/subscriptions/${id}`)).status).toBe(404);
+  });
+
+  it('is steered with careen subscription and careen deliveries', async () => {
+    const careen = async (args: string[]) => {
+      let output = '';
+      let stderr = '';
+      const code = await runCli(args, {
+        stdout: { write: (chunk: string) => (output += chunk) },
+        stderr: { write: (chunk: string) => (stderr += chunk) },
+        env: {
+          CAREEN_EXCHANGE_URL: exchangeUrl,
+          CAREEN_NOTIFIER_URL: notifier.url,
+          CAREEN_ORG: 'acme',
+          CAREEN_USER: 'ada',
+          CAREEN_PASSWORD: 'ada-password',
+          CAREEN_CONFIG_DIR: workDir,
+        },
+      });
+      return { code, output, stderr };
+    };
+    const hook = await receiver();
+    const added = await careen([
+      'subscription',
+      'add',
+      '--project',
+      'cli-app',
+      '--url',
+      hook.url,
+      '--format',
+      'aodh',
+    ]);
+    expect(added.code).toBe(0);
+    const [, id] = /^subscription (\S+)$/m.exec(added.output)!;
+    const [, secret] = /shown once, keep it with the receiver\): (whsec_\S+)$/m.exec(added.output)!;
+    expect((await careen(['subscription', 'list'])).output).toMatch(
+      new RegExp(`^${id} +project cli-app +\\(all\\) +aodh`, 'm'),
+    );
+    const event = await projectEvent('cli-app', 'MAINTENANCE');
+    await eventually(() => expect(hook.received).toHaveLength(1));
+    expect(() =>
+      new Webhook(secret!).verify(
+        hook.received[0]!.body,
+        hook.received[0]!.headers as Record<string, string>,
+      ),
+    ).not.toThrow();
+    expect((await careen(['deliveries', '--subscription', id!])).output).toMatch(
+      new RegExp(`${event} +delivered +1`),
+    );
+    expect((await careen(['subscription', 'rotate-secret', id!, '--overlap', '10'])).output).toMatch(
+      /^new signing secret \(shown once\): whsec_/,
+    );
+    expect((await careen(['subscription', 'remove', id!])).output).toBe(`removed subscription ${id}\n`);
+    const unscoped = await careen(['subscription', 'add', '--url', hook.url]);
+    expect(unscoped.code).not.toBe(0);
+    expect(unscoped.stderr).toContain('exactly one of --project P, --all-projects and --admin');
+    const refused = await careen(['subscription', 'add', '--all-projects', '--url', 'http://10.0.0.9/']);
+    expect(refused.stderr).toContain('private, loopback or link-local');
   });
 
   it.each([

@@ -14,6 +14,8 @@ export interface CliEnv {
   agbotUrl?: string;
   /** CAREEN_MAINTENANCE_URL: the maintenance service `careen maintenance` talks to, unless --maintenance-url says otherwise. */
   maintenanceUrl?: string;
+  /** CAREEN_NOTIFIER_URL: the notifier `careen subscription` and `deliveries` talk to, unless --notifier-url says otherwise. */
+  notifierUrl?: string;
   /** CAREEN_ORG: org of the CAREEN_USER credentials, default org of commands and of login. */
   org?: string;
   /** CAREEN_USER: with CAREEN_PASSWORD, Basic credentials used instead of a stored login; alone, the default user of login. */
@@ -40,6 +42,7 @@ export function readCliEnv(env: Record<string, string | undefined>): CliEnv {
     exchangeUrl: value(env, 'CAREEN_EXCHANGE_URL'),
     agbotUrl: value(env, 'CAREEN_AGBOT_URL'),
     maintenanceUrl: value(env, 'CAREEN_MAINTENANCE_URL'),
+    notifierUrl: value(env, 'CAREEN_NOTIFIER_URL'),
     org: value(env, 'CAREEN_ORG'),
     user: value(env, 'CAREEN_USER'),
     password: value(env, 'CAREEN_PASSWORD'),

@@ -16,6 +16,7 @@ import { registerDeployCheckCommands } from './commands/deploycheck.commands';
 import { registerDeployPolicyCommands, registerServiceCommands } from './commands/file-resource.commands';
 import { registerHaGroupCommands } from './commands/hagroup.commands';
 import { registerMaintenanceCommands } from './commands/maintenance.commands';
+import { registerSubscriptionCommands } from './commands/subscription.commands';
 import { registerNmpCommands } from './commands/nmp.commands';
 import { registerNodeCommands } from './commands/node.commands';
 import { registerOrgCommands } from './commands/org.commands';
@@ -63,6 +64,7 @@ export function buildProgram(services: CliServices): Command {
   registerAgentPackageCommands(program, services);
   registerDeployCheckCommands(program, services);
   registerMaintenanceCommands(program, services);
+  registerSubscriptionCommands(program, services);
   return program;
 }
 

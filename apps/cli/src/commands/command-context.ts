@@ -8,6 +8,7 @@ import { type CliEnv } from '../cli-env';
 import { type CliIo } from '../cli-io';
 import { type ConfigStore, type StoredConfig } from '../config/config-store';
 import { ExchangeClient } from '../http/exchange-client';
+import { askService } from '../http/service-url';
 import { Printer, type OutputFormat } from '../output/output';
 
 export interface GlobalOptions {
@@ -113,4 +114,23 @@ export async function orgCommandContext(
   const context = contextOf(command, services);
   const client = await context.client();
   return { context, client, org: await context.org(client, explicitOrg) };
+}
+
+/** Another Careen service a command talks to: its name, base URL, and the setting that points elsewhere. */
+export interface OtherService {
+  name: string;
+  url: string;
+  setting: string;
+}
+
+/**
+ * What a command asking another service needs: its context, and `ask`, which runs a request with
+ * an authenticated client of that service and names the service in its failures.
+ */
+export async function serviceCommandContext(command: Command, services: CliServices, service: OtherService) {
+  const context = contextOf(command, services);
+  const client = await context.serviceClient(service.url);
+  const ask = <T>(request: (client: ExchangeClient) => Promise<T>) =>
+    askService(service.name, service.url, service.setting, () => request(client));
+  return { context, ask };
 }

@@ -5,13 +5,13 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
-import { type ExchangeClient, path } from '../http/exchange-client';
-import { askService, serviceBaseUrl } from '../http/service-url';
+import { path } from '../http/exchange-client';
+import { serviceBaseUrl } from '../http/service-url';
 import { type Column } from '../output/output';
 import { FINISHED_SESSION_STATES, renderSession, type SessionAnswer } from '../watch/maintenance-screen';
 import { since } from '../watch/rollout-screen';
 import { interruptiblePause } from '../watch/interruptible-pause';
-import { type CliServices, contextOf } from './command-context';
+import { type CliServices, serviceCommandContext } from './command-context';
 import { readJsonObject } from './file-input';
 import { parseMembers } from './hagroup.commands';
 
@@ -99,18 +99,12 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
       `maintenance service URL (default: CAREEN_MAINTENANCE_URL, else ${DEFAULT_MAINTENANCE_URL})`,
     );
 
-  /** The maintenance service's client and URL, with the caller's login. */
-  const service = async (command: Command) => {
-    const context = contextOf(command, services);
+  /** The maintenance service, asked with the caller's login. */
+  const service = (command: Command) => {
     const flag = command.optsWithGlobals<{ maintenanceUrl?: string }>().maintenanceUrl;
-    const url = serviceBaseUrl(
-      'maintenance service',
-      flag ?? services.env.maintenanceUrl ?? DEFAULT_MAINTENANCE_URL,
-    );
-    const client = await context.serviceClient(url);
-    const ask = <T>(request: (client: ExchangeClient) => Promise<T>) =>
-      askService('maintenance service', url, SETTING, () => request(client));
-    return { context, ask };
+    const name = 'maintenance service';
+    const url = serviceBaseUrl(name, flag ?? services.env.maintenanceUrl ?? DEFAULT_MAINTENANCE_URL);
+    return serviceCommandContext(command, services, { name, url, setting: SETTING });
   };
 
   maintenance

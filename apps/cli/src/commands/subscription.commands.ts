@@ -1,0 +1,227 @@
+/**
+ * `careen subscription add|list|show|remove|rotate-secret|redeliver` and `careen deliveries`:
+ * who receives an org's maintenance events, and what was delivered, asked of the notifier
+ * (--notifier-url, else CAREEN_NOTIFIER_URL, else http://127.0.0.1:8084) with the caller's login.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { CliError } from '../cli-errors';
+import { path } from '../http/exchange-client';
+import { serviceBaseUrl } from '../http/service-url';
+import { type Column } from '../output/output';
+import { type CliServices, serviceCommandContext } from './command-context';
+import { parseMembers } from './hagroup.commands';
+
+export const DEFAULT_NOTIFIER_URL = 'http://127.0.0.1:8084';
+const URL_OPTION = [
+  '--notifier-url <url>',
+  `notifier URL (default: CAREEN_NOTIFIER_URL, else ${DEFAULT_NOTIFIER_URL})`,
+] as const;
+
+interface SubscriptionAnswer {
+  id: string;
+  org: string;
+  scope: string;
+  project_id: string | null;
+  hosts: string[];
+  states: string[];
+  kind: string;
+  url: string;
+  format: string;
+  created_at: string;
+  secrets: { expires_at: string | null }[];
+  secret?: string;
+}
+
+interface DeliveryAnswer {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  subject: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+}
+
+const SUBSCRIPTION_COLUMNS: readonly Column<SubscriptionAnswer>[] = [
+  { header: 'ID', value: (row) => row.id },
+  {
+    header: 'SCOPE',
+    value: (row) =>
+      row.scope === 'project'
+        ? `project ${row.project_id}`
+        : row.scope === 'admin'
+          ? `admin ${row.hosts.length > 0 ? row.hosts.join(',') : '(every host)'}`
+          : 'all projects',
+  },
+  { header: 'STATES', value: (row) => (row.states.length > 0 ? row.states.join(',') : '(all)') },
+  { header: 'FORMAT', value: (row) => row.format },
+  { header: 'URL', value: (row) => row.url },
+];
+
+const DELIVERY_COLUMNS: readonly Column<DeliveryAnswer>[] = [
+  { header: 'ID', value: (row) => row.id },
+  { header: 'SUBSCRIPTION', value: (row) => row.subscription_id },
+  { header: 'EVENT', value: (row) => row.event_id },
+  { header: 'STATE', value: (row) => row.state },
+  { header: 'ATTEMPTS', value: (row) => row.attempts },
+  { header: 'LAST ERROR', value: (row) => row.last_error ?? '' },
+  { header: 'CREATED', value: (row) => row.created_at },
+];
+
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('a whole number of seconds');
+  return parsed;
+}
+
+interface AddOptions {
+  project?: string;
+  allProjects?: boolean;
+  admin?: boolean;
+  hosts?: string;
+  url: string;
+  format: string;
+  states?: string;
+  org?: string;
+}
+
+/** The request body of `subscription add`; exactly one scope. */
+export function subscriptionRequest(options: AddOptions): Record<string, unknown> {
+  const scopes = [options.project !== undefined, options.allProjects === true, options.admin === true];
+  if (scopes.filter(Boolean).length !== 1)
+    throw new CliError('say what to subscribe to: exactly one of --project P, --all-projects and --admin');
+  if (options.hosts !== undefined && !options.admin) throw new CliError('--hosts goes with --admin');
+  return {
+    ...(options.org ? { org: options.org } : {}),
+    scope: options.project !== undefined ? 'project' : options.admin ? 'admin' : 'all-projects',
+    ...(options.project !== undefined ? { project_id: options.project } : {}),
+    ...(options.hosts !== undefined ? { hosts: parseMembers(options.hosts) } : {}),
+    ...(options.states !== undefined ? { states: parseMembers(options.states) } : {}),
+    kind: 'webhook',
+    url: options.url,
+    format: options.format,
+  };
+}
+
+export function registerSubscriptionCommands(program: Command, services: CliServices): void {
+  /** The notifier, asked with the caller's login. */
+  const notifier = (command: Command) => {
+    const flag = command.optsWithGlobals<{ notifierUrl?: string }>().notifierUrl;
+    const url = serviceBaseUrl('notifier', flag ?? services.env.notifierUrl ?? DEFAULT_NOTIFIER_URL);
+    return serviceCommandContext(command, services, {
+      name: 'notifier',
+      url,
+      setting: '--notifier-url or CAREEN_NOTIFIER_URL',
+    });
+  };
+  const orgQuery = (org?: string) => (org ? `?org=${encodeURIComponent(org)}` : '');
+
+  const subscription = program
+    .command('subscription')
+    .description("who receives the org's maintenance events, by webhook (the notifier)")
+    .option(...URL_OPTION);
+
+  subscription
+    .command('add')
+    .description('subscribe a webhook; prints its signing secret, shown this once')
+    .option('--project <project>', "one project's events")
+    .option('--all-projects', "every project's events")
+    .option('--admin', "admin events about the org's hosts")
+    .option('--hosts <ids>', 'with --admin: only these hosts, comma-separated')
+    .requiredOption('--url <url>', 'the webhook URL')
+    .option('--format <format>', 'cloudevents or aodh', 'cloudevents')
+    .option('--states <states>', 'only these states, comma-separated (default all)')
+    .option('--org <org>', 'org (default: your own)')
+    .action(async (options: AddOptions, command: Command) => {
+      const body = subscriptionRequest(options);
+      const { context, ask } = await notifier(command);
+      const created = await ask((client) => client.post<SubscriptionAnswer>('/v1/subscriptions', body));
+      context.printer.result(
+        created,
+        `subscription ${created.id}\nsigning secret (shown once, keep it with the receiver): ${created.secret}`,
+      );
+    });
+
+  subscription
+    .command('list')
+    .description("the org's subscriptions")
+    .option('--org <org>', 'org (default: your own)')
+    .action(async (options: { org?: string }, command: Command) => {
+      const { context, ask } = await notifier(command);
+      const answer = await ask((client) =>
+        client.get<{ items: SubscriptionAnswer[]; total: number }>(
+          `/v1/subscriptions${orgQuery(options.org)}`,
+        ),
+      );
+      context.printer.list(answer, SUBSCRIPTION_COLUMNS, 'no subscriptions');
+    });
+
+  subscription
+    .command('show')
+    .description('one subscription (never its secret)')
+    .argument('<id>', 'subscription id')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { context, ask } = await notifier(command);
+      context.printer.record(
+        await ask((client) => client.get<SubscriptionAnswer>(path`/v1/subscriptions/${id}`)),
+      );
+    });
+
+  subscription
+    .command('remove')
+    .description('remove a subscription and what it is still owed')
+    .argument('<id>', 'subscription id')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { context, ask } = await notifier(command);
+      await ask((client) => client.delete(path`/v1/subscriptions/${id}`));
+      context.printer.note(`removed subscription ${id}`);
+    });
+
+  subscription
+    .command('rotate-secret')
+    .description('a new signing secret, shown once; the old one signs too for the overlap')
+    .argument('<id>', 'subscription id')
+    .requiredOption('--overlap <seconds>', 'how long the old secret keeps signing', seconds)
+    .action(async (id: string, options: { overlap: number }, command: Command) => {
+      const { context, ask } = await notifier(command);
+      const rotated = await ask((client) =>
+        client.post<SubscriptionAnswer>(path`/v1/subscriptions/${id}/rotate-secret`, {
+          overlap_seconds: options.overlap,
+        }),
+      );
+      context.printer.result(rotated, `new signing secret (shown once): ${rotated.secret}`);
+    });
+
+  subscription
+    .command('redeliver')
+    .description('send a dead delivery again, from now')
+    .argument('<delivery>', 'delivery id (careen deliveries --state dead)')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { context, ask } = await notifier(command);
+      const again = await ask((client) =>
+        client.post<DeliveryAnswer>(path`/v1/deliveries/${id}/redeliver`, {}),
+      );
+      context.printer.result(again, `delivery ${id} is ${again.state} again`);
+    });
+
+  program
+    .command('deliveries')
+    .description("what the notifier owed the org's subscriptions and did, newest first")
+    .option('--subscription <id>', 'one subscription')
+    .option('--state <state>', 'pending, delivered or dead')
+    .option('--org <org>', 'org (default: your own)')
+    .option(...URL_OPTION)
+    .action(async (options: { subscription?: string; state?: string; org?: string }, command: Command) => {
+      const { context, ask } = await notifier(command);
+      const query = new URLSearchParams({
+        ...(options.subscription ? { subscription: options.subscription } : {}),
+        ...(options.state ? { state: options.state } : {}),
+        ...(options.org ? { org: options.org } : {}),
+      }).toString();
+      const answer = await ask((client) =>
+        client.get<{ items: DeliveryAnswer[]; total: number }>(`/v1/deliveries${query ? `?${query}` : ''}`),
+      );
+      context.printer.list(answer, DELIVERY_COLUMNS, 'no deliveries');
+    });
+}
