@@ -67,6 +67,9 @@ export function registerNmpWatchCommand(
       const stopListening = context.io.onInterrupt?.(() => interrupted.abort());
       const eta = new EtaEstimator();
       let shown = '';
+      // The policy is read beside the statuses, so a stop that came with the last status shows
+      // only on a read that starts after it: the end is confirmed by one more look.
+      let confirming = false;
       try {
         for (;;) {
           const view = await readRollout(client, org, name);
@@ -74,7 +77,7 @@ export function registerNmpWatchCommand(
           eta.observe(now, view.final);
           const screen = renderRollout(view, now, eta.secondsLeft(view.total - view.final));
           if (context.printer.format === 'json') {
-            if (view.done || view.policy.state === 'disabled')
+            if ((view.done && confirming) || view.policy.state === 'disabled')
               stdout.write(`${JSON.stringify(view, null, 2)}\n`);
           } else if (stdout.isTTY) stdout.write(`${CLEAR_SCREEN}${screen}`);
           else if (screen !== shown) stdout.write(`${shown ? '\n' : ''}${screen}`);
@@ -87,7 +90,12 @@ export function registerNmpWatchCommand(
               ],
             );
           }
-          if (view.done) return;
+          if (view.done) {
+            if (confirming) return;
+            confirming = true;
+            continue;
+          }
+          confirming = false;
           await interruptiblePause(options.interval * 1000, interrupted.signal);
           if (interrupted.signal.aborted) {
             stderr.write('stopped watching\n');
