@@ -10,13 +10,12 @@ import { serviceBaseUrl } from '../http/service-url';
 import { type Column } from '../output/output';
 import { FINISHED_SESSION_STATES, renderSession, type SessionAnswer } from '../watch/maintenance-screen';
 import { since } from '../watch/rollout-screen';
-import { interruptiblePause } from '../watch/interruptible-pause';
+import { watchLive } from '../watch/watch-live';
 import { type CliServices, serviceCommandContext } from './command-context';
 import { readJsonObject } from './file-input';
 import { parseMembers } from './hagroup.commands';
 
 export const DEFAULT_MAINTENANCE_URL = 'http://127.0.0.1:8082';
-const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 const SETTING = '--maintenance-url or CAREEN_MAINTENANCE_URL';
 
 interface StartOptions {
@@ -169,32 +168,17 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     )
     .action(async (id: string, options: { interval: number }, command: Command) => {
       const { context, ask } = await service(command);
-      const { stdout, stderr } = context.io;
-      const interrupted = new AbortController();
-      const stopListening = context.io.onInterrupt?.(() => interrupted.abort());
-      let shown = '';
-      try {
-        for (;;) {
-          const session = await ask((client) => client.get<SessionAnswer>(path`/v1/maintenance/${id}`));
-          const finished = FINISHED_SESSION_STATES.includes(session.state);
-          const screen = renderSession(session, services.now());
-          if (context.printer.format === 'json') {
-            if (finished) stdout.write(`${JSON.stringify(session, null, 2)}\n`);
-          } else if (stdout.isTTY) stdout.write(`${CLEAR_SCREEN}${screen}`);
-          else if (screen !== shown) stdout.write(`${shown ? '\n' : ''}${screen}`);
-          shown = screen;
-          if (session.state === 'MAINTENANCE_FAILED')
-            throw new CliError(`maintenance session ${id} failed: ${session.failure ?? 'no reason given'}`);
-          if (finished) return;
-          await interruptiblePause(options.interval * 1000, interrupted.signal);
-          if (interrupted.signal.aborted) {
-            stderr.write('stopped watching\n');
-            throw new CliError('interrupted', [], 130);
-          }
-        }
-      } finally {
-        stopListening?.();
-      }
+      await watchLive(context.io, context.printer.format, options.interval, async () => {
+        const session = await ask((client) => client.get<SessionAnswer>(path`/v1/maintenance/${id}`));
+        const failed =
+          session.state === 'MAINTENANCE_FAILED' &&
+          new CliError(`maintenance session ${id} failed: ${session.failure ?? 'no reason given'}`);
+        return {
+          screen: renderSession(session, services.now()),
+          value: session,
+          outcome: failed || (FINISHED_SESSION_STATES.includes(session.state) ? 'done' : 'running'),
+        };
+      });
     });
 
   for (const [name, description, route] of [

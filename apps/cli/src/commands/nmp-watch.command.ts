@@ -16,10 +16,8 @@ import {
   type WatchedPolicy,
   type WatchedStatus,
 } from '../watch/rollout-view';
-import { interruptiblePause } from '../watch/interruptible-pause';
+import { watchLive } from '../watch/watch-live';
 import { type CliServices, orgCommandContext } from './command-context';
-
-const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
 function interval(value: string): number {
   const seconds = Number(value);
@@ -29,8 +27,7 @@ function interval(value: string): number {
 
 async function readRollout(client: ExchangeClient, org: string, name: string): Promise<RolloutView> {
   const base = path`/v1/orgs/${org}/management-policies/${name}`;
-  const [policy, appliesTo, nodes] = await Promise.all([
-    client.get<WatchedPolicy>(base),
+  const [appliesTo, nodes] = await Promise.all([
     client.get<{ items: string[] }>(`${base}/nodes`),
     client.get<{ items: WatchedNode[] }>(path`/v1/orgs/${org}/nodes`),
   ]);
@@ -44,6 +41,9 @@ async function readRollout(client: ExchangeClient, org: string, name: string): P
     if (!page.next) break;
     after = page.next;
   }
+  // Read after the statuses: the status that reaches failureThreshold disables the policy in the
+  // same transaction, so a stop that came with the last status read is seen here.
+  const policy = await client.get<WatchedPolicy>(base);
   return buildRolloutView(policy, appliesTo.items, statuses, nodes.items);
 }
 
@@ -62,48 +62,24 @@ export function registerNmpWatchCommand(
     .option(...orgOption)
     .action(async (name: string, options: { interval: number; org?: string }, command: Command) => {
       const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const { stdout, stderr } = context.io;
-      const interrupted = new AbortController();
-      const stopListening = context.io.onInterrupt?.(() => interrupted.abort());
       const eta = new EtaEstimator();
-      let shown = '';
-      // The policy is read beside the statuses, so a stop that came with the last status shows
-      // only on a read that starts after it: the end is confirmed by one more look.
-      let confirming = false;
-      try {
-        for (;;) {
-          const view = await readRollout(client, org, name);
-          const now = services.now();
-          eta.observe(now, view.final);
-          const screen = renderRollout(view, now, eta.secondsLeft(view.total - view.final));
-          if (context.printer.format === 'json') {
-            if ((view.done && confirming) || view.policy.state === 'disabled')
-              stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-          } else if (stdout.isTTY) stdout.write(`${CLEAR_SCREEN}${screen}`);
-          else if (screen !== shown) stdout.write(`${shown ? '\n' : ''}${screen}`);
-          shown = screen;
-          if (view.policy.state === 'disabled') {
-            throw new CliError(
-              `management policy "${org}/${name}" stopped: ${view.policy.disabledReason ?? 'an admin disabled it'}`,
-              [
-                `${view.total - view.final} of ${view.total} nodes not done; "careen nmp resume ${name}" goes on`,
-              ],
-            );
-          }
-          if (view.done) {
-            if (confirming) return;
-            confirming = true;
-            continue;
-          }
-          confirming = false;
-          await interruptiblePause(options.interval * 1000, interrupted.signal);
-          if (interrupted.signal.aborted) {
-            stderr.write('stopped watching\n');
-            throw new CliError('interrupted', [], 130);
-          }
-        }
-      } finally {
-        stopListening?.();
-      }
+      await watchLive(context.io, context.printer.format, options.interval, async () => {
+        const view = await readRollout(client, org, name);
+        const now = services.now();
+        eta.observe(now, view.final);
+        const stopped =
+          view.policy.state === 'disabled' &&
+          new CliError(
+            `management policy "${org}/${name}" stopped: ${view.policy.disabledReason ?? 'an admin disabled it'}`,
+            [
+              `${view.total - view.final} of ${view.total} nodes not done; "careen nmp resume ${name}" goes on`,
+            ],
+          );
+        return {
+          screen: renderRollout(view, now, eta.secondsLeft(view.total - view.final)),
+          value: view,
+          outcome: stopped || (view.done ? 'done' : 'running'),
+        };
+      });
     });
 }
