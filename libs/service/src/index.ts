@@ -20,3 +20,4 @@ export * from './bootstrap/run-service';
 export * from './bootstrap/start-in-process';
 export * from './hub-client/exchange-client';
 export * from './net/network-list';
+export * from './loop/wakeable-loop';

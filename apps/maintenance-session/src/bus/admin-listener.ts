@@ -5,8 +5,9 @@
  * any other state, are passed over.
  */
 import { runConsumer, type BusConnection, type BusLogger, type RunningConsumer } from '@careen/bus';
-import { DomainError, MaintenanceAdminEvent } from '@careen/contracts';
+import { MaintenanceAdminEvent } from '@careen/contracts';
 import { type MaintenanceSessions } from '../sessions/maintenance-sessions';
+import { refusalsAcknowledged } from './refusals';
 
 export const OWN_EVENT_SOURCE = 'careen/maintenance-session';
 
@@ -25,19 +26,9 @@ export function listenForAdminEvents(
     handler: async (message) => {
       if (message.attributes.source === OWN_EVENT_SOURCE || message.payload.state !== 'MAINTENANCE_COMPLETE')
         return;
-      try {
-        await sessions.completeHost(
-          message.payload.session_id,
-          message.payload.host,
-          message.attributes.source,
-        );
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        logger.warn(
-          { subject: message.subject, code: error.code, reason: error.message },
-          'host completion refused',
-        );
-      }
+      await refusalsAcknowledged(logger, message.subject, 'host completion refused', () =>
+        sessions.completeHost(message.payload.session_id, message.payload.host, message.attributes.source),
+      );
     },
   });
 }

@@ -12,8 +12,9 @@ import {
   type BusMessage,
   type RunningConsumer,
 } from '@careen/bus';
-import { DomainError, MaintenanceReply, type MaintenanceReplyPayload } from '@careen/contracts';
+import { MaintenanceReply, type MaintenanceReplyPayload } from '@careen/contracts';
 import { type MaintenanceSessions } from '../sessions/maintenance-sessions';
+import { refusalsAcknowledged } from './refusals';
 
 export function listenForReplies(
   bus: BusConnection,
@@ -29,12 +30,9 @@ export function listenForReplies(
     logger,
     handler: async (message: BusMessage<MaintenanceReplyPayload>) => {
       const [, , , session, project] = message.subject.split('.');
-      try {
-        await sessions.reply(session!, project!, message.payload, 'bus');
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        logger.warn({ subject: message.subject, code: error.code, reason: error.message }, 'reply refused');
-      }
+      await refusalsAcknowledged(logger, message.subject, 'reply refused', () =>
+        sessions.reply(session!, project!, message.payload, 'bus'),
+      );
     },
   });
 }

@@ -8,8 +8,7 @@
  * the stored progress and pending commands: nothing acknowledged is asked again.
  */
 import { TERMINAL_STATUSES, type ManagementStatusValue } from '@careen/contracts';
-import { type ExchangeClient } from '@careen/service';
-import { setTimeout as pause } from 'node:timers/promises';
+import { type ExchangeClient, WakeableLoop } from '@careen/service';
 import { type FleetFacts } from '../planning/fleet-facts';
 import { FINISHED_STATES, type PendingCommand, type SessionRecord } from '../sessions/session-record';
 import { type SessionSteps } from '../sessions/session-steps';
@@ -38,51 +37,35 @@ export interface DriverOptions {
 
 export class SessionDriver {
   private readonly renewedAt = new Map<string, number>();
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
+  private readonly loop: WakeableLoop;
 
-  constructor(private readonly options: DriverOptions) {}
+  constructor(private readonly options: DriverOptions) {
+    this.loop = new WakeableLoop(options.tickMs, (error) =>
+      options.logger.warn({ err: String(error) }, 'maintenance pass failed; trying again'),
+    );
+  }
 
-  /** Runs passes until `signal` aborts; a pass that moved anything is followed at once by another. */
-  async run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let moved = false;
-      try {
-        moved = await this.pass();
-      } catch (error) {
-        this.options.logger.warn({ err: String(error) }, 'maintenance pass failed; trying again');
-      }
-      if (moved || this.woken) {
-        this.woken = false;
-        continue;
-      }
-      // One wait per pass, ended by the tick, a wake or the end of leadership, leaving no listener behind.
-      const waiting = new AbortController();
-      const stop = () => waiting.abort();
-      signal.addEventListener('abort', stop, { once: true });
-      this.wakeUp = stop;
-      await pause(this.options.tickMs, undefined, { signal: waiting.signal }).catch(() => undefined);
-      this.wakeUp = undefined;
-      signal.removeEventListener('abort', stop);
-    }
+  /** Runs passes until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    return this.loop.run(signal, () => this.pass());
   }
 
   /** Something changed (a reply, a session created): look again now rather than at the next tick. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  /** One look at every open session; true when anything moved. */
+  /** One look at every open session that is not paused; true when anything moved. */
   async pass(): Promise<boolean> {
     let moved = false;
-    for (const id of await this.options.store.openIds()) {
-      const record = await this.options.store.get(id);
-      if (!record || record.paused) continue;
+    for (const record of await this.options.store.drivable()) {
       try {
         moved = (await this.drive(record)) || moved;
       } catch (error) {
-        this.options.logger.warn({ session: id, err: String(error) }, 'driving a maintenance session failed');
+        this.options.logger.warn(
+          { session: record.id, err: String(error) },
+          'driving a maintenance session failed',
+        );
       }
     }
     return moved;

@@ -123,12 +123,12 @@ export class SessionStore {
     return rows.map(toRecord);
   }
 
-  /** Ids of the sessions not yet closed, oldest first. */
-  async openIds(): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM ${S}.sessions WHERE closed_at IS NULL ORDER BY created_at`,
+  /** The sessions the driver moves: not closed, not paused, oldest first. */
+  async drivable(): Promise<SessionRecord[]> {
+    const rows: SessionRow[] = await this.dataSource.query(
+      `SELECT * FROM ${S}.sessions WHERE closed_at IS NULL AND NOT paused ORDER BY created_at`,
     );
-    return rows.map((row) => row.id);
+    return rows.map(toRecord);
   }
 
   async saveProgress(manager: EntityManager, id: string, progress: SessionProgress): Promise<void> {

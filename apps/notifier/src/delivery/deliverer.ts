@@ -5,6 +5,7 @@
  * else is tried again on the retry schedule until the delivery's deadline, then it is dead.
  */
 import { setTimeout as pause } from 'node:timers/promises';
+import { WakeableLoop } from '@careen/service';
 import { type SubscriptionStore } from '../subscriptions/subscription-store';
 import { type WebhookTargets } from '../subscriptions/webhook-target';
 import { type Delivery } from './delivery';
@@ -26,39 +27,24 @@ export interface DelivererOptions {
 }
 
 export class Deliverer {
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
   private readonly inFlight = new Set<string>();
+  private readonly loop: WakeableLoop;
 
-  constructor(private readonly options: DelivererOptions) {}
+  constructor(private readonly options: DelivererOptions) {
+    this.loop = new WakeableLoop(options.pollMs, (error) =>
+      options.logger.warn({ err: String(error) }, 'delivery pass failed; trying again'),
+    );
+  }
 
+  /** Delivers until `signal` aborts, then waits for the calls under way. */
   async run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let claimed = 0;
-      try {
-        claimed = await this.pass();
-      } catch (error) {
-        this.options.logger.warn({ err: String(error) }, 'delivery pass failed; trying again');
-      }
-      if (claimed > 0 || this.woken) {
-        this.woken = false;
-        continue;
-      }
-      const waiting = new AbortController();
-      const stop = () => waiting.abort();
-      signal.addEventListener('abort', stop, { once: true });
-      this.wakeUp = stop;
-      await pause(this.options.pollMs, undefined, { signal: waiting.signal }).catch(() => undefined);
-      this.wakeUp = undefined;
-      signal.removeEventListener('abort', stop);
-    }
+    await this.loop.run(signal, async () => (await this.pass()) > 0);
     while (this.inFlight.size > 0) await pause(20);
   }
 
   /** New deliveries are owed: look now rather than at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /** Claims what is due and starts its calls; answers how many were claimed. */

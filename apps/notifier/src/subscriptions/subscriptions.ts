@@ -118,13 +118,16 @@ export class Subscriptions {
     const subscription = await this.get(id);
     const now = this.clock();
     const until = new Date(now.getTime() + overlapSeconds * 1000).toISOString();
-    const kept = subscription.secrets
-      .filter((each) => each.expiresAt === null || Date.parse(each.expiresAt) > now.getTime())
-      .map((each) => ({
-        secret: each.secret,
-        expiresAt: each.expiresAt === null || each.expiresAt > until ? until : each.expiresAt,
-      }))
-      .filter((each) => overlapSeconds > 0 && Date.parse(each.expiresAt) > now.getTime());
+    // The secrets that sign now keep signing until the overlap ends (sooner, if they were to).
+    const kept =
+      overlapSeconds === 0
+        ? []
+        : subscription.secrets
+            .filter((each) => each.expiresAt === null || Date.parse(each.expiresAt) > now.getTime())
+            .map((each) => ({
+              secret: each.secret,
+              expiresAt: each.expiresAt !== null && each.expiresAt < until ? each.expiresAt : until,
+            }));
     const secret = newSecret();
     const secrets = [...kept, { secret, expiresAt: null }];
     await this.store.setSecrets(id, secrets);
