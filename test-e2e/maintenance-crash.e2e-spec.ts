@@ -8,11 +8,8 @@ import { freePort } from '@careen/devstack';
 import { createLogger } from '@careen/telemetry';
 import { eventually, http, readStream, useTestInfra } from '@careen/testing';
 import { type Answer, ReferenceVnfManager } from '@careen/vnf-manager/src/reference-vnf-manager';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { KillableService } from './support/killable-service';
 import { ADA, startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
-
-const repoRoot = resolve(__dirname, '..');
 
 /** Holds a project's reply to one state until released. */
 class Gate {
@@ -44,44 +41,10 @@ class Gate {
 describe('maintenance sessions: the service killed at each state', () => {
   const infra = useTestInfra();
   let hub: MaintenanceHub;
-  let port: number;
-  let service: ChildProcess | undefined;
+  let service: KillableService;
   const gates: Record<string, Gate> = { red: new Gate(), blue: new Gate(), green: new Gate() };
-  const url = () => `http://127.0.0.1:${port}`;
   const call = (method: string, path: string, body?: object) =>
-    http(url(), method, path, { auth: ADA, body });
-
-  async function startService(): Promise<void> {
-    const child = spawn(
-      process.execPath,
-      ['-r', '@swc-node/register', resolve(repoRoot, 'apps/maintenance-session/src/main.ts')],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? '',
-          CAREEN_DATABASE_URL: infra.databaseUrl,
-          CAREEN_NATS_URL: infra.natsUrl,
-          CAREEN_MAINTENANCE_SESSION_PORT: String(port),
-          CAREEN_LOG_LEVEL: 'error',
-          ...hub.maintenanceEnv,
-        },
-        stdio: 'ignore',
-      },
-    );
-    service = child;
-    await eventually(async () => expect((await http(url(), 'GET', '/readyz')).status).toBe(200), {
-      timeoutMs: 30_000,
-      intervalMs: 100,
-    });
-  }
-
-  async function kill(): Promise<void> {
-    const child = service!;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGKILL');
-    await exited;
-    service = undefined;
-  }
+    http(service.url, method, path, { auth: ADA, body });
 
   /** Runs a session to its end, killing the service once `when` holds, and answers what it asks after. */
   async function crashDuring(
@@ -100,9 +63,9 @@ describe('maintenance sessions: the service killed at each state', () => {
       const session = (await call('GET', `/v1/maintenance/${id}`)).body;
       throw new Error(`${String(error)}\nthe session: ${JSON.stringify(session, null, 1)}`);
     });
-    await kill();
+    await service.kill();
     for (const gate of Object.values(gates)) gate.release();
-    await startService();
+    await service.start();
     const session = await eventually(
       async () => {
         const answer = (await call('GET', `/v1/maintenance/${id}`)).body;
@@ -133,9 +96,15 @@ describe('maintenance sessions: the service killed at each state', () => {
 
   beforeAll(async () => {
     hub = await startMaintenanceHub(infra, { inProcess: false, green: true });
-    port = await freePort();
-    hub.maintenanceEnv.CAREEN_MAINTENANCE_PUBLIC_URL = `http://127.0.0.1:${port}`;
-    await startService();
+    const port = await freePort();
+    service = new KillableService('maintenance-session', port, () => ({
+      CAREEN_DATABASE_URL: infra.databaseUrl,
+      CAREEN_NATS_URL: infra.natsUrl,
+      CAREEN_MAINTENANCE_SESSION_PORT: String(port),
+      ...hub.maintenanceEnv,
+      CAREEN_MAINTENANCE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    }));
+    await service.start();
     const logger = createLogger('vnf-manager', { level: 'error' });
     for (const [project, replyVia] of [
       ['red', 'bus'],
@@ -156,7 +125,7 @@ describe('maintenance sessions: the service killed at each state', () => {
 
   afterAll(async () => {
     for (const gate of Object.values(gates)) gate.release();
-    if (service) await kill();
+    await service?.kill();
     await hub?.close();
   });
 

@@ -50,6 +50,18 @@ describe('a maintenance session and an agent rollout over the same HA groups', (
     });
   });
 
+  /** The session once it is done. */
+  const sessionDone = (id: string) =>
+    eventually(
+      async () => {
+        const answer = (await http(maintenance.url, 'GET', `/v1/maintenance/${id}`, { auth: ACME_ADMIN }))
+          .body;
+        expect(answer.state).toBe('MAINTENANCE_DONE');
+        return answer;
+      },
+      { timeoutMs: 60_000 },
+    );
+
   afterAll(async () => {
     await maintenance?.close();
     await hub?.close();
@@ -69,18 +81,7 @@ describe('a maintenance session and an agent rollout over the same HA groups', (
     });
     expect(rollout.status).toBe(201);
 
-    const session = await eventually(
-      async () => {
-        const answer = (
-          await http(maintenance.url, 'GET', `/v1/maintenance/${started.body.session_id}`, {
-            auth: ACME_ADMIN,
-          })
-        ).body;
-        expect(answer.state).toBe('MAINTENANCE_DONE');
-        return answer;
-      },
-      { timeoutMs: 60_000 },
-    );
+    const session = await sessionDone(started.body.session_id);
     await eventually(() => expect(fleet.versions()).toEqual({ '2.0.0': 6 }), { timeoutMs: 60_000 });
 
     // Each member's time down: an agent upgrade from `initiated` to `successful`, a
@@ -138,18 +139,7 @@ describe('a maintenance session and an agent rollout over the same HA groups', (
       body: { hosts: group, host_action: { kind: 'agent-upgrade', version: '3.0.0' }, max_parallel_hosts: 3 },
     });
     expect(started.status).toBe(201);
-    const session = await eventually(
-      async () => {
-        const answer = (
-          await http(maintenance.url, 'GET', `/v1/maintenance/${started.body.session_id}`, {
-            auth: ACME_ADMIN,
-          })
-        ).body;
-        expect(answer.state).toBe('MAINTENANCE_DONE');
-        return answer;
-      },
-      { timeoutMs: 60_000 },
-    );
+    const session = await sessionDone(started.body.session_id);
     for (const agent of fleet.agents.filter((each) => group.includes(each.node)))
       expect(agent.core.version).toBe('3.0.0');
     expect(fleet.versions()).toEqual({ '2.0.0': 3, '3.0.0': 3 });

@@ -9,12 +9,10 @@ import { freePort } from '@careen/devstack';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess } from '@careen/service';
 import { basic, eventually, http, useTestInfra } from '@careen/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { KillableService } from './support/killable-service';
 
-const repoRoot = resolve(__dirname, '..');
 const ROOT = basic('root', 'root', 'root-password-1');
 const EVENTS = 12;
 
@@ -22,48 +20,15 @@ describe('notifier: killed mid-delivery', () => {
   const infra = useTestInfra();
   let bus: BusConnection;
   let receiver: Server;
-  let notifier: ChildProcess | undefined;
-  let port: number;
-  let exchangeUrl: string;
+  let notifier: KillableService;
   /** The webhook-id of each call the receiver answered, in order. */
   const received: string[] = [];
   let calls = 0;
-
-  async function startNotifier(): Promise<void> {
-    notifier = spawn(
-      process.execPath,
-      ['-r', '@swc-node/register', resolve(repoRoot, 'apps/notifier/src/main.ts')],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? '',
-          CAREEN_DATABASE_URL: infra.databaseUrl,
-          CAREEN_NATS_URL: infra.natsUrl,
-          CAREEN_EXCHANGE_URL: exchangeUrl,
-          CAREEN_NOTIFIER_PORT: String(port),
-          CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
-          CAREEN_NOTIFIER_WEBHOOK_TIMEOUT_MS: '1000',
-          CAREEN_NOTIFIER_RETRY_BASE_MS: '50',
-          CAREEN_NOTIFIER_RETRY_MAX_MS: '200',
-          CAREEN_LOG_LEVEL: 'error',
-        },
-        stdio: 'ignore',
-      },
-    );
-    await eventually(
-      async () => expect((await http(`http://127.0.0.1:${port}`, 'GET', '/readyz')).status).toBe(200),
-      {
-        timeoutMs: 30_000,
-        intervalMs: 100,
-      },
-    );
-  }
 
   beforeAll(async () => {
     const exchange = await startServiceInProcess(exchangeService, infra, {
       CAREEN_ROOT_PASSWORD: 'root-password-1',
     });
-    exchangeUrl = exchange.url;
     await http(exchange.url, 'POST', '/v1/orgs', { auth: ROOT, body: { id: 'acme' } });
     bus = await connectBus({ url: infra.natsUrl, name: 'notifier-crash-test' });
     infra.track(() => bus.close());
@@ -78,18 +43,28 @@ describe('notifier: killed mid-delivery', () => {
       }, 150);
     });
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-    port = await freePort();
-    await startNotifier();
+    const port = await freePort();
+    notifier = new KillableService('notifier', port, () => ({
+      CAREEN_DATABASE_URL: infra.databaseUrl,
+      CAREEN_NATS_URL: infra.natsUrl,
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_NOTIFIER_PORT: String(port),
+      CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
+      CAREEN_NOTIFIER_WEBHOOK_TIMEOUT_MS: '1000',
+      CAREEN_NOTIFIER_RETRY_BASE_MS: '50',
+      CAREEN_NOTIFIER_RETRY_MAX_MS: '200',
+    }));
+    await notifier.start();
   });
 
   afterAll(async () => {
-    notifier?.kill('SIGKILL');
+    await notifier?.kill();
     await new Promise((done) => receiver.close(done));
   });
 
   it('delivers every event after a SIGKILL, in order, a repeat only with the same id', async () => {
     const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const subscribed = await http(`http://127.0.0.1:${port}`, 'POST', '/v1/subscriptions', {
+    const subscribed = await http(notifier.url, 'POST', '/v1/subscriptions', {
       auth: ROOT,
       body: {
         org: 'acme',
@@ -128,11 +103,9 @@ describe('notifier: killed mid-delivery', () => {
     }
     // Killed with a few delivered and a call under way.
     await eventually(() => expect(received.length).toBeGreaterThanOrEqual(3), { intervalMs: 5 });
-    const exited = new Promise((done) => notifier!.once('exit', done));
-    notifier!.kill('SIGKILL');
-    await exited;
+    await notifier.kill();
     const before = calls;
-    await startNotifier();
+    await notifier.start();
     await eventually(() => expect(new Set(received)).toEqual(new Set(ids)), { timeoutMs: 30_000 });
     expect(calls).toBeGreaterThan(before);
     // In order: the first time each id came is the order it was published.
