@@ -23,7 +23,6 @@ export class MaintenanceSessions1764200000000 implements MigrationInterface {
         plan jsonb NOT NULL,
         progress jsonb NOT NULL,
         capability_key text NOT NULL,
-        version integer NOT NULL DEFAULT 1,
         closed_at timestamptz
       )`);
     await runner.query(

@@ -90,7 +90,6 @@ export class MaintenanceSessions {
       metadata: { ...(request.metadata ?? {}), ...(request.workflow ? { workflow: request.workflow } : {}) },
       plan: planned.plan,
       capabilityKey: newCapabilityKey(),
-      version: 1,
       closedAt: null,
     });
     return viewOf(created);

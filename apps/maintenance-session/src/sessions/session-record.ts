@@ -27,7 +27,6 @@ export interface SessionRecord {
   plan: SessionPlan;
   progress: SessionProgress;
   capabilityKey: string;
-  version: number;
   closedAt: Date | null;
 }
 

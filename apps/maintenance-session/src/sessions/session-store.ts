@@ -30,7 +30,6 @@ interface SessionRow {
   plan: SessionRecord['plan'];
   progress: SessionProgress;
   capability_key: string;
-  version: number;
   closed_at: Date | null;
 }
 
@@ -48,7 +47,6 @@ function toRecord(row: SessionRow): SessionRecord {
     plan: row.plan,
     progress: row.progress,
     capabilityKey: row.capability_key,
-    version: row.version,
     closedAt: row.closed_at,
   };
 }
@@ -133,7 +131,7 @@ export class SessionStore {
 
   async saveProgress(manager: EntityManager, id: string, progress: SessionProgress): Promise<void> {
     await manager.query(
-      `UPDATE ${S}.sessions SET progress = $2, state = $3, version = version + 1, updated_at = now() WHERE id = $1`,
+      `UPDATE ${S}.sessions SET progress = $2, state = $3, updated_at = now() WHERE id = $1`,
       [id, JSON.stringify(progress), progress.state],
     );
   }
