@@ -16,18 +16,28 @@ interface ContainerEnv {
   valueFrom?: { secretKeyRef?: { name: string; key: string } };
 }
 
-/** The environment of the container of the service's Deployment (its file holds more documents). */
-function manifestEnv(service: string): Map<string, ContainerEnv> {
+interface PodSpec {
+  containers: { env: ContainerEnv[]; volumeMounts?: { name: string; mountPath: string }[] }[];
+  volumes?: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
+}
+
+/** The pod of the service's Deployment (its file holds more documents). */
+function manifestPod(service: string): PodSpec {
   const documents = parseAllDocuments(
     readFileSync(join(root, `deploy/kubernetes/services/${service}.yaml`), 'utf8'),
   );
   const deployment = documents
     .map((document) => document.toJS())
-    .find((resource) => resource?.kind === 'Deployment') as {
-    spec: { template: { spec: { containers: { env: ContainerEnv[] }[] } } };
-  };
-  return new Map(deployment.spec.template.spec.containers[0]!.env.map((entry) => [entry.name, entry]));
+    .find((resource) => resource?.kind === 'Deployment') as { spec: { template: { spec: PodSpec } } };
+  return deployment.spec.template.spec;
 }
+
+/** The environment of the container of the service's Deployment. */
+function manifestEnv(service: string): Map<string, ContainerEnv> {
+  return new Map(manifestPod(service).containers[0]!.env.map((entry) => [entry.name, entry]));
+}
+
+const HUB_SERVICES = ['exchange', 'agbot', 'maintenance-session', 'deployment-orchestrator', 'notifier'];
 
 describe('deployment forms', () => {
   it('docker-compose.yml signs the agbot in with the password the exchange gives the hub admin', () => {
@@ -66,5 +76,52 @@ describe('deployment forms', () => {
     );
     expect(manifest.get('CAREEN_AGBOT_URL')?.value).toBe('http://agbot.careen.svc:8081');
     expect(manifest.get('CAREEN_MAINTENANCE_PUBLIC_URL')?.value).toBeDefined();
+  });
+
+  it('connects every service to the bus with its NATS creds, and lets the notifier issue users, in both forms', () => {
+    const compose = read('docker-compose.yml') as {
+      services: Record<
+        string,
+        { environment: Record<string, string>; volumes?: string[]; command?: string[] }
+      >;
+    };
+    expect(compose.services.nats!.command).toEqual(expect.arrayContaining(['-c', '/nats-auth/auth.conf']));
+    for (const service of HUB_SERVICES) {
+      expect([service, compose.services[service]!.environment.CAREEN_NATS_CREDS]).toEqual([
+        service,
+        '/nats-auth/services.creds',
+      ]);
+      expect(compose.services[service]!.volumes).toContain('nats-auth:/nats-auth:ro');
+    }
+    const notifier = compose.services.notifier!.environment;
+    expect(notifier.CAREEN_NOTIFIER_NATS_ACCOUNT_FILE).toBe('/nats-auth/account');
+    expect(notifier.CAREEN_NOTIFIER_NATS_SIGNING_KEY_FILE).toBe('/nats-auth/signing-key');
+    expect(notifier.CAREEN_NOTIFIER_EXCHANGE_PASSWORD).toBe(
+      compose.services.exchange!.environment.CAREEN_ROOT_PASSWORD,
+    );
+
+    const config = read('deploy/kubernetes/config.yaml') as { data: Record<string, string> };
+    for (const service of HUB_SERVICES) {
+      const pod = manifestPod(service);
+      const mount = pod.containers[0]!.volumeMounts?.find((each) => each.name === 'nats-credentials');
+      const volume = pod.volumes?.find((each) => each.name === 'nats-credentials');
+      expect([service, `${mount?.mountPath}/${volume?.secret?.items?.[0]?.path}`]).toEqual([
+        service,
+        config.data.CAREEN_NATS_CREDS,
+      ]);
+      expect(volume?.secret?.secretName).toBe('careen-nats');
+    }
+    const env = manifestEnv('notifier');
+    expect(env.get('CAREEN_NOTIFIER_NATS_ACCOUNT')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'careen-nats',
+      key: 'account',
+    });
+    expect(env.get('CAREEN_NOTIFIER_NATS_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'careen-nats',
+      key: 'signing-key',
+    });
+    expect(env.get('CAREEN_NOTIFIER_EXCHANGE_PASSWORD')?.valueFrom?.secretKeyRef).toEqual(
+      manifestEnv('exchange').get('CAREEN_ROOT_PASSWORD')?.valueFrom?.secretKeyRef,
+    );
   });
 });

@@ -3,6 +3,7 @@
  * whose sources exist and the demo fleet of simulated agents (registered in their HA groups
  * and reporting their status), reports ready, and on SIGTERM stops all of it and exits 0.
  */
+import { connect as connectNats } from '@nats-io/transport-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -80,6 +81,11 @@ describe('npm start', () => {
     );
     expect(await accepts(ports.get('CAREEN_PG_PORT') as number)).toBe(true);
     expect(await accepts(ports.get('CAREEN_NATS_PORT') as number)).toBe(true);
+    // The bus enforces JWT authorization: a client without the services' creds is refused.
+    await expect(
+      connectNats({ servers: `nats://127.0.0.1:${ports.get('CAREEN_NATS_PORT')}`, reconnect: false }),
+    ).rejects.toThrow(/Authorization/i);
+    expect(output).toMatch(/NATS .*JWT authorization; services' creds \S+services\.creds/);
 
     // The demo fleet: its nodes are registered in their groups and report version 1.0.0.
     expect(output).toContain(`Demo fleet  ${DEMO_NODES} simulated agents demo-0001 … demo-000${DEMO_NODES}`);

@@ -3,7 +3,8 @@
  * drains on close so in-flight acks and publishes finish before shutdown.
  */
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
 
 export interface BusLogger {
   info(object: Record<string, unknown>, message: string): void;
@@ -24,6 +25,10 @@ export interface ConnectBusOptions {
   /** Connection name shown by the server, e.g. `exchange`. */
   name: string;
   logger?: BusLogger;
+  /** A NATS creds file (user JWT and seed), for a server that enforces JWT authorization. */
+  credsFile?: string;
+  /** Where replies to this connection's requests arrive (a user may be limited to it). */
+  inboxPrefix?: string;
 }
 
 export async function connectBus(options: ConnectBusOptions): Promise<BusConnection> {
@@ -34,6 +39,8 @@ export async function connectBus(options: ConnectBusOptions): Promise<BusConnect
     reconnectTimeWait: 1_000,
     reconnectJitter: 500,
     pingInterval: 20_000,
+    ...(options.credsFile && { authenticator: credsAuthenticator(readFileSync(options.credsFile)) }),
+    ...(options.inboxPrefix && { inboxPrefix: options.inboxPrefix }),
   });
   void logStatus(nc, options.logger);
   const jsm = await jetstreamManager(nc);

@@ -1,7 +1,9 @@
 /** Runs a JetStream-enabled nats-server as a child process, for the launcher and the test harness. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from './free-port';
+import { natsAuthConfig, type NatsAuth } from './nats-auth';
 import { waitForPort } from './wait-for-port';
 
 export interface NatsServerOptions {
@@ -10,6 +12,8 @@ export interface NatsServerOptions {
   port?: number;
   /** Where the server's own log goes; by default it is discarded. */
   logFile?: string;
+  /** Decentralized JWT authorization to enforce; without it, any client may connect. */
+  auth?: NatsAuth;
 }
 
 export interface RunningNatsServer {
@@ -24,6 +28,11 @@ export async function startNatsServer(options: NatsServerOptions): Promise<Runni
   mkdirSync(options.storeDir, { recursive: true });
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', options.storeDir];
   if (options.logFile) args.push('-l', options.logFile);
+  if (options.auth) {
+    const configFile = join(options.storeDir, 'auth.conf');
+    writeFileSync(configFile, natsAuthConfig(options.auth), { mode: 0o600 });
+    args.push('-c', configFile);
+  }
   const child = spawn(options.binary, args, { stdio: 'ignore' });
   let exited = false;
   child.once('exit', () => (exited = true));

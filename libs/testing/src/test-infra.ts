@@ -14,12 +14,13 @@ export interface TestInfra {
 
 const CLOSE_GRACE_MS = 5_000;
 
-export function useTestInfra(): TestInfra {
+/** `natsAuth`: a NATS server that enforces JWT authorization (services connect with `nats.auth.credsFile`). */
+export function useTestInfra(options: { natsAuth?: boolean } = {}): TestInfra {
   let database: TestDatabase | undefined;
   let nats: TestNats | undefined;
   const closers: (() => Promise<void>)[] = [];
   beforeAll(async () => {
-    [database, nats] = await Promise.all([createTestDatabase(), startTestNats()]);
+    [database, nats] = await Promise.all([createTestDatabase(), startTestNats({ auth: options.natsAuth })]);
   });
   // Jest runs afterAll hooks in the order they were declared, so this one runs before the test
   // file's own: it closes the services the file started first (their close is idempotent), so

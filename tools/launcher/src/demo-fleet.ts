@@ -33,6 +33,8 @@ export interface DemoFleetOptions {
   agbotUrl?: string;
   /** With the maintenance service running: the bus the reference VNF manager follows. */
   natsUrl?: string;
+  /** The bus's creds file, where it enforces authorization. */
+  natsCredsFile?: string;
   withMaintenance?: boolean;
   /** With the notifier running, the VNF manager receives its events as the notifier's webhooks. */
   notifierUrl?: string;
@@ -221,7 +223,12 @@ async function startVnfManager(
   natsUrl: string,
   logger: JsonLogger,
 ): Promise<{ stop(): Promise<void> }> {
-  const bus = await connectBus({ url: natsUrl, name: 'demo-vnf-manager', logger });
+  const bus = await connectBus({
+    url: natsUrl,
+    name: 'demo-vnf-manager',
+    logger,
+    credsFile: options.natsCredsFile,
+  });
   const exchange = new ExchangeClient(options.exchangeUrl, {
     org: DEMO_ORG,
     username: DEMO_ADMIN,

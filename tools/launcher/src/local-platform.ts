@@ -4,7 +4,12 @@
  * NATS and Postgres), then NATS, then Postgres.
  */
 import { join } from 'node:path';
-import { startNatsServer, type RunningNatsServer } from '@careen/devstack';
+import {
+  loadOrCreateNatsAuth,
+  startNatsServer,
+  type NatsAuth,
+  type RunningNatsServer,
+} from '@careen/devstack';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
 import { startDemoFleet, type DemoFleet } from './demo-fleet';
@@ -37,6 +42,8 @@ export interface ProcessEnd {
 export class LocalPlatform {
   postgres?: LocalPostgres;
   nats?: RunningNatsServer;
+  /** The bus's JWT authorization: every service connects with its creds file. */
+  private natsAuth?: NatsAuth & { credsFile: string };
   demo?: DemoFleet;
   private natsExit?: Promise<ServiceExit>;
   readonly services: ServiceProcess[] = [];
@@ -48,6 +55,10 @@ export class LocalPlatform {
     private readonly config: StartConfig,
     private readonly print: (line: string) => void,
   ) {}
+
+  get natsCredsFile(): string | undefined {
+    return this.natsAuth?.credsFile;
+  }
 
   get natsLogFile(): string {
     return join(this.config.state.logs, 'nats.log');
@@ -71,11 +82,13 @@ export class LocalPlatform {
     this.print(`Starting nats-server (JetStream) on port ${this.config.natsPort}…`);
     rotateLog(this.natsLogFile);
     try {
+      this.natsAuth = await loadOrCreateNatsAuth(this.config.state.nats);
       this.nats = await startNatsServer({
         binary,
         storeDir: this.config.state.nats,
         port: this.config.natsPort,
         logFile: this.natsLogFile,
+        auth: this.natsAuth,
       });
       this.natsExit = exitOf(this.nats.process);
     } catch (error) {
@@ -113,6 +126,7 @@ export class LocalPlatform {
       exchangeUrl: this.exchangeUrl(),
       agbotUrl: agbot?.url,
       natsUrl: this.nats?.url,
+      natsCredsFile: this.natsAuth?.credsFile,
       withMaintenance: this.services.some((child) => child.service.name === 'maintenance-session'),
       notifierUrl: this.services.find((child) => child.service.name === 'notifier')?.url,
       rootPassword: credentials.rootPassword,
@@ -220,6 +234,7 @@ export class LocalPlatform {
     Object.assign(env, {
       CAREEN_DATABASE_URL: this.postgres?.url,
       CAREEN_NATS_URL: this.nats?.url,
+      CAREEN_NATS_CREDS: this.natsAuth?.credsFile,
       CAREEN_LOG_LEVEL: this.config.logLevel,
       [service.portEnv]: String(port),
     });
@@ -230,11 +245,17 @@ export class LocalPlatform {
       delete env.CAREEN_ROOT_PASSWORD;
       env.CAREEN_EXCHANGE_URL = this.exchangeUrl();
     }
-    // Locally the agbot and the maintenance service sign in to the exchange as the hub admin; a
-    // deployment gives each a user of its own.
+    // Locally the agbot, the maintenance service and the notifier sign in to the exchange as the
+    // hub admin; a deployment gives each a user of its own.
     if (service.name === 'agbot') env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
-    // Webhook receivers on the developer's own machine work out of the box.
-    if (service.name === 'notifier') env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
+    if (service.name === 'notifier') {
+      env.CAREEN_NOTIFIER_EXCHANGE_PASSWORD = credentials.rootPassword;
+      // NATS subscribers get users of the services' account, signed with its signing key.
+      env.CAREEN_NOTIFIER_NATS_ACCOUNT = this.natsAuth?.account.publicKey;
+      env.CAREEN_NOTIFIER_NATS_SIGNING_KEY = this.natsAuth?.signingKeySeed;
+      // Webhook receivers on the developer's own machine work out of the box.
+      env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
+    }
     if (service.name === 'maintenance-session') {
       env.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD = credentials.rootPassword;
       const agbot = this.config.services.find((each) => each.service.name === 'agbot');

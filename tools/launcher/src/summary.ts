@@ -37,7 +37,7 @@ export function readySummary(
     `  Hub admin   org "root", user "root", password ${credentials.rootPassword}`,
     `              (${passwordSource})`,
     `  Postgres    ${platform.postgres?.url ?? '-'}`,
-    `  NATS        ${platform.nats?.url ?? '-'} (JetStream)`,
+    `  NATS        ${platform.nats?.url ?? '-'} (JetStream, JWT authorization; services' creds ${platform.natsCredsFile ?? '-'})`,
     `  Logs        ${config.state.logs}`,
     `  State       ${config.state.root}`,
   ];

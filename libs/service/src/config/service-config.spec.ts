@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ServiceConfig } from './service-config';
 import { loadConfig } from './load-config';
 
@@ -15,5 +18,25 @@ describe('ServiceConfig', () => {
     expect(() => loadConfig(ServiceConfig, { ...base, CAREEN_DATABASE_POOL_SIZE: value })).toThrow(
       /CAREEN_DATABASE_POOL_SIZE/,
     );
+  });
+
+  it('reads a value from the file <name>_FILE names (a mounted secret), unless the value is given', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'careen-config-'));
+    try {
+      const file = join(dir, 'database-url');
+      writeFileSync(file, 'postgres://from@file/db\n');
+      const { CAREEN_NATS_URL } = base;
+      expect(
+        loadConfig(ServiceConfig, { CAREEN_NATS_URL, CAREEN_DATABASE_URL_FILE: file }).CAREEN_DATABASE_URL,
+      ).toBe('postgres://from@file/db');
+      expect(loadConfig(ServiceConfig, { ...base, CAREEN_DATABASE_URL_FILE: file }).CAREEN_DATABASE_URL).toBe(
+        base.CAREEN_DATABASE_URL,
+      );
+      expect(() =>
+        loadConfig(ServiceConfig, { CAREEN_NATS_URL, CAREEN_DATABASE_URL_FILE: join(dir, 'missing') }),
+      ).toThrow(/CAREEN_DATABASE_URL_FILE=.*ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

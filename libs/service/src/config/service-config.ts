@@ -3,7 +3,7 @@
  * reads process.env. A bad or missing value stops the service with a message naming it.
  */
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { Secret } from './secret.decorator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -30,6 +30,11 @@ export class ServiceConfig {
     message: 'CAREEN_NATS_URL must be one or more nats:// URLs, comma-separated',
   })
   CAREEN_NATS_URL!: string;
+
+  /** A NATS creds file (user JWT and seed), where the server enforces JWT authorization. */
+  @IsOptional()
+  @IsString()
+  CAREEN_NATS_CREDS?: string;
 
   @IsOptional()
   @IsIn(LOG_LEVELS)

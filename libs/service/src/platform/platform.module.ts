@@ -79,6 +79,7 @@ export class PlatformModule {
             url: options.config.CAREEN_NATS_URL,
             name: options.service,
             logger: options.logger,
+            credsFile: options.config.CAREEN_NATS_CREDS,
           });
           await ensureStreams(bus.jsm, options.streams);
           return bus;
