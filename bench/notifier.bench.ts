@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const notifier = await startServiceInProcess(notifierService, infra, {
     CAREEN_EXCHANGE_URL: exchange.url,
     CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
+    CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD,
     CAREEN_NOTIFIER_RETRY_BASE_MS: '1000',
   });
   const bus = await connectBus({ url: stack.natsUrl, name: 'bench' });

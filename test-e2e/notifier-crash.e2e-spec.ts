@@ -50,6 +50,7 @@ describe('notifier: killed mid-delivery', () => {
       CAREEN_EXCHANGE_URL: exchange.url,
       CAREEN_NOTIFIER_PORT: String(port),
       CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
+      CAREEN_NOTIFIER_EXCHANGE_PASSWORD: 'root-password-1',
       CAREEN_NOTIFIER_WEBHOOK_TIMEOUT_MS: '1000',
       CAREEN_NOTIFIER_RETRY_BASE_MS: '50',
       CAREEN_NOTIFIER_RETRY_MAX_MS: '200',

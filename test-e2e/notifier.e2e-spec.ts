@@ -140,6 +140,7 @@ describe('notifier: webhook subscriptions', () => {
     notifier = await startServiceInProcess(notifierService, infra, {
       CAREEN_EXCHANGE_URL: exchange.url,
       CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
+      CAREEN_NOTIFIER_EXCHANGE_PASSWORD: 'root-password-1',
       CAREEN_NOTIFIER_RETRY_BASE_MS: '50',
       CAREEN_NOTIFIER_RETRY_MAX_MS: '200',
       CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS: '3',
@@ -362,7 +363,7 @@ describe('notifier: webhook subscriptions', () => {
     const [, id] = /^subscription (\S+)$/m.exec(added.output)!;
     const [, secret] = /shown once, keep it with the receiver\): (whsec_\S+)$/m.exec(added.output)!;
     expect((await careen(['subscription', 'list'])).output).toMatch(
-      new RegExp(`^${id} +project cli-app +\\(all\\) +aodh`, 'm'),
+      new RegExp(`^${id} +project cli-app +\\(all\\) +webhook aodh`, 'm'),
     );
     const event = await projectEvent('cli-app', 'MAINTENANCE');
     await eventually(() => expect(hook.received).toHaveLength(1));

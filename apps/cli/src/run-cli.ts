@@ -16,6 +16,7 @@ import { registerDeployCheckCommands } from './commands/deploycheck.commands';
 import { registerDeployPolicyCommands, registerServiceCommands } from './commands/file-resource.commands';
 import { registerHaGroupCommands } from './commands/hagroup.commands';
 import { registerMaintenanceCommands } from './commands/maintenance.commands';
+import { registerEventsCommand } from './commands/events.command';
 import { registerSubscriptionCommands } from './commands/subscription.commands';
 import { registerNmpCommands } from './commands/nmp.commands';
 import { registerNodeCommands } from './commands/node.commands';
@@ -65,6 +66,7 @@ export function buildProgram(services: CliServices): Command {
   registerDeployCheckCommands(program, services);
   registerMaintenanceCommands(program, services);
   registerSubscriptionCommands(program, services);
+  registerEventsCommand(program, services);
   return program;
 }
 

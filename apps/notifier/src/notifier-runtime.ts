@@ -1,11 +1,20 @@
 /**
  * Puts the notifier's parts together and runs them on every replica: the fan-out of events into
  * deliveries (shared durable consumers), the deliverers (deliveries claimed with SKIP LOCKED) and
- * the answers to `careen.notifier.subscribed`.
+ * the answers to `careen.notifier.subscribed`; and what subscriptions need made: whose a project
+ * is (the exchange), and NATS subscribers' consumers and credentials.
  */
 import { type BusConnection, type RunningConsumer } from '@careen/bus';
 import { ProcessedMessages } from '@careen/persistence';
-import { BUS, MetricsRegistry, NetworkList, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import {
+  BUS,
+  ExchangeClient,
+  exchangeCredentials,
+  MetricsRegistry,
+  NetworkList,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type Subscription as NatsSubscription } from '@nats-io/transport-node';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -15,6 +24,8 @@ import { DeliveryStore } from './delivery/delivery-store';
 import { fanOutEvents } from './delivery/event-fan-out';
 import { type NotifierConfig } from './notifier.config';
 import { NotifierMetrics } from './notifier-metrics';
+import { NatsAccess } from './subscriptions/nats-access';
+import { ProjectOwners } from './subscriptions/project-owners';
 import { answerSubscribedQuestions } from './subscriptions/subscribed-responder';
 import { SubscriptionStore } from './subscriptions/subscription-store';
 import { Subscriptions } from './subscriptions/subscriptions';
@@ -42,7 +53,26 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
     this.store = new SubscriptionStore(dataSource);
     this.deliveries = new DeliveryStore(dataSource);
     const targets = new WebhookTargets(NetworkList.parse(config.CAREEN_NOTIFIER_ALLOWED_NETWORKS));
-    this.subscriptions = new Subscriptions(this.store, targets);
+    const credentials = exchangeCredentials(
+      config.CAREEN_NOTIFIER_EXCHANGE_USER,
+      config.CAREEN_NOTIFIER_EXCHANGE_PASSWORD,
+    );
+    const owners = new ProjectOwners(
+      credentials && new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials),
+    );
+    if (Boolean(config.CAREEN_NOTIFIER_NATS_ACCOUNT) !== Boolean(config.CAREEN_NOTIFIER_NATS_SIGNING_KEY))
+      throw new Error(
+        'set both CAREEN_NOTIFIER_NATS_ACCOUNT and CAREEN_NOTIFIER_NATS_SIGNING_KEY, or neither',
+      );
+    const issuer =
+      config.CAREEN_NOTIFIER_NATS_ACCOUNT && config.CAREEN_NOTIFIER_NATS_SIGNING_KEY
+        ? {
+            account: config.CAREEN_NOTIFIER_NATS_ACCOUNT,
+            signingKey: config.CAREEN_NOTIFIER_NATS_SIGNING_KEY,
+            ttlSeconds: config.CAREEN_NOTIFIER_NATS_CREDENTIALS_SECONDS,
+          }
+        : undefined;
+    this.subscriptions = new Subscriptions(this.store, targets, owners, new NatsAccess(bus.jsm, issuer));
     const observed = new NotifierMetrics(metrics, dataSource);
     this.deliverer = new Deliverer({
       deliveries: this.deliveries,

@@ -1,6 +1,6 @@
-import { CidrListConstraint, HubServiceConfig } from '@careen/service';
+import { CidrListConstraint, HubServiceConfig, Secret } from '@careen/service';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min, Validate } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
 
 export class NotifierConfig extends HubServiceConfig {
   @IsOptional()
@@ -54,4 +54,37 @@ export class NotifierConfig extends HubServiceConfig {
   @Min(10)
   @Max(60_000)
   CAREEN_NOTIFIER_POLL_MS = 250;
+
+  /**
+   * The user (`org/username`, a hub admin) the notifier asks the exchange as whose a project is,
+   * before an org subscribes to it.
+   */
+  @IsOptional()
+  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'CAREEN_NOTIFIER_EXCHANGE_USER must be org/username' })
+  CAREEN_NOTIFIER_EXCHANGE_USER = 'root/root';
+
+  /** Without it, project subscriptions are refused (503): whose the project is cannot be checked. */
+  @IsOptional()
+  @IsString()
+  @Secret()
+  CAREEN_NOTIFIER_EXCHANGE_PASSWORD?: string;
+
+  /** The NATS account `nats` subscribers are users of (its public key, `A…`). */
+  @IsOptional()
+  @Matches(/^A[A-Z2-7]{55}$/, { message: 'CAREEN_NOTIFIER_NATS_ACCOUNT must be an account public key (A…)' })
+  CAREEN_NOTIFIER_NATS_ACCOUNT?: string;
+
+  /** A signing key of that account (a seed, `SA…`) the notifier signs subscribers' users with. */
+  @IsOptional()
+  @Matches(/^SA[A-Z2-7]{56}$/, { message: 'CAREEN_NOTIFIER_NATS_SIGNING_KEY must be an account seed (SA…)' })
+  @Secret()
+  CAREEN_NOTIFIER_NATS_SIGNING_KEY?: string;
+
+  /** How long the NATS credentials a subscriber is issued stay valid. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(366 * 86_400)
+  CAREEN_NOTIFIER_NATS_CREDENTIALS_SECONDS = 30 * 86_400;
 }

@@ -13,7 +13,19 @@ async function main(): Promise<void> {
   const credentials =
     config.CAREEN_VNFM_EXCHANGE_USER &&
     exchangeCredentials(config.CAREEN_VNFM_EXCHANGE_USER, config.CAREEN_VNFM_EXCHANGE_PASSWORD);
-  const bus = await connectBus({ url: config.CAREEN_NATS_URL, name: 'vnf-manager', logger });
+  const consumer = config.CAREEN_VNFM_NATS_CONSUMER;
+  if (config.CAREEN_VNFM_FOLLOW === 'nats' && !consumer)
+    throw new ConfigError([
+      'CAREEN_VNFM_FOLLOW=nats needs CAREEN_VNFM_NATS_CONSUMER (and CAREEN_NATS_CREDS)',
+    ]);
+  const bus = await connectBus({
+    url: config.CAREEN_NATS_URL,
+    name: 'vnf-manager',
+    logger,
+    credsFile: config.CAREEN_NATS_CREDS,
+    // A subscription's user receives replies only under its consumer's inbox prefix.
+    inboxPrefix: consumer && `_INBOX_${consumer}`,
+  });
   const manager = new ReferenceVnfManager({
     bus,
     project: config.CAREEN_VNFM_PROJECT,
@@ -25,7 +37,9 @@ async function main(): Promise<void> {
             host: '0.0.0.0',
             secret: config.CAREEN_VNFM_WEBHOOK_SECRET,
           }
-        : { via: 'bus' },
+        : config.CAREEN_VNFM_FOLLOW === 'nats'
+          ? { via: 'nats', consumer: consumer! }
+          : { via: 'bus' },
     replyVia: config.CAREEN_VNFM_REPLY_VIA,
     exchange:
       credentials && config.CAREEN_VNFM_DEPLOYMENT_POLICY

@@ -2,7 +2,8 @@
  * Careen's reference VNF manager: what an application team adds to its own manager so that its
  * application is asked, and answers, before a host it runs on goes into maintenance. It follows
  * its project's events on `careen.maint.project.<project>` through a durable JetStream consumer
- * (so no event is missed while it restarts), or receives them as webhooks from the notifier,
+ * (so no event is missed while it restarts) — its own, or the one a `nats` subscription gave it,
+ * read with that subscription's credentials — or receives them as webhooks from the notifier,
  * and answers each state that waits for a reply:
  *
  * - MAINTENANCE: acknowledged (the application can live with hosts going away one by one);
@@ -36,9 +37,13 @@ export interface VnfManagerLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-/** How events reach the manager: its own durable consumer, or webhooks the notifier posts. */
+/**
+ * How events reach the manager: its own durable consumer, a `nats` subscription's consumer (made
+ * by the notifier), or webhooks the notifier posts.
+ */
 export type Follow =
   | { via: 'bus' }
+  | { via: 'nats'; consumer: string }
   | { via: 'webhook'; port: number; host?: string; secret?: string | (() => string | undefined) };
 
 export interface ReferenceVnfManagerOptions {
@@ -90,6 +95,7 @@ export class ReferenceVnfManager {
       purpose: this.options.project,
       event: MaintenanceProjectEvent,
       filterSubject: MaintenanceProjectEvent.subject(this.options.project),
+      given: follow.via === 'nats' ? follow.consumer : undefined,
       maxAckPending: 16,
       logger: this.options.logger,
       handler: (message) => this.handle(message.payload),

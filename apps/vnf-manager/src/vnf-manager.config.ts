@@ -13,10 +13,26 @@ export class VnfManagerConfig {
   @Matches(IDENTIFIER_PATTERN, { message: `CAREEN_VNFM_PROJECT must be ${IDENTIFIER_RULE}` })
   CAREEN_VNFM_PROJECT!: string;
 
-  /** Follow the project's events on the bus (a durable consumer) or as webhooks the notifier posts. */
+  /**
+   * Follow the project's events on the bus (a durable consumer of its own), through a `nats`
+   * subscription (its consumer, CAREEN_VNFM_NATS_CONSUMER, read with CAREEN_NATS_CREDS), or as
+   * webhooks the notifier posts.
+   */
   @IsOptional()
-  @IsIn(['bus', 'webhook'])
-  CAREEN_VNFM_FOLLOW: 'bus' | 'webhook' = 'bus';
+  @IsIn(['bus', 'nats', 'webhook'])
+  CAREEN_VNFM_FOLLOW: 'bus' | 'nats' | 'webhook' = 'bus';
+
+  /** A NATS creds file: with `nats`, the credentials the subscription was issued. */
+  @IsOptional()
+  @IsString()
+  CAREEN_NATS_CREDS?: string;
+
+  /** `nats`: the subscription's consumer (`careen-sub-<subscription id>`). */
+  @IsOptional()
+  @Matches(/^careen-sub-[0-9a-f-]{36}$/, {
+    message: 'CAREEN_VNFM_NATS_CONSUMER must be careen-sub-<subscription id>',
+  })
+  CAREEN_VNFM_NATS_CONSUMER?: string;
 
   /** `webhook`: the port to receive deliveries on. */
   @IsOptional()

@@ -1,7 +1,10 @@
 /**
  * Runs a durable pull consumer `<service>-<purpose>`: explicit ack, bounded redelivery with
  * backoff, validation before the handler, dead-letter with the reason. Messages are handled
- * one at a time, in stream order, so a handler sees each aggregate's events in order.
+ * one at a time, in stream order, so a handler sees each aggregate's events in order. A
+ * consumer made for the caller by someone else (`given`, e.g. a NATS subscription's) is read as
+ * it is: never created or changed, and what cannot be handled is terminated, not dead-lettered
+ * (such a user may publish nowhere but its replies).
  */
 import { type EventDefinition, type CloudEventAttributes } from '@careen/contracts';
 import { withConsumeSpan } from '@careen/telemetry';
@@ -44,6 +47,8 @@ export interface ConsumerOptions<P extends object, A extends readonly string[]> 
   maxAckPending?: number;
   ackWaitMs?: number;
   logger?: BusLogger;
+  /** The name of a consumer someone else made to be read by this one. */
+  given?: string;
 }
 
 export interface RunningConsumer {
@@ -54,11 +59,11 @@ export interface RunningConsumer {
 export async function runConsumer<P extends object, A extends readonly string[]>(
   options: ConsumerOptions<P, A>,
 ): Promise<RunningConsumer> {
-  const name = `${options.service}-${options.purpose}`;
+  const name = options.given ?? `${options.service}-${options.purpose}`;
   const maxDeliver = options.maxDeliver ?? 5;
   const backoff = options.backoffMs ?? [1_000, 5_000, 15_000, 30_000];
-  const deadLetters = new DeadLetters(options.bus.js, options.service);
-  await ensureDurable(options, name, maxDeliver);
+  const deadLetters = options.given ? undefined : new DeadLetters(options.bus.js, options.service);
+  if (!options.given) await ensureDurable(options, name, maxDeliver);
 
   const consumer = await options.bus.js.consumers.get(options.event.stream, name);
   let messages: ConsumerMessages | undefined;
@@ -72,7 +77,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
         { consumer: name, subject: message.subject, reason: decoded.reason },
         'dead-lettering invalid message',
       );
-      await deadLetters.send(message, decoded.reason);
+      await deadLetters?.send(message, decoded.reason);
       message.term(decoded.reason);
       return;
     }
@@ -95,7 +100,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
           { consumer: name, subject: message.subject, reason },
           'handler kept failing; dead-lettering',
         );
-        await deadLetters.send(message, `handler failed after ${info.deliveryCount} attempts: ${reason}`);
+        await deadLetters?.send(message, `handler failed after ${info.deliveryCount} attempts: ${reason}`);
         message.term(reason);
       } else {
         options.logger?.warn(

@@ -1,10 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventLine } from './events.command';
 import { readJsonObject } from './file-input';
 import { parseMembers } from './hagroup.commands';
 import { NMP_TEMPLATE, selectsEveryNode } from './nmp.commands';
 import { parseLabels } from './node.commands';
+import { subscriptionRequest } from './subscription.commands';
 
 describe('parseMembers', () => {
   it('splits on commas, trims and drops empty entries', () => {
@@ -68,5 +70,46 @@ describe('readJsonObject', () => {
     await writeFile(file, '[1]');
     await expect(readJsonObject(file)).rejects.toThrow(`${file} must hold a JSON object`);
     await expect(readJsonObject(join(dir, 'missing.json'))).rejects.toThrow('cannot read');
+  });
+});
+
+describe('subscriptionRequest', () => {
+  it('asks for a webhook with its URL and format (cloudevents unless said)', () => {
+    expect(subscriptionRequest({ project: 'shop', kind: 'webhook', url: 'https://h/' })).toEqual({
+      scope: 'project',
+      project_id: 'shop',
+      kind: 'webhook',
+      url: 'https://h/',
+      format: 'cloudevents',
+    });
+  });
+
+  it('asks for nats and sse subscriptions without URL or format', () => {
+    expect(subscriptionRequest({ project: 'shop', kind: 'nats' })).toEqual({
+      scope: 'project',
+      project_id: 'shop',
+      kind: 'nats',
+    });
+  });
+
+  it.each([
+    [{ project: 'shop', kind: 'webhook' }, 'a webhook subscription needs --url'],
+    [{ project: 'shop', kind: 'nats', url: 'https://h/' }, '--url and --format go with --kind webhook'],
+    [{ project: 'shop', kind: 'sse', format: 'aodh' }, '--url and --format go with --kind webhook'],
+    [{ kind: 'webhook', url: 'https://h/' }, 'exactly one of --project P'],
+  ])('refuses %j', (options, message) => {
+    expect(() => subscriptionRequest(options)).toThrow(message);
+  });
+});
+
+describe('eventLine', () => {
+  it('shows when, what, which session and host, and the id to resume after', () => {
+    expect(
+      eventLine('17', {
+        id: 'e-1',
+        time: '2026-12-01T02:00:00.000Z',
+        data: { state: 'PREPARE_MAINTENANCE', session_id: 's-1', host: 'edge-1' },
+      }),
+    ).toBe('2026-12-01T02:00:00.000Z  PREPARE_MAINTENANCE         session s-1  host edge-1  (id 17)');
   });
 });

@@ -1,9 +1,11 @@
 /**
- * `careen subscription add|list|show|remove|rotate-secret|redeliver` and `careen deliveries`:
- * who receives an org's maintenance events, and what was delivered, asked of the notifier
+ * `careen subscription add|list|show|remove|rotate-secret|credentials|redeliver` and
+ * `careen deliveries`: who receives an org's maintenance events (by webhook, on NATS, or as a
+ * server-sent event stream), and what was delivered, asked of the notifier
  * (--notifier-url, else CAREEN_NOTIFIER_URL, else http://127.0.0.1:8084) with the caller's login.
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import { writeFile } from 'node:fs/promises';
 import { CliError } from '../cli-errors';
 import { path } from '../http/exchange-client';
 import { serviceBaseUrl } from '../http/service-url';
@@ -25,11 +27,13 @@ interface SubscriptionAnswer {
   hosts: string[];
   states: string[];
   kind: string;
-  url: string;
-  format: string;
+  url: string | null;
+  format: string | null;
   created_at: string;
   secrets: { expires_at: string | null }[];
+  nats?: { durable: string; subject: string; reply_subject: string; inbox_prefix: string };
   secret?: string;
+  credentials?: string;
 }
 
 interface DeliveryAnswer {
@@ -55,8 +59,8 @@ const SUBSCRIPTION_COLUMNS: readonly Column<SubscriptionAnswer>[] = [
           : 'all projects',
   },
   { header: 'STATES', value: (row) => (row.states.length > 0 ? row.states.join(',') : '(all)') },
-  { header: 'FORMAT', value: (row) => row.format },
-  { header: 'URL', value: (row) => row.url },
+  { header: 'KIND', value: (row) => (row.format ? `${row.kind} ${row.format}` : row.kind) },
+  { header: 'TARGET', value: (row) => row.url ?? row.nats?.durable ?? '' },
 ];
 
 const DELIVERY_COLUMNS: readonly Column<DeliveryAnswer>[] = [
@@ -80,8 +84,9 @@ interface AddOptions {
   allProjects?: boolean;
   admin?: boolean;
   hosts?: string;
-  url: string;
-  format: string;
+  kind: string;
+  url?: string;
+  format?: string;
   states?: string;
   org?: string;
 }
@@ -92,16 +97,34 @@ export function subscriptionRequest(options: AddOptions): Record<string, unknown
   if (scopes.filter(Boolean).length !== 1)
     throw new CliError('say what to subscribe to: exactly one of --project P, --all-projects and --admin');
   if (options.hosts !== undefined && !options.admin) throw new CliError('--hosts goes with --admin');
+  const webhook = options.kind === 'webhook';
+  if (webhook && options.url === undefined) throw new CliError('a webhook subscription needs --url');
+  if (!webhook && (options.url !== undefined || options.format !== undefined))
+    throw new CliError(`--url and --format go with --kind webhook, not ${options.kind}`);
   return {
     ...(options.org ? { org: options.org } : {}),
     scope: options.project !== undefined ? 'project' : options.admin ? 'admin' : 'all-projects',
     ...(options.project !== undefined ? { project_id: options.project } : {}),
     ...(options.hosts !== undefined ? { hosts: parseMembers(options.hosts) } : {}),
     ...(options.states !== undefined ? { states: parseMembers(options.states) } : {}),
-    kind: 'webhook',
-    url: options.url,
-    format: options.format,
+    kind: options.kind,
+    ...(webhook ? { url: options.url, format: options.format ?? 'cloudevents' } : {}),
   };
+}
+
+/** What is shown once: a webhook's secret, or a NATS subscriber's creds, printed or written to a file. */
+async function shownOnce(answer: SubscriptionAnswer, credsOut: string | undefined): Promise<string> {
+  if (answer.secret) return `signing secret (shown once, keep it with the receiver): ${answer.secret}`;
+  if (!answer.credentials) return '';
+  const where = answer.nats
+    ? `\nread consumer ${answer.nats.durable} (stream CAREEN_MAINT, ${answer.nats.subject}) with inbox prefix ${answer.nats.inbox_prefix};` +
+      `\nreply on ${answer.nats.reply_subject}`
+    : '';
+  if (credsOut) {
+    await writeFile(credsOut, answer.credentials, { mode: 0o600 });
+    return `NATS credentials written to ${credsOut} (shown once)${where}`;
+  }
+  return `NATS credentials (shown once; save them as a .creds file):\n${answer.credentials}${where}`;
 }
 
 export function registerSubscriptionCommands(program: Command, services: CliServices): void {
@@ -119,28 +142,30 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
 
   const subscription = program
     .command('subscription')
-    .description("who receives the org's maintenance events, by webhook (the notifier)")
+    .description("who receives the org's maintenance events, and how (the notifier)")
     .option(...URL_OPTION);
 
   subscription
     .command('add')
-    .description('subscribe a webhook; prints its signing secret, shown this once')
+    .description(
+      "subscribe to maintenance events; prints a webhook's signing secret, or NATS credentials, this once",
+    )
     .option('--project <project>', "one project's events")
     .option('--all-projects', "every project's events")
     .option('--admin', "admin events about the org's hosts")
     .option('--hosts <ids>', 'with --admin: only these hosts, comma-separated')
-    .requiredOption('--url <url>', 'the webhook URL')
-    .option('--format <format>', 'cloudevents or aodh', 'cloudevents')
+    .option('--kind <kind>', 'webhook, nats (a consumer of its own) or sse (careen events)', 'webhook')
+    .option('--url <url>', 'with webhook: the URL')
+    .option('--format <format>', 'with webhook: cloudevents (default) or aodh')
+    .option('--creds-out <file>', 'with nats: write the credentials to this file instead of printing them')
     .option('--states <states>', 'only these states, comma-separated (default all)')
     .option('--org <org>', 'org (default: your own)')
-    .action(async (options: AddOptions, command: Command) => {
+    .action(async (options: AddOptions & { credsOut?: string }, command: Command) => {
       const body = subscriptionRequest(options);
       const { context, ask } = await notifier(command);
       const created = await ask((client) => client.post<SubscriptionAnswer>('/v1/subscriptions', body));
-      context.printer.result(
-        created,
-        `subscription ${created.id}\nsigning secret (shown once, keep it with the receiver): ${created.secret}`,
-      );
+      const once = await shownOnce(created, options.credsOut);
+      context.printer.result(created, `subscription ${created.id}${once ? `\n${once}` : ''}`);
     });
 
   subscription
@@ -191,6 +216,21 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
         }),
       );
       context.printer.result(rotated, `new signing secret (shown once): ${rotated.secret}`);
+    });
+
+  subscription
+    .command('credentials')
+    .description(
+      'new NATS credentials for a nats subscription, shown once; earlier ones last until they expire',
+    )
+    .argument('<id>', 'subscription id')
+    .option('--creds-out <file>', 'write the credentials to this file instead of printing them')
+    .action(async (id: string, options: { credsOut?: string }, command: Command) => {
+      const { context, ask } = await notifier(command);
+      const renewed = await ask((client) =>
+        client.post<SubscriptionAnswer>(path`/v1/subscriptions/${id}/credentials`, {}),
+      );
+      context.printer.result(renewed, await shownOnce(renewed, options.credsOut));
     });
 
   subscription

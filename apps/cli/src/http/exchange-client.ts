@@ -70,6 +70,44 @@ export class ExchangeClient {
     return this.request<T>('POST', route, undefined, { body, headers });
   }
 
+  /**
+   * Opens a server-sent event stream at `route`, resuming after `lastEventId` when given: the
+   * body, once the service answered 200 (within the timeout; the stream itself has none).
+   */
+  async openEventStream(
+    route: string,
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array>> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (this.options.credentials) headers.authorization = authorizationHeader(this.options.credentials);
+    if (lastEventId) headers['last-event-id'] = lastEventId;
+    const answered = new AbortController();
+    const timer = setTimeout(() => answered.abort(new Error('timeout')), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.options.exchangeUrl}${route}`, {
+        headers,
+        signal: AbortSignal.any([signal, answered.signal]),
+      });
+    } catch (error) {
+      throw new ExchangeUnreachable(this.options.exchangeUrl, failureReason(error, this.timeoutMs));
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok || !response.body) {
+      const text = await response.text();
+      throw refusal(
+        response.status,
+        response.statusText,
+        parseJson(text),
+        this.options.exchangeUrl,
+        this.options.refusalHint,
+      );
+    }
+    return response.body;
+  }
+
   private async request<T>(
     method: string,
     route: string,

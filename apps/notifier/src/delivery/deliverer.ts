@@ -66,14 +66,16 @@ export class Deliverer {
   private async deliver(delivery: Delivery): Promise<void> {
     const { deliveries } = this.options;
     const subscription = await this.options.subscriptions.get(delivery.subscriptionId);
-    if (!subscription) return;
+    // Only webhook subscriptions are owed deliveries.
+    if (!subscription?.url) return;
+    const url = subscription.url;
     const now = new Date();
     let error: string | undefined;
     try {
-      error = await this.options.targets.problem(subscription.url);
+      error = await this.options.targets.problem(url);
       if (!error) {
         const request = webhookRequest(subscription, delivery, now);
-        const response = await fetch(subscription.url, {
+        const response = await fetch(url, {
           method: 'POST',
           headers: request.headers,
           body: request.body,

@@ -22,6 +22,8 @@ const subscription = (format: Subscription['format']): Subscription => ({
     { secret: OLD, expiresAt: '2026-12-01T03:00:00.000Z' },
     { secret: SECRET, expiresAt: null },
   ],
+  natsUser: null,
+  credentialsExpireAt: null,
   createdBy: 'acme/ada',
   createdAt: NOW,
 });

@@ -10,9 +10,11 @@ interface SubscriptionRow {
   hosts: string[];
   states: string[];
   kind: Subscription['kind'];
-  url: string;
+  url: string | null;
   format: Subscription['format'];
   secrets: SigningSecret[];
+  nats_user: string | null;
+  credentials_expire_at: Date | null;
   created_by: string;
   created_at: Date;
 }
@@ -29,6 +31,8 @@ function toSubscription(row: SubscriptionRow): Subscription {
     url: row.url,
     format: row.format,
     secrets: row.secrets,
+    natsUser: row.nats_user,
+    credentialsExpireAt: row.credentials_expire_at,
     createdBy: row.created_by,
     createdAt: row.created_at,
   };
@@ -39,8 +43,9 @@ export class SubscriptionStore {
 
   async insert(subscription: Subscription): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO notifier.subscriptions (id, org, scope, project, hosts, states, kind, url, format, secrets, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO notifier.subscriptions
+         (id, org, scope, project, hosts, states, kind, url, format, secrets, nats_user, credentials_expire_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         subscription.id,
         subscription.org,
@@ -52,6 +57,8 @@ export class SubscriptionStore {
         subscription.url,
         subscription.format,
         JSON.stringify(subscription.secrets),
+        subscription.natsUser,
+        subscription.credentialsExpireAt,
         subscription.createdBy,
       ],
     );
@@ -87,22 +94,29 @@ export class SubscriptionStore {
     ]);
   }
 
-  /** Subscriptions of the org that want a project's events in `state`. */
+  async setNatsUser(id: string, user: string, expireAt: Date): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE notifier.subscriptions SET nats_user = $2, credentials_expire_at = $3 WHERE id = $1',
+      [id, user, expireAt],
+    );
+  }
+
+  /** Webhook subscriptions of the org that want a project's events in `state`. */
   async forProjectEvent(org: string, project: string, state: string): Promise<Subscription[]> {
     const rows: SubscriptionRow[] = await this.dataSource.query(
       `SELECT * FROM notifier.subscriptions
-        WHERE org = $1 AND (scope = 'all-projects' OR (scope = 'project' AND project = $2))
+        WHERE org = $1 AND kind = 'webhook' AND (scope = 'all-projects' OR (scope = 'project' AND project = $2))
           AND (states = '{}' OR $3 = ANY(states)) ORDER BY id`,
       [org, project, state],
     );
     return rows.map(toSubscription);
   }
 
-  /** Subscriptions of the org that want admin events about `host` in `state`. */
+  /** Webhook subscriptions of the org that want admin events about `host` in `state`. */
   async forAdminEvent(org: string, host: string, state: string): Promise<Subscription[]> {
     const rows: SubscriptionRow[] = await this.dataSource.query(
       `SELECT * FROM notifier.subscriptions
-        WHERE org = $1 AND scope = 'admin' AND (hosts = '{}' OR $2 = ANY(hosts))
+        WHERE org = $1 AND kind = 'webhook' AND scope = 'admin' AND (hosts = '{}' OR $2 = ANY(hosts))
           AND (states = '{}' OR $3 = ANY(states)) ORDER BY id`,
       [org, host, state],
     );

@@ -2,7 +2,12 @@
 export const SUBSCRIPTION_SCOPES = ['project', 'all-projects', 'admin'] as const;
 export type SubscriptionScope = (typeof SUBSCRIPTION_SCOPES)[number];
 
-export const SUBSCRIPTION_KINDS = ['webhook'] as const;
+/**
+ * `webhook`: the notifier posts each event; `nats`: the subscriber reads its project's events
+ * from its own durable consumer with credentials the notifier issues; `sse`: the subscriber
+ * follows `GET /v1/stream`. All three count as a subscriber of the project.
+ */
+export const SUBSCRIPTION_KINDS = ['webhook', 'nats', 'sse'] as const;
 export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
 
 export const WEBHOOK_FORMATS = ['cloudevents', 'aodh'] as const;
@@ -25,9 +30,13 @@ export interface Subscription {
   /** The event states delivered; empty for all. */
   states: string[];
   kind: SubscriptionKind;
-  url: string;
-  format: WebhookFormat;
+  /** `webhook` kind: where and in which format events are posted, and the signing secrets. */
+  url: string | null;
+  format: WebhookFormat | null;
   secrets: SigningSecret[];
+  /** `nats` kind: the subscriber's NATS user (a public key) and when its credentials expire. */
+  natsUser: string | null;
+  credentialsExpireAt: Date | null;
   createdBy: string;
   createdAt: Date;
 }

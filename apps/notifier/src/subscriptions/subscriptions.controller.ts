@@ -4,6 +4,7 @@ import {
   ApiBadRequestResponse,
   ApiBasicAuth,
   ApiBearerAuth,
+  ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOperation,
   ApiTags,
@@ -11,7 +12,7 @@ import {
 import { OrgQuery } from '../org.query';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
-import { Subscriptions, type SubscriptionView, viewOf } from './subscriptions';
+import { Subscriptions, type SubscriptionView, type SubscriptionWithSecret, viewOf } from './subscriptions';
 
 const ID = new ParseUUIDPipe({ version: '4' });
 
@@ -25,14 +26,17 @@ export class SubscriptionsController {
 
   @Post()
   @Roles('orgAdmin')
-  @ApiOperation({ summary: 'Subscribe to maintenance events; the answer shows the signing secret, once' })
+  @ApiOperation({
+    summary:
+      "Subscribe to maintenance events; the answer shows a webhook's signing secret, or a NATS subscriber's credentials, once",
+  })
   @ApiBadRequestResponse({
     description: 'every problem at once: scope and fields that disagree, a URL not allowed',
   })
   create(
     @CurrentPrincipal() actor: Principal,
     @Body() body: CreateSubscriptionDto,
-  ): Promise<SubscriptionView & { secret: string }> {
+  ): Promise<SubscriptionWithSecret> {
     const org = body.org ?? actor.org;
     assertAccess(actor, { roles: ['orgAdmin'], org });
     return this.subscriptions.create(org, principalId(actor), body);
@@ -78,8 +82,23 @@ export class SubscriptionsController {
     @CurrentPrincipal() actor: Principal,
     @Param('id', ID) id: string,
     @Body() body: RotateSecretDto,
-  ): Promise<SubscriptionView & { secret: string }> {
+  ): Promise<SubscriptionWithSecret> {
     assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
     return this.subscriptions.rotateSecret(id, body.overlap_seconds);
+  }
+
+  @Post(':id/credentials')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary: "A nats subscription's new NATS credentials, shown once; earlier ones last until they expire",
+  })
+  @ApiConflictResponse({ description: 'not a nats subscription' })
+  async credentials(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', ID) id: string,
+  ): Promise<SubscriptionWithSecret> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
+    return this.subscriptions.reissueCredentials(id);
   }
 }

@@ -1,10 +1,13 @@
 /**
- * What the subscription routes ask, free of Nest: make a subscription (its secret shown once),
- * list, show, remove it, rotate its secret with an overlap in which both secrets sign.
+ * What the subscription routes ask, free of Nest: make a subscription (a webhook's secret, or a
+ * NATS subscriber's credentials, shown once), list, show, remove it, rotate a webhook's secret
+ * with an overlap in which both secrets sign, or issue a NATS subscriber new credentials.
  */
 import { ADMIN_STATES, DomainError, PROJECT_STATES } from '@careen/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type CreateSubscriptionDto } from './dto/create-subscription.dto';
+import { type NatsAccess, natsEndpoint, type NatsEndpoint } from './nats-access';
+import { type ProjectOwners } from './project-owners';
 import { type Subscription } from './subscription';
 import { type SubscriptionStore } from './subscription-store';
 import { type WebhookTargets } from './webhook-target';
@@ -17,13 +20,18 @@ export interface SubscriptionView {
   hosts: string[];
   states: string[];
   kind: Subscription['kind'];
-  url: string;
+  url: string | null;
   format: Subscription['format'];
   created_by: string;
   created_at: string;
-  /** When the secrets that still sign expire (null: the current one). */
+  /** `webhook`: when the secrets that still sign expire (null: the current one). */
   secrets: { expires_at: string | null }[];
+  /** `nats`: where the subscriber reads and replies, and when its credentials expire. */
+  nats?: NatsEndpoint & { user: string | null; credentials_expire_at: string | null };
 }
+
+/** What is shown once: a webhook's signing secret, or a NATS subscriber's creds file. */
+export type SubscriptionWithSecret = SubscriptionView & { secret?: string; credentials?: string };
 
 export const subscriptionNotFound = (id: string) =>
   new DomainError('not-found', 'notifier.subscription-not-found', `no subscription "${id}"`, { id });
@@ -49,13 +57,33 @@ export function viewOf(subscription: Subscription): SubscriptionView {
     created_by: subscription.createdBy,
     created_at: new Date(subscription.createdAt).toISOString(),
     secrets: subscription.secrets.map((each) => ({ expires_at: each.expiresAt })),
+    ...(subscription.kind === 'nats' &&
+      subscription.project && {
+        nats: {
+          ...natsEndpoint(subscription.id, subscription.project),
+          user: subscription.natsUser,
+          credentials_expire_at: subscription.credentialsExpireAt
+            ? new Date(subscription.credentialsExpireAt).toISOString()
+            : null,
+        },
+      }),
   };
 }
+
+const notWebhook = (subscription: Subscription) =>
+  new DomainError(
+    'conflict',
+    'notifier.no-secret',
+    `subscription "${subscription.id}" is of kind ${subscription.kind}: only webhook subscriptions have a signing secret`,
+    { id: subscription.id, kind: subscription.kind },
+  );
 
 export class Subscriptions {
   constructor(
     private readonly store: SubscriptionStore,
     private readonly targets: WebhookTargets,
+    private readonly owners: ProjectOwners,
+    private readonly nats: NatsAccess,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -63,7 +91,41 @@ export class Subscriptions {
     org: string,
     createdBy: string,
     request: CreateSubscriptionDto,
-  ): Promise<SubscriptionView & { secret: string }> {
+  ): Promise<SubscriptionWithSecret> {
+    const problems = await this.problems(org, request);
+    if (problems.length > 0) throw invalid(problems);
+    const webhook = request.kind === 'webhook';
+    const secret = webhook ? newSecret() : undefined;
+    const subscription: Subscription = {
+      id: randomUUID(),
+      org,
+      scope: request.scope,
+      project: request.project_id ?? null,
+      hosts: [...new Set(request.hosts ?? [])],
+      states: [...new Set(request.states ?? [])],
+      kind: request.kind,
+      url: request.url ?? null,
+      format: request.format ?? null,
+      secrets: secret ? [{ secret, expiresAt: null }] : [],
+      natsUser: null,
+      credentialsExpireAt: null,
+      createdBy,
+      createdAt: this.clock(),
+    };
+    const grant =
+      request.kind === 'nats' ? await this.nats.open(subscription.id, subscription.project!) : undefined;
+    if (grant) Object.assign(subscription, { natsUser: grant.user, credentialsExpireAt: grant.expiresAt });
+    try {
+      await this.store.insert(subscription);
+    } catch (error) {
+      if (grant) await this.nats.close(subscription.id);
+      throw error;
+    }
+    return { ...viewOf(subscription), secret, credentials: grant?.credentials };
+  }
+
+  /** Every problem with `request`, at once. */
+  private async problems(org: string, request: CreateSubscriptionDto): Promise<string[]> {
     const problems: string[] = [];
     if (request.scope === 'project' && !request.project_id)
       problems.push('project_id: the project scope names a project');
@@ -77,26 +139,25 @@ export class Subscriptions {
       problems.push(
         `states: ${foreign.join(', ')} ${foreign.length > 1 ? 'are' : 'is'} not a state of ${request.scope} events (${allowed.join(', ')})`,
       );
-    const target = await this.targets.problem(request.url);
-    if (target) problems.push(target);
-    if (problems.length > 0) throw invalid(problems);
-    const secret = newSecret();
-    const subscription: Subscription = {
-      id: randomUUID(),
-      org,
-      scope: request.scope,
-      project: request.project_id ?? null,
-      hosts: [...new Set(request.hosts ?? [])],
-      states: [...new Set(request.states ?? [])],
-      kind: request.kind,
-      url: request.url,
-      format: request.format,
-      secrets: [{ secret, expiresAt: null }],
-      createdBy,
-      createdAt: this.clock(),
-    };
-    await this.store.insert(subscription);
-    return { ...viewOf(subscription), secret };
+    if (request.kind === 'webhook') {
+      if (request.url === undefined) problems.push('url: a webhook subscription names its URL');
+      if (request.format === undefined) problems.push('format: a webhook subscription names its format');
+      const target = request.url === undefined ? undefined : await this.targets.problem(request.url);
+      if (target) problems.push(target);
+    } else {
+      if (request.scope !== 'project')
+        problems.push(`scope: a ${request.kind} subscription takes one project's events (scope project)`);
+      for (const field of ['url', 'format'] as const)
+        if (request[field] !== undefined) problems.push(`${field}: only webhook subscriptions have one`);
+      if (request.kind === 'nats' && this.nats.unavailable) problems.push(this.nats.unavailable);
+    }
+    if (
+      request.scope === 'project' &&
+      request.project_id &&
+      (await this.owners.ofAnotherOrg(org, request.project_id))
+    )
+      problems.push(`project_id: project "${request.project_id}" is another org's`);
+    return problems;
   }
 
   async get(id: string): Promise<Subscription> {
@@ -110,12 +171,31 @@ export class Subscriptions {
   }
 
   async remove(id: string): Promise<void> {
+    const subscription = await this.get(id);
+    if (subscription.kind === 'nats') await this.nats.close(id);
     if (!(await this.store.remove(id))) throw subscriptionNotFound(id);
   }
 
-  /** A new secret, shown once; the current one keeps signing for `overlapSeconds`. */
-  async rotateSecret(id: string, overlapSeconds: number): Promise<SubscriptionView & { secret: string }> {
+  /** A NATS subscriber's new credentials, shown once; those issued before last until they expire. */
+  async reissueCredentials(id: string): Promise<SubscriptionWithSecret> {
     const subscription = await this.get(id);
+    if (subscription.kind !== 'nats')
+      throw new DomainError(
+        'conflict',
+        'notifier.no-credentials',
+        `subscription "${id}" is of kind ${subscription.kind}: only nats subscriptions have credentials`,
+        { id, kind: subscription.kind },
+      );
+    const grant = await this.nats.issue(id, subscription.project!);
+    await this.store.setNatsUser(id, grant.user, grant.expiresAt);
+    const renewed = { ...subscription, natsUser: grant.user, credentialsExpireAt: grant.expiresAt };
+    return { ...viewOf(renewed), credentials: grant.credentials };
+  }
+
+  /** A new secret, shown once; the current one keeps signing for `overlapSeconds`. */
+  async rotateSecret(id: string, overlapSeconds: number): Promise<SubscriptionWithSecret> {
+    const subscription = await this.get(id);
+    if (subscription.kind !== 'webhook') throw notWebhook(subscription);
     const now = this.clock();
     const until = new Date(now.getTime() + overlapSeconds * 1000).toISOString();
     // The secrets that sign now keep signing until the overlap ends (sooner, if they were to).

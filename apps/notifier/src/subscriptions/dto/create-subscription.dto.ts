@@ -43,16 +43,24 @@ export class CreateSubscriptionDto {
   @IsIn(STATES, { each: true })
   states?: string[];
 
-  @ApiProperty({ enum: SUBSCRIPTION_KINDS })
+  @ApiProperty({
+    enum: SUBSCRIPTION_KINDS,
+    description: 'webhook: posted to url; nats: read from a consumer of its own; sse: GET /v1/stream',
+  })
   @IsIn(SUBSCRIPTION_KINDS)
   kind!: SubscriptionKind;
 
-  @ApiProperty({ example: 'https://vnfm.example/careen' })
+  @ApiPropertyOptional({
+    description: '`webhook` kind: where events are posted',
+    example: 'https://vnfm.example/careen',
+  })
+  @IsOptional()
   @IsString()
   @MaxLength(2048)
-  url!: string;
+  url?: string;
 
-  @ApiProperty({ enum: WEBHOOK_FORMATS })
+  @ApiPropertyOptional({ enum: WEBHOOK_FORMATS, description: '`webhook` kind: the body posted' })
+  @IsOptional()
   @IsIn(WEBHOOK_FORMATS)
-  format!: WebhookFormat;
+  format?: WebhookFormat;
 }
