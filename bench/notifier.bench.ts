@@ -20,6 +20,7 @@ import { printTable, summarize } from './support/stats';
 const SUBSCRIPTIONS = Number(process.argv[2] ?? 1_000);
 const EVENTS = Number(process.argv[3] ?? 10_000);
 const RAW_CONCURRENCY = 64;
+const PUBLISH_WINDOW = 64;
 const ROOT_PASSWORD = 'bench-password';
 
 interface Phase {
@@ -107,23 +108,30 @@ async function main(): Promise<void> {
         };
       });
       const started = performance.now();
-      for (let i = 0; i < count; i++) {
-        const id = `${name}-${i}`;
-        sentAt.set(id, performance.now());
-        await bus.js.publish(
-          MaintenanceProjectEvent.subject(`project-${i % SUBSCRIPTIONS}`),
-          JSON.stringify(payload(i)),
-          {
-            msgID: id,
-            headers: cloudEventHeaders({
-              id,
-              type: MaintenanceProjectEvent.type,
-              source: 'bench',
-              time: new Date().toISOString(),
-            }),
-          },
-        );
-      }
+      // Published as a relay publishes a backlog: PUBLISH_WINDOW acknowledgements awaited at once.
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: PUBLISH_WINDOW }, async () => {
+          while (next < count) {
+            const i = next++;
+            const id = `${name}-${i}`;
+            sentAt.set(id, performance.now());
+            await bus.js.publish(
+              MaintenanceProjectEvent.subject(`project-${i % SUBSCRIPTIONS}`),
+              JSON.stringify(payload(i)),
+              {
+                msgID: id,
+                headers: cloudEventHeaders({
+                  id,
+                  type: MaintenanceProjectEvent.type,
+                  source: 'bench',
+                  time: new Date().toISOString(),
+                }),
+              },
+            );
+          }
+        }),
+      );
       await done;
       return { seconds: (performance.now() - started) / 1000, latenciesMs };
     };

@@ -76,7 +76,6 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
     const observed = new NotifierMetrics(metrics, dataSource);
     this.deliverer = new Deliverer({
       deliveries: this.deliveries,
-      subscriptions: this.store,
       targets,
       retry: { baseMs: config.CAREEN_NOTIFIER_RETRY_BASE_MS, maxMs: config.CAREEN_NOTIFIER_RETRY_MAX_MS },
       timeoutMs: config.CAREEN_NOTIFIER_WEBHOOK_TIMEOUT_MS,

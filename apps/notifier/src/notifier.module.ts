@@ -9,6 +9,7 @@ import { DeliveryStore } from './delivery/delivery-store';
 import { InitNotifier1763769600000 } from './migrations/1763769600000-init-notifier';
 import { Subscriptions1764200200000 } from './migrations/1764200200000-subscriptions';
 import { SubscriptionKinds1764300000000 } from './migrations/1764300000000-subscription-kinds';
+import { SubscriptionLeases1764300100000 } from './migrations/1764300100000-subscription-leases';
 import { type NotifierConfig } from './notifier.config';
 import { NotifierRuntime } from './notifier-runtime';
 import { ProjectEventStream } from './stream/project-event-stream';
@@ -21,6 +22,7 @@ export const NOTIFIER_MIGRATIONS = [
   InitNotifier1763769600000,
   Subscriptions1764200200000,
   SubscriptionKinds1764300000000,
+  SubscriptionLeases1764300100000,
 ];
 
 @Module({})

@@ -1,7 +1,8 @@
 /**
  * Runs a durable pull consumer `<service>-<purpose>`: explicit ack, bounded redelivery with
  * backoff, validation before the handler, dead-letter with the reason. Messages are handled
- * one at a time, in stream order, so a handler sees each aggregate's events in order. A
+ * one at a time, in stream order, so a handler sees each aggregate's events in order — or, for
+ * a batch handler, the messages already waiting together, in stream order. A
  * consumer made for the caller by someone else (`given`, e.g. a NATS subscription's) is read as
  * it is: never created or changed, and what cannot be handled is terminated, not dead-lettered
  * (such a user may publish nowhere but its replies).
@@ -38,7 +39,15 @@ export interface ConsumerOptions<P extends object, A extends readonly string[]> 
   event: EventDefinition<P, A>;
   /** Narrower than the event's filter, e.g. one org's changes. */
   filterSubject?: string;
-  handler: (message: BusMessage<P>) => Promise<void>;
+  /** Handles each message, one at a time. */
+  handler?: (message: BusMessage<P>) => Promise<void>;
+  /**
+   * Instead of `handler`: the messages already waiting (up to `maxBatch`), handled together,
+   * in stream order; they are acknowledged, or tried again, together.
+   */
+  batchHandler?: (messages: BusMessage<P>[]) => Promise<void>;
+  /** Most messages given to `batchHandler` at once (default 128). */
+  maxBatch?: number;
   /** Total deliveries before a failing message is dead-lettered. */
   maxDeliver?: number;
   /** Delays between attempts; the last repeats. */
@@ -59,6 +68,8 @@ export interface RunningConsumer {
 export async function runConsumer<P extends object, A extends readonly string[]>(
   options: ConsumerOptions<P, A>,
 ): Promise<RunningConsumer> {
+  if (!options.handler === !options.batchHandler)
+    throw new Error('a consumer takes a handler or a batch handler');
   const name = options.given ?? `${options.service}-${options.purpose}`;
   const maxDeliver = options.maxDeliver ?? 5;
   const backoff = options.backoffMs ?? [1_000, 5_000, 15_000, 30_000];
@@ -69,7 +80,14 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   let messages: ConsumerMessages | undefined;
   let stopped = false;
 
-  const handle = async (message: JsMsg): Promise<void> => {
+  interface Decoded {
+    message: JsMsg;
+    busMessage: BusMessage<P>;
+    headers: Map<string, string>;
+  }
+
+  /** The message as its handler gets it, or undefined once it is dead-lettered. */
+  const decode = async (message: JsMsg): Promise<Decoded | undefined> => {
     const headers = headerLookup(message.headers);
     const decoded = decodeMessage(options.event.payload, options.event.type, message.data, headers);
     if (!decoded.ok) {
@@ -79,7 +97,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       );
       await deadLetters?.send(message, decoded.reason);
       message.term(decoded.reason);
-      return;
+      return undefined;
     }
     // Each read of `message.info` parses the reply subject again: read it once.
     const info = message.info;
@@ -90,35 +108,90 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       deliveryCount: info.deliveryCount,
       streamSequence: info.streamSequence,
     };
-    try {
-      await withConsumeSpan(message.subject, traceCarrier(headers), () => options.handler(busMessage));
-      message.ack();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (info.deliveryCount >= maxDeliver) {
-        options.logger?.error(
-          { consumer: name, subject: message.subject, reason },
-          'handler kept failing; dead-lettering',
+    return { message, busMessage, headers };
+  };
+
+  /** Tried again after a backoff, or dead-lettered once it has failed `maxDeliver` times. */
+  const failed = async ({ message, busMessage }: Decoded, error: unknown): Promise<void> => {
+    const reason = error instanceof Error ? error.message : String(error);
+    const attempt = busMessage.deliveryCount;
+    if (attempt >= maxDeliver) {
+      options.logger?.error(
+        { consumer: name, subject: message.subject, reason },
+        'handler kept failing; dead-lettering',
+      );
+      await deadLetters?.send(message, `handler failed after ${attempt} attempts: ${reason}`);
+      message.term(reason);
+    } else {
+      options.logger?.warn(
+        { consumer: name, subject: message.subject, reason, attempt },
+        'handler failed; will retry',
+      );
+      message.nak(retryDelayMs(backoff, attempt));
+    }
+  };
+
+  const handle = async (batch: JsMsg[]): Promise<void> => {
+    const decoded = (await Promise.all(batch.map(decode))).filter((each) => each !== undefined);
+    const [first] = decoded;
+    if (!first) return;
+    if (options.batchHandler) {
+      const handleAll = options.batchHandler;
+      try {
+        // The batch is traced as part of its first message's trace.
+        await withConsumeSpan(first.message.subject, traceCarrier(first.headers), () =>
+          handleAll(decoded.map((each) => each.busMessage)),
         );
-        await deadLetters?.send(message, `handler failed after ${info.deliveryCount} attempts: ${reason}`);
-        message.term(reason);
-      } else {
-        options.logger?.warn(
-          { consumer: name, subject: message.subject, reason, attempt: info.deliveryCount },
-          'handler failed; will retry',
+        for (const each of decoded) each.message.ack();
+      } catch (error) {
+        for (const each of decoded) await failed(each, error);
+      }
+      return;
+    }
+    for (const each of decoded) {
+      try {
+        await withConsumeSpan(each.message.subject, traceCarrier(each.headers), () =>
+          options.handler!(each.busMessage),
         );
-        message.nak(retryDelayMs(backoff, info.deliveryCount));
+        each.message.ack();
+      } catch (error) {
+        await failed(each, error);
       }
     }
   };
 
+  const maxBatch = options.batchHandler ? (options.maxBatch ?? 128) : 1;
   const loop = (async () => {
     while (!stopped) {
       try {
-        messages = await consumer.consume({ max_messages: Math.min(options.maxAckPending ?? 256, 256) });
-        for await (const message of messages) {
+        const current = await consumer.consume({
+          max_messages: Math.min(options.maxAckPending ?? 256, Math.max(256, maxBatch)),
+        });
+        messages = current;
+        const iterator = current[Symbol.asyncIterator]();
+        // A next message asked for but not here yet: the first of the next batch.
+        let carried: Promise<IteratorResult<JsMsg>> | undefined;
+        for (;;) {
+          const first = await (carried ?? iterator.next());
+          carried = undefined;
+          if (first.done) break;
+          const batch = [first.value];
+          // What is already here joins the batch; nothing is waited for.
+          while (batch.length < maxBatch) {
+            const next = iterator.next();
+            const ready = await Promise.race([
+              next,
+              new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined))),
+            ]);
+            if (ready === undefined) {
+              carried = next;
+              break;
+            }
+            if (ready.done) break;
+            batch.push(ready.value);
+          }
           try {
-            await handle(message);
+            await handle(batch);
           } catch (error) {
             // Could not even dead-letter (bus down): leave it unacknowledged for redelivery.
             options.logger?.error({ consumer: name, err: String(error) }, 'message left for redelivery');

@@ -1,10 +1,14 @@
 /**
- * Deliveries in SQL. The deliverers of every replica claim due deliveries with SKIP LOCKED,
- * only the oldest pending one of each subscription (so a subscription gets its events in
- * order), and hold them for a while (`locked_until`) so a replica that dies mid-call leaves them
- * to be claimed again: at least once, never lost.
+ * Deliveries in SQL. The deliverers of every replica lease due subscriptions with SKIP LOCKED
+ * (one replica drains a subscription, so it gets its events in order) for a while
+ * (`lease_until`), so that a replica that dies mid-call leaves the subscription to be leased
+ * again: at least once, never lost. Owing bumps the subscription's `owed_count` in the same
+ * transaction; a drain that found nothing more releases the subscription as due at once when
+ * the count moved since it looked, so a delivery owed meanwhile is not left behind.
  */
 import { type DataSource, type EntityManager } from 'typeorm';
+import { type Subscription } from '../subscriptions/subscription';
+import { type SubscriptionRow, toSubscription } from '../subscriptions/subscription-store';
 import { type Delivery, type DeliveryState } from './delivery';
 
 interface DeliveryRow {
@@ -23,6 +27,19 @@ interface DeliveryRow {
   next_attempt_at: Date;
   deadline_at: Date;
   delivered_at: Date | null;
+}
+
+/** A delivery row as `to_jsonb` gives it: its times as text. */
+function fromJson(row: DeliveryRow): DeliveryRow {
+  const time = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    ...row,
+    event_time: time(row.event_time)!,
+    created_at: time(row.created_at)!,
+    next_attempt_at: time(row.next_attempt_at)!,
+    deadline_at: time(row.deadline_at)!,
+    delivered_at: time(row.delivered_at),
+  };
 }
 
 function toDelivery(row: DeliveryRow): Delivery {
@@ -54,65 +71,159 @@ export interface OwedEvent {
   payload: object;
 }
 
+/** A subscription leased for delivery, its `owed_count` when leased, and its first pending deliveries. */
+export interface LeasedSubscription {
+  subscription: Subscription;
+  owedCount: string;
+  pending: Delivery[];
+}
+
+/** A drained subscription given back: its count as last read, and when it is due again. */
+export interface Released {
+  subscription: string;
+  owedCount: string;
+  nextDue: string | null;
+}
+
+/** A subscription's next pending deliveries, in order, and its `owed_count` as they were read. */
+export interface PendingDeliveries {
+  owedCount: string;
+  deliveries: Delivery[];
+}
+
 export class DeliveryStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Owes `event` to each subscription (once: a redelivered event adds nothing). */
-  async owe(
-    manager: EntityManager,
-    subscriptions: readonly string[],
-    event: OwedEvent,
-    deadlineSeconds: number,
-  ) {
-    if (subscriptions.length === 0) return;
+  /**
+   * Owes events to subscriptions (once: a redelivered event adds nothing), each `[subscription,
+   * event]`; the subscriptions become due unless they already are.
+   */
+  async owe(manager: EntityManager, owed: readonly [string, OwedEvent][], deadlineSeconds: number) {
+    if (owed.length === 0) return;
+    const column = <T>(pick: (entry: [string, OwedEvent]) => T) => owed.map(pick);
     await manager.query(
       `INSERT INTO notifier.deliveries
          (subscription_id, event_id, event_type, event_time, event_source, subject, payload, deadline_at)
-       SELECT unnest($1::uuid[]), $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8)
+       SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $8)
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
+              AS owed (s, i, t, tm, src, sub, p)
        ON CONFLICT (subscription_id, event_id) DO NOTHING`,
       [
-        subscriptions,
-        event.id,
-        event.type,
-        event.time,
-        event.source,
-        event.subject,
-        JSON.stringify(event.payload),
+        column(([subscription]) => subscription),
+        column(([, event]) => event.id),
+        column(([, event]) => event.type),
+        column(([, event]) => event.time),
+        column(([, event]) => event.source),
+        column(([, event]) => event.subject),
+        column(([, event]) => JSON.stringify(event.payload)),
         deadlineSeconds,
+      ],
+    );
+    // In id order, so that two owing transactions never wait on each other in a cycle.
+    await manager.query(
+      `UPDATE notifier.subscriptions SET owed_count = owed_count + 1, due_at = coalesce(due_at, now())
+        WHERE id IN (SELECT id FROM notifier.subscriptions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)`,
+      [[...new Set(owed.map(([subscription]) => subscription))]],
+    );
+  }
+
+  /**
+   * Leases up to `limit` due subscriptions that no replica holds, for `holdMs`, but for those
+   * of `draining` (this replica's, which it takes up again once their drain is over), and reads
+   * up to `batch` of each one's pending deliveries with it, in one statement.
+   */
+  async lease(
+    limit: number,
+    holdMs: number,
+    draining: readonly string[],
+    batch: number,
+  ): Promise<LeasedSubscription[]> {
+    const rows: (SubscriptionRow & { owed_count: string; delivery: DeliveryRow | null })[] =
+      await this.dataSource.query(
+        `WITH leased AS (
+           UPDATE notifier.subscriptions SET lease_until = now() + make_interval(secs => $2)
+            WHERE id IN (
+              SELECT id FROM notifier.subscriptions
+               WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now()) AND id <> ALL($3::uuid[])
+               ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+           RETURNING *)
+         SELECT leased.*, to_jsonb(d) AS delivery FROM leased
+           LEFT JOIN LATERAL (
+             SELECT * FROM notifier.deliveries
+              WHERE subscription_id = leased.id AND state = 'pending' ORDER BY id LIMIT $4) d ON true
+          ORDER BY leased.id, (d).id`,
+        [limit, holdMs / 1000, draining, batch],
+      );
+    const leased = new Map<string, LeasedSubscription>();
+    for (const row of rows) {
+      const entry = leased.get(row.id) ?? {
+        subscription: toSubscription(row),
+        owedCount: row.owed_count,
+        pending: [],
+      };
+      leased.set(row.id, entry);
+      if (row.delivery) entry.pending.push(toDelivery(fromJson(row.delivery)));
+    }
+    return [...leased.values()];
+  }
+
+  /** Keeps a leased subscription for `holdMs` more. */
+  async renew(subscription: string, holdMs: number): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE notifier.subscriptions SET lease_until = now() + make_interval(secs => $2) WHERE id = $1',
+      [subscription, holdMs / 1000],
+    );
+  }
+
+  /** Up to `limit` of the subscription's pending deliveries, oldest first, read at once with its count. */
+  async pending(subscription: string, limit: number): Promise<PendingDeliveries> {
+    const rows: (DeliveryRow & { owed_count: string })[] = await this.dataSource.query(
+      `SELECT s.owed_count, d.* FROM notifier.subscriptions s
+         LEFT JOIN LATERAL (
+           SELECT * FROM notifier.deliveries
+            WHERE subscription_id = s.id AND state = 'pending' ORDER BY id LIMIT $2) d ON true
+        WHERE s.id = $1`,
+      [subscription, limit],
+    );
+    return {
+      owedCount: rows[0]?.owed_count ?? '0',
+      deliveries: rows.filter((row) => row.id !== null).map(toDelivery),
+    };
+  }
+
+  /**
+   * Gives drained subscriptions back: each due at its `nextDue` (its head's next attempt; null
+   * when nothing is pending), or at once when deliveries were owed since its `owedCount` was read.
+   */
+  async release(drained: readonly Released[]): Promise<void> {
+    if (drained.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE notifier.subscriptions s
+          SET lease_until = NULL,
+              due_at = CASE WHEN s.owed_count <> r.seen THEN now() ELSE r.next_due END
+         FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[]) AS r (id, seen, next_due)
+        WHERE s.id = r.id`,
+      [
+        drained.map((each) => each.subscription),
+        drained.map((each) => each.owedCount),
+        drained.map((each) => each.nextDue),
       ],
     );
   }
 
-  /** Claims up to `limit` due deliveries, each the oldest pending of its subscription, for `holdMs`. */
-  async claim(limit: number, holdMs: number): Promise<Delivery[]> {
-    // An UPDATE … RETURNING answers [rows, count].
-    const [rows] = (await this.dataSource.query(
-      `UPDATE notifier.deliveries SET locked_until = now() + make_interval(secs => $2)
-        WHERE id IN (
-          SELECT d.id FROM notifier.deliveries d
-           WHERE d.state = 'pending' AND d.next_attempt_at <= now()
-             AND (d.locked_until IS NULL OR d.locked_until < now())
-             AND NOT EXISTS (SELECT 1 FROM notifier.deliveries e
-                              WHERE e.subscription_id = d.subscription_id AND e.state = 'pending' AND e.id < d.id)
-           ORDER BY d.id LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
-      [limit, holdMs / 1000],
-    )) as [DeliveryRow[], number];
-    return rows.map(toDelivery);
-  }
-
-  async delivered(id: string): Promise<void> {
+  async delivered(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.dataSource.query(
       `UPDATE notifier.deliveries SET state = 'delivered', attempts = attempts + 1, delivered_at = now(),
-              last_error = NULL, locked_until = NULL WHERE id = $1`,
-      [id],
+              last_error = NULL WHERE id = ANY($1::bigint[])`,
+      [ids],
     );
   }
 
   /** A failed attempt: tried again at `next`, or dead without one. */
   async failed(id: string, error: string, next: Date | undefined): Promise<void> {
     await this.dataSource.query(
-      `UPDATE notifier.deliveries SET attempts = attempts + 1, last_error = $2, locked_until = NULL,
+      `UPDATE notifier.deliveries SET attempts = attempts + 1, last_error = $2,
               state = CASE WHEN $3::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
               next_attempt_at = coalesce($3::timestamptz, next_attempt_at)
         WHERE id = $1`,
@@ -120,15 +231,22 @@ export class DeliveryStore {
     );
   }
 
-  /** A dead delivery tried again from now, with a fresh deadline. */
+  /** A dead delivery tried again from now, with a fresh deadline; its subscription is due. */
   async redeliver(id: string, deadlineSeconds: number): Promise<Delivery | undefined> {
-    const [rows] = (await this.dataSource.query(
-      `UPDATE notifier.deliveries SET state = 'pending', next_attempt_at = now(), locked_until = NULL,
-              deadline_at = now() + make_interval(secs => $2)
-        WHERE id = $1 AND state = 'dead' RETURNING *`,
-      [id, deadlineSeconds],
-    )) as [DeliveryRow[], number];
-    return rows[0] && toDelivery(rows[0]);
+    return this.dataSource.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        `UPDATE notifier.deliveries SET state = 'pending', next_attempt_at = now(),
+                deadline_at = now() + make_interval(secs => $2)
+          WHERE id = $1 AND state = 'dead' RETURNING *`,
+        [id, deadlineSeconds],
+      )) as [DeliveryRow[], number];
+      if (!rows[0]) return undefined;
+      await manager.query(
+        `UPDATE notifier.subscriptions SET owed_count = owed_count + 1, due_at = now() WHERE id = $1`,
+        [rows[0].subscription_id],
+      );
+      return toDelivery(rows[0]);
+    });
   }
 
   async get(id: string): Promise<Delivery | undefined> {

@@ -2,8 +2,9 @@
  * Turns each maintenance event on CAREEN_MAINT into the deliveries it owes: project events
  * (durable `notifier-project-events`) to the org's subscriptions of that project or of all its
  * projects, admin events (`notifier-admin-events`) to its admin subscriptions for that host, each
- * filtered by state. The deliveries and the note that the event was handled commit together, so
- * a redelivered event owes nothing twice.
+ * filtered by state. The events waiting together are handled together: their subscriptions read
+ * in one query, their deliveries and the note that they were handled committed in one
+ * transaction, so a redelivered event owes nothing twice.
  */
 import {
   runConsumer,
@@ -19,8 +20,9 @@ import {
   type MaintenanceProjectEventPayload,
 } from '@careen/contracts';
 import { type ProcessedMessages } from '@careen/persistence';
+import { type Subscription, wantsAdminEvent, wantsProjectEvent } from '../subscriptions/subscription';
 import { type SubscriptionStore } from '../subscriptions/subscription-store';
-import { type DeliveryStore } from './delivery-store';
+import { type DeliveryStore, type OwedEvent } from './delivery-store';
 
 export interface FanOutOptions {
   bus: BusConnection;
@@ -33,29 +35,41 @@ export interface FanOutOptions {
   logger: BusLogger;
 }
 
+const distinct = (values: (string | undefined)[]) =>
+  [...new Set(values)].filter((value): value is string => value !== undefined);
+
 export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsumer[]> {
+  /** Owes each message to the candidates that want it. */
   const owe = async <P extends object>(
     consumer: string,
-    message: BusMessage<P>,
-    find: () => Promise<{ id: string }[]>,
+    messages: BusMessage<P>[],
+    candidates: Subscription[],
+    wants: (subscription: Subscription, payload: P) => boolean,
   ): Promise<void> => {
-    const subscriptions = await find();
-    const applied = await options.processed.applyOnce(consumer, message.attributes.id, (manager) =>
-      options.deliveries.owe(
-        manager,
-        subscriptions.map((each) => each.id),
-        {
-          id: message.attributes.id,
-          type: message.attributes.type,
-          time: message.attributes.time,
-          source: message.attributes.source,
-          subject: message.subject,
-          payload: message.payload,
-        },
-        options.deadlineSeconds,
-      ),
+    let owedAny = false;
+    await options.processed.applyOnceEach(
+      consumer,
+      messages.map((message) => message.attributes.id),
+      async (manager, fresh) => {
+        const owed: [string, OwedEvent][] = [];
+        for (const message of messages) {
+          if (!fresh.has(message.attributes.id)) continue;
+          const event: OwedEvent = {
+            id: message.attributes.id,
+            type: message.attributes.type,
+            time: message.attributes.time,
+            source: message.attributes.source,
+            subject: message.subject,
+            payload: message.payload,
+          };
+          for (const subscription of candidates)
+            if (wants(subscription, message.payload)) owed.push([subscription.id, event]);
+        }
+        await options.deliveries.owe(manager, owed, options.deadlineSeconds);
+        owedAny = owed.length > 0;
+      },
     );
-    if (applied && subscriptions.length > 0) options.owed();
+    if (owedAny) options.owed();
   };
   return [
     await runConsumer({
@@ -63,18 +77,29 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
       service: 'notifier',
       purpose: 'project-events',
       event: MaintenanceProjectEvent,
-      maxAckPending: 256,
+      maxAckPending: 1024,
+      maxBatch: 512,
       logger: options.logger,
-      handler: (message: BusMessage<MaintenanceProjectEventPayload>) =>
-        owe('notifier-project-events', message, async () =>
-          message.payload.org
-            ? options.subscriptions.forProjectEvent(
-                message.payload.org,
-                message.payload.project_id,
-                message.payload.state,
-              )
-            : [],
-        ),
+      batchHandler: async (messages: BusMessage<MaintenanceProjectEventPayload>[]) => {
+        const payloads = messages.map((message) => message.payload);
+        // A project event without its org is owed to no one: project names are an org's own.
+        const orgs = distinct(payloads.map((payload) => payload.org));
+        const candidates =
+          orgs.length === 0
+            ? []
+            : await options.subscriptions.webhooksForProjects(
+                orgs,
+                distinct(payloads.map((payload) => payload.project_id)),
+              );
+        await owe(
+          'notifier-project-events',
+          messages,
+          candidates,
+          (subscription, payload) =>
+            payload.org !== undefined &&
+            wantsProjectEvent(subscription, payload.org, payload.project_id, payload.state),
+        );
+      },
     }),
     await runConsumer({
       bus: options.bus,
@@ -83,15 +108,15 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
       event: MaintenanceAdminEvent,
       maxAckPending: 256,
       logger: options.logger,
-      handler: (message: BusMessage<MaintenanceAdminEventPayload>) =>
-        owe('notifier-admin-events', message, () =>
-          // An admin event's project is the session's org.
-          options.subscriptions.forAdminEvent(
-            message.payload.project_id,
-            message.payload.host,
-            message.payload.state,
-          ),
-        ),
+      batchHandler: async (messages: BusMessage<MaintenanceAdminEventPayload>[]) => {
+        // An admin event's project is the session's org.
+        const candidates = await options.subscriptions.webhooksForAdmins(
+          distinct(messages.map((message) => message.payload.project_id)),
+        );
+        await owe('notifier-admin-events', messages, candidates, (subscription, payload) =>
+          wantsAdminEvent(subscription, payload.project_id, payload.host, payload.state),
+        );
+      },
     }),
   ];
 }

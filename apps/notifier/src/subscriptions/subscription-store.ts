@@ -2,7 +2,7 @@
 import { type DataSource } from 'typeorm';
 import { type SigningSecret, type Subscription } from './subscription';
 
-interface SubscriptionRow {
+export interface SubscriptionRow {
   id: string;
   org: string;
   scope: Subscription['scope'];
@@ -19,7 +19,7 @@ interface SubscriptionRow {
   created_at: Date;
 }
 
-function toSubscription(row: SubscriptionRow): Subscription {
+export function toSubscription(row: SubscriptionRow): Subscription {
   return {
     id: row.id,
     org: row.org,
@@ -101,24 +101,22 @@ export class SubscriptionStore {
     );
   }
 
-  /** Webhook subscriptions of the org that want a project's events in `state`. */
-  async forProjectEvent(org: string, project: string, state: string): Promise<Subscription[]> {
+  /** The webhook subscriptions of `orgs` that may want events of `projects` (any state). */
+  async webhooksForProjects(orgs: readonly string[], projects: readonly string[]): Promise<Subscription[]> {
     const rows: SubscriptionRow[] = await this.dataSource.query(
       `SELECT * FROM notifier.subscriptions
-        WHERE org = $1 AND kind = 'webhook' AND (scope = 'all-projects' OR (scope = 'project' AND project = $2))
-          AND (states = '{}' OR $3 = ANY(states)) ORDER BY id`,
-      [org, project, state],
+        WHERE org = ANY($1) AND kind = 'webhook'
+          AND (scope = 'all-projects' OR (scope = 'project' AND project = ANY($2))) ORDER BY id`,
+      [orgs, projects],
     );
     return rows.map(toSubscription);
   }
 
-  /** Webhook subscriptions of the org that want admin events about `host` in `state`. */
-  async forAdminEvent(org: string, host: string, state: string): Promise<Subscription[]> {
+  /** The admin webhook subscriptions of `orgs`. */
+  async webhooksForAdmins(orgs: readonly string[]): Promise<Subscription[]> {
     const rows: SubscriptionRow[] = await this.dataSource.query(
-      `SELECT * FROM notifier.subscriptions
-        WHERE org = $1 AND kind = 'webhook' AND scope = 'admin' AND (hosts = '{}' OR $2 = ANY(hosts))
-          AND (states = '{}' OR $3 = ANY(states)) ORDER BY id`,
-      [org, host, state],
+      `SELECT * FROM notifier.subscriptions WHERE org = ANY($1) AND kind = 'webhook' AND scope = 'admin' ORDER BY id`,
+      [orgs],
     );
     return rows.map(toSubscription);
   }

@@ -47,3 +47,23 @@ export function liveSecrets(subscription: Pick<Subscription, 'secrets'>, now: Da
     .filter((each) => each.expiresAt === null || Date.parse(each.expiresAt) > now.getTime())
     .map((each) => each.secret);
 }
+
+/** Whether a webhook subscription of `org` wants the project event. */
+export function wantsProjectEvent(subscription: Subscription, org: string, project: string, state: string) {
+  return (
+    subscription.org === org &&
+    (subscription.scope === 'all-projects' ||
+      (subscription.scope === 'project' && subscription.project === project)) &&
+    (subscription.states.length === 0 || subscription.states.includes(state))
+  );
+}
+
+/** Whether a webhook subscription of `org` wants the admin event about `host`. */
+export function wantsAdminEvent(subscription: Subscription, org: string, host: string, state: string) {
+  return (
+    subscription.org === org &&
+    subscription.scope === 'admin' &&
+    (subscription.hosts.length === 0 || subscription.hosts.includes(host)) &&
+    (subscription.states.length === 0 || subscription.states.includes(state))
+  );
+}
