@@ -1,11 +1,12 @@
 /**
  * Puts the notifier's parts together and runs them on every replica: the fan-out of events into
- * deliveries (shared durable consumers), the deliverers (deliveries claimed with SKIP LOCKED) and
- * the answers to `careen.notifier.subscribed`; and what subscriptions need made: whose a project
- * is (the exchange), and NATS subscribers' consumers and credentials.
+ * deliveries (shared durable consumers), the deliverers (subscriptions leased with SKIP LOCKED),
+ * the answers to `careen.notifier.subscribed` and the pruning of the record of handled events;
+ * and what subscriptions need made: whose a project is (the exchange), and NATS subscribers'
+ * consumers and credentials.
  */
 import { type BusConnection, type RunningConsumer } from '@careen/bus';
-import { ProcessedMessages } from '@careen/persistence';
+import { ProcessedMessages, pruneHandledMessages } from '@careen/persistence';
 import {
   BUS,
   ExchangeClient,
@@ -88,7 +89,6 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     this.consumers = await fanOutEvents({
       bus: this.bus,
-      processed: this.processed,
       subscriptions: this.store,
       deliveries: this.deliveries,
       deadlineSeconds: this.config.CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS,
@@ -96,7 +96,13 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
       logger: this.logger,
     });
     this.responder = answerSubscribedQuestions(this.bus.nc, this.store, this.logger);
-    this.running = this.deliverer.run(this.stopping.signal);
+    this.running = Promise.all([
+      this.deliverer.run(this.stopping.signal),
+      // Every replica prunes: forgetting the same old records twice does no harm.
+      pruneHandledMessages(this.processed, this.stopping.signal, (error) =>
+        this.logger.warn({ err: String(error) }, 'pruning handled events failed'),
+      ),
+    ]).then(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -6,7 +6,7 @@
  * transaction; a drain that found nothing more releases the subscription as due at once when
  * the count moved since it looked, so a delivery owed meanwhile is not left behind.
  */
-import { type DataSource, type EntityManager } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { type Subscription } from '../subscriptions/subscription';
 import { type SubscriptionRow, toSubscription } from '../subscriptions/subscription-store';
 import { type Delivery, type DeliveryState } from './delivery';
@@ -95,20 +95,41 @@ export class DeliveryStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Owes events to subscriptions (once: a redelivered event adds nothing), each `[subscription,
-   * event]`; the subscriptions become due unless they already are.
+   * Notes `messages` handled by `consumer` and owes those it had not handled yet to their
+   * subscriptions (`owed`: `[subscription, event]`, in event order), making the subscriptions due
+   * unless they already are — in one statement, so all of it commits or none. Answers how many
+   * deliveries were owed.
    */
-  async owe(manager: EntityManager, owed: readonly [string, OwedEvent][], deadlineSeconds: number) {
-    if (owed.length === 0) return;
+  async owe(
+    consumer: string,
+    messages: readonly string[],
+    owed: readonly [string, OwedEvent][],
+    deadlineSeconds: number,
+  ): Promise<number> {
     const column = <T>(pick: (entry: [string, OwedEvent]) => T) => owed.map(pick);
-    await manager.query(
-      `INSERT INTO notifier.deliveries
-         (subscription_id, event_id, event_type, event_time, event_source, subject, payload, deadline_at)
-       SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $8)
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
-              AS owed (s, i, t, tm, src, sub, p)
-       ON CONFLICT (subscription_id, event_id) DO NOTHING`,
+    const [row] = (await this.dataSource.query(
+      `WITH fresh AS (
+         INSERT INTO notifier.processed_messages (consumer, message_id)
+         SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING message_id),
+       inserted AS (
+         INSERT INTO notifier.deliveries
+           (subscription_id, event_id, event_type, event_time, event_source, subject, payload, deadline_at)
+         SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $10)
+           FROM unnest($3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[])
+                WITH ORDINALITY AS owed (s, i, t, tm, src, sub, p, place)
+          WHERE i IN (SELECT message_id FROM fresh)
+          ORDER BY place
+         ON CONFLICT (subscription_id, event_id) DO NOTHING
+         RETURNING subscription_id),
+       due AS (
+         -- In id order, so that two owing statements never wait on each other in a cycle.
+         UPDATE notifier.subscriptions SET owed_count = owed_count + 1, due_at = coalesce(due_at, now())
+          WHERE id IN (SELECT id FROM notifier.subscriptions
+                        WHERE id IN (SELECT subscription_id FROM inserted) ORDER BY id FOR UPDATE))
+       SELECT count(*)::int AS owed FROM inserted`,
       [
+        consumer,
+        [...new Set(messages)],
         column(([subscription]) => subscription),
         column(([, event]) => event.id),
         column(([, event]) => event.type),
@@ -118,13 +139,8 @@ export class DeliveryStore {
         column(([, event]) => JSON.stringify(event.payload)),
         deadlineSeconds,
       ],
-    );
-    // In id order, so that two owing transactions never wait on each other in a cycle.
-    await manager.query(
-      `UPDATE notifier.subscriptions SET owed_count = owed_count + 1, due_at = coalesce(due_at, now())
-        WHERE id IN (SELECT id FROM notifier.subscriptions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)`,
-      [[...new Set(owed.map(([subscription]) => subscription))]],
-    );
+    )) as { owed: number }[];
+    return row?.owed ?? 0;
   }
 
   /**

@@ -3,8 +3,8 @@
  * (durable `notifier-project-events`) to the org's subscriptions of that project or of all its
  * projects, admin events (`notifier-admin-events`) to its admin subscriptions for that host, each
  * filtered by state. The events waiting together are handled together: their subscriptions read
- * in one query, their deliveries and the note that they were handled committed in one
- * transaction, so a redelivered event owes nothing twice.
+ * in one query, their deliveries and the note that they were handled written in one statement,
+ * so a redelivered event owes nothing twice.
  */
 import {
   runConsumer,
@@ -19,14 +19,12 @@ import {
   MaintenanceProjectEvent,
   type MaintenanceProjectEventPayload,
 } from '@careen/contracts';
-import { type ProcessedMessages } from '@careen/persistence';
 import { type Subscription, wantsAdminEvent, wantsProjectEvent } from '../subscriptions/subscription';
 import { type SubscriptionStore } from '../subscriptions/subscription-store';
 import { type DeliveryStore, type OwedEvent } from './delivery-store';
 
 export interface FanOutOptions {
   bus: BusConnection;
-  processed: ProcessedMessages;
   subscriptions: SubscriptionStore;
   deliveries: DeliveryStore;
   deadlineSeconds: number;
@@ -39,37 +37,28 @@ const distinct = (values: (string | undefined)[]) =>
   [...new Set(values)].filter((value): value is string => value !== undefined);
 
 export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsumer[]> {
-  /** Owes each message to the candidates that want it. */
+  /** Owes each message not handled before to the candidates that want it. */
   const owe = async <P extends object>(
     consumer: string,
     messages: BusMessage<P>[],
     candidates: Subscription[],
     wants: (subscription: Subscription, payload: P) => boolean,
   ): Promise<void> => {
-    let owedAny = false;
-    await options.processed.applyOnceEach(
-      consumer,
-      messages.map((message) => message.attributes.id),
-      async (manager, fresh) => {
-        const owed: [string, OwedEvent][] = [];
-        for (const message of messages) {
-          if (!fresh.has(message.attributes.id)) continue;
-          const event: OwedEvent = {
-            id: message.attributes.id,
-            type: message.attributes.type,
-            time: message.attributes.time,
-            source: message.attributes.source,
-            subject: message.subject,
-            payload: message.payload,
-          };
-          for (const subscription of candidates)
-            if (wants(subscription, message.payload)) owed.push([subscription.id, event]);
-        }
-        await options.deliveries.owe(manager, owed, options.deadlineSeconds);
-        owedAny = owed.length > 0;
-      },
-    );
-    if (owedAny) options.owed();
+    const owed: [string, OwedEvent][] = [];
+    for (const message of messages) {
+      const event: OwedEvent = {
+        id: message.attributes.id,
+        type: message.attributes.type,
+        time: message.attributes.time,
+        source: message.attributes.source,
+        subject: message.subject,
+        payload: message.payload,
+      };
+      for (const subscription of candidates)
+        if (wants(subscription, message.payload)) owed.push([subscription.id, event]);
+    }
+    const ids = messages.map((message) => message.attributes.id);
+    if ((await options.deliveries.owe(consumer, ids, owed, options.deadlineSeconds)) > 0) options.owed();
   };
   return [
     await runConsumer({

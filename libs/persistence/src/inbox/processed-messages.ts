@@ -31,27 +31,6 @@ export class ProcessedMessages {
   }
 
   /**
-   * Runs `apply` in one transaction with those of `messageIds` that `consumer` has not handled
-   * yet (none, when all were), noting them handled; answers them.
-   */
-  async applyOnceEach(
-    consumer: string,
-    messageIds: readonly string[],
-    apply: (manager: EntityManager, fresh: ReadonlySet<string>) => Promise<void>,
-  ): Promise<ReadonlySet<string>> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted: { message_id: string }[] = await manager.query(
-        `INSERT INTO "${this.schema}".processed_messages (consumer, message_id)
-         SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING message_id`,
-        [consumer, [...new Set(messageIds)]],
-      );
-      const fresh = new Set(inserted.map((row) => row.message_id));
-      if (fresh.size > 0) await apply(manager, fresh);
-      return fresh;
-    });
-  }
-
-  /**
    * Forgets messages handled more than `olderThanMs` ago: the bus redelivers only within its
    * ack wait times max deliveries, so older records can no longer stop a duplicate.
    */
