@@ -1,20 +1,18 @@
 /**
  * `npm run bench -- notifier [subscriptions] [events]`: 1,000 webhook subscriptions (one per
  * project) on local receivers and 10,000 maintenance events spread over their projects, through
- * the real notifier (in this process) on Postgres and JetStream. Prints delivered events/s and
+ * the real notifier (a process of its own, as deployed) on Postgres and JetStream. Prints delivered events/s and
  * the end-to-end latency (publish → receiver) p50/p99, next to a raw loop of the same HTTP POSTs
  * in the same run; then the same again with 10 % of the receivers failing, to show that the
  * healthy receivers' latency stays where it was.
  */
 import { connectBus, cloudEventHeaders } from '@careen/bus';
 import { MaintenanceProjectEvent } from '@careen/contracts';
-import { exchangeService } from '@careen/exchange/src/exchange.service';
-import { notifierService } from '@careen/notifier/src/notifier.service';
-import { startServiceInProcess } from '@careen/service';
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { Agent, request } from 'node:http';
 import { startBenchStack } from './support/bench-stack';
+import { startServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const SUBSCRIPTIONS = Number(process.argv[2] ?? 1_000);
@@ -30,11 +28,10 @@ interface Phase {
 
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
-  const infra = { databaseUrl: stack.databaseUrl, natsUrl: stack.natsUrl };
-  const exchange = await startServiceInProcess(exchangeService, infra, {
-    CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
-  });
-  const notifier = await startServiceInProcess(notifierService, infra, {
+  const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
+  const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+  const notifier = await startServiceProcess('notifier', {
+    ...hub,
     CAREEN_EXCHANGE_URL: exchange.url,
     CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
     CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD,
@@ -193,8 +190,8 @@ async function main(): Promise<void> {
   } finally {
     await new Promise((resolve) => server.close(resolve));
     await bus.close();
-    await notifier.close();
-    await exchange.close();
+    await notifier.stop();
+    await exchange.stop();
     await stack.stop();
   }
 }

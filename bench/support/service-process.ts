@@ -3,7 +3,8 @@
  * started on a free port and awaited until `/readyz` answers. Benchmarks use it so that the
  * load they generate does not share an event loop with the service they measure. Its log (errors
  * only) goes to `careen-bench-<service>.log` in the temporary directory, so a service that dies
- * under load says why.
+ * under load says why. With CAREEN_BENCH_CPU_PROFILE=<dir>, each service writes a CPU profile
+ * there when it stops.
  */
 import { freePort, stopChild } from '@careen/devstack';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,7 +32,15 @@ function logFileOf(app: string): string {
 function runApp(app: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(
     process.execPath,
-    ['-r', '@swc-node/register', join(REPO, 'apps', app, 'src', 'main.ts'), ...args],
+    [
+      ...(process.env.CAREEN_BENCH_CPU_PROFILE
+        ? ['--cpu-prof', '--cpu-prof-dir', process.env.CAREEN_BENCH_CPU_PROFILE]
+        : []),
+      '-r',
+      '@swc-node/register',
+      join(REPO, 'apps', app, 'src', 'main.ts'),
+      ...args,
+    ],
     {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...env },
@@ -41,7 +50,7 @@ function runApp(app: string, args: string[], env: Record<string, string>): Child
 }
 
 export async function startServiceProcess(
-  name: 'exchange' | 'agbot',
+  name: 'exchange' | 'agbot' | 'notifier',
   env: Record<string, string>,
 ): Promise<ServiceProcess> {
   const migrate = runApp(name, ['migrate'], env);
