@@ -214,11 +214,13 @@ export class DeliveryStore {
   async release(drained: readonly Released[]): Promise<void> {
     if (drained.length === 0) return;
     await this.dataSource.query(
+      // Rows locked in id order, as owing locks them, so that the two never deadlock.
       `UPDATE notifier.subscriptions s
           SET lease_until = NULL,
               due_at = CASE WHEN s.owed_count <> r.seen THEN now() ELSE r.next_due END
          FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[]) AS r (id, seen, next_due)
-        WHERE s.id = r.id`,
+        WHERE s.id = r.id
+          AND s.id IN (SELECT id FROM notifier.subscriptions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)`,
       [
         drained.map((each) => each.subscription),
         drained.map((each) => each.owedCount),
