@@ -1,12 +1,10 @@
 /**
  * Puts the notifier's parts together and runs them on every replica: the fan-out of events into
- * deliveries (shared durable consumers), the deliverers (subscriptions leased with SKIP LOCKED),
- * the answers to `careen.notifier.subscribed` and the pruning of the record of handled events;
- * and what subscriptions need made: whose a project is (the exchange), and NATS subscribers'
- * consumers and credentials.
+ * deliveries (shared durable consumers), the deliverers (subscriptions leased with SKIP LOCKED)
+ * and the answers to `careen.notifier.subscribed`; and what subscriptions need made: whose a
+ * project is (the exchange), and NATS subscribers' consumers and credentials.
  */
 import { type BusConnection, type RunningConsumer } from '@careen/bus';
-import { ProcessedMessages, pruneHandledMessages } from '@careen/persistence';
 import {
   BUS,
   ExchangeClient,
@@ -48,7 +46,6 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
     @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
     @Inject(BUS) private readonly bus: BusConnection,
     dataSource: DataSource,
-    private readonly processed: ProcessedMessages,
     metrics: MetricsRegistry,
   ) {
     this.store = new SubscriptionStore(dataSource);
@@ -96,13 +93,7 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
       logger: this.logger,
     });
     this.responder = answerSubscribedQuestions(this.bus.nc, this.store, this.logger);
-    this.running = Promise.all([
-      this.deliverer.run(this.stopping.signal),
-      // Every replica prunes: forgetting the same old records twice does no harm.
-      pruneHandledMessages(this.processed, this.stopping.signal, (error) =>
-        this.logger.warn({ err: String(error) }, 'pruning handled events failed'),
-      ),
-    ]).then(() => undefined);
+    this.running = this.deliverer.run(this.stopping.signal);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -131,32 +131,20 @@ export async function runConsumer<P extends object, A extends readonly string[]>
     }
   };
 
+  // One message at a time is a batch of one.
+  const handleBatch = options.batchHandler ?? ((messages: BusMessage<P>[]) => options.handler!(messages[0]!));
   const handle = async (batch: JsMsg[]): Promise<void> => {
     const decoded = (await Promise.all(batch.map(decode))).filter((each) => each !== undefined);
     const [first] = decoded;
     if (!first) return;
-    if (options.batchHandler) {
-      const handleAll = options.batchHandler;
-      try {
-        // The batch is traced as part of its first message's trace.
-        await withConsumeSpan(first.message.subject, traceCarrier(first.headers), () =>
-          handleAll(decoded.map((each) => each.busMessage)),
-        );
-        for (const each of decoded) each.message.ack();
-      } catch (error) {
-        for (const each of decoded) await failed(each, error);
-      }
-      return;
-    }
-    for (const each of decoded) {
-      try {
-        await withConsumeSpan(each.message.subject, traceCarrier(each.headers), () =>
-          options.handler!(each.busMessage),
-        );
-        each.message.ack();
-      } catch (error) {
-        await failed(each, error);
-      }
+    try {
+      // A batch is traced as part of its first message's trace.
+      await withConsumeSpan(first.message.subject, traceCarrier(first.headers), () =>
+        handleBatch(decoded.map((each) => each.busMessage)),
+      );
+      for (const each of decoded) each.message.ack();
+    } catch (error) {
+      for (const each of decoded) await failed(each, error);
     }
   };
 

@@ -4,5 +4,4 @@ export * from './outbox/outbox-message.entity';
 export * from './outbox/outbox-schema.sql';
 export * from './outbox/outbox-writer';
 export * from './inbox/processed-messages';
-export * from './inbox/handled-message-pruning';
 export * from './leader/leader-election';

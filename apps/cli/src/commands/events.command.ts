@@ -8,9 +8,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { setTimeout as pause } from 'node:timers/promises';
 import { CliError } from '../cli-errors';
-import { serviceBaseUrl } from '../http/service-url';
-import { type CliServices, serviceCommandContext } from './command-context';
-import { DEFAULT_NOTIFIER_URL } from './subscription.commands';
+import { type CliServices } from './command-context';
+import { NOTIFIER_URL_OPTION, notifierContext } from './subscription.commands';
 
 interface StreamedEvent {
   id: string;
@@ -53,21 +52,9 @@ export function registerEventsCommand(program: Command, services: CliServices): 
     .option('--org <org>', 'org (default: your own)')
     .option('--after <id>', 'start after this event id (as shown), else with the next event')
     .option('--limit <n>', 'stop after this many events', count)
-    .option(
-      '--notifier-url <url>',
-      `notifier URL (default: CAREEN_NOTIFIER_URL, else ${DEFAULT_NOTIFIER_URL})`,
-    )
-    .action(async (options: EventsOptions & { notifierUrl?: string }, command: Command) => {
-      const url = serviceBaseUrl(
-        'notifier',
-        options.notifierUrl ?? services.env.notifierUrl ?? DEFAULT_NOTIFIER_URL,
-      );
-      const { context, ask } = await serviceCommandContext(command, services, {
-        name: 'notifier',
-        url,
-        setting: '--notifier-url or CAREEN_NOTIFIER_URL',
-      });
-      const client = await context.serviceClient(url);
+    .option(...NOTIFIER_URL_OPTION)
+    .action(async (options: EventsOptions, command: Command) => {
+      const { context, ask } = await notifierContext(command, services);
       const query = new URLSearchParams({
         project_id: options.project,
         ...(options.org && { org: options.org }),
@@ -90,7 +77,7 @@ export function registerEventsCommand(program: Command, services: CliServices): 
       };
       try {
         while (!stop.signal.aborted) {
-          const body = await ask(() => client.openEventStream(route, last, stop.signal)).catch(
+          const body = await ask((client) => client.openEventStream(route, last, stop.signal)).catch(
             (error: unknown) => {
               if (stop.signal.aborted) return undefined;
               // The first answer decides; later, an outage is waited out.

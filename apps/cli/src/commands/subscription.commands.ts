@@ -14,7 +14,7 @@ import { type CliServices, serviceCommandContext } from './command-context';
 import { parseMembers } from './hagroup.commands';
 
 export const DEFAULT_NOTIFIER_URL = 'http://127.0.0.1:8084';
-const URL_OPTION = [
+export const NOTIFIER_URL_OPTION = [
   '--notifier-url <url>',
   `notifier URL (default: CAREEN_NOTIFIER_URL, else ${DEFAULT_NOTIFIER_URL})`,
 ] as const;
@@ -127,23 +127,25 @@ async function shownOnce(answer: SubscriptionAnswer, credsOut: string | undefine
   return `NATS credentials (shown once; save them as a .creds file):\n${answer.credentials}${where}`;
 }
 
+/** The notifier (--notifier-url, else CAREEN_NOTIFIER_URL, else the default), asked with the caller's login. */
+export function notifierContext(command: Command, services: CliServices) {
+  const flag = command.optsWithGlobals<{ notifierUrl?: string }>().notifierUrl;
+  const url = serviceBaseUrl('notifier', flag ?? services.env.notifierUrl ?? DEFAULT_NOTIFIER_URL);
+  return serviceCommandContext(command, services, {
+    name: 'notifier',
+    url,
+    setting: '--notifier-url or CAREEN_NOTIFIER_URL',
+  });
+}
+
 export function registerSubscriptionCommands(program: Command, services: CliServices): void {
-  /** The notifier, asked with the caller's login. */
-  const notifier = (command: Command) => {
-    const flag = command.optsWithGlobals<{ notifierUrl?: string }>().notifierUrl;
-    const url = serviceBaseUrl('notifier', flag ?? services.env.notifierUrl ?? DEFAULT_NOTIFIER_URL);
-    return serviceCommandContext(command, services, {
-      name: 'notifier',
-      url,
-      setting: '--notifier-url or CAREEN_NOTIFIER_URL',
-    });
-  };
+  const notifier = (command: Command) => notifierContext(command, services);
   const orgQuery = (org?: string) => (org ? `?org=${encodeURIComponent(org)}` : '');
 
   const subscription = program
     .command('subscription')
     .description("who receives the org's maintenance events, and how (the notifier)")
-    .option(...URL_OPTION);
+    .option(...NOTIFIER_URL_OPTION);
 
   subscription
     .command('add')
@@ -251,7 +253,7 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .option('--subscription <id>', 'one subscription')
     .option('--state <state>', 'pending, delivered or dead')
     .option('--org <org>', 'org (default: your own)')
-    .option(...URL_OPTION)
+    .option(...NOTIFIER_URL_OPTION)
     .action(async (options: { subscription?: string; state?: string; org?: string }, command: Command) => {
       const { context, ask } = await notifier(command);
       const query = new URLSearchParams({

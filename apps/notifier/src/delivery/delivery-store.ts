@@ -3,7 +3,7 @@
  * (one replica drains a subscription, so it gets its events in order) for a while
  * (`lease_until`), so that a replica that dies mid-call leaves the subscription to be leased
  * again: at least once, never lost. Owing bumps the subscription's `owed_count` in the same
- * transaction; a drain that found nothing more releases the subscription as due at once when
+ * statement; a drain that found nothing more releases the subscription as due at once when
  * the count moved since it looked, so a delivery owed meanwhile is not left behind.
  */
 import { type DataSource } from 'typeorm';
@@ -95,29 +95,21 @@ export class DeliveryStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Notes `messages` handled by `consumer` and owes those it had not handled yet to their
-   * subscriptions (`owed`: `[subscription, event]`, in event order), making the subscriptions due
-   * unless they already are — in one statement, so all of it commits or none. Answers how many
-   * deliveries were owed.
+   * Owes events to subscriptions (`owed`: `[subscription, event]`, in event order) and makes
+   * those subscriptions due unless they already are, in one statement. An event owed before (a
+   * redelivered one) adds nothing: a delivery is unique by subscription and event. Answers how
+   * many deliveries were owed.
    */
-  async owe(
-    consumer: string,
-    messages: readonly string[],
-    owed: readonly [string, OwedEvent][],
-    deadlineSeconds: number,
-  ): Promise<number> {
+  async owe(owed: readonly [string, OwedEvent][], deadlineSeconds: number): Promise<number> {
+    if (owed.length === 0) return 0;
     const column = <T>(pick: (entry: [string, OwedEvent]) => T) => owed.map(pick);
     const [row] = (await this.dataSource.query(
-      `WITH fresh AS (
-         INSERT INTO notifier.processed_messages (consumer, message_id)
-         SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING message_id),
-       inserted AS (
+      `WITH inserted AS (
          INSERT INTO notifier.deliveries
            (subscription_id, event_id, event_type, event_time, event_source, subject, payload, deadline_at)
-         SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $10)
-           FROM unnest($3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[])
+         SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $8)
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
                 WITH ORDINALITY AS owed (s, i, t, tm, src, sub, p, place)
-          WHERE i IN (SELECT message_id FROM fresh)
           ORDER BY place
          ON CONFLICT (subscription_id, event_id) DO NOTHING
          RETURNING subscription_id),
@@ -128,8 +120,6 @@ export class DeliveryStore {
                         WHERE id IN (SELECT subscription_id FROM inserted) ORDER BY id FOR UPDATE))
        SELECT count(*)::int AS owed FROM inserted`,
       [
-        consumer,
-        [...new Set(messages)],
         column(([subscription]) => subscription),
         column(([, event]) => event.id),
         column(([, event]) => event.type),

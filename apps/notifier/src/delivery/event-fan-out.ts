@@ -3,8 +3,8 @@
  * (durable `notifier-project-events`) to the org's subscriptions of that project or of all its
  * projects, admin events (`notifier-admin-events`) to its admin subscriptions for that host, each
  * filtered by state. The events waiting together are handled together: their subscriptions read
- * in one query, their deliveries and the note that they were handled written in one statement,
- * so a redelivered event owes nothing twice.
+ * in one query, their deliveries written in one statement. A delivery is unique by subscription
+ * and event, so a redelivered event owes nothing twice.
  */
 import {
   runConsumer,
@@ -37,9 +37,8 @@ const distinct = (values: (string | undefined)[]) =>
   [...new Set(values)].filter((value): value is string => value !== undefined);
 
 export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsumer[]> {
-  /** Owes each message not handled before to the candidates that want it. */
+  /** Owes each message to the candidates that want it. */
   const owe = async <P extends object>(
-    consumer: string,
     messages: BusMessage<P>[],
     candidates: Subscription[],
     wants: (subscription: Subscription, payload: P) => boolean,
@@ -57,8 +56,7 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
       for (const subscription of candidates)
         if (wants(subscription, message.payload)) owed.push([subscription.id, event]);
     }
-    const ids = messages.map((message) => message.attributes.id);
-    if ((await options.deliveries.owe(consumer, ids, owed, options.deadlineSeconds)) > 0) options.owed();
+    if ((await options.deliveries.owe(owed, options.deadlineSeconds)) > 0) options.owed();
   };
   return [
     await runConsumer({
@@ -81,7 +79,6 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
                 distinct(payloads.map((payload) => payload.project_id)),
               );
         await owe(
-          'notifier-project-events',
           messages,
           candidates,
           (subscription, payload) =>
@@ -102,7 +99,7 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
         const candidates = await options.subscriptions.webhooksForAdmins(
           distinct(messages.map((message) => message.payload.project_id)),
         );
-        await owe('notifier-admin-events', messages, candidates, (subscription, payload) =>
+        await owe(messages, candidates, (subscription, payload) =>
           wantsAdminEvent(subscription, payload.project_id, payload.host, payload.state),
         );
       },

@@ -41,11 +41,14 @@ export interface Subscription {
   createdAt: Date;
 }
 
+/** Whether the secret still signs deliveries at `now`. */
+export function isLive(secret: SigningSecret, now: Date): boolean {
+  return secret.expiresAt === null || Date.parse(secret.expiresAt) > now.getTime();
+}
+
 /** The secrets that still sign deliveries at `now`. */
 export function liveSecrets(subscription: Pick<Subscription, 'secrets'>, now: Date): string[] {
-  return subscription.secrets
-    .filter((each) => each.expiresAt === null || Date.parse(each.expiresAt) > now.getTime())
-    .map((each) => each.secret);
+  return subscription.secrets.filter((each) => isLive(each, now)).map((each) => each.secret);
 }
 
 /** Whether a webhook subscription of `org` wants the project event. */

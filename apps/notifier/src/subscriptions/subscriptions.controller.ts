@@ -12,6 +12,7 @@ import {
 import { OrgQuery } from '../org.query';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
+import { type Subscription } from './subscription';
 import { Subscriptions, type SubscriptionView, type SubscriptionWithSecret, viewOf } from './subscriptions';
 
 const ID = new ParseUUIDPipe({ version: '4' });
@@ -60,9 +61,7 @@ export class SubscriptionsController {
   @ApiOperation({ summary: 'A subscription (never its secret)' })
   @ApiNotFoundResponse({ description: 'no such subscription' })
   async get(@CurrentPrincipal() actor: Principal, @Param('id', ID) id: string): Promise<SubscriptionView> {
-    const subscription = await this.subscriptions.get(id);
-    assertAccess(actor, { roles: ['orgAdmin'], org: subscription.org });
-    return viewOf(subscription);
+    return viewOf(await this.owned(actor, id));
   }
 
   @Delete(':id')
@@ -70,8 +69,7 @@ export class SubscriptionsController {
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Remove a subscription and what it is still owed' })
   async remove(@CurrentPrincipal() actor: Principal, @Param('id', ID) id: string): Promise<void> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
-    await this.subscriptions.remove(id);
+    await this.subscriptions.remove(await this.owned(actor, id));
   }
 
   @Post(':id/rotate-secret')
@@ -83,8 +81,7 @@ export class SubscriptionsController {
     @Param('id', ID) id: string,
     @Body() body: RotateSecretDto,
   ): Promise<SubscriptionWithSecret> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
-    return this.subscriptions.rotateSecret(id, body.overlap_seconds);
+    return this.subscriptions.rotateSecret(await this.owned(actor, id), body.overlap_seconds);
   }
 
   @Post(':id/credentials')
@@ -98,7 +95,13 @@ export class SubscriptionsController {
     @CurrentPrincipal() actor: Principal,
     @Param('id', ID) id: string,
   ): Promise<SubscriptionWithSecret> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: (await this.subscriptions.get(id)).org });
-    return this.subscriptions.reissueCredentials(id);
+    return this.subscriptions.reissueCredentials(await this.owned(actor, id));
+  }
+
+  /** The subscription, once the caller is found to be an admin of its org. */
+  private async owned(actor: Principal, id: string): Promise<Subscription> {
+    const subscription = await this.subscriptions.get(id);
+    assertAccess(actor, { roles: ['orgAdmin'], org: subscription.org });
+    return subscription;
   }
 }

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { type NatsAccess, natsEndpoint, type NatsEndpoint } from './nats-access';
 import { type ProjectOwners } from './project-owners';
-import { type Subscription } from './subscription';
+import { isLive, type Subscription } from './subscription';
 import { type SubscriptionStore } from './subscription-store';
 import { type WebhookTargets } from './webhook-target';
 
@@ -70,11 +70,12 @@ export function viewOf(subscription: Subscription): SubscriptionView {
   };
 }
 
-const notWebhook = (subscription: Subscription) =>
+/** 409 for a subscription of another kind than the one that has `what`. */
+const wrongKind = (subscription: Subscription, kind: Subscription['kind'], what: string, code: string) =>
   new DomainError(
     'conflict',
-    'notifier.no-secret',
-    `subscription "${subscription.id}" is of kind ${subscription.kind}: only webhook subscriptions have a signing secret`,
+    code,
+    `subscription "${subscription.id}" is of kind ${subscription.kind}: only ${kind} subscriptions have ${what}`,
     { id: subscription.id, kind: subscription.kind },
   );
 
@@ -170,22 +171,17 @@ export class Subscriptions {
     return (await this.store.list(org)).map(viewOf);
   }
 
-  async remove(id: string): Promise<void> {
-    const subscription = await this.get(id);
+  async remove(subscription: Subscription): Promise<void> {
+    const { id } = subscription;
     if (subscription.kind === 'nats') await this.nats.close(id);
     if (!(await this.store.remove(id))) throw subscriptionNotFound(id);
   }
 
   /** A NATS subscriber's new credentials, shown once; those issued before last until they expire. */
-  async reissueCredentials(id: string): Promise<SubscriptionWithSecret> {
-    const subscription = await this.get(id);
+  async reissueCredentials(subscription: Subscription): Promise<SubscriptionWithSecret> {
     if (subscription.kind !== 'nats')
-      throw new DomainError(
-        'conflict',
-        'notifier.no-credentials',
-        `subscription "${id}" is of kind ${subscription.kind}: only nats subscriptions have credentials`,
-        { id, kind: subscription.kind },
-      );
+      throw wrongKind(subscription, 'nats', 'credentials', 'notifier.no-credentials');
+    const { id } = subscription;
     const grant = await this.nats.issue(id, subscription.project!);
     await this.store.setNatsUser(id, grant.user, grant.expiresAt);
     const renewed = { ...subscription, natsUser: grant.user, credentialsExpireAt: grant.expiresAt };
@@ -193,9 +189,9 @@ export class Subscriptions {
   }
 
   /** A new secret, shown once; the current one keeps signing for `overlapSeconds`. */
-  async rotateSecret(id: string, overlapSeconds: number): Promise<SubscriptionWithSecret> {
-    const subscription = await this.get(id);
-    if (subscription.kind !== 'webhook') throw notWebhook(subscription);
+  async rotateSecret(subscription: Subscription, overlapSeconds: number): Promise<SubscriptionWithSecret> {
+    if (subscription.kind !== 'webhook')
+      throw wrongKind(subscription, 'webhook', 'a signing secret', 'notifier.no-secret');
     const now = this.clock();
     const until = new Date(now.getTime() + overlapSeconds * 1000).toISOString();
     // The secrets that sign now keep signing until the overlap ends (sooner, if they were to).
@@ -203,14 +199,14 @@ export class Subscriptions {
       overlapSeconds === 0
         ? []
         : subscription.secrets
-            .filter((each) => each.expiresAt === null || Date.parse(each.expiresAt) > now.getTime())
+            .filter((each) => isLive(each, now))
             .map((each) => ({
               secret: each.secret,
               expiresAt: each.expiresAt !== null && each.expiresAt < until ? each.expiresAt : until,
             }));
     const secret = newSecret();
     const secrets = [...kept, { secret, expiresAt: null }];
-    await this.store.setSecrets(id, secrets);
+    await this.store.setSecrets(subscription.id, secrets);
     return { ...viewOf({ ...subscription, secrets }), secret };
   }
 }
