@@ -148,7 +148,8 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
       (entry) => entry.node === FAILING && entry.version === '2.0.0' && entry.status === 'initiated',
     );
     expect(tries).toHaveLength(1);
-  });
+    // Longer than the waits inside it: under load a wait, not the test, says what is missing.
+  }, 120_000);
 
   it('tries the failed agent again once a newer package is published', async () => {
     await publish('2.1.0');
@@ -158,5 +159,5 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
         .filter((entry) => entry.node === FAILING && entry.status === 'initiated')
         .map((entry) => entry.version),
     ).toEqual(['2.0.0', '2.1.0']);
-  });
+  }, 120_000);
 });
