@@ -4,7 +4,9 @@
  * the real notifier (a process of its own, as deployed) on Postgres and JetStream. Prints delivered events/s and
  * the end-to-end latency (publish → receiver) p50/p99, next to a raw loop of the same HTTP POSTs
  * in the same run; then the same again with 10 % of the receivers failing, to show that the
- * healthy receivers' latency stays where it was.
+ * healthy receivers' latency stays where it was. Then the CPU each process spent per delivered
+ * event (notifier, Postgres, nats-server, the bench's own publisher and receivers) and how busy
+ * the machine was: the bench shares the machine with the hub it measures.
  */
 import { connectBus, cloudEventHeaders } from '@careen/bus';
 import { MaintenanceProjectEvent } from '@careen/contracts';
@@ -12,7 +14,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { Agent, request } from 'node:http';
 import { startBenchStack } from './support/bench-stack';
-import { startServiceProcess } from './support/service-process';
+import { cpuSeconds, machineCpuSeconds, startServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const SUBSCRIPTIONS = Number(process.argv[2] ?? 1_000);
@@ -24,6 +26,10 @@ const ROOT_PASSWORD = 'bench-password';
 interface Phase {
   seconds: number;
   latenciesMs: number[];
+  /** CPU seconds each process used during the phase. */
+  cpu: Record<string, number>;
+  /** How busy the machine's cores were, all processes together (1 = every core all the time). */
+  machineBusy: number;
 }
 
 async function main(): Promise<void> {
@@ -38,6 +44,28 @@ async function main(): Promise<void> {
     CAREEN_NOTIFIER_RETRY_BASE_MS: '1000',
   });
   const bus = await connectBus({ url: stack.natsUrl, name: 'bench' });
+  /** CPU seconds used so far by each process the bench runs, and the machine's. */
+  const cpuNow = () => {
+    const used = process.cpuUsage();
+    return {
+      processes: {
+        notifier: cpuSeconds(notifier.child.pid!),
+        ...stack.cpuSeconds(),
+        'bench (publisher, receivers)': (used.user + used.system) / 1e6,
+      } as Record<string, number>,
+      machine: machineCpuSeconds(),
+    };
+  };
+  /** What ran between `before` and now. */
+  const cpuSince = (before: ReturnType<typeof cpuNow>) => {
+    const after = cpuNow();
+    return {
+      cpu: Object.fromEntries(
+        Object.entries(after.processes).map(([name, seconds]) => [name, seconds - before.processes[name]!]),
+      ),
+      machineBusy: (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total),
+    };
+  };
   const auth = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
 
   // The receivers: one server, a path per subscription; receiver i fails while failing(i).
@@ -104,6 +132,7 @@ async function main(): Promise<void> {
           if (expected.size === 0) resolve();
         };
       });
+      const cpuBefore = cpuNow();
       const started = performance.now();
       // Published as a relay publishes a backlog: PUBLISH_WINDOW acknowledgements awaited at once.
       let next = 0;
@@ -130,12 +159,13 @@ async function main(): Promise<void> {
         }),
       );
       await done;
-      return { seconds: (performance.now() - started) / 1000, latenciesMs };
+      return { seconds: (performance.now() - started) / 1000, latenciesMs, ...cpuSince(cpuBefore) };
     };
 
     // Raw: the same POSTs, straight from a loop of RAW_CONCURRENCY callers.
     const agent = new Agent({ keepAlive: true, maxSockets: RAW_CONCURRENCY });
     const rawLatencies: number[] = [];
+    const rawCpuBefore = cpuNow();
     const rawStarted = performance.now();
     let next = 0;
     await Promise.all(
@@ -165,13 +195,14 @@ async function main(): Promise<void> {
       }),
     );
     const rawSeconds = (performance.now() - rawStarted) / 1000;
+    const raw = { seconds: rawSeconds, latenciesMs: rawLatencies, ...cpuSince(rawCpuBefore) };
     agent.destroy();
 
     const all = await phase('healthy', EVENTS, () => true);
     failing = (receiver) => receiver % 10 === 0;
     const degraded = await phase('degraded', EVENTS, (receiver) => receiver % 10 !== 0);
 
-    const row = (path: string, figures: { seconds: number; latenciesMs: number[] }) => {
+    const row = (path: string, figures: Phase) => {
       const latency = summarize(figures.latenciesMs);
       return {
         path,
@@ -183,9 +214,25 @@ async function main(): Promise<void> {
       };
     };
     printTable(`notifier: ${SUBSCRIPTIONS} webhook subscriptions, ${EVENTS} events per phase`, [
-      row('raw HTTP POST loop', { seconds: rawSeconds, latenciesMs: rawLatencies }),
+      row('raw HTTP POST loop', raw),
       row('notifier, every receiver healthy', all),
       row('notifier, 10 % of receivers failing (healthy ones measured)', degraded),
+    ]);
+    // Where the machine's cores go: once they are busy throughout, the machine is the limit.
+    const cpuRow = (path: string, figures: Phase) => ({
+      path,
+      ...Object.fromEntries(
+        Object.entries(figures.cpu).map(([name, seconds]) => [
+          name,
+          (seconds * 1000) / figures.latenciesMs.length,
+        ]),
+      ),
+      'machine busy (all cores = 1)': figures.machineBusy,
+    });
+    printTable('CPU ms per delivered event, by process', [
+      cpuRow('raw HTTP POST loop', raw),
+      cpuRow('notifier, every receiver healthy', all),
+      cpuRow('notifier, 10 % of receivers failing', degraded),
     ]);
   } finally {
     await new Promise((resolve) => server.close(resolve));

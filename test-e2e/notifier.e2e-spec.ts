@@ -241,6 +241,21 @@ describe('notifier: webhook subscriptions', () => {
     await eventually(() => expect(hook.received.map((each) => each.headers['ce-id'])).toEqual([last]));
   });
 
+  it("sends a subscription of all projects every project of its org, and no other org's", async () => {
+    const hook = await receiver();
+    const made = await call(
+      'POST',
+      '/v1/subscriptions',
+      { kind: 'webhook', format: 'cloudevents', scope: 'all-projects', url: hook.url },
+      BEA,
+    );
+    expect(made.status).toBe(201);
+    const wanted = [await projectEvent('north', 'MAINTENANCE', 'beta')];
+    await projectEvent('north', 'MAINTENANCE', 'acme');
+    wanted.push(await projectEvent('south', 'MAINTENANCE', 'beta'));
+    await eventually(() => expect(hook.received.map((each) => each.headers['ce-id'])).toEqual(wanted));
+  });
+
   it('gives a receiver that was down every event, in order, once it is back', async () => {
     const hook = await receiver();
     let down = true;

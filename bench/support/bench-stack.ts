@@ -5,14 +5,17 @@ import {
   startEmbeddedPostgres,
   startNatsServer,
 } from '@careen/devstack';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { cpuSeconds, cpuSecondsWithChildren } from './service-process';
 
 export interface BenchStack {
   databaseUrl: string;
   natsUrl: string;
+  /** CPU seconds its Postgres (all of the server's processes) and its nats-server have used so far. */
+  cpuSeconds(): { postgres: number; nats: number };
   stop(): Promise<void>;
 }
 
@@ -31,9 +34,15 @@ export async function startBenchStack(options: { postgres: boolean }): Promise<B
     await admin.end();
     databaseUrl = postgres.urlFor('bench');
   }
+  // The server's process id is the first line of its pid file.
+  const postmaster = () => Number(readFileSync(join(root, 'pg', 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
   return {
     databaseUrl,
     natsUrl: nats.url,
+    cpuSeconds: () => ({
+      postgres: postgres ? cpuSecondsWithChildren(postmaster()) : 0,
+      nats: cpuSeconds(nats.process.pid!),
+    }),
     stop: async () => {
       await nats.stop();
       await postgres?.stop();

@@ -9,7 +9,7 @@
 import { freePort, stopChild } from '@careen/devstack';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -76,8 +76,40 @@ export async function startServiceProcess(
   return { name, url, child, logFile: logFileOf(name), stop };
 }
 
+/** A process's fields from /proc/<pid>/stat, from the state on (the name is left out). */
+function statFields(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+}
+
 /** CPU seconds a process has used so far (user + system), from /proc. */
 export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds a process and its children (a Postgres server and its backends) have used so far. */
+export function cpuSecondsWithChildren(pid: number): number {
+  let total = cpuSeconds(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(Number(entry))[1]) === pid) total += cpuSeconds(Number(entry));
+    } catch {
+      // It ended meanwhile.
+    }
+  }
+  return total;
+}
+
+/** CPU seconds the whole machine has spent busy (all cores, anything but idle and I/O wait) and in all. */
+export function machineCpuSeconds(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8')
+    .split('\n', 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = fields.reduce((sum, each) => sum + each, 0);
+  // user nice system idle iowait irq softirq steal …
+  return { busy: (total - fields[3]! - fields[4]!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }

@@ -7,6 +7,8 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { readCloudEventAttributes } from './cloud-event-headers';
 
+const UTF8 = new TextDecoder();
+
 export type Decoded<P> =
   { ok: true; payload: P; attributes: CloudEventAttributes } | { ok: false; reason: string };
 
@@ -23,7 +25,7 @@ export function decodeMessage<P extends object>(
   }
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(data));
+    body = JSON.parse(UTF8.decode(data));
   } catch (error) {
     return { ok: false, reason: `malformed JSON body: ${(error as Error).message}` };
   }

@@ -62,6 +62,12 @@ function toDelivery(row: DeliveryRow): Delivery {
   };
 }
 
+/** SQL: the first `limit` pending deliveries of subscription `id`, oldest first, as one JSON array. */
+const pendingOf = (id: string, limit: string) => `coalesce((
+  SELECT json_agg(d ORDER BY d.id) FROM (
+    SELECT * FROM notifier.deliveries
+     WHERE subscription_id = ${id} AND state = 'pending' ORDER BY id LIMIT ${limit}) d), '[]')`;
+
 export interface OwedEvent {
   id: string;
   type: string;
@@ -144,33 +150,25 @@ export class DeliveryStore {
     draining: readonly string[],
     batch: number,
   ): Promise<LeasedSubscription[]> {
-    const rows: (SubscriptionRow & { owed_count: string; delivery: DeliveryRow | null })[] =
+    // One row per subscription, its deliveries as one JSON array: a subscription's columns are
+    // read once, not once for each of its deliveries.
+    const rows: (SubscriptionRow & { owed_count: string; pending: DeliveryRow[] })[] =
       await this.dataSource.query(
         `WITH leased AS (
-           UPDATE notifier.subscriptions SET lease_until = now() + make_interval(secs => $2)
-            WHERE id IN (
-              SELECT id FROM notifier.subscriptions
-               WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now()) AND id <> ALL($3::uuid[])
-               ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-           RETURNING *)
-         SELECT leased.*, to_jsonb(d) AS delivery FROM leased
-           LEFT JOIN LATERAL (
-             SELECT * FROM notifier.deliveries
-              WHERE subscription_id = leased.id AND state = 'pending' ORDER BY id LIMIT $4) d ON true
-          ORDER BY leased.id, (d).id`,
+         UPDATE notifier.subscriptions SET lease_until = now() + make_interval(secs => $2)
+          WHERE id IN (
+            SELECT id FROM notifier.subscriptions
+             WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now()) AND id <> ALL($3::uuid[])
+             ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING *)
+       SELECT leased.*, ${pendingOf('leased.id', '$4')} AS pending FROM leased`,
         [limit, holdMs / 1000, draining, batch],
       );
-    const leased = new Map<string, LeasedSubscription>();
-    for (const row of rows) {
-      const entry = leased.get(row.id) ?? {
-        subscription: toSubscription(row),
-        owedCount: row.owed_count,
-        pending: [],
-      };
-      leased.set(row.id, entry);
-      if (row.delivery) entry.pending.push(toDelivery(fromJson(row.delivery)));
-    }
-    return [...leased.values()];
+    return rows.map((row) => ({
+      subscription: toSubscription(row),
+      owedCount: row.owed_count,
+      pending: row.pending.map((delivery) => toDelivery(fromJson(delivery))),
+    }));
   }
 
   /** Keeps a leased subscription for `holdMs` more. */
@@ -183,17 +181,13 @@ export class DeliveryStore {
 
   /** Up to `limit` of the subscription's pending deliveries, oldest first, read at once with its count. */
   async pending(subscription: string, limit: number): Promise<PendingDeliveries> {
-    const rows: (DeliveryRow & { owed_count: string })[] = await this.dataSource.query(
-      `SELECT s.owed_count, d.* FROM notifier.subscriptions s
-         LEFT JOIN LATERAL (
-           SELECT * FROM notifier.deliveries
-            WHERE subscription_id = s.id AND state = 'pending' ORDER BY id LIMIT $2) d ON true
-        WHERE s.id = $1`,
+    const rows: { owed_count: string; pending: DeliveryRow[] }[] = await this.dataSource.query(
+      `SELECT owed_count, ${pendingOf('$1', '$2')} AS pending FROM notifier.subscriptions WHERE id = $1`,
       [subscription, limit],
     );
     return {
       owedCount: rows[0]?.owed_count ?? '0',
-      deliveries: rows.filter((row) => row.id !== null).map(toDelivery),
+      deliveries: (rows[0]?.pending ?? []).map((delivery) => toDelivery(fromJson(delivery))),
     };
   }
 

@@ -36,13 +36,27 @@ export interface FanOutOptions {
 const distinct = (values: (string | undefined)[]) =>
   [...new Set(values)].filter((value): value is string => value !== undefined);
 
+/** Where a subscription is looked up: its org and its project (none for all projects or admin scope). */
+const place = (org: string, project: string | null) => `${org}\u0000${project ?? ''}`;
+
 export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsumer[]> {
-  /** Owes each message to the candidates that want it. */
+  /**
+   * Owes each message to the candidates that want it, looking only at those of the org's places
+   * `places` names for its payload.
+   */
   const owe = async <P extends object>(
     messages: BusMessage<P>[],
     candidates: Subscription[],
+    places: (payload: P) => string[],
     wants: (subscription: Subscription, payload: P) => boolean,
   ): Promise<void> => {
+    const byPlace = new Map<string, Subscription[]>();
+    for (const subscription of candidates) {
+      const key = place(subscription.org, subscription.project);
+      const here = byPlace.get(key);
+      if (here) here.push(subscription);
+      else byPlace.set(key, [subscription]);
+    }
     const owed: [string, OwedEvent][] = [];
     for (const message of messages) {
       const event: OwedEvent = {
@@ -53,8 +67,9 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
         subject: message.subject,
         payload: message.payload,
       };
-      for (const subscription of candidates)
-        if (wants(subscription, message.payload)) owed.push([subscription.id, event]);
+      for (const key of places(message.payload))
+        for (const subscription of byPlace.get(key) ?? [])
+          if (wants(subscription, message.payload)) owed.push([subscription.id, event]);
     }
     if ((await options.deliveries.owe(owed, options.deadlineSeconds)) > 0) options.owed();
   };
@@ -81,6 +96,10 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
         await owe(
           messages,
           candidates,
+          (payload) =>
+            payload.org === undefined
+              ? []
+              : [place(payload.org, payload.project_id), place(payload.org, null)],
           (subscription, payload) =>
             payload.org !== undefined &&
             wantsProjectEvent(subscription, payload.org, payload.project_id, payload.state),
@@ -99,8 +118,12 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
         const candidates = await options.subscriptions.webhooksForAdmins(
           distinct(messages.map((message) => message.payload.project_id)),
         );
-        await owe(messages, candidates, (subscription, payload) =>
-          wantsAdminEvent(subscription, payload.project_id, payload.host, payload.state),
+        await owe(
+          messages,
+          candidates,
+          (payload) => [place(payload.project_id, null)],
+          (subscription, payload) =>
+            wantsAdminEvent(subscription, payload.project_id, payload.host, payload.state),
         );
       },
     }),

@@ -31,7 +31,13 @@ for (const [address, prefix] of [
 ] as const)
   PRIVATE.addSubnet(address, prefix, 'ipv6');
 
+/** URLs whose answer is remembered, at most; past it the memory starts over. */
+const REMEMBERED = 10_000;
+
 export class WebhookTargets {
+  /** Answers for URLs naming their host by address: they cannot change, unlike a name's. */
+  private readonly byAddress = new Map<string, string | undefined>();
+
   constructor(
     private readonly allowed: NetworkList,
     private readonly resolve: (host: string) => Promise<string[]> = async (host) =>
@@ -40,6 +46,7 @@ export class WebhookTargets {
 
   /** Why `url` may not be called, or undefined when it may. */
   async problem(url: string): Promise<string | undefined> {
+    if (this.byAddress.has(url)) return this.byAddress.get(url);
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -50,12 +57,22 @@ export class WebhookTargets {
       return 'url must be an absolute http:// or https:// URL';
     if (parsed.username || parsed.password) return 'url must not carry credentials';
     const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(host)) {
+      const answer = this.refusal(host, [host]);
+      if (this.byAddress.size >= REMEMBERED) this.byAddress.clear();
+      this.byAddress.set(url, answer);
+      return answer;
+    }
     let addresses: string[];
     try {
-      addresses = isIP(host) ? [host] : await this.resolve(host);
+      addresses = await this.resolve(host);
     } catch {
       return `url's host "${host}" does not resolve`;
     }
+    return this.refusal(host, addresses);
+  }
+
+  private refusal(host: string, addresses: string[]): string | undefined {
     const refused = addresses.find((address) => this.isPrivate(address) && !this.allowed.includes(address));
     return refused === undefined
       ? undefined
