@@ -254,6 +254,8 @@ describe('notifier: webhook subscriptions', () => {
     await projectEvent('north', 'MAINTENANCE', 'acme');
     wanted.push(await projectEvent('south', 'MAINTENANCE', 'beta'));
     await eventually(() => expect(hook.received.map((each) => each.headers['ce-id'])).toEqual(wanted));
+    // Org beta has no subscriber again, as the tests below expect.
+    expect((await call('DELETE', `/v1/subscriptions/${made.body.id}`, undefined, BEA)).status).toBe(204);
   });
 
   it('gives a receiver that was down every event, in order, once it is back', async () => {
