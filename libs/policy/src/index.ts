@@ -13,6 +13,7 @@ export {
   type VersionParts,
 } from './properties/property.types';
 export { compareVersions, compareVersionParts, isVersion, parseVersion } from './properties/version';
+export { toSemverRange } from './properties/service-version-range';
 export { inferPropertyType } from './properties/property-values';
 export { isPropertyName } from './properties/property-name';
 export {

@@ -89,6 +89,16 @@ describe('PlacementEngine', () => {
       ]);
     });
 
+    it("reads a range written as Open Horizon's interval", () => {
+      const engine = engineAt();
+      const result = engine.load({
+        nodes: [aNode('x86')],
+        policies: [aPolicy('web', { versionRange: '[1.0,1.4.0)' })],
+        services: [aService('0.9.0'), aService('1.2.0'), aService('1.4.0')],
+      });
+      expect(result.map((entry) => entry.workloads[0]?.service.version)).toEqual(['1.2.0']);
+    });
+
     it('never places across orgs', () => {
       const engine = engineAt();
       engine.load({

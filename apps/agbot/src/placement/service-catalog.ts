@@ -2,7 +2,8 @@
  * The service versions the exchange holds, indexed for placement: which version of a service a
  * deployment policy's range selects, per arch. Owns the semver reading; never looks at nodes.
  */
-import { rcompare, satisfies, valid, validRange } from 'semver';
+import { toSemverRange } from '@careen/policy';
+import { rcompare, satisfies, valid } from 'semver';
 import { type PlacementService, scopedKey } from './placement.types';
 
 export class ServiceCatalog {
@@ -23,14 +24,18 @@ export class ServiceCatalog {
   }
 
   /**
-   * The newest version of `org/url` within `range` built for `arch`; with no arch, the newest
-   * for any arch. Undefined when none fits (or the range does not parse).
+   * The newest version of `org/url` within `range` (a semver range or an Open Horizon interval)
+   * built for `arch`; with no arch, the newest for any arch. Undefined when none fits (or the
+   * range does not parse).
    */
   newestInRange(org: string, url: string, range: string, arch?: string): PlacementService | undefined {
-    if (validRange(range) === null) return undefined;
+    const semverRange = toSemverRange(range);
+    if (semverRange === undefined) return undefined;
     return this.byService
       .get(scopedKey(org, url))
-      ?.find((service) => (arch === undefined || service.arch === arch) && satisfies(service.version, range));
+      ?.find(
+        (service) => (arch === undefined || service.arch === arch) && satisfies(service.version, semverRange),
+      );
   }
 
   /** A given version for `arch` (any arch when none is given). */

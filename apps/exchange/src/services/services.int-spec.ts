@@ -196,8 +196,8 @@ describe('exchange: services and deployment policies', () => {
       expect((await call('DELETE', '/v1/orgs/acme/deployment-policies/api', { auth: ada })).status).toBe(404);
     });
 
-    it.each(['^1.2', '>=1.2.0 <2.0.0', '1.x || >=2.5.0', '*'])(
-      'accepts the semver range %s',
+    it.each(['^1.2', '>=1.2.0 <2.0.0', '1.x || >=2.5.0', '*', '[1.0.0,INFINITY)', '(1.0,2.0]'])(
+      'accepts the semver range or Open Horizon interval %s, and keeps it as written',
       async (versionRange) => {
         const response = await call('PUT', '/v1/orgs/acme/deployment-policies/range-ok', {
           auth: ada,
@@ -217,6 +217,16 @@ describe('exchange: services and deployment policies', () => {
       [
         'an empty version range',
         { service: { ...webPolicy.service, versionRange: '' } },
+        'service.versionRange',
+      ],
+      [
+        'an interval no version lies in',
+        { service: { ...webPolicy.service, versionRange: '[2.0.0,1.0.0)' } },
+        'service.versionRange',
+      ],
+      [
+        'an interval without its closing bracket',
+        { service: { ...webPolicy.service, versionRange: '[1.0.0,INFINITY' } },
         'service.versionRange',
       ],
       ['replicas missing with mode replicas', { placement: { mode: 'replicas' } }, 'placement.replicas'],

@@ -22,7 +22,7 @@ import {
 } from '../../nodes/dto/field-rules';
 import { PolicyPropertyDto } from '../../nodes/dto/policy.dto';
 import { SERVICE_URL_PATTERN } from '../../services/dto/put-service.dto';
-import { IsSemverRange } from '../../services/dto/semver-rules';
+import { IsVersionRange } from '../../services/dto/semver-rules';
 import { IsConstraintList, IsPropertyList } from '../../policy-validation/policy.validators';
 
 export const PLACEMENT_MODES = ['all', 'replicas'] as const;
@@ -77,8 +77,11 @@ export class DeploymentServiceDto {
   @Matches(SERVICE_URL_PATTERN, { message: 'url must be 1-256 characters without whitespace' })
   url!: string;
 
-  @ApiProperty({ example: '>=1.2.0 <2.0.0', description: 'a semver range' })
-  @IsSemverRange()
+  @ApiProperty({
+    example: '>=1.2.0 <2.0.0',
+    description: 'a semver range, or an Open Horizon interval such as `[1.0.0,INFINITY)`',
+  })
+  @IsVersionRange()
   versionRange!: string;
 }
 

@@ -1,6 +1,7 @@
-/** Semantic versions and ranges, checked with the `semver` package. */
+/** Semantic versions, checked with the `semver` package, and service version ranges. */
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { valid, validRange } from 'semver';
+import { toSemverRange } from '@careen/policy';
+import { valid } from 'semver';
 
 /** An exact semantic version such as `1.4.2` or `2.0.0-rc.1` (no `v` prefix, no range). */
 export function IsSemver(options?: ValidationOptions): PropertyDecorator {
@@ -18,22 +19,18 @@ export function IsSemver(options?: ValidationOptions): PropertyDecorator {
     });
 }
 
-/** A semver range such as `>=1.2.0 <2.0.0`, `^1.2` or `*`. */
-export function IsSemverRange(options?: ValidationOptions): PropertyDecorator {
+/** A semver range such as `>=1.2.0 <2.0.0`, `^1.2` or `*`, or an Open Horizon interval such as `[1.0.0,INFINITY)`. */
+export function IsVersionRange(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
-      name: 'isSemverRange',
+      name: 'isVersionRange',
       target: target.constructor,
       propertyName: String(propertyName),
       options,
       validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' &&
-          value.trim().length > 0 &&
-          value.length <= 256 &&
-          validRange(value) !== null,
+        validate: (value: unknown) => typeof value === 'string' && toSemverRange(value) !== undefined,
         defaultMessage: (args: ValidationArguments) =>
-          `${args.property} must be a semver range such as ">=1.2.0 <2.0.0" or "^1.2"`,
+          `${args.property} must be a semver range such as ">=1.2.0 <2.0.0" or "^1.2", or an Open Horizon interval such as "[1.0.0,INFINITY)" or "[1.0.0,2.0.0)"`,
       },
     });
 }
