@@ -103,6 +103,20 @@ describe('npm start', () => {
       ['demo-group-1', ['demo-0001', 'demo-0003', 'demo-0005']],
       ['demo-group-2', ['demo-0002', 'demo-0004', 'demo-0006']],
     ]);
+    // FleetLock is on for the demo org: the summary's two curl commands take and give back a
+    // reboot slot of the first node's group.
+    const curls = [...output.matchAll(/curl -H 'fleet-lock-protocol: true' -d '(.+?)' (\S+)/g)];
+    expect(curls.map(([, , url]) => url!.split('/').pop())).toEqual(['pre-reboot', 'steady-state']);
+    const slots = [];
+    for (const [, body, url] of curls) {
+      const answer = await fetch(url!, { method: 'POST', headers: { 'fleet-lock-protocol': 'true' }, body });
+      slots.push({ status: answer.status, body: await answer.json() });
+    }
+    expect(slots).toEqual([
+      { status: 200, body: expect.objectContaining({ id: 'demo-0001', group: 'demo-group-1' }) },
+      { status: 200, body: { id: 'demo-0001', group: 'demo-group-1', released: true } },
+    ]);
+
     await eventually(async () => {
       const nodes = await get('/v1/orgs/demo/nodes');
       expect(nodes.items).toHaveLength(DEMO_NODES);

@@ -66,6 +66,8 @@ export interface DemoFleet {
   haGroups: number;
   /** The first and last node ids. */
   nodeIds: [string, string];
+  /** The first node's HA group (the group a FleetLock client of that node names). */
+  firstGroup: string | null;
   logFile: string;
   /** The reference VNF manager answers for project `shop`. */
   vnfManager: boolean;
@@ -203,6 +205,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     nodes: options.nodes,
     haGroups: options.haGroups,
     nodeIds: [ids[0]!, ids[ids.length - 1]!],
+    firstGroup: started.agents[0]!.haGroup,
     logFile: options.logFile,
     vnfManager: vnfManager !== undefined,
     stop: async () => {

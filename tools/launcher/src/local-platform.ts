@@ -12,7 +12,7 @@ import {
 } from '@careen/devstack';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
-import { startDemoFleet, type DemoFleet } from './demo-fleet';
+import { DEMO_ORG, startDemoFleet, type DemoFleet } from './demo-fleet';
 import type { HubService } from './hub-services';
 import { LauncherError } from './launcher-error';
 import { logTail, rotateLog } from './log-files';
@@ -247,7 +247,11 @@ export class LocalPlatform {
     }
     // Locally the agbot, the maintenance service and the notifier sign in to the exchange as the
     // hub admin; a deployment gives each a user of its own.
-    if (service.name === 'agbot') env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
+    if (service.name === 'agbot') {
+      env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
+      // Zincati-style clients of the demo's nodes take reboot slots from the demo's HA groups.
+      if (this.config.demo) env.CAREEN_FLEETLOCK_ORG = DEMO_ORG;
+    }
     if (service.name === 'notifier') {
       env.CAREEN_NOTIFIER_EXCHANGE_PASSWORD = credentials.rootPassword;
       // NATS subscribers get users of the services' account, signed with its signing key.

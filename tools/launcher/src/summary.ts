@@ -53,6 +53,18 @@ export function readySummary(
           ? '; the reference VNF manager answers its maintenance events (by webhook, with the notifier)'
           : ''),
     );
+    const agbot = platform.services.find((child) => child.service.name === 'agbot');
+    if (agbot) {
+      const fleetLock = (route: string) =>
+        `    curl -H 'fleet-lock-protocol: true' -d '${JSON.stringify({
+          client_params: { id: demo.nodeIds[0], group: demo.firstGroup ?? 'default' },
+        })}' ${agbot.url}/v1/${route}`;
+      lines.push(
+        `  FleetLock   Zincati's fleet_lock strategy at ${agbot.url}, for the nodes of org "${DEMO_ORG}"; take and release a reboot slot:`,
+        fleetLock('pre-reboot'),
+        fleetLock('steady-state'),
+      );
+    }
   }
   if (cli) {
     lines.push(
