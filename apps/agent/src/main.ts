@@ -7,6 +7,7 @@ import { createLogger } from '@careen/telemetry';
 import { Command, InvalidArgumentError } from 'commander';
 import { AgentConfig } from './agent.config';
 import { AgentDaemon } from './agent-daemon';
+import { HttpError } from './exchange/http-json';
 import { startSimulatedFleet } from './simulator/simulated-fleet';
 import { SimulatorConfig } from './simulator/simulator.config';
 import { AgentStateError, AgentStateStore } from './state/agent-state.store';
@@ -77,6 +78,12 @@ async function runSimulation(options: {
     statusSeconds: options.statusSeconds,
     installSeconds: options.installSeconds,
     logger,
+  }).catch((error: unknown) => {
+    if (error instanceof HttpError && (error.status === 401 || error.status === 403))
+      throw new ConfigError([
+        `the exchange refused org admin "${username}" of org "${options.org}" (${error.status}): check --admin or CAREEN_SIMULATOR_ADMIN`,
+      ]);
+    throw error;
   });
   const stop = () => void fleet.stop().then(() => process.exit(0));
   process.once('SIGTERM', stop);
@@ -151,10 +158,15 @@ program
     },
   );
 
+/** A failure as one line: what went wrong, not where in the code (CAREEN_DEBUG=1 adds the stack). */
+function failureLine(error: unknown): string {
+  if (process.env.CAREEN_DEBUG === '1' && error instanceof Error && error.stack) return error.stack;
+  if (error instanceof ConfigError) return `invalid configuration: ${error.problems.join('; ')}`;
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, '; ');
+}
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   const known = error instanceof ConfigError || error instanceof AgentStateError;
-  process.stderr.write(
-    `careen-agent: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  process.stderr.write(`careen-agent: ${failureLine(error)}\n`);
   process.exit(known ? 78 : 1);
 });
