@@ -4,7 +4,8 @@
  *   node tools/launcher/run-app.js <app> [args…]
  * is `node -r @swc-node/register apps/<app>/src/main.ts args…` run from the repository root,
  * behaving like exec: same stdio, signals passed on, the app's exit code (or signal) returned.
- * Plain CommonJS with nothing but Node, so it also serves as the container entrypoint.
+ * Plain CommonJS with nothing but Node. The container image runs the compiled apps instead
+ * (`node dist/<app>/main.js`, see tools/build/build-app.js).
  */
 'use strict';
 

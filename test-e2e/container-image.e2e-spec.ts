@@ -1,0 +1,157 @@
+/**
+ * The container image's contents, proven without a container engine: the hub services are
+ * compiled as the Dockerfile's build stage compiles them and laid out as its last stage lays
+ * them out (the compiled apps and the healthcheck in one folder, the dependencies' node_modules
+ * above it), migrated with the command of their Kubernetes migration Jobs, then started with the
+ * image's own CMD and asked with its own HEALTHCHECK, against the test's Postgres and JetStream.
+ */
+import { freePort, stopChild } from '@careen/devstack';
+import { eventually, useTestInfra } from '@careen/testing';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+
+const REPO_ROOT = resolve(__dirname, '..');
+const ROOT_PASSWORD = 'root-password-1';
+const SERVICES = ['exchange', 'agbot', 'maintenance-session', 'deployment-orchestrator', 'notifier'];
+const run = promisify(execFile);
+
+/** The instructions of the Dockerfile's last stage, in order: `[instruction, rest of the line]`. */
+function finalStage(): [string, string][] {
+  const lines = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'))
+    .map((line): [string, string] => {
+      const [instruction, ...rest] = line.trim().split(/\s+/);
+      return [instruction!.toUpperCase(), rest.join(' ')];
+    });
+  const from = lines.map(([instruction]) => instruction).lastIndexOf('FROM');
+  return lines.slice(from);
+}
+
+/** The exec form of an instruction, `["node", "healthcheck.js"]`, as an argv. */
+function execForm(text: string): string[] {
+  return JSON.parse(text.slice(text.indexOf('['))) as string[];
+}
+
+const portVariable = (app: string) => `CAREEN_${app.toUpperCase().replace(/-/g, '_')}_PORT`;
+
+describe('the container image', () => {
+  const infra = useTestInfra();
+  const stage = finalStage();
+  // Under the checkout, as the image's dist/ is under /app: node_modules is found above it.
+  mkdirSync(join(REPO_ROOT, '.careen'), { recursive: true });
+  const root = mkdtempSync(join(REPO_ROOT, '.careen', 'image-'));
+  const running = new Map<string, ChildProcess>();
+
+  afterAll(async () => {
+    for (const child of running.values()) await stopChild(child);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('runs as node from a pinned Node base, with a healthcheck', () => {
+    const instructions = Object.fromEntries(stage);
+    expect(instructions.FROM).toBe('${NODE_IMAGE}');
+    expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(
+      /^ARG NODE_IMAGE=node:\d+\.\d+\.\d+-bookworm-slim$/m,
+    );
+    expect(instructions.USER).toBe('node');
+    expect(instructions.HEALTHCHECK).toMatch(/CMD \[/);
+  });
+
+  it('starts every hub service compiled, healthy, and stops it cleanly', async () => {
+    // The build stage: npm run build, which compiles dist/<app> for every app.
+    const dist = join(root, 'dist');
+    for (const app of SERVICES)
+      await run(process.execPath, [join(REPO_ROOT, 'tools', 'build', 'build-app.js'), app, '--out', dist]);
+    // The last stage's own files (COPY without --from).
+    for (const [instruction, rest] of stage) {
+      const [source, target] = rest.split(/\s+/);
+      if (instruction === 'COPY' && !source!.startsWith('--from')) {
+        mkdirSync(join(root, target!, '..'), { recursive: true });
+        copyFileSync(join(REPO_ROOT, source!), join(root, target!));
+      }
+    }
+    const workdir = Object.fromEntries(stage).WORKDIR!;
+    const cmd = execForm(stage.find(([instruction]) => instruction === 'CMD')![1]);
+    const healthcheck = execForm(stage.find(([instruction]) => instruction === 'HEALTHCHECK')![1]);
+    const atWorkdir = (path: string) => path.replace(new RegExp(`^${workdir}/`), '');
+
+    const ports = new Map<string, number>();
+    for (const app of SERVICES) ports.set(app, await freePort());
+    const url = (app: string) => `http://127.0.0.1:${ports.get(app)}`;
+    const settings: Record<string, Record<string, string>> = {
+      exchange: { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD },
+      agbot: { CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD },
+      'maintenance-session': {
+        CAREEN_AGBOT_URL: url('agbot'),
+        CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+      },
+      'deployment-orchestrator': {},
+      notifier: { CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD },
+    };
+    const envOf = (app: string): NodeJS.ProcessEnv => ({
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      APP: app,
+      CAREEN_DATABASE_URL: infra.databaseUrl,
+      CAREEN_NATS_URL: infra.natsUrl,
+      CAREEN_EXCHANGE_URL: url('exchange'),
+      CAREEN_LOG_LEVEL: 'error',
+      [portVariable(app)]: String(ports.get(app)),
+      ...settings[app],
+    });
+
+    for (const app of SERVICES) {
+      // The migration Job's command, run where the image runs it.
+      const job = parse(
+        readFileSync(join(REPO_ROOT, 'deploy', 'kubernetes', 'migrations', `${app}-migrate.yaml`), 'utf8'),
+      ) as { spec: { template: { spec: { containers: { command: string[] }[] } } } };
+      const [command, ...args] = job.spec.template.spec.containers[0]!.command;
+      await expect(run(command!, args.map(atWorkdir), { cwd: root, env: envOf(app) })).resolves.toBeDefined();
+    }
+
+    const readyz = async (app: string) =>
+      (await fetch(`${url(app)}/readyz`).catch(() => undefined))?.status ?? 'unreachable';
+    for (const app of SERVICES) {
+      const [command, ...args] = cmd;
+      const child = spawn(command!, args, {
+        cwd: root,
+        env: envOf(app),
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      running.set(app, child);
+      // The exchange first: the others check their credentials with it as they start.
+      if (app === 'exchange')
+        await eventually(async () => expect(await readyz(app)).toBe(200), { timeoutMs: 60_000 });
+    }
+    await eventually(
+      async () => expect(await Promise.all(SERVICES.map(readyz))).toEqual(SERVICES.map(() => 200)),
+      { timeoutMs: 60_000 },
+    );
+
+    const check = async (app: string) => {
+      const [command, ...args] = healthcheck;
+      const child = spawn(command!, args, { cwd: root, env: envOf(app), stdio: 'ignore' });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    };
+    expect(await Promise.all(SERVICES.map(check))).toEqual(SERVICES.map(() => 0));
+
+    const exits = [];
+    for (const app of [...SERVICES].reverse()) {
+      const child = running.get(app)!;
+      child.kill('SIGTERM');
+      const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+      running.delete(app);
+      exits.push({ app, code, signal });
+    }
+    expect(exits).toEqual([...SERVICES].reverse().map((app) => ({ app, code: 0, signal: null })));
+    // A service that is gone is unhealthy.
+    expect(await check('exchange')).toBe(1);
+  });
+});
