@@ -109,7 +109,10 @@ describe('the container image', () => {
     for (const app of SERVICES) {
       // The migration Job's command, run where the image runs it.
       const job = parse(
-        readFileSync(join(REPO_ROOT, 'deploy', 'kubernetes', 'migrations', `${app}-migrate.yaml`), 'utf8'),
+        readFileSync(
+          join(REPO_ROOT, 'deploy', 'kubernetes', 'base', 'migrations', `${app}-migrate.yaml`),
+          'utf8',
+        ),
       ) as { spec: { template: { spec: { containers: { command: string[] }[] } } } };
       const [command, ...args] = job.spec.template.spec.containers[0]!.command;
       await expect(run(command!, args.map(atWorkdir), { cwd: root, env: envOf(app) })).resolves.toBeDefined();

@@ -24,7 +24,7 @@ interface PodSpec {
 /** The pod of the service's Deployment (its file holds more documents). */
 function manifestPod(service: string): PodSpec {
   const documents = parseAllDocuments(
-    readFileSync(join(root, `deploy/kubernetes/services/${service}.yaml`), 'utf8'),
+    readFileSync(join(root, `deploy/kubernetes/base/services/${service}.yaml`), 'utf8'),
   );
   const deployment = documents
     .map((document) => document.toJS())
@@ -100,7 +100,7 @@ describe('deployment forms', () => {
       compose.services.exchange!.environment.CAREEN_ROOT_PASSWORD,
     );
 
-    const config = read('deploy/kubernetes/config.yaml') as { data: Record<string, string> };
+    const config = read('deploy/kubernetes/base/config.yaml') as { data: Record<string, string> };
     for (const service of HUB_SERVICES) {
       const pod = manifestPod(service);
       const mount = pod.containers[0]!.volumeMounts?.find((each) => each.name === 'nats-credentials');

@@ -5,9 +5,13 @@
 import { join } from 'node:path';
 import { runCommand } from './child-command';
 import { LauncherError } from './launcher-error';
+import { ensureCommand } from './debian-package';
 import { ensureNatsServer } from './nats-binary';
 import { REPO_ROOT } from './repo-root';
 import { stateFolder } from './state-folder';
+
+const KUBECTL_INSTALL_HINT =
+  "The tests need kubectl (1.20 or newer) to render the Kubernetes manifests: install Debian's kubernetes-client or kubectl from kubernetes.io.";
 
 interface Step {
   name: string;
@@ -19,6 +23,8 @@ export async function main(argv: string[]): Promise<number> {
   let natsServer: string;
   try {
     natsServer = ensureNatsServer(stateFolder(process.env).bin, process.env);
+    // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize`.
+    ensureCommand('kubectl', 'kubernetes-client', KUBECTL_INSTALL_HINT, process.env);
   } catch (error) {
     if (!(error instanceof LauncherError)) throw error;
     process.stderr.write(`${error.message}\n`);
