@@ -3,7 +3,8 @@
  * `Nats-Msg-Id` = `ce-id`, so a republish of the same event is dropped by the stream.
  */
 import { type EventDefinition } from '@careen/contracts';
-import { injectTraceContext, withPublishSpan } from '@careen/telemetry';
+import { extractTraceContext, injectTraceContext, withPublishSpan } from '@careen/telemetry';
+import { context } from '@opentelemetry/api';
 import { type JetStreamClient, type PubAck } from '@nats-io/jetstream';
 import { randomUUID } from 'node:crypto';
 import { cloudEventHeaders } from './cloud-event-headers';
@@ -42,18 +43,34 @@ export class EventPublisher {
     });
   }
 
-  /** Publishes an already-encoded event (the outbox relay's path). */
+  /**
+   * Publishes an already-encoded event (the outbox relay's path). An event that carries the
+   * trace context of the change that wrote it continues that trace: its publish span is a child
+   * of that context, and the message carries the publish span's own.
+   */
   publishRaw(message: RawPublish): Promise<PubAck> {
-    return withPublishSpan(message.subject, async () => {
-      const h = cloudEventHeaders(
-        { id: message.id, type: message.type, source: this.source, time: message.time },
-        message.headers,
-      );
-      if (!message.headers?.traceparent) injectTraceContext(h);
-      return this.js.publish(message.subject, this.encoder.encode(JSON.stringify(message.body)), {
-        msgID: message.id,
-        headers: h,
-      });
-    });
+    const { traceparent, tracestate, ...extra } = message.headers ?? {};
+    const stored: Record<string, string> = {
+      ...(traceparent ? { traceparent } : {}),
+      ...(tracestate ? { tracestate } : {}),
+    };
+    const parent = traceparent
+      ? extractTraceContext({ get: (key) => stored[key] ?? '', set: (key, value) => (stored[key] = value) })
+      : context.active();
+    return withPublishSpan(
+      message.subject,
+      async () => {
+        const h = cloudEventHeaders(
+          { id: message.id, type: message.type, source: this.source, time: message.time },
+          extra,
+        );
+        injectTraceContext(h);
+        return this.js.publish(message.subject, this.encoder.encode(JSON.stringify(message.body)), {
+          msgID: message.id,
+          headers: h,
+        });
+      },
+      parent,
+    );
   }
 }

@@ -71,7 +71,9 @@ describe('trace context through the outbox and the bus', () => {
     });
 
     // The "request": a span during which the change is committed.
+    let requestSpanId = '';
     const requestTraceId = await trace.getTracer('test').startActiveSpan('PUT /thing', async (span) => {
+      requestSpanId = span.spanContext().spanId;
       await dataSource.transaction((manager) =>
         writer.append(manager, ExchangeChanged, ['acme', 'org', 'traced'], {
           org: 'acme',
@@ -89,10 +91,17 @@ describe('trace context through the outbox and the bus', () => {
     const [message] = await readStream(bus, STREAMS.changes.name, { count: 1 });
     expect(message?.headers.traceparent).toContain(requestTraceId);
     await eventually(() => expect(handledIn).toEqual([requestTraceId]));
-    const consumeSpan = tracing
-      .finishedSpans()
-      .find((span) => span.name === 'process careen.changes.acme.org.traced');
-    expect(consumeSpan?.spanContext().traceId).toBe(requestTraceId);
+    // One trace, each step the child of the one before: request → relay's publish → consume.
+    const spanNamed = (name: string) => tracing.finishedSpans().find((span) => span.name === name);
+    const publishSpan = spanNamed('publish careen.changes.acme.org.traced');
+    const consumeSpan = spanNamed('process careen.changes.acme.org.traced');
+    expect([publishSpan, consumeSpan].map((span) => span?.spanContext().traceId)).toEqual([
+      requestTraceId,
+      requestTraceId,
+    ]);
+    expect(publishSpan?.parentSpanContext?.spanId).toBe(requestSpanId);
+    expect(consumeSpan?.parentSpanContext?.spanId).toBe(publishSpan?.spanContext().spanId);
+    expect(message?.headers.traceparent).toContain(publishSpan?.spanContext().spanId);
 
     await consumer.stop();
     await relay.stop();

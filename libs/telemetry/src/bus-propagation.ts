@@ -55,12 +55,16 @@ export function extractTraceContext(carrier: HeaderCarrier, base: Context = ROOT
   return propagator.extract(base, carrier, getter);
 }
 
-/** Runs `publish` inside a PRODUCER span for `subject`; headers injected inside it point at this span. */
-export function withPublishSpan<T>(subject: string, publish: (span: Span) => T | Promise<T>): Promise<T> {
-  return runInSpan(
-    { kind: SpanKind.PRODUCER, operation: 'send', subject, parent: context.active() },
-    publish,
-  );
+/**
+ * Runs `publish` inside a PRODUCER span for `subject`, child of `parent` (the active context by
+ * default); headers injected inside it point at this span.
+ */
+export function withPublishSpan<T>(
+  subject: string,
+  publish: (span: Span) => T | Promise<T>,
+  parent: Context = context.active(),
+): Promise<T> {
+  return runInSpan({ kind: SpanKind.PRODUCER, operation: 'send', subject, parent }, publish);
 }
 
 /** Runs `consume` inside a CONSUMER span for `subject`, child of the trace context in `carrier`. */

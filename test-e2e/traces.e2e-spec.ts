@@ -1,0 +1,147 @@
+/**
+ * Traces as an operator's collector receives them: the exchange and the agbot run as processes
+ * of their own with CAREEN_OTEL_ENDPOINT pointing at an OTLP/HTTP receiver in the test, and one
+ * request that crosses HTTP, the exchange's outbox, NATS and the agbot's consumer arrives as one
+ * trace: the exchange's server span, its relay's publish span below it, and the agbot's consume
+ * span as the publish span's child.
+ */
+import { freePort, stopChild } from '@careen/devstack';
+import { eventually, useTestInfra } from '@careen/testing';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const REPO_ROOT = resolve(__dirname, '..');
+const ROOT_PASSWORD = 'root-password-1';
+/** OTLP's span kinds. */
+const SERVER = 2;
+const PRODUCER = 4;
+const CONSUMER = 5;
+
+interface Span {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+}
+
+interface OtlpTraces {
+  resourceSpans: {
+    resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans: { spans: Omit<Span, 'service'>[] }[];
+  }[];
+}
+
+/** An OTLP/HTTP receiver (JSON) that keeps every span posted to /v1/traces. */
+async function startCollector(): Promise<{ server: Server; url: string; spans: Span[] }> {
+  const spans: Span[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces;
+        for (const resourceSpans of body.resourceSpans) {
+          const service =
+            resourceSpans.resource.attributes.find((each) => each.key === 'service.name')?.value
+              .stringValue ?? '';
+          for (const scope of resourceSpans.scopeSpans)
+            for (const span of scope.spans) spans.push({ ...span, service });
+        }
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans };
+}
+
+describe('traces', () => {
+  const infra = useTestInfra();
+  const children: ChildProcess[] = [];
+  let collector: Awaited<ReturnType<typeof startCollector>>;
+
+  beforeAll(async () => {
+    collector = await startCollector();
+  });
+
+  afterAll(async () => {
+    for (const child of children) await stopChild(child);
+    await new Promise((closed) => collector.server.close(closed));
+  });
+
+  const start = async (app: string, env: Record<string, string>) => {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', join(REPO_ROOT, 'apps', app, 'src', 'main.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          PATH: process.env.PATH,
+          CAREEN_DATABASE_URL: infra.databaseUrl,
+          CAREEN_NATS_URL: infra.natsUrl,
+          CAREEN_OTEL_ENDPOINT: collector.url,
+          CAREEN_LOG_LEVEL: 'error',
+          [`CAREEN_${app.toUpperCase()}_PORT`]: String(port),
+          ...env,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    await eventually(
+      async () => expect((await fetch(`${url}/readyz`).catch(() => undefined))?.status).toBe(200),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    return url;
+  };
+
+  it('follows a change from the request that made it, through the outbox and NATS, into the agbot', async () => {
+    const exchange = await start('exchange', { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    await start('agbot', { CAREEN_EXCHANGE_URL: exchange, CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD });
+
+    // The caller's own trace context, so that its trace is found among the others.
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const created = await fetch(`${exchange}/v1/orgs`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`,
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${callerSpanId}-01`,
+      },
+      body: JSON.stringify({ id: 'traced' }),
+    });
+    expect(created.status).toBe(201);
+
+    const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
+    const find = (service: string, kind: number, name?: string) =>
+      inTrace().find(
+        (span) => span.service === service && span.kind === kind && (!name || span.name === name),
+      );
+    await eventually(() => expect(find('agbot', CONSUMER)).toBeDefined(), { timeoutMs: 30_000 });
+
+    const server = find('exchange', SERVER)!;
+    const publish = find('exchange', PRODUCER, 'publish careen.changes.traced.org.traced')!;
+    const consume = find('agbot', CONSUMER, 'process careen.changes.traced.org.traced')!;
+    expect({ server: server?.parentSpanId, consume: consume?.parentSpanId }).toEqual({
+      server: callerSpanId,
+      consume: publish?.spanId,
+    });
+    // The publish span lies below the server span, however many spans are in between.
+    const ancestors: string[] = [];
+    for (let at: Span | undefined = publish; at?.parentSpanId;) {
+      ancestors.push(at.parentSpanId);
+      at = inTrace().find((span) => span.spanId === at!.parentSpanId);
+    }
+    expect(ancestors).toContain(server.spanId);
+  });
+});
