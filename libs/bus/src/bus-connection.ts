@@ -5,6 +5,7 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
+import { BusStats } from './bus-stats';
 
 export interface BusLogger {
   info(object: Record<string, unknown>, message: string): void;
@@ -16,6 +17,8 @@ export interface BusConnection {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
+  /** What this connection's durable consumers did, for the service's metrics. */
+  readonly stats: BusStats;
   isConnected(): boolean;
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function connectBus(options: ConnectBusOptions): Promise<BusConnect
     nc,
     js: jetstream(nc),
     jsm,
+    stats: new BusStats(),
     isConnected: () => !nc.isClosed() && !nc.isDraining() && connectedNow(nc),
     close: async () => {
       if (nc.isClosed()) return;

@@ -77,6 +77,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   if (!options.given) await ensureDurable(options, name, maxDeliver);
 
   const consumer = await options.bus.js.consumers.get(options.event.stream, name);
+  const stats = options.bus.stats.consumer(name, options.event.stream);
   let messages: ConsumerMessages | undefined;
   let stopped = false;
 
@@ -97,10 +98,12 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       );
       await deadLetters?.send(message, decoded.reason);
       message.term(decoded.reason);
+      if (deadLetters) stats.deadLetters['invalid-message']++;
       return undefined;
     }
     // Each read of `message.info` parses the reply subject again: read it once.
     const info = message.info;
+    if (info.deliveryCount > 1) stats.redeliveries++;
     const busMessage: BusMessage<P> = {
       subject: message.subject,
       payload: decoded.payload,
@@ -122,6 +125,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       );
       await deadLetters?.send(message, `handler failed after ${attempt} attempts: ${reason}`);
       message.term(reason);
+      if (deadLetters) stats.deadLetters['handler-failed']++;
     } else {
       options.logger?.warn(
         { consumer: name, subject: message.subject, reason, attempt },

@@ -6,3 +6,4 @@ export * from './message-decoder';
 export * from './dead-letter';
 export * from './consumer-runner';
 export * from './outbox-relay';
+export * from './bus-stats';

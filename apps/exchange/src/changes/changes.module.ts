@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChangeFeedController } from './change-feed.controller';
+import { ChangeFeedMetrics } from './change-feed-metrics';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeLogRepository } from './change-log.repository';
 import { ChangeTail } from './change-tail';
@@ -8,6 +9,6 @@ import { NodeHeartbeat } from './node-heartbeat';
 /** The change feed that agents and tools long-poll. */
 @Module({
   controllers: [ChangeFeedController],
-  providers: [ChangeFeedService, ChangeLogRepository, ChangeTail, NodeHeartbeat],
+  providers: [ChangeFeedService, ChangeFeedMetrics, ChangeLogRepository, ChangeTail, NodeHeartbeat],
 })
 export class ChangesModule {}

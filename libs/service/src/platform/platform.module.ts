@@ -26,6 +26,7 @@ import { HealthController } from '../health/health.controller';
 import { READINESS_CHECKS, type ReadinessCheck } from '../health/readiness';
 import { MetricsController } from '../metrics/metrics.controller';
 import { MetricsRegistry } from '../metrics/metrics.registry';
+import { PlatformMetrics } from '../metrics/platform-metrics';
 import { PlatformLifecycle } from './platform.lifecycle';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './platform.tokens';
 
@@ -127,6 +128,16 @@ export class PlatformModule {
         ],
       },
       { provide: MetricsRegistry, useValue: new MetricsRegistry(options.service) },
+      {
+        provide: PlatformMetrics,
+        inject: [MetricsRegistry, DataSource, BUS],
+        useFactory: (metrics: MetricsRegistry, dataSource: DataSource, bus: BusConnection) =>
+          new PlatformMetrics(metrics, {
+            dataSource,
+            bus,
+            outboxSchema: options.relayOutbox ? schema : undefined,
+          }),
+      },
       {
         provide: PlatformLifecycle,
         inject: [DataSource, BUS, OutboxRelay],
