@@ -8,8 +8,9 @@
  * - every container of a Deployment or StatefulSet has startup, readiness and liveness probes,
  *   CPU and memory requests and a memory limit, and runs as non-root on a read-only root
  *   filesystem;
- * - docker-compose.yml and the base manifests agree on each hub service's image, port and the
- *   names of the variables it is given.
+ * - docker-compose.yml is valid (`docker-compose config`, or `docker compose config`), and it
+ *   and the base manifests agree on each hub service's image, port and the names of the
+ *   variables it is given.
  * Prints each problem on a line of its own and exits 1 when there is any.
  */
 import { spawnSync } from 'node:child_process';
@@ -130,10 +131,36 @@ function kubernetesForms(resources) {
   return forms;
 }
 
+/** `docker-compose config`'s verdict on the compose file, by whichever Compose is installed. */
+function checkCompose(composeFile) {
+  const quiet = ['-f', composeFile, 'config', '-q'];
+  for (const [command, args] of [
+    ['docker-compose', quiet],
+    ['docker', ['compose', ...quiet]],
+  ]) {
+    const result = spawnSync(command, args, { encoding: 'utf8', cwd: root });
+    if (
+      result.error ||
+      (command === 'docker' && /unknown command|is not a docker command/.test(result.stderr))
+    )
+      continue;
+    if (result.status !== 0)
+      problems.push(`docker-compose.yml: ${command} config: ${result.stderr.trim().replace(/\n+/g, ' ')}`);
+    return;
+  }
+  throw new Error('docker-compose: not found; install Compose (Debian: apt-get install docker-compose)');
+}
+
 function checkAgreement(resources) {
   const composeFile = join(root, 'docker-compose.yml');
   if (!existsSync(composeFile)) return problems.push('docker-compose.yml: missing');
-  const compose = parse(readFileSync(composeFile, 'utf8'), { merge: true });
+  checkCompose(composeFile);
+  let compose;
+  try {
+    compose = parse(readFileSync(composeFile, 'utf8'), { merge: true });
+  } catch (error) {
+    return problems.push(`docker-compose.yml: not YAML: ${error.message.split('\n', 1)[0]}`);
+  }
   const kubernetes = kubernetesForms(resources);
   for (const service of HUB_SERVICES) {
     const inCompose = compose.services?.[service];

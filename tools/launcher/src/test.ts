@@ -2,6 +2,7 @@
  * `npm test`: typecheck, format check, lint, then jest, stopping at the first failing step. Arguments after
  * `--` go to jest (`npm test -- libs/bus`).
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runCommand } from './child-command';
 import { LauncherError } from './launcher-error';
@@ -13,6 +14,14 @@ import { stateFolder } from './state-folder';
 const KUBECTL_INSTALL_HINT =
   "The tests need kubectl (1.20 or newer) to render the Kubernetes manifests: install Debian's kubernetes-client or kubectl from kubernetes.io.";
 
+const COMPOSE_INSTALL_HINT =
+  "The tests need Docker Compose to check docker-compose.yml: install Debian's docker-compose or Docker's compose plugin.";
+
+/** Whether `docker compose` (Docker's plugin) runs here. */
+function composePluginWorks(): boolean {
+  return spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0;
+}
+
 interface Step {
   name: string;
   bin: string;
@@ -23,8 +32,11 @@ export async function main(argv: string[]): Promise<number> {
   let natsServer: string;
   try {
     natsServer = ensureNatsServer(stateFolder(process.env).bin, process.env);
-    // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize`.
+    // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize` and
+    // check the compose file with Compose (docker-compose, or Docker's compose plugin).
     ensureCommand('kubectl', 'kubernetes-client', KUBECTL_INSTALL_HINT, process.env);
+    if (!composePluginWorks())
+      ensureCommand('docker-compose', 'docker-compose', COMPOSE_INSTALL_HINT, process.env);
   } catch (error) {
     if (!(error instanceof LauncherError)) throw error;
     process.stderr.write(`${error.message}\n`);
