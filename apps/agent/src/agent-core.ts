@@ -17,7 +17,7 @@ import { Enactor } from './enactment/enactor';
 import { NmpPlanner } from './enactment/nmp-planner';
 import { ExchangeClient, type RequestObserver } from './exchange/exchange-client';
 import { type FeedChange, type NodeView } from './exchange/exchange.types';
-import { HttpError, requestJson } from './exchange/http-json';
+import { HttpError, requestJson, serviceUrl } from './exchange/http-json';
 import { ChangeFollower } from './feed/change-follower';
 import { type FeedNews } from './feed/feed-news';
 import { type AgentMemory } from './state/agent-memory';
@@ -233,7 +233,7 @@ export class AgentCore {
   private async register(): Promise<void> {
     const { org, nodeId, token } = this.options.memory.state;
     const { username, password } = this.options.registration!;
-    await requestJson(new URL(`/v1/orgs/${org}/nodes/${nodeId}`, this.options.exchangeUrl), {
+    await requestJson(serviceUrl(this.options.exchangeUrl, `/v1/orgs/${org}/nodes/${nodeId}`), {
       method: 'PUT',
       headers: { authorization: `Basic ${Buffer.from(`${org}/${username}:${password}`).toString('base64')}` },
       // Registered with the built-in properties, so policies can select it by them.

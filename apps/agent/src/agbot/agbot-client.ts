@@ -4,7 +4,7 @@
  * lease; DELETE releases it.
  */
 import { type RequestObserver } from '../exchange/exchange-client';
-import { errorCode, HttpError, requestJson } from '../exchange/http-json';
+import { errorCode, HttpError, requestJson, serviceUrl } from '../exchange/http-json';
 import { type TokenSource } from '../exchange/token-source';
 
 export interface UpgradeGrant {
@@ -43,7 +43,7 @@ export class AgbotClient {
   ) {}
 
   private get url(): URL {
-    return new URL(`/v1/orgs/${this.org}/nodes/${this.node}/upgrade`, this.baseUrl);
+    return serviceUrl(this.baseUrl, `/v1/orgs/${this.org}/nodes/${this.node}/upgrade`);
   }
 
   /**

@@ -14,7 +14,7 @@ import {
   type ManagementStatusReport,
   type NodeView,
 } from './exchange.types';
-import { HttpError, requestJson, UnreachableError, type JsonRequest } from './http-json';
+import { HttpError, requestJson, serviceUrl, UnreachableError, type JsonRequest } from './http-json';
 import { type NodeCredentials, TokenSource } from './token-source';
 
 /** Sees every request the agent makes, e.g. to count them in a benchmark. */
@@ -91,7 +91,7 @@ export class ExchangeClient {
     etag: string | undefined,
     signal?: AbortSignal,
   ): Promise<Response> {
-    const url = new URL(`/v1/agent-packages/${encodeURIComponent(version)}/content`, this.baseUrl);
+    const url = serviceUrl(this.baseUrl, `/v1/agent-packages/${encodeURIComponent(version)}/content`);
     const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.bearer()}` };
     if (offset > 0 && etag) Object.assign(headers, { range: `bytes=${offset}-`, 'if-range': etag });
     this.observe('exchange', 'GET /v1/agent-packages/{version}/content');
@@ -109,7 +109,7 @@ export class ExchangeClient {
   private async call<T>(method: string, path: string, request: JsonRequest = {}): Promise<T> {
     this.observe('exchange', `${method} ${routeOf(path)}`);
     const send = async () =>
-      requestJson<T>(new URL(path, this.baseUrl), {
+      requestJson<T>(serviceUrl(this.baseUrl, path), {
         ...request,
         method,
         headers: { authorization: `Bearer ${await this.tokens.bearer()}` },

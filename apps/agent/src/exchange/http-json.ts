@@ -9,6 +9,14 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * `path` (`/v1/…`) under a service's base URL, keeping the base's own path: behind an Ingress
+ * that routes by prefix, `https://hub/exchange` + `/v1/orgs` is `https://hub/exchange/v1/orgs`.
+ */
+export function serviceUrl(base: string, path: string): URL {
+  return new URL(`${base.replace(/\/+$/, '')}${path}`);
+}
+
 /** The error code a Careen service put in an error answer's details, if any. */
 export function errorCode(error: unknown): string | undefined {
   if (!(error instanceof HttpError)) return undefined;

@@ -4,7 +4,7 @@
  * send the node token itself nor make the exchange hash it on every request.
  */
 import { type Clock } from '../core/clock';
-import { requestJson } from './http-json';
+import { requestJson, serviceUrl } from './http-json';
 
 export interface NodeCredentials {
   org: string;
@@ -41,7 +41,7 @@ export class TokenSource {
   private async fetchToken(): Promise<string> {
     const { org, node, token } = this.credentials;
     const answer = await requestJson<{ accessToken: string; expiresIn: number }>(
-      new URL('/v1/auth/token', this.exchangeUrl),
+      serviceUrl(this.exchangeUrl, '/v1/auth/token'),
       { method: 'POST', body: { org, node, token } },
     );
     this.current = {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { AgentCore, type AgentCoreOptions } from '../agent-core';
 import { type Clock, type RandomSource, systemClock } from '../core/clock';
 import { type RequestObserver } from '../exchange/exchange-client';
-import { HttpError, requestJson } from '../exchange/http-json';
+import { HttpError, requestJson, serviceUrl } from '../exchange/http-json';
 import { AgentMemory } from '../state/agent-memory';
 import { AGENT_STATE_VERSION } from '../state/agent-state';
 import { MemoryStateStore } from '../state/state-store';
@@ -100,7 +100,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   const groupOf = (i: number) => (groups > 0 ? `${prefix}-group-${(i % groups) + 1}` : null);
   const admin = `Basic ${Buffer.from(`${options.admin.org ?? options.org}/${options.admin.username}:${options.admin.password}`).toString('base64')}`;
   const call = (method: string, path: string, body?: unknown) =>
-    requestJson(new URL(path, options.exchangeUrl), { method, body, headers: { authorization: admin } });
+    requestJson(serviceUrl(options.exchangeUrl, path), { method, body, headers: { authorization: admin } });
 
   if (!options.registered) {
     await inBatches(ids, options.concurrency ?? 32, (node) =>
