@@ -24,7 +24,13 @@ interface FleetRow {
 export class FleetMetrics {
   constructor(metrics: MetricsRegistry, dataSource: DataSource) {
     const registers = [metrics.registry];
-    const fleet = async () =>
+    // One scrape reads every gauge: they share one query made at most once a second.
+    let recent: { at: number; rows: Promise<FleetRow[]> } | undefined;
+    const fleet = () => {
+      if (!recent || Date.now() - recent.at > 1_000) recent = { at: Date.now(), rows: query() };
+      return recent.rows;
+    };
+    const query = async () =>
       (await dataSource.query(
         `SELECT org,
                 CASE WHEN status IS NULL THEN 'unreported'
