@@ -118,9 +118,25 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
     });
     expect(answer.status).toBeLessThan(300);
 
-    await eventually(() => expect(fleet.versions()).toEqual({ '2.0.0': NODES - 1, '1.0.0': 1 }), {
-      timeoutMs: 60_000,
-    });
+    // Each agent still behind, with its group and its last status, so that a wait that runs
+    // out says where the rollout stopped.
+    const behind = () =>
+      fleet.agents
+        .filter((agent) => agent.core.version !== '2.0.0')
+        .map((agent) => {
+          const last = fleet.timeline.filter((entry) => entry.node === agent.node).at(-1);
+          return `${agent.node} (${agent.haGroup}): ${last ? `${last.status} ${last.version ?? ''}` : 'no status'}`;
+        });
+    await eventually(
+      () =>
+        expect({ versions: fleet.versions(), behind: behind() }).toEqual({
+          versions: { '2.0.0': NODES - 1, '1.0.0': 1 },
+          behind: [expect.stringMatching(new RegExp(`^${FAILING} `))],
+        }),
+      // Ten seconds of window and a rollback in one group; a full test run on two cores has
+      // taken the rollout past a minute.
+      { timeoutMs: 110_000 },
+    );
     const failing = fleet.agents.find((agent) => agent.node === FAILING)!;
     await eventually(async () =>
       expect(
@@ -149,7 +165,7 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
     );
     expect(tries).toHaveLength(1);
     // Longer than the waits inside it: under load a wait, not the test, says what is missing.
-  }, 120_000);
+  }, 180_000);
 
   it('tries the failed agent again once a newer package is published', async () => {
     await publish('2.1.0');
