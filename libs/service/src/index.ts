@@ -13,6 +13,7 @@ export * from './http/identifier.pipe';
 export * from './health/readiness';
 export * from './health/health.controller';
 export * from './metrics/metrics.registry';
+export * from './metrics/scrape-read';
 export * from './platform/platform.tokens';
 export * from './platform/platform.module';
 export * from './bootstrap/create-service-app';

@@ -3,7 +3,7 @@
  * by org and connectivity (online: polled within OFFLINE_AFTER_SECONDS; offline: not since;
  * unreported: never), by org and agent version, and those cordoned or in maintenance.
  */
-import { MetricsRegistry } from '@careen/service';
+import { MetricsRegistry, scrapeRead } from '@careen/service';
 import { Injectable } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -24,23 +24,20 @@ interface FleetRow {
 export class FleetMetrics {
   constructor(metrics: MetricsRegistry, dataSource: DataSource) {
     const registers = [metrics.registry];
-    // One scrape reads every gauge: they share one query made at most once a second.
-    let recent: { at: number; rows: Promise<FleetRow[]> } | undefined;
-    const fleet = () => {
-      if (!recent || Date.now() - recent.at > 1_000) recent = { at: Date.now(), rows: query() };
-      return recent.rows;
-    };
-    const query = async () =>
-      (await dataSource.query(
-        `SELECT org,
+    // Every gauge below shows a part of one query.
+    const fleet = scrapeRead(
+      async () =>
+        (await dataSource.query(
+          `SELECT org,
                 CASE WHEN status IS NULL THEN 'unreported'
                      WHEN (status->>'lastHeartbeat')::timestamptz > now() - make_interval(secs => $1) THEN 'online'
                      ELSE 'offline' END AS connectivity,
                 coalesce(status->'agentVersion'->>'package', 'unknown') AS agent_version,
                 NOT schedulable AS cordoned, maintenance IS NOT NULL AS in_maintenance, count(*)::int AS nodes
            FROM exchange.nodes GROUP BY 1, 2, 3, 4, 5`,
-        [OFFLINE_AFTER_SECONDS],
-      )) as FleetRow[];
+          [OFFLINE_AFTER_SECONDS],
+        )) as FleetRow[],
+    );
     /** A gauge of node counts by `labels`, summed over the rows `counts` keeps. */
     const gauge = <L extends string>(
       name: string,

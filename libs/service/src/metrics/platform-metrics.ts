@@ -3,13 +3,14 @@
  * and the age of its oldest unpublished event (services that relay one), and for each durable
  * consumer of its bus connection the messages not yet delivered to it, those delivered and not
  * yet acknowledged, the redeliveries and the dead letters by reason. Values are read when
- * Prometheus scrapes.
+ * Prometheus scrapes, each source once per scrape.
  */
 import { type BusConnection } from '@careen/bus';
 import { type ConsumerInfo } from '@nats-io/jetstream';
 import { Counter, Gauge } from 'prom-client';
 import { type DataSource } from 'typeorm';
 import { type MetricsRegistry } from './metrics.registry';
+import { scrapeRead } from './scrape-read';
 
 export interface PlatformMetricsSources {
   dataSource: DataSource;
@@ -22,13 +23,13 @@ export class PlatformMetrics {
   constructor(metrics: MetricsRegistry, { dataSource, bus, outboxSchema }: PlatformMetricsSources) {
     const registers = [metrics.registry];
     if (outboxSchema) {
-      const outbox = async () => {
+      const outbox = scrapeRead(async () => {
         const [row] = (await dataSource.query(
           `SELECT count(*)::int AS backlog, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float AS oldest
              FROM "${outboxSchema}".outbox WHERE published_at IS NULL`,
         )) as { backlog: number; oldest: number }[];
         return row ?? { backlog: 0, oldest: 0 };
-      };
+      });
       new Gauge({
         name: 'careen_outbox_backlog',
         help: 'Events written to the outbox and not yet published',
@@ -46,13 +47,14 @@ export class PlatformMetrics {
         },
       });
     }
-    const consumerInfo = async () =>
+    const consumerInfo = scrapeRead(() =>
       Promise.all(
         bus.stats.consumers().map(async (stats) => ({
           stats,
           info: await bus.jsm.consumers.info(stats.stream, stats.name).catch(() => undefined),
         })),
-      );
+      ),
+    );
     /** A gauge of each durable consumer's `pick` of its info from the server. */
     const consumerGauge = (name: string, help: string, pick: (info: ConsumerInfo) => number) =>
       new Gauge({
