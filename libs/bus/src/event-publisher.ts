@@ -3,7 +3,7 @@
  * `Nats-Msg-Id` = `ce-id`, so a republish of the same event is dropped by the stream.
  */
 import { type EventDefinition } from '@careen/contracts';
-import { extractTraceContext, injectTraceContext, withPublishSpan } from '@careen/telemetry';
+import { extractTraceContext, injectTraceContext, recordCarrier, withPublishSpan } from '@careen/telemetry';
 import { context } from '@opentelemetry/api';
 import { type JetStreamClient, type PubAck } from '@nats-io/jetstream';
 import { randomUUID } from 'node:crypto';
@@ -49,21 +49,16 @@ export class EventPublisher {
    * of that context, and the message carries the publish span's own.
    */
   publishRaw(message: RawPublish): Promise<PubAck> {
-    const { traceparent, tracestate, ...extra } = message.headers ?? {};
-    const stored: Record<string, string> = {
-      ...(traceparent ? { traceparent } : {}),
-      ...(tracestate ? { tracestate } : {}),
-    };
-    const parent = traceparent
-      ? extractTraceContext({ get: (key) => stored[key] ?? '', set: (key, value) => (stored[key] = value) })
-      : context.active();
+    // Without stored trace context this is the active one.
+    const parent = extractTraceContext(recordCarrier(message.headers ?? {}), context.active());
     return withPublishSpan(
       message.subject,
       async () => {
         const h = cloudEventHeaders(
           { id: message.id, type: message.type, source: this.source, time: message.time },
-          extra,
+          message.headers,
         );
+        // The stored context gives way to the publish span's.
         injectTraceContext(h);
         return this.js.publish(message.subject, this.encoder.encode(JSON.stringify(message.body)), {
           msgID: message.id,

@@ -5,7 +5,7 @@ import {
   outboxSchemaUp,
   runServiceMigrations,
 } from '@careen/persistence';
-import { injectTraceContext } from '@careen/telemetry';
+import { injectTraceContext, recordCarrier } from '@careen/telemetry';
 import {
   eventually,
   readStream,
@@ -52,7 +52,7 @@ describe('trace context through the outbox and the bus', () => {
     await ensureStreams(bus.jsm, [STREAMS.changes, STREAMS.deadLetters]);
     const writer = new OutboxWriter('tracetest', () => {
       const headers: Record<string, string> = {};
-      injectTraceContext({ get: (key) => headers[key] ?? '', set: (key, value) => (headers[key] = value) });
+      injectTraceContext(recordCarrier(headers));
       return headers;
     });
     const relay = new OutboxRelay({

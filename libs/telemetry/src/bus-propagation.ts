@@ -41,6 +41,11 @@ const getter: TextMapGetter<HeaderCarrier> = {
   keys: () => [],
 };
 
+/** Headers held in a plain record (an outbox row's, say) as a carrier. */
+export function recordCarrier(record: Record<string, string>): HeaderCarrier {
+  return { get: (key) => record[key] ?? '', set: (key, value) => void (record[key] = value) };
+}
+
 /** Writes `traceparent` (and `tracestate` when there is one) for the span active in `from`. */
 export function injectTraceContext(carrier: HeaderCarrier, from: Context = context.active()): void {
   propagator.inject(from, carrier, setter);

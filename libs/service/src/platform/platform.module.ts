@@ -17,7 +17,7 @@ import {
   ProcessedMessages,
   runServiceMigrations,
 } from '@careen/persistence';
-import { injectTraceContext, type JsonLogger } from '@careen/telemetry';
+import { injectTraceContext, recordCarrier, type JsonLogger } from '@careen/telemetry';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
 import { type ServiceConfig } from '../config/service-config';
@@ -167,6 +167,6 @@ export class PlatformModule {
 
 function currentTraceHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
-  injectTraceContext({ get: (key) => headers[key] ?? '', set: (key, value) => (headers[key] = value) });
+  injectTraceContext(recordCarrier(headers));
   return headers;
 }
