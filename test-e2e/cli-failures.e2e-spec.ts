@@ -13,11 +13,11 @@ import { notifierService } from '@careen/notifier/src/notifier.service';
 import { startServiceInProcess } from '@careen/service';
 import { basic, http, useTestInfra } from '@careen/testing';
 import { type Command } from 'commander';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 
 const ROOT_PASSWORD = 'root-password-1';
 /** Commands that only work on local files or the stored login, and so need no credentials. */
@@ -106,7 +106,7 @@ describe('careen with a wrong password', () => {
   afterAll(() => rm(workDir, { recursive: true, force: true }));
 
   it('stops the fleet simulator with one line naming the refused admin, and no stack', async () => {
-    const simulator = spawn(
+    const { code, output } = await promisify(execFile)(
       process.execPath,
       [
         '-r',
@@ -122,12 +122,14 @@ describe('careen with a wrong password', () => {
         '--admin',
         'ada:not-the-password',
       ],
-      { env: { PATH: process.env.PATH, HOME: workDir }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: { PATH: process.env.PATH, HOME: workDir } },
+    ).then(
+      ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+      (failure: { code: number; stdout: string; stderr: string }) => ({
+        code: failure.code,
+        output: failure.stdout + failure.stderr,
+      }),
     );
-    let output = '';
-    simulator.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    simulator.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(simulator, 'exit')) as [number | null];
     expect({ code, output }).toEqual({
       code: 78,
       output:

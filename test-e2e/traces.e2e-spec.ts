@@ -6,11 +6,15 @@
  * span as the publish span's child.
  */
 import { freePort, stopChild } from '@careen/devstack';
-import { eventually, useTestInfra } from '@careen/testing';
+import {
+  eventually,
+  startOtlpCollector,
+  useTestInfra,
+  type CollectedSpan,
+  type OtlpCollector,
+} from '@careen/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 
 const REPO_ROOT = resolve(__dirname, '..');
@@ -20,58 +24,18 @@ const SERVER = 2;
 const PRODUCER = 4;
 const CONSUMER = 5;
 
-interface Span {
-  service: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-}
-
-interface OtlpTraces {
-  resourceSpans: {
-    resource: { attributes: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans: { spans: Omit<Span, 'service'>[] }[];
-  }[];
-}
-
-/** An OTLP/HTTP receiver (JSON) that keeps every span posted to /v1/traces. */
-async function startCollector(): Promise<{ server: Server; url: string; spans: Span[] }> {
-  const spans: Span[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.url === '/v1/traces') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces;
-        for (const resourceSpans of body.resourceSpans) {
-          const service =
-            resourceSpans.resource.attributes.find((each) => each.key === 'service.name')?.value
-              .stringValue ?? '';
-          for (const scope of resourceSpans.scopeSpans)
-            for (const span of scope.spans) spans.push({ ...span, service });
-        }
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans };
-}
-
 describe('traces', () => {
   const infra = useTestInfra();
   const children: ChildProcess[] = [];
-  let collector: Awaited<ReturnType<typeof startCollector>>;
+  let collector: OtlpCollector;
 
   beforeAll(async () => {
-    collector = await startCollector();
+    collector = await startOtlpCollector();
   });
 
   afterAll(async () => {
     for (const child of children) await stopChild(child);
-    await new Promise((closed) => collector.server.close(closed));
+    await collector.close();
   });
 
   const start = async (app: string, env: Record<string, string>) => {
@@ -122,7 +86,7 @@ describe('traces', () => {
     });
     expect(created.status).toBe(201);
 
-    const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
+    const inTrace = () => collector.spans().filter((span) => span.traceId === traceId);
     const find = (service: string, kind: number, name?: string) =>
       inTrace().find(
         (span) => span.service === service && span.kind === kind && (!name || span.name === name),
@@ -138,7 +102,7 @@ describe('traces', () => {
     });
     // The publish span lies below the server span, however many spans are in between.
     const ancestors: string[] = [];
-    for (let at: Span | undefined = publish; at?.parentSpanId;) {
+    for (let at: CollectedSpan | undefined = publish; at?.parentSpanId;) {
       ancestors.push(at.parentSpanId);
       at = inTrace().find((span) => span.spanId === at!.parentSpanId);
     }

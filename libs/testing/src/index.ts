@@ -9,3 +9,4 @@ export * from './in-memory-tracing';
 export * from './bad-input-matrix';
 export * from './seeded-random';
 export * from './exchange-seed';
+export * from './otlp-collector';
