@@ -8,7 +8,7 @@ import { runCli } from '@careen/cli/src/run-cli';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
 import { eventually, useTestInfra } from '@careen/testing';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,17 +48,28 @@ describe('careen steering rollouts', () => {
     return { code, output, stderr };
   };
 
-  /** `careen …` as its own process on a pseudo-terminal, as a person at a terminal runs it. */
-  const careenOnTerminal = (args: string[]): Promise<Run> =>
-    new Promise((done) => {
-      const command = ['node', CAREEN, ...args].map((word) => `'${word}'`).join(' ');
-      execFile(
-        'script',
-        ['--quiet', '--flush', '--return', '--command', command, '/dev/null'],
-        { env: { ...process.env, ...env(), TERM: 'xterm' }, timeout: 90_000 },
-        (error, stdout) => done({ code: error ? Number(error.code ?? 1) : 0, output: stdout }),
-      );
+  /**
+   * `careen …` as its own process on a pseudo-terminal, as a person at a terminal runs it; `shown`
+   * settles once the output holds `text`, `ended` when the process exits.
+   */
+  const careenOnTerminal = (args: string[], text = '') => {
+    const command = ['node', CAREEN, ...args].map((word) => `'${word}'`).join(' ');
+    const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
+      env: { ...process.env, ...env(), TERM: 'xterm' },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
+    let output = '';
+    let onShown: () => void;
+    const shown = new Promise<void>((settle) => (onShown = settle));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes(text)) onShown();
+    });
+    const ended = new Promise<Run>((settle) =>
+      child.on('close', (code) => settle({ code: code ?? 1, output })),
+    );
+    return { shown, ended };
+  };
 
   const publish = (name: string, body: Record<string, unknown>) =>
     hub.call('PUT', `/v1/orgs/acme/management-policies/${name}`, {
@@ -93,11 +104,25 @@ describe('careen steering rollouts', () => {
   });
 
   it('watches a rollout on a terminal, redrawn in place, to its end: exit 0', async () => {
-    expect((await publish('healthy', { nodes: ['sim-0001', 'sim-0003', 'sim-0004'] })).status).toBe(201);
-    const run = await careenOnTerminal(['nmp', 'watch', 'healthy', '--interval', '0.5']);
+    // Held (a window years away, paused) until the watch has drawn its first screen, so that the
+    // rollout is seen to move however long the command takes to start.
+    expect(
+      (
+        await publish('healthy', {
+          nodes: ['sim-0001', 'sim-0003', 'sim-0004'],
+          agentUpgradePolicy: { atLeastVersion: '2.0.0', start: '2030-01-01T00:00:00Z', duration: 60 },
+        })
+      ).status,
+    ).toBe(201);
+    expect((await careen(['nmp', 'pause', 'healthy'])).code).toBe(0);
+    const watch = careenOnTerminal(['nmp', 'watch', 'healthy', '--interval', '0.5'], '0 of 3 nodes done');
+    await watch.shown;
+    expect((await careen(['nmp', 'resume', 'healthy', '--window', '3'])).code).toBe(0);
+    const run = await watch.ended;
     expect(run.code).toBe(0);
     const screens = run.output.split(CLEAR_SCREEN).filter(Boolean);
     expect(screens.length).toBeGreaterThan(1);
+    expect(screens[0]).toContain('management policy healthy to 2.0.0: paused');
     const last = screens.at(-1)!.replace(/\r/g, '');
     expect(last).toContain('management policy healthy to 2.0.0: active');
     expect(last).toContain('3 of 3 nodes done (3 successful); done');
@@ -106,7 +131,7 @@ describe('careen steering rollouts', () => {
 
   it('stops watching with exit 1 and the reason when the policy stops on failures', async () => {
     expect((await publish('doomed', { nodes: [FAILING], failureThreshold: 1 })).status).toBe(201);
-    const run = await careenOnTerminal(['nmp', 'watch', 'doomed', '--interval', '0.5']);
+    const run = await careenOnTerminal(['nmp', 'watch', 'doomed', '--interval', '0.5']).ended;
     expect(run.code).toBe(1);
     const output = run.output.replace(/\r/g, '');
     expect(output).toContain(
