@@ -1,0 +1,222 @@
+/**
+ * The rules of a rollout (seed 003, "Process"), as a pure state machine the driver feeds with
+ * what the nodes reported. One group runs at a time; a group is ready once every group it
+ * depends on has succeeded, and among ready groups the one declared first goes. A group is
+ * prepared (its `not started` nodes sent to download) and then deployed (its `prepared` nodes
+ * sent to install); each node is kept `not started | prepared | success | failure` and is never
+ * sent for a phase twice, also when several groups choose it. After each phase the group's
+ * criteria are judged on its full node set, counting what earlier groups did to shared nodes. A
+ * failed prepare skips the deploy; the dependents of a failed group fail `due to dependency`;
+ * once nothing more can run, the rollout has failed if a critical group failed, else completed.
+ */
+import { type PlannedGroup } from '../strategies/strategy-plan';
+import { type DeploymentStrategy } from '../strategies/strategy.types';
+import { type PhaseCounts, unmetCriteria } from '../strategies/success-criteria';
+
+export type NodeState = 'not started' | 'prepared' | 'success' | 'failure';
+export type Phase = 'prepare' | 'deploy';
+export type GroupPhase = 'waiting' | 'preparing' | 'deploying' | 'succeeded' | 'failed';
+
+export interface NodeRun {
+  state: NodeState;
+  /** The group that last sent it. */
+  group?: string;
+  /** The last management status its agent reported for the phase under way. */
+  status?: string;
+  error?: string;
+  sentAt?: string;
+  preparedAt?: string;
+  finishedAt?: string;
+}
+
+export interface GroupRun {
+  phase: GroupPhase;
+  reason?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** The nodes sent in each phase; set once, when the phase is sent. */
+  sent: Partial<Record<Phase, string[]>>;
+}
+
+export interface RolloutProgress {
+  groups: Record<string, GroupRun>;
+  nodes: Record<string, NodeRun>;
+  /** The group being prepared or deployed. */
+  current: string | null;
+}
+
+/** What the rollout said about itself and its groups, for the bus. */
+export type RolloutEvent =
+  | { kind: 'group'; event: 'started' | 'prepared' | 'succeeded' | 'failed'; group: string; reason?: string }
+  | { kind: 'rollout'; event: 'completed' | 'failed'; reason?: string };
+
+export type NextStep =
+  | { kind: 'send'; group: string; phase: Phase; nodes: string[] }
+  /** The phase under way waits for its nodes. */
+  | { kind: 'wait'; group: string; phase: Phase }
+  | { kind: 'finished'; outcome: 'completed' | 'failed'; reason?: string };
+
+/** A node's answer to a phase: done well, or failed with why. */
+export type NodeOutcome = { ok: true } | { ok: false; error: string };
+
+export function initialProgress(plan: readonly PlannedGroup[]): RolloutProgress {
+  const nodes: Record<string, NodeRun> = {};
+  for (const group of plan) for (const node of group.nodes) nodes[node] ??= { state: 'not started' };
+  return {
+    groups: Object.fromEntries(plan.map((group) => [group.name, { phase: 'waiting', sent: {} }])),
+    nodes,
+    current: null,
+  };
+}
+
+export class RolloutEngine {
+  private readonly planned: Map<string, PlannedGroup>;
+
+  constructor(
+    private readonly strategy: DeploymentStrategy,
+    plan: readonly PlannedGroup[],
+  ) {
+    this.planned = new Map(plan.map((group) => [group.name, group]));
+  }
+
+  /**
+   * What to do now. A phase due to be sent is recorded as sent (its nodes and the time) in
+   * `progress` before it is answered, so that after a crash the same nodes are asked, once.
+   */
+  next(progress: RolloutProgress, now: Date, events: RolloutEvent[] = []): NextStep {
+    if (progress.current) {
+      const group = progress.groups[progress.current]!;
+      const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
+      if (group.sent[phase]) return { kind: 'wait', group: progress.current, phase };
+      return this.send(progress, progress.current, phase, now);
+    }
+    this.failBlocked(progress, now, events);
+    const ready = this.strategy.groups.find(
+      (group) =>
+        progress.groups[group.name]!.phase === 'waiting' &&
+        group.depends_on.every((dependency) => progress.groups[dependency]!.phase === 'succeeded'),
+    );
+    if (ready) {
+      Object.assign(progress.groups[ready.name]!, { phase: 'preparing', startedAt: now.toISOString() });
+      progress.current = ready.name;
+      events.push({ kind: 'group', event: 'started', group: ready.name });
+      return this.send(progress, ready.name, 'prepare', now);
+    }
+    const criticalFailed = this.strategy.groups
+      .filter((group) => group.critical && progress.groups[group.name]!.phase === 'failed')
+      .map((group) => group.name);
+    const failed = Object.values(progress.groups).filter((group) => group.phase === 'failed').length;
+    const finished: NextStep =
+      criticalFailed.length > 0
+        ? {
+            kind: 'finished',
+            outcome: 'failed',
+            reason: `critical group(s) failed: ${criticalFailed.join(', ')}`,
+          }
+        : {
+            kind: 'finished',
+            outcome: 'completed',
+            ...(failed > 0 && { reason: `${failed} non-critical group(s) failed` }),
+          };
+    events.push({
+      kind: 'rollout',
+      event: finished.outcome,
+      ...(finished.reason && { reason: finished.reason }),
+    });
+    return finished;
+  }
+
+  /**
+   * The nodes' answers to the current phase (every node sent is answered: the driver turns a
+   * node that ran out of time into a failure). Judges the group and moves it on.
+   */
+  finishPhase(
+    progress: RolloutProgress,
+    outcomes: ReadonlyMap<string, NodeOutcome>,
+    now: Date,
+    events: RolloutEvent[] = [],
+  ): void {
+    const name = progress.current;
+    if (!name) throw new Error('no phase is under way');
+    const group = progress.groups[name]!;
+    const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
+    const at = now.toISOString();
+    for (const node of group.sent[phase] ?? []) {
+      const run = progress.nodes[node]!;
+      const outcome = outcomes.get(node) ?? { ok: false, error: 'no outcome reported' };
+      if (outcome.ok) {
+        run.state = phase === 'prepare' ? 'prepared' : 'success';
+        delete run.error;
+        if (phase === 'prepare') run.preparedAt = at;
+        else run.finishedAt = at;
+      } else Object.assign(run, { state: 'failure', error: outcome.error, finishedAt: at });
+    }
+    const unmet = unmetCriteria(
+      this.strategyGroup(name).success_criteria,
+      this.counts(progress, name, phase),
+    );
+    if (unmet.length > 0) {
+      const reason = `${phase} did not meet the success criteria: ${unmet.join('; ')}`;
+      this.fail(progress, name, reason, now, events);
+    } else if (phase === 'prepare') {
+      group.phase = 'deploying';
+      events.push({ kind: 'group', event: 'prepared', group: name });
+    } else {
+      Object.assign(group, { phase: 'succeeded', finishedAt: at });
+      events.push({ kind: 'group', event: 'succeeded', group: name });
+    }
+    if (group.phase !== 'deploying') progress.current = null;
+  }
+
+  /** The group's nodes counted for its criteria after `phase`. */
+  counts(progress: RolloutProgress, name: string, phase: Phase): PhaseCounts {
+    const nodes = this.planned.get(name)!.nodes.map((node) => progress.nodes[node]!.state);
+    const succeeded: NodeState[] = phase === 'prepare' ? ['prepared', 'success'] : ['success'];
+    return {
+      total: nodes.length,
+      successful: nodes.filter((state) => succeeded.includes(state)).length,
+      failed: nodes.filter((state) => state === 'failure').length,
+    };
+  }
+
+  private send(progress: RolloutProgress, name: string, phase: Phase, now: Date): NextStep {
+    const wanted: NodeState = phase === 'prepare' ? 'not started' : 'prepared';
+    const nodes = this.planned.get(name)!.nodes.filter((node) => progress.nodes[node]!.state === wanted);
+    progress.groups[name]!.sent[phase] = nodes;
+    for (const node of nodes) {
+      const run = progress.nodes[node]!;
+      Object.assign(run, { group: name, sentAt: now.toISOString() });
+      delete run.status;
+    }
+    return { kind: 'send', group: name, phase, nodes };
+  }
+
+  /** Fails every waiting group with a failed dependency, and their dependents in turn. */
+  private failBlocked(progress: RolloutProgress, now: Date, events: RolloutEvent[]): void {
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const group of this.strategy.groups) {
+        if (progress.groups[group.name]!.phase !== 'waiting') continue;
+        const failed = group.depends_on.find((dependency) => progress.groups[dependency]!.phase === 'failed');
+        if (!failed) continue;
+        this.fail(progress, group.name, `due to dependency: group "${failed}" failed`, now, events);
+        changed = true;
+      }
+    }
+  }
+
+  private fail(
+    progress: RolloutProgress,
+    name: string,
+    reason: string,
+    now: Date,
+    events: RolloutEvent[],
+  ): void {
+    Object.assign(progress.groups[name]!, { phase: 'failed', reason, finishedAt: now.toISOString() });
+    events.push({ kind: 'group', event: 'failed', group: name, reason });
+  }
+
+  private strategyGroup(name: string) {
+    return this.strategy.groups.find((group) => group.name === name)!;
+  }
+}

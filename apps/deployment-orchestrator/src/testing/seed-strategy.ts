@@ -1,0 +1,107 @@
+/** The example DeploymentStrategy of seed 003, as Shipyard writes it, and a fleet it fits. */
+export const SEED_STRATEGY_YAML = `---
+schema: shipyard/DeploymentStrategy/v1
+metadata:
+  schema: metadata/Document/v1
+  name: deployment-strategy
+  layeringDefinition:
+      abstract: false
+      layer: global
+  storagePolicy: cleartext
+data:
+  groups:
+    - name: control-nodes
+      critical: true
+      depends_on:
+        - ntp-node
+      selectors:
+        - node_names: []
+          node_labels: []
+          node_tags:
+            - control
+          rack_names:
+            - rack03
+      success_criteria:
+        percent_successful_nodes: 90
+        minimum_successful_nodes: 3
+        maximum_failed_nodes: 1
+    - name: compute-nodes-1
+      critical: false
+      depends_on:
+        - control-nodes
+      selectors:
+        - node_names: []
+          node_labels: []
+          rack_names:
+            - rack01
+          node_tags:
+            - compute
+      success_criteria:
+        percent_successful_nodes: 50
+    - name: compute-nodes-2
+      critical: false
+      depends_on:
+        - control-nodes
+      selectors:
+        - node_names: []
+          node_labels: []
+          rack_names:
+            - rack02
+          node_tags:
+            - compute
+      success_criteria:
+        percent_successful_nodes: 50
+    - name: monitoring-nodes
+      critical: false
+      depends_on: []
+      selectors:
+        - node_names: []
+          node_labels: []
+          node_tags:
+            - monitoring
+          rack_names:
+            - rack03
+            - rack02
+            - rack01
+    - name: ntp-node
+      critical: true
+      depends_on: []
+      selectors:
+        - node_names:
+            - ntp01
+          node_labels: []
+          node_tags: []
+          rack_names: []
+      success_criteria:
+        minimum_successful_nodes: 1
+`;
+
+export interface SeedNode {
+  id: string;
+  tags: string[];
+  rack: string;
+  labels: Record<string, string>;
+  haGroup: string | null;
+}
+
+/** ntp01, three control nodes on rack03, two compute nodes on each of rack01 and rack02, one monitor. */
+export function seedFleet(): SeedNode[] {
+  const node = (id: string, tags: string[], rack: string, haGroup: string | null = null): SeedNode => ({
+    id,
+    tags,
+    rack,
+    labels: {},
+    haGroup,
+  });
+  return [
+    node('ntp01', ['ntp'], 'rack03'),
+    node('ctl01', ['control'], 'rack03', 'control-ha'),
+    node('ctl02', ['control'], 'rack03', 'control-ha'),
+    node('ctl03', ['control'], 'rack03', 'control-ha'),
+    node('cmp11', ['compute'], 'rack01', 'compute-1'),
+    node('cmp12', ['compute'], 'rack01', 'compute-1'),
+    node('cmp21', ['compute'], 'rack02', 'compute-2'),
+    node('cmp22', ['compute'], 'rack02', 'compute-2'),
+    node('mon01', ['monitoring'], 'rack02'),
+  ];
+}
