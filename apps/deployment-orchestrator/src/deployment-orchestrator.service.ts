@@ -9,10 +9,11 @@ import {
 export const deploymentOrchestratorService: ServiceDefinition<DeploymentOrchestratorConfig> = {
   service: 'deployment-orchestrator',
   description:
-    'Will run deployment strategies, rollouts and single-node upgrades with history. Today it only boots: health, readiness, metrics and whoami.',
+    "Runs deployment strategies (Airship Shipyard's DeploymentStrategy) through the fleet group by group, and single-node agent upgrades with their history (Trove).",
   configClass: DeploymentOrchestratorConfig,
   port: (config) => config.CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT,
   module: (config, logger) => DeploymentOrchestratorModule.forRoot(config, logger),
   entities: DEPLOYMENT_ORCHESTRATOR_ENTITIES,
   migrations: DEPLOYMENT_ORCHESTRATOR_MIGRATIONS,
+  yamlBodies: true,
 };

@@ -13,3 +13,4 @@ export * from './upgrades/upgrade-grant.events';
 export * from './maintenance/maintenance-states';
 export * from './maintenance/maintenance-events';
 export * from './webhooks/standard-webhooks';
+export * from './orchestrator/orchestrator-events';

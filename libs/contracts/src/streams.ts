@@ -36,6 +36,13 @@ export const STREAMS = {
    * grant history itself is kept in Postgres: a week.
    */
   agbot: { name: 'CAREEN_AGBOT', subjects: ['careen.agbot.>'], maxAgeMs: 7 * DAY_MS, maxBytes: 256 * MIB },
+  /** Rollouts and their groups, for tools that follow them; a rollout's report lives in Postgres: a month. */
+  orchestrator: {
+    name: 'CAREEN_ORCHESTRATOR',
+    subjects: ['careen.orchestrator.>'],
+    maxAgeMs: 30 * DAY_MS,
+    maxBytes: 256 * MIB,
+  },
 } as const;
 
 export type StreamKey = keyof typeof STREAMS;

@@ -9,6 +9,7 @@
  * failed prepare skips the deploy; the dependents of a failed group fail `due to dependency`;
  * once nothing more can run, the rollout has failed if a critical group failed, else completed.
  */
+import { type RolloutEventName } from '@careen/contracts';
 import { type PlannedGroup } from '../strategies/strategy-plan';
 import { type DeploymentStrategy } from '../strategies/strategy.types';
 import { type PhaseCounts, unmetCriteria } from '../strategies/success-criteria';
@@ -48,7 +49,7 @@ export interface RolloutProgress {
 /** What the rollout said about itself and its groups, for the bus. */
 export type RolloutEvent =
   | { kind: 'group'; event: 'started' | 'prepared' | 'succeeded' | 'failed'; group: string; reason?: string }
-  | { kind: 'rollout'; event: 'completed' | 'failed'; reason?: string };
+  | { kind: 'rollout'; event: RolloutEventName; reason?: string };
 
 export type NextStep =
   | { kind: 'send'; group: string; phase: Phase; nodes: string[] }
@@ -141,16 +142,7 @@ export class RolloutEngine {
     const group = progress.groups[name]!;
     const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
     const at = now.toISOString();
-    for (const node of group.sent[phase] ?? []) {
-      const run = progress.nodes[node]!;
-      const outcome = outcomes.get(node) ?? { ok: false, error: 'no outcome reported' };
-      if (outcome.ok) {
-        run.state = phase === 'prepare' ? 'prepared' : 'success';
-        delete run.error;
-        if (phase === 'prepare') run.preparedAt = at;
-        else run.finishedAt = at;
-      } else Object.assign(run, { state: 'failure', error: outcome.error, finishedAt: at });
-    }
+    this.settle(progress, group.sent[phase] ?? [], phase, outcomes, at, true);
     const unmet = unmetCriteria(
       this.strategyGroup(name).success_criteria,
       this.counts(progress, name, phase),
@@ -166,6 +158,25 @@ export class RolloutEngine {
       events.push({ kind: 'group', event: 'succeeded', group: name });
     }
     if (group.phase !== 'deploying') progress.current = null;
+  }
+
+  /**
+   * The rollout is cancelled: the nodes of the phase under way that answered keep what they
+   * reported, the others stay as they were, and the group fails.
+   */
+  cancel(
+    progress: RolloutProgress,
+    outcomes: ReadonlyMap<string, NodeOutcome>,
+    now: Date,
+    events: RolloutEvent[] = [],
+  ): void {
+    const name = progress.current;
+    if (!name) return;
+    const group = progress.groups[name]!;
+    const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
+    this.settle(progress, group.sent[phase] ?? [], phase, outcomes, now.toISOString(), false);
+    this.fail(progress, name, `the rollout was cancelled during its ${phase}`, now, events);
+    progress.current = null;
   }
 
   /** The group's nodes counted for its criteria after `phase`. */
@@ -189,6 +200,29 @@ export class RolloutEngine {
       delete run.status;
     }
     return { kind: 'send', group: name, phase, nodes };
+  }
+
+  /** Records the answers of `nodes`; unanswered ones fail when `unansweredFail`, else stay as they were. */
+  private settle(
+    progress: RolloutProgress,
+    nodes: readonly string[],
+    phase: Phase,
+    outcomes: ReadonlyMap<string, NodeOutcome>,
+    at: string,
+    unansweredFail: boolean,
+  ): void {
+    for (const node of nodes) {
+      const run = progress.nodes[node]!;
+      const outcome =
+        outcomes.get(node) ?? (unansweredFail ? { ok: false, error: 'no outcome reported' } : undefined);
+      if (!outcome) continue;
+      if (outcome.ok) {
+        run.state = phase === 'prepare' ? 'prepared' : 'success';
+        delete run.error;
+        if (phase === 'prepare') run.preparedAt = at;
+        else run.finishedAt = at;
+      } else Object.assign(run, { state: 'failure', error: outcome.error, finishedAt: at });
+    }
   }
 
   /** Fails every waiting group with a failed dependency, and their dependents in turn. */

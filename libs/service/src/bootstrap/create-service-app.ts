@@ -17,6 +17,8 @@ export interface ServiceAppOptions {
   description: string;
   logger: LoggerService;
   bodyLimit?: string;
+  /** Takes YAML request bodies as text, besides JSON. */
+  yamlBodies?: boolean;
 }
 
 export async function createServiceApp(
@@ -30,7 +32,7 @@ export async function createServiceApp(
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(httpMetricsMiddleware(app.get(MetricsRegistry)));
-  useJsonBody(app, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  useJsonBody(app, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.yamlBodies);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpErrorFilter(options.logger));
   const document = SwaggerModule.createDocument(

@@ -22,6 +22,8 @@ export interface ServiceDefinition<C extends ServiceConfig> {
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
+  /** Whether its routes take YAML bodies (as text) besides JSON. */
+  yamlBodies?: boolean;
 }
 
 export async function runService<C extends ServiceConfig>(
@@ -55,6 +57,7 @@ export async function runService<C extends ServiceConfig>(
     service: definition.service,
     description: definition.description,
     logger: new NestJsonLogger(logger),
+    yamlBodies: definition.yamlBodies,
   });
   const port = definition.port(config);
   await app.listen(port, '0.0.0.0');

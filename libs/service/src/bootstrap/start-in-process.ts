@@ -46,6 +46,7 @@ export async function startServiceInProcess<C extends ServiceConfig>(
     service: definition.service,
     description: definition.description,
     logger: new NestJsonLogger(logger),
+    yamlBodies: definition.yamlBodies,
   });
   await app.listen(0, '127.0.0.1');
   let closing: Promise<void> | undefined;

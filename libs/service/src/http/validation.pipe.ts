@@ -1,7 +1,8 @@
 /**
  * Validates every request DTO: unknown fields are refused, wrong types named, and every
- * problem listed at once in `details` as `{field, problems}`. A body that is not a JSON
- * object (missing, another content type, an array) is refused before its fields are looked at.
+ * problem listed at once in `details` as `{field, problems}`. A body meant for a DTO that is
+ * not a JSON object (missing, another content type, an array) is refused before its fields are
+ * looked at; a route that takes its body untyped (a document it reads itself) gets it as sent.
  */
 import {
   type ArgumentMetadata,
@@ -25,7 +26,12 @@ export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProb
 
 class RequestValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    const dto = metadata.metatype !== undefined && metadata.metatype !== Object;
+    if (
+      metadata.type === 'body' &&
+      dto &&
+      (typeof value !== 'object' || value === null || Array.isArray(value))
+    ) {
       throw new BadRequestException(
         'invalid request: the body must be a JSON object sent as application/json',
       );

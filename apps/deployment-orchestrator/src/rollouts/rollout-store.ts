@@ -1,0 +1,162 @@
+/**
+ * Rollouts in SQL, and the nodes each holds: a node is in at most one unfinished rollout or
+ * single-node upgrade (`node_claims`). Whoever changes a rollout locks its row first (FOR UPDATE),
+ * so the driver and an operator's pause or cancel never overwrite each other.
+ */
+import { type DataSource, type EntityManager } from 'typeorm';
+import { nodesHeld } from '../orchestrator.errors';
+import { type RolloutRecord, type RolloutState } from './rollout-record';
+
+const S = 'deployment_orchestrator';
+
+interface RolloutRow {
+  id: string;
+  org: string;
+  strategy: string;
+  strategy_version: number;
+  target_version: string;
+  state: RolloutState;
+  reason: string | null;
+  phase_timeout_seconds: number;
+  document: RolloutRecord['document'];
+  plan: RolloutRecord['plan'];
+  progress: RolloutRecord['progress'];
+  removals: string[];
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+const toRecord = (row: RolloutRow): RolloutRecord => ({
+  id: row.id,
+  org: row.org,
+  strategy: row.strategy,
+  strategyVersion: row.strategy_version,
+  targetVersion: row.target_version,
+  state: row.state,
+  reason: row.reason,
+  phaseTimeoutSeconds: row.phase_timeout_seconds,
+  document: row.document,
+  plan: row.plan,
+  progress: row.progress,
+  removals: row.removals,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  finishedAt: row.finished_at,
+});
+
+/** Claims the nodes for `holder`; refuses, naming who holds them, nodes already held. */
+export async function claimNodes(
+  manager: EntityManager,
+  org: string,
+  nodes: readonly string[],
+  holder: string,
+): Promise<void> {
+  const held: { node: string; holder: string }[] = await manager.query(
+    `SELECT node, holder FROM ${S}.node_claims WHERE org = $1 AND node = ANY($2) ORDER BY node`,
+    [org, nodes],
+  );
+  if (held.length > 0) throw nodesHeld(held);
+  try {
+    await manager.query(
+      `INSERT INTO ${S}.node_claims (org, node, holder) SELECT $1, unnest($2::text[]), $3`,
+      [org, nodes, holder],
+    );
+  } catch (error) {
+    // Another rollout or upgrade took one of the nodes between the check and the insert.
+    if ((error as { code?: string }).code === '23505')
+      throw nodesHeld(nodes.map((node) => ({ node, holder: 'a rollout or upgrade being created' })));
+    throw error;
+  }
+}
+
+export async function releaseNodes(manager: EntityManager, holder: string): Promise<void> {
+  await manager.query(`DELETE FROM ${S}.node_claims WHERE holder = $1`, [holder]);
+}
+
+export class RolloutStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async insert(manager: EntityManager, record: RolloutRecord): Promise<void> {
+    await manager.query(
+      `INSERT INTO ${S}.rollouts (id, org, strategy, strategy_version, target_version, state, phase_timeout_seconds,
+                                  document, plan, progress, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        record.id,
+        record.org,
+        record.strategy,
+        record.strategyVersion,
+        record.targetVersion,
+        record.state,
+        record.phaseTimeoutSeconds,
+        JSON.stringify(record.document),
+        JSON.stringify(record.plan),
+        JSON.stringify(record.progress),
+        record.createdBy,
+      ],
+    );
+  }
+
+  async get(
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<RolloutRecord | undefined> {
+    const rows: RolloutRow[] = await manager.query(`SELECT * FROM ${S}.rollouts WHERE id = $1`, [id]);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  /** The rollout, locked until the caller's transaction ends. */
+  async lock(manager: EntityManager, id: string): Promise<RolloutRecord | undefined> {
+    const rows: RolloutRow[] = await manager.query(`SELECT * FROM ${S}.rollouts WHERE id = $1 FOR UPDATE`, [
+      id,
+    ]);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  async save(manager: EntityManager, record: RolloutRecord): Promise<void> {
+    await manager.query(
+      `UPDATE ${S}.rollouts SET state = $2, reason = $3, progress = $4, removals = $5, updated_at = now(),
+              finished_at = $6 WHERE id = $1`,
+      [
+        record.id,
+        record.state,
+        record.reason,
+        JSON.stringify(record.progress),
+        record.removals,
+        record.finishedAt,
+      ],
+    );
+  }
+
+  /** The org's rollouts, newest first, without their progress. */
+  async list(org: string, limit: number): Promise<RolloutRecord[]> {
+    const rows: RolloutRow[] = await this.dataSource.query(
+      `SELECT * FROM ${S}.rollouts WHERE org = $1 ORDER BY created_at DESC LIMIT $2`,
+      [org, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** The ids of the rollouts the driver moves: running, cancelling, or with policies left to remove. */
+  async drivable(): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM ${S}.rollouts WHERE state IN ('running', 'cancelling') OR removals <> '{}' ORDER BY created_at`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async counts(): Promise<{ state: RolloutState; count: number }[]> {
+    return this.dataSource.query(`SELECT state, count(*)::int AS count FROM ${S}.rollouts GROUP BY state`);
+  }
+}

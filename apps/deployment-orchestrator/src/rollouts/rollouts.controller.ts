@@ -1,0 +1,115 @@
+import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ListLimitQuery } from './dto/rollout-list.query';
+import { StartRolloutDto } from './dto/start-rollout.dto';
+import { Rollouts } from './rollouts';
+import { type RolloutView } from './rollout-view';
+
+const ROLLOUT_ID = new ParseUUIDPipe({ version: '4' });
+
+/** Rollouts of strategies, of the caller's org (any org for a hub admin). */
+@ApiTags('rollouts')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/rollouts')
+export class RolloutsController {
+  constructor(private readonly rollouts: Rollouts) {}
+
+  @Post()
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: "Start rolling a strategy's groups to an agent version" })
+  @ApiBadRequestResponse({ description: 'bad fields, an unknown strategy or an unknown agent version' })
+  @ApiConflictResponse({
+    description: 'some nodes are in another rollout or upgrade: details.holders names it',
+  })
+  @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
+  start(@CurrentPrincipal() actor: Principal, @Body() body: StartRolloutDto): Promise<RolloutView> {
+    const { org: asked, ...request } = body;
+    const org = asked ?? actor.org;
+    assertAccess(actor, { roles: ['orgAdmin'], org });
+    return this.rollouts.start(org, principalId(actor), request);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The org's rollouts, newest first, without their nodes" })
+  async list(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: ListLimitQuery,
+  ): Promise<{ items: RolloutView[]; total: number }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { org });
+    const items = await this.rollouts.list(org, query.limit ?? 50);
+    return { items, total: items.length };
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'The report: every group with its phase, outcome and reason, every node with its state',
+  })
+  @ApiNotFoundResponse({ description: 'no such rollout' })
+  async get(@CurrentPrincipal() actor: Principal, @Param('id', ROLLOUT_ID) id: string): Promise<RolloutView> {
+    assertAccess(actor, { org: await this.rollouts.orgOf(id) });
+    return this.rollouts.get(id);
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary: 'Pause: nothing more is sent; nodes of the phase under way that have not started wait',
+  })
+  @ApiNotFoundResponse({ description: 'no such rollout' })
+  @ApiConflictResponse({ description: 'the rollout is not running' })
+  async pause(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', ROLLOUT_ID) id: string,
+  ): Promise<RolloutView> {
+    await this.mayChange(actor, id);
+    return this.rollouts.pause(id);
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: 'Resume a paused rollout' })
+  @ApiNotFoundResponse({ description: 'no such rollout' })
+  @ApiConflictResponse({ description: 'the rollout is not paused' })
+  async resume(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', ROLLOUT_ID) id: string,
+  ): Promise<RolloutView> {
+    await this.mayChange(actor, id);
+    return this.rollouts.resume(id);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary:
+      'Cancel: nothing more is sent, nodes in the middle of a step finish, then no policy is left behind',
+  })
+  @ApiNotFoundResponse({ description: 'no such rollout' })
+  @ApiConflictResponse({ description: 'the rollout has ended' })
+  async cancel(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', ROLLOUT_ID) id: string,
+  ): Promise<RolloutView> {
+    await this.mayChange(actor, id);
+    return this.rollouts.cancel(id);
+  }
+
+  private async mayChange(actor: Principal, id: string): Promise<void> {
+    assertAccess(actor, { roles: ['orgAdmin'], org: await this.rollouts.orgOf(id) });
+  }
+}

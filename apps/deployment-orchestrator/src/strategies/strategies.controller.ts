@@ -1,0 +1,96 @@
+import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { IdentifierPipe, YAML_MEDIA_TYPES } from '@careen/service';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { OrgQuery, StrategyVersionQuery } from './dto/strategy.query';
+import { Strategies } from './strategies';
+import { type StrategyPlan } from './strategy-plan';
+import { type StrategyView } from './strategy-view';
+
+const NAME = new IdentifierPipe('name');
+
+/** Deployment strategies of the caller's org (any org for a hub admin, with `?org=`). */
+@ApiTags('strategies')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/strategies')
+export class StrategiesController {
+  constructor(private readonly strategies: Strategies) {}
+
+  @Post()
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary:
+      'Publish a DeploymentStrategy (JSON, or YAML such as a Shipyard document); a changed one is a new version',
+  })
+  @ApiConsumes('application/json', ...YAML_MEDIA_TYPES)
+  @ApiBody({
+    description: 'a Shipyard document (schema, metadata, data.groups) or {name, groups}',
+    type: Object,
+  })
+  @ApiBadRequestResponse({
+    description: 'every problem of the document, each with its path (details.problems)',
+  })
+  publish(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: OrgQuery,
+    @Body() body: unknown,
+  ): Promise<StrategyView & { created: boolean }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { roles: ['orgAdmin'], org });
+    return this.strategies.publish(org, principalId(actor), body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The org's strategies, each at its newest version" })
+  async list(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: OrgQuery,
+  ): Promise<{ items: StrategyView[]; total: number }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { org });
+    const items = await this.strategies.list(org);
+    return { items, total: items.length };
+  }
+
+  @Get(':name')
+  @ApiOperation({ summary: 'A strategy, at its newest version or the one asked for' })
+  @ApiNotFoundResponse({ description: 'no such strategy or version' })
+  get(
+    @CurrentPrincipal() actor: Principal,
+    @Param('name', NAME) name: string,
+    @Query() query: StrategyVersionQuery,
+  ): Promise<StrategyView> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { org });
+    return this.strategies.get(org, name, query.version);
+  }
+
+  @Post(':name/plan')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Dry run: the stages, each group’s nodes and HA groups, nodes in several groups or in none, and criteria that can never pass',
+  })
+  @ApiNotFoundResponse({ description: 'no such strategy or version' })
+  @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
+  plan(
+    @CurrentPrincipal() actor: Principal,
+    @Param('name', NAME) name: string,
+    @Query() query: StrategyVersionQuery,
+  ): Promise<StrategyPlan & { version: number }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { org });
+    return this.strategies.plan(org, name, query.version);
+  }
+}

@@ -1,0 +1,58 @@
+import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequestUpgradeDto } from './dto/request-upgrade.dto';
+import { UpgradeListQuery } from './dto/upgrade-list.query';
+import { type UpgradeRecord } from './upgrade-store';
+import { Upgrades } from './upgrades';
+
+/** Single-node upgrades and their history, of the caller's org (any org for a hub admin). */
+@ApiTags('upgrades')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@Controller('v1/upgrades')
+export class UpgradesController {
+  constructor(private readonly upgrades: Upgrades) {}
+
+  @Post()
+  @Roles('orgAdmin')
+  @ApiOperation({ summary: "Upgrade one node's agent to a version; one history row per attempt" })
+  @ApiBadRequestResponse({ description: 'bad fields, an unknown install strategy or agent version' })
+  @ApiNotFoundResponse({ description: 'no such node' })
+  @ApiConflictResponse({
+    description:
+      'the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade',
+  })
+  @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
+  request(@CurrentPrincipal() actor: Principal, @Body() body: RequestUpgradeDto): Promise<UpgradeRecord> {
+    const { org: asked, ...request } = body;
+    const org = asked ?? actor.org;
+    assertAccess(actor, { roles: ['orgAdmin'], org });
+    return this.upgrades.request(org, principalId(actor), request);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'The upgrade history, newest first, of one node and in one state when asked' })
+  async list(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: UpgradeListQuery,
+  ): Promise<{ items: UpgradeRecord[]; total: number }> {
+    const org = query.org ?? actor.org;
+    assertAccess(actor, { org });
+    const items = await this.upgrades.list(org, {
+      node: query.node_id,
+      state: query.state,
+      limit: query.limit ?? 50,
+    });
+    return { items, total: items.length };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * What the deployment-orchestrator tests stand on: the rollout hub (exchange, agbot, org `acme`,
+ * agent packages 1.0.0 and 2.0.0), and nine simulated agents laid out as seed 003's example
+ * fleet — an NTP node, three control nodes on rack03 (one HA group), two compute nodes on each
+ * of rack01 and rack02 and a monitoring node — with every status step they report recorded. The
+ * orchestrator itself is started by each test, in this process or as its own.
+ */
+import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
+import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
+import { SEED_STRATEGY_YAML } from '@careen/deployment-orchestrator/src/testing/seed-strategy';
+import { createLogger } from '@careen/telemetry';
+import { http, type Credentials, type HttpResult } from '@careen/testing';
+import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } from './rollout-hub';
+
+export { ACME_ADMIN, HUB_ROOT };
+
+/** The simulated nodes by their part in the seed's strategy. */
+export const ROLES = {
+  ntp: ['sim-0001'],
+  control: ['sim-0002', 'sim-0005', 'sim-0008'],
+  compute1: ['sim-0003', 'sim-0006'],
+  compute2: ['sim-0004', 'sim-0007'],
+  monitoring: ['sim-0009'],
+};
+
+const LAYOUT: Record<string, { tags: string[]; rack: string }> = {
+  ...Object.fromEntries(ROLES.ntp.map((node) => [node, { tags: ['ntp'], rack: 'rack03' }])),
+  ...Object.fromEntries(ROLES.control.map((node) => [node, { tags: ['control'], rack: 'rack03' }])),
+  ...Object.fromEntries(ROLES.compute1.map((node) => [node, { tags: ['compute'], rack: 'rack01' }])),
+  ...Object.fromEntries(ROLES.compute2.map((node) => [node, { tags: ['compute'], rack: 'rack02' }])),
+  ...Object.fromEntries(ROLES.monitoring.map((node) => [node, { tags: ['monitoring'], rack: 'rack02' }])),
+};
+
+/** The seed's strategy as Shipyard writes it, its NTP node named as this fleet names it. */
+export const SEED_STRATEGY = SEED_STRATEGY_YAML.replace('- ntp01', `- ${ROLES.ntp[0]}`);
+
+export interface OrchestratorHub {
+  rollouts: RolloutHub;
+  fleet: SimulatedFleet;
+  timeline: TimelineEntry[];
+  /** Versions, by node, whose installs fail their health check. */
+  failing: Map<string, Set<string>>;
+  /** The settings the orchestrator needs against this hub. */
+  orchestratorEnv: Record<string, string>;
+  publishPackage(version: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startOrchestratorHub(infra: {
+  databaseUrl: string;
+  natsUrl: string;
+  track(close: () => Promise<void>): void;
+}): Promise<OrchestratorHub> {
+  const rollouts = await startRolloutHub(infra);
+  const timeline: TimelineEntry[] = [];
+  const failing = new Map<string, Set<string>>();
+  const fleet = await startSimulatedFleet({
+    exchangeUrl: rollouts.exchange.url,
+    agbotUrl: rollouts.agbot.url,
+    org: 'acme',
+    admin: ORG_ADMIN,
+    nodes: 9,
+    // Dealt round-robin: sim-0002, -0005 and -0008 (the control nodes) share sim-group-2.
+    haGroups: 3,
+    initialVersion: '1.0.0',
+    installSeconds: 0.3,
+    pollSeconds: 1,
+    statusSeconds: 2,
+    shouldFail: (node, version) => failing.get(node)?.has(version) ?? false,
+    observeStatuses: (entry) => timeline.push(entry),
+    logger: createLogger('orchestrator-fleet', { level: 'error' }),
+  });
+  // Stopped before the services and the infra go: its agents' long polls would hold them up.
+  infra.track(() => fleet.stop());
+  for (const [node, layout] of Object.entries(LAYOUT)) {
+    const placed = await rollouts.call('PUT', `/v1/orgs/acme/nodes/${node}`, layout, HUB_ROOT);
+    if (placed.status >= 300)
+      throw new Error(`placing ${node}: ${placed.status} ${JSON.stringify(placed.body)}`);
+  }
+  return {
+    rollouts,
+    fleet,
+    timeline,
+    failing,
+    orchestratorEnv: {
+      CAREEN_EXCHANGE_URL: rollouts.exchange.url,
+      CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: 'root-password-1',
+      CAREEN_ORCHESTRATOR_TICK_MS: '100',
+    },
+    publishPackage: async (version) => {
+      const published = await http(rollouts.exchange.url, 'POST', '/v1/agent-packages', {
+        auth: HUB_ROOT,
+        rawBody: await buildPackage({ version }),
+        headers: { 'content-type': 'application/gzip' },
+      });
+      if (published.status !== 201) throw new Error(`publishing ${version}: ${published.status}`);
+    },
+    close: () => rollouts.close(),
+  };
+}
+
+/** A call to the orchestrator at `url`, as acme's admin unless told otherwise. */
+export function orchestratorCall(url: string) {
+  return (
+    method: string,
+    path: string,
+    body?: unknown,
+    auth: Credentials = ACME_ADMIN,
+  ): Promise<HttpResult> => http(url, method, path, { auth, body });
+}
