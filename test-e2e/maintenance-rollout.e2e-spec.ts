@@ -11,14 +11,8 @@ import { maintenanceSessionService } from '@careen/maintenance-session/src/maint
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
 import { eventually, http, seededRandom, useTestInfra } from '@careen/testing';
+import { maintenanceSpans, overlapsWithinGroups, upgradeSpans } from './support/down-spans';
 import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
-
-interface Span {
-  node: string;
-  from: number;
-  to: number;
-  what: string;
-}
 
 describe('a maintenance session and an agent rollout over the same HA groups', () => {
   const infra = useTestInfra();
@@ -86,38 +80,12 @@ describe('a maintenance session and an agent rollout over the same HA groups', (
 
     // Each member's time down: an agent upgrade from `initiated` to `successful`, a
     // maintenance from IN_MAINTENANCE to MAINTENANCE_COMPLETE.
-    const spans: Span[] = [];
-    const initiated = new Map<string, number>();
-    for (const entry of fleet.timeline) {
-      if (entry.status === 'initiated') initiated.set(entry.node, entry.at.getTime());
-      if (entry.status === 'successful' && initiated.has(entry.node))
-        spans.push({
-          node: entry.node,
-          from: initiated.get(entry.node)!,
-          to: entry.at.getTime(),
-          what: 'upgrade',
-        });
-    }
-    const entered = new Map<string, number>();
-    for (const entry of session.timeline as { at: string; kind: string; host: string; state: string }[]) {
-      if (entry.kind !== 'sent' || !entry.host) continue;
-      if (entry.state === 'IN_MAINTENANCE') entered.set(entry.host, Date.parse(entry.at));
-      if (entry.state === 'MAINTENANCE_COMPLETE')
-        spans.push({
-          node: entry.host,
-          from: entered.get(entry.host)!,
-          to: Date.parse(entry.at),
-          what: 'maintenance',
-        });
-    }
+    const spans = [...upgradeSpans(fleet.timeline), ...maintenanceSpans(session.timeline)];
     expect(spans.filter((span) => span.what === 'upgrade')).toHaveLength(6);
     expect(spans.filter((span) => span.what === 'maintenance')).toHaveLength(6);
-    const groupOf = new Map(fleet.agents.map((agent) => [agent.node, agent.haGroup]));
-    const overlaps = spans.flatMap((a) =>
-      spans
-        .filter((b) => a.node < b.node && groupOf.get(a.node) === groupOf.get(b.node))
-        .filter((b) => a.from < b.to && b.from < a.to)
-        .map((b) => `${a.what} of ${a.node} and ${b.what} of ${b.node}`),
+    const overlaps = overlapsWithinGroups(
+      spans,
+      new Map(fleet.agents.map((agent) => [agent.node, agent.haGroup])),
     );
     expect(overlaps).toEqual([]);
   });

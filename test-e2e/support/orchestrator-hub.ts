@@ -2,8 +2,8 @@
  * What the deployment-orchestrator tests stand on: the rollout hub (exchange, agbot, org `acme`,
  * agent packages 1.0.0 and 2.0.0), and nine simulated agents laid out as seed 003's example
  * fleet — an NTP node, three control nodes on rack03 (one HA group), two compute nodes on each
- * of rack01 and rack02 and a monitoring node — with every status step they report recorded. The
- * orchestrator itself is started by each test, in this process or as its own.
+ * of rack01 and rack02 and a monitoring node. The orchestrator itself is started by each test,
+ * in this process or as its own.
  */
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
 import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
@@ -37,12 +37,14 @@ export const SEED_STRATEGY = SEED_STRATEGY_YAML.replace('- ntp01', `- ${ROLES.nt
 export interface OrchestratorHub {
   rollouts: RolloutHub;
   fleet: SimulatedFleet;
-  timeline: TimelineEntry[];
+  /** Every status step the agents reported. */
+  timeline: readonly TimelineEntry[];
   /** Versions, by node, whose installs fail their health check. */
   failing: Map<string, Set<string>>;
   /** The settings the orchestrator needs against this hub. */
   orchestratorEnv: Record<string, string>;
-  publishPackage(version: string): Promise<void>;
+  /** Publishes agent package `version`; answers its bytes. */
+  publishPackage(version: string): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,6 @@ export async function startOrchestratorHub(infra: {
   track(close: () => Promise<void>): void;
 }): Promise<OrchestratorHub> {
   const rollouts = await startRolloutHub(infra);
-  const timeline: TimelineEntry[] = [];
   const failing = new Map<string, Set<string>>();
   const fleet = await startSimulatedFleet({
     exchangeUrl: rollouts.exchange.url,
@@ -67,7 +68,6 @@ export async function startOrchestratorHub(infra: {
     pollSeconds: 1,
     statusSeconds: 2,
     shouldFail: (node, version) => failing.get(node)?.has(version) ?? false,
-    observeStatuses: (entry) => timeline.push(entry),
     logger: createLogger('orchestrator-fleet', { level: 'error' }),
   });
   // Stopped before the services and the infra go: its agents' long polls would hold them up.
@@ -80,7 +80,7 @@ export async function startOrchestratorHub(infra: {
   return {
     rollouts,
     fleet,
-    timeline,
+    timeline: fleet.timeline,
     failing,
     orchestratorEnv: {
       CAREEN_EXCHANGE_URL: rollouts.exchange.url,
@@ -88,12 +88,14 @@ export async function startOrchestratorHub(infra: {
       CAREEN_ORCHESTRATOR_TICK_MS: '100',
     },
     publishPackage: async (version) => {
+      const bytes = await buildPackage({ version });
       const published = await http(rollouts.exchange.url, 'POST', '/v1/agent-packages', {
         auth: HUB_ROOT,
-        rawBody: await buildPackage({ version }),
+        rawBody: bytes,
         headers: { 'content-type': 'application/gzip' },
       });
       if (published.status !== 201) throw new Error(`publishing ${version}: ${published.status}`);
+      return bytes;
     },
     close: () => rollouts.close(),
   };

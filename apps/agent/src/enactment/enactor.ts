@@ -102,7 +102,13 @@ export class Enactor {
     const record = memory.records[next.nmp]!;
     this.startUpgradeLane(async () =>
       this.options.runner.begin(
-        { nmp: next.nmp, lastUpdated: record.lastUpdated, version: next.target, action: next.action },
+        {
+          nmp: next.nmp,
+          lastUpdated: record.lastUpdated,
+          version: next.target,
+          action: next.action,
+          ...(next.location && { location: next.location }),
+        },
         await this.options.strategy.activeVersion(),
         this.options.haGroup(),
         this.options.signal,

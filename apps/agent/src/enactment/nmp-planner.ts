@@ -45,6 +45,8 @@ export interface Enactment {
   target: string;
   moment: Date;
   action: 'install' | 'download';
+  /** Where to fetch the package from instead of the exchange. */
+  location?: string;
 }
 
 export interface Plan {
@@ -144,6 +146,7 @@ export class NmpPlanner {
         target,
         moment: new Date(record.moment),
         action: policy.agentUpgradePolicy!.action,
+        ...(policy.agentUpgradePolicy!.location && { location: policy.agentUpgradePolicy!.location }),
       });
     }
     waiting.sort((a, b) => a.moment.getTime() - b.moment.getTime() || a.nmp.localeCompare(b.nmp));
@@ -211,6 +214,6 @@ export class NmpPlanner {
 }
 
 function settingsOf(policy: ManagementPolicy): string {
-  const { atLeastVersion, start, duration, action } = policy.agentUpgradePolicy!;
-  return JSON.stringify([atLeastVersion, start, duration, action]);
+  const { atLeastVersion, start, duration, action, location } = policy.agentUpgradePolicy!;
+  return JSON.stringify([atLeastVersion, start, duration, action, ...(location ? [location] : [])]);
 }

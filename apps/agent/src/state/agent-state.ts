@@ -21,6 +21,8 @@ export interface UpgradeInProgress {
   /** The version to roll back to (null: the agent as first installed). */
   previous: string | null;
   action: 'install' | 'download';
+  /** Where to fetch the package from instead of the exchange. */
+  location?: string;
   phase: UpgradePhase;
   startTime: string;
   error?: string;

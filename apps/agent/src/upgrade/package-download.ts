@@ -2,7 +2,8 @@
  * Downloads a package into `<dir>/<version>.tar.gz`, resuming a partial `.part` file left by an
  * interrupted try or an earlier run with `Range` + `If-Range` (the package's ETag is its sha256,
  * so a changed package is sent whole instead of spliced). Retries with backoff; an optional
- * byte rate keeps a node on a thin link usable while it downloads.
+ * byte rate keeps a node on a thin link usable while it downloads. With a `location` (a mirror)
+ * the bytes come from there, and the exchange still says what they must be.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -54,6 +55,7 @@ export class PackageDownload {
     version: string,
     events: DownloadEvents = {},
     signal?: AbortSignal,
+    location?: string,
   ): Promise<{ pkg: AgentPackage; file: string }> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = this.fileOf(version);
@@ -70,7 +72,7 @@ export class PackageDownload {
       try {
         pkg ??= await this.exchange.getPackage(version);
         if ((await sizeOf(file)) === pkg.size) return { pkg, file };
-        await this.fetchOnce(pkg, part, events, signal);
+        await this.fetchOnce(pkg, part, events, signal, location);
         if ((await sizeOf(part)) < pkg.size) throw new DownloadError('the connection closed before the end');
         await rename(part, file);
         return { pkg, file };
@@ -97,6 +99,7 @@ export class PackageDownload {
     part: string,
     events: DownloadEvents,
     signal?: AbortSignal,
+    location?: string,
   ): Promise<void> {
     let offset = await sizeOf(part);
     // A part longer than the package is not this package's: start over.
@@ -104,7 +107,9 @@ export class PackageDownload {
       await rm(part, { force: true });
       offset = 0;
     }
-    const response = await this.exchange.openPackageContent(pkg.version, offset, `"${pkg.sha256}"`, signal);
+    const response = location
+      ? await openMirror(location, offset, `"${pkg.sha256}"`, signal)
+      : await this.exchange.openPackageContent(pkg.version, offset, `"${pkg.sha256}"`, signal);
     const partial = response.status === 206;
     if (partial) events.resumed?.(offset);
     else offset = 0;
@@ -119,6 +124,19 @@ export class PackageDownload {
       { signal },
     );
   }
+}
+
+/** The package's bytes from a mirror, from `offset` on when the mirror still holds the same file. */
+async function openMirror(location: string, offset: number, etag: string, signal?: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, 'if-range': etag } : {};
+  let response: Response;
+  try {
+    response = await fetch(location, { headers, signal });
+  } catch (error) {
+    throw new DownloadError(`${new URL(location).origin} unreachable: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new DownloadError(`the package location answered ${response.status}`);
+  return response;
 }
 
 async function sizeOf(file: string): Promise<number> {

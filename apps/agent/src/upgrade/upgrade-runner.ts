@@ -55,7 +55,7 @@ export class UpgradeRunner {
 
   /** Starts an upgrade of the running version to `version` for the policy. */
   async begin(
-    enactment: { nmp: string; lastUpdated: string; version: string; action: 'install' | 'download' },
+    enactment: Pick<UpgradeInProgress, 'nmp' | 'lastUpdated' | 'version' | 'action' | 'location'>,
     running: string | null,
     haGroup: string | null,
     signal: AbortSignal,
@@ -125,6 +125,7 @@ export class UpgradeRunner {
             ),
         },
         signal,
+        upgrade.location,
       ));
     } catch (error) {
       if (signal.aborted) return;

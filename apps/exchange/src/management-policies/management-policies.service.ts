@@ -146,5 +146,6 @@ function withDefaults(policy: Partial<AgentUpgradePolicy>): AgentUpgradePolicy {
     start: policy.start ?? 'now',
     duration: policy.duration ?? 0,
     action: policy.action ?? 'install',
+    ...(policy.location && { location: policy.location }),
   };
 }

@@ -135,6 +135,10 @@ export class AgentUpgradePolicyData implements AgentUpgradePolicy {
 
   @IsIn(UPGRADE_ACTIONS)
   action!: UpgradeAction;
+
+  @IsOptional()
+  @IsString()
+  location?: string;
 }
 
 export class ResumeWindowData implements ResumeWindow {

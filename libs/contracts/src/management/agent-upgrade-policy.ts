@@ -13,6 +13,12 @@ export interface AgentUpgradePolicy {
   /** Seconds: each agent picks a uniformly random moment in [start, start + duration). */
   duration: number;
   action: UpgradeAction;
+  /**
+   * A URL the agents fetch the package's bytes from instead of the exchange's copy (a mirror
+   * near them); what they fetch is checked against the package's size, sha256 and signature as
+   * the exchange records them, all the same.
+   */
+  location?: string;
 }
 
 /** The spread, set by a resume, for the nodes that had not started: [start, start + duration). */

@@ -11,6 +11,7 @@ import {
   IsInt,
   IsObject,
   IsOptional,
+  IsUrl,
   IsString,
   Matches,
   Max,
@@ -55,6 +56,19 @@ export class AgentUpgradePolicyDto {
   @IsOptional()
   @IsIn(UPGRADE_ACTIONS)
   action?: UpgradeAction;
+
+  @ApiPropertyOptional({
+    example: 'https://mirror.example.net/careen-agent-2.31.0.tar.gz',
+    description:
+      "where agents fetch the package instead of the exchange; checked against the package's size, sha256 and signature all the same",
+  })
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'location must be an http(s) URL' },
+  )
+  @MaxLength(2048)
+  location?: string;
 }
 
 /** `PUT /v1/orgs/{org}/management-policies/{name}`: creates or fully replaces the policy. */
