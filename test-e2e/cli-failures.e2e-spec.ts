@@ -1,12 +1,13 @@
 /**
  * Every `careen` command run with a wrong password against the real services (exchange, agbot,
- * maintenance service and notifier in this process): each fails with one `error:` line saying
+ * maintenance service, deployment orchestrator and notifier in this process): each fails with one `error:` line saying
  * the credentials were refused and a non-zero exit, and no stack frame ever reaches the
  * terminal. The commands are read from the CLI itself, so a command added later is tried too.
  * The same for the fleet simulator, `careen-agent simulate`, given a wrong admin password.
  */
 import { agbotService } from '@careen/agbot/src/agbot.service';
 import { buildProgram, runCli } from '@careen/cli/src/run-cli';
+import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
 import { notifierService } from '@careen/notifier/src/notifier.service';
@@ -21,7 +22,9 @@ import { promisify } from 'node:util';
 
 const ROOT_PASSWORD = 'root-password-1';
 /** Commands that only work on local files or the stored login, and so need no credentials. */
-const LOCAL = new Set(['logout', 'nmp new', 'agentpackage new']);
+const LOCAL = new Set(['logout', 'nmp new', 'agentpackage new', 'strategy validate']);
+/** Commands that check their file before they call, and so are given a valid one. */
+const STRATEGY_COMMANDS = new Set(['strategy validate', 'strategy publish']);
 /** Values for the options a command requires. */
 const REQUIRED_OPTIONS: Record<string, string> = {
   '--role': 'user',
@@ -44,9 +47,10 @@ interface Leaf {
 }
 
 /** Every runnable command, with its required arguments and options filled in. */
-function leaves(command: Command, path: string[], file: string): Leaf[] {
+function leaves(command: Command, path: string[], files: { json: string; strategy: string }): Leaf[] {
   if (command.commands.length > 0)
-    return command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()], file));
+    return command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()], files));
+  const file = STRATEGY_COMMANDS.has(path.join(' ')) ? files.strategy : files.json;
   const args = command.registeredArguments
     .filter((argument) => argument.required)
     .map((argument) => (/file|dir/.test(argument.name()) ? file : 'thing-1'));
@@ -82,6 +86,10 @@ describe('careen with a wrong password', () => {
       CAREEN_AGBOT_URL: agbot.url,
       CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
     });
+    const orchestrator = await startServiceInProcess(deploymentOrchestratorService, infra, {
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    });
     const notifier = await startServiceInProcess(notifierService, infra, {
       CAREEN_EXCHANGE_URL: exchange.url,
       CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD,
@@ -89,6 +97,10 @@ describe('careen with a wrong password', () => {
     workDir = await mkdtemp(join(tmpdir(), 'careen-cli-failures-'));
     file = join(workDir, 'input.json');
     await writeFile(file, '{}');
+    await writeFile(
+      join(workDir, 'strategy.yaml'),
+      'name: edge\ngroups:\n  - {name: all, critical: true, depends_on: [], selectors: []}\n',
+    );
     env = {
       HOME: workDir,
       CAREEN_CONFIG_DIR: join(workDir, 'config'),
@@ -96,6 +108,7 @@ describe('careen with a wrong password', () => {
       CAREEN_AGBOT_URL: agbot.url,
       CAREEN_MAINTENANCE_URL: maintenance.url,
       CAREEN_NOTIFIER_URL: notifier.url,
+      CAREEN_ORCHESTRATOR_URL: orchestrator.url,
       CAREEN_ORG: 'acme',
       CAREEN_USER: 'ada',
       CAREEN_PASSWORD: 'not-the-password',
@@ -145,7 +158,10 @@ describe('careen with a wrong password', () => {
       store: undefined as never,
       now: () => new Date(),
     });
-    const commands = leaves(program, [], join(workDir, 'input.json'));
+    const commands = leaves(program, [], {
+      json: join(workDir, 'input.json'),
+      strategy: join(workDir, 'strategy.yaml'),
+    });
     expect(commands.length).toBeGreaterThan(50);
     const outcomes = [];
     for (const { path, args } of commands) {

@@ -7,7 +7,7 @@
  */
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
 import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
-import { SEED_STRATEGY_YAML } from '@careen/deployment-orchestrator/src/testing/seed-strategy';
+import { SEED_STRATEGY_YAML } from '@careen/contracts/src/strategies/seed-strategy.fixture';
 import { createLogger } from '@careen/telemetry';
 import { http, type Credentials, type HttpResult } from '@careen/testing';
 import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } from './rollout-hub';

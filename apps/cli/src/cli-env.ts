@@ -14,6 +14,8 @@ export interface CliEnv {
   agbotUrl?: string;
   /** CAREEN_MAINTENANCE_URL: the maintenance service `careen maintenance` talks to, unless --maintenance-url says otherwise. */
   maintenanceUrl?: string;
+  /** CAREEN_ORCHESTRATOR_URL: the deployment orchestrator `careen strategy|rollout|upgrade` talk to, unless --orchestrator-url says otherwise. */
+  orchestratorUrl?: string;
   /** CAREEN_NOTIFIER_URL: the notifier `careen subscription` and `deliveries` talk to, unless --notifier-url says otherwise. */
   notifierUrl?: string;
   /** CAREEN_ORG: org of the CAREEN_USER credentials, default org of commands and of login. */
@@ -43,6 +45,7 @@ export function readCliEnv(env: Record<string, string | undefined>): CliEnv {
     agbotUrl: value(env, 'CAREEN_AGBOT_URL'),
     maintenanceUrl: value(env, 'CAREEN_MAINTENANCE_URL'),
     notifierUrl: value(env, 'CAREEN_NOTIFIER_URL'),
+    orchestratorUrl: value(env, 'CAREEN_ORCHESTRATOR_URL'),
     org: value(env, 'CAREEN_ORG'),
     user: value(env, 'CAREEN_USER'),
     password: value(env, 'CAREEN_PASSWORD'),

@@ -1,7 +1,8 @@
+import { type Command } from 'commander';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliOutput, runCli } from './run-cli';
+import { buildProgram, type CliOutput, runCli } from './run-cli';
 
 describe('runCli exit codes and reporting', () => {
   let configDir: string;
@@ -34,6 +35,20 @@ describe('runCli exit codes and reporting', () => {
 
   it('prints the version and exits 0', async () => {
     expect(await run(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it('leaves --version to careen itself: no command defines it, as careen would print its version instead', () => {
+    const program = buildProgram({
+      io: { stdout: { write: () => true }, stderr: { write: () => true }, env: {} } as never,
+      env: { configDir: '/nowhere', debug: false },
+      store: undefined as never,
+      now: () => new Date(),
+    });
+    const flags = (command: Command): string[] => [
+      ...command.options.map((option) => `${command.name()} ${option.long}`),
+      ...command.commands.flatMap(flags),
+    ];
+    expect(program.commands.flatMap(flags).filter((flag) => flag.endsWith(' --version'))).toEqual([]);
   });
 
   it('exits 2 with usage help on stderr for a group without a command', async () => {

@@ -1,6 +1,5 @@
 /** The orchestrator's refusals, each with a stable code; transports map the kind once. */
-import { DomainError } from '@careen/contracts';
-import { type StrategyProblem } from './strategies/strategy.types';
+import { DomainError, type StrategyProblem } from '@careen/contracts';
 
 export const invalidStrategy = (problems: readonly StrategyProblem[]) =>
   new DomainError(

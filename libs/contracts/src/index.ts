@@ -14,3 +14,6 @@ export * from './maintenance/maintenance-states';
 export * from './maintenance/maintenance-events';
 export * from './webhooks/standard-webhooks';
 export * from './orchestrator/orchestrator-events';
+export * from './strategies/strategy.types';
+export * from './strategies/strategy-document';
+export * from './strategies/dependency-graph';

@@ -26,7 +26,7 @@ interface StartOptions {
   haGroup?: string;
   hostAction?: string;
   seconds?: number;
-  version?: string;
+  agentVersion?: string;
   actionsAt?: string;
   replyTimeout?: number;
   replyTimeoutPolicy?: string;
@@ -77,7 +77,7 @@ export async function sessionRequest(options: StartOptions): Promise<Record<stri
     body.host_action = {
       kind: options.hostAction,
       ...(options.seconds !== undefined ? { seconds: options.seconds } : {}),
-      ...(options.version !== undefined ? { version: options.version } : {}),
+      ...(options.agentVersion !== undefined ? { version: options.agentVersion } : {}),
     };
   if (options.actionsAt !== undefined) body.actions_at = options.actionsAt;
   if (options.replyTimeout !== undefined) body.reply_timeout_seconds = options.replyTimeout;
@@ -116,7 +116,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .option('--ha-group <groups>', 'hosts in these HA groups, comma-separated')
     .option('--host-action <kind>', 'manual (default), simulated, external or agent-upgrade')
     .option('--seconds <n>', 'simulated: how long each host stays in maintenance', whole)
-    .option('--version <version>', 'agent-upgrade: the agent version to roll each host to')
+    .option('--agent-version <version>', 'agent-upgrade: the agent version to roll each host to')
     .option('--actions-at <time>', 'when the hosts start going (RFC 3339); default: once the projects answer')
     .option('--reply-timeout <seconds>', 'seconds a project has to answer each state', whole)
     .option('--reply-timeout-policy <policy>', 'proceed (default), skip-host or fail')

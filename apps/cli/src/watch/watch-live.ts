@@ -48,10 +48,14 @@ export async function watchLive(
   }
 }
 
-/** Waits `ms`, or less when `signal` aborts. */
+/** Waits `ms`, or less when `signal` aborts; leaves no listener behind either way. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
   });
 }

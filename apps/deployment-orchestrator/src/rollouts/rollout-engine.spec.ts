@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { planStrategy } from '../strategies/strategy-plan';
-import { readStrategy } from '../strategies/strategy-document';
-import { type DeploymentStrategy, type StrategyGroup } from '../strategies/strategy.types';
+import { readStrategy } from '@careen/contracts';
+import { type DeploymentStrategy, type StrategyGroup } from '@careen/contracts';
 import { unmetCriteria } from '../strategies/success-criteria';
-import { SEED_STRATEGY_YAML, seedFleet } from '../testing/seed-strategy';
+import { SEED_STRATEGY_YAML } from '@careen/contracts/src/strategies/seed-strategy.fixture';
+import { seedFleet } from '../testing/seed-fleet';
 import {
   initialProgress,
   type NodeOutcome,

@@ -11,7 +11,7 @@
  */
 import { type RolloutEventName } from '@careen/contracts';
 import { type PlannedGroup } from '../strategies/strategy-plan';
-import { type DeploymentStrategy } from '../strategies/strategy.types';
+import { type DeploymentStrategy } from '@careen/contracts';
 import { type PhaseCounts, unmetCriteria } from '../strategies/success-criteria';
 
 export type NodeState = 'not started' | 'prepared' | 'success' | 'failure';

@@ -1,6 +1,6 @@
 /** A rollout as stored: what it runs (the strategy version's document and its plan) and how far it got. */
 import { type StrategyPlan } from '../strategies/strategy-plan';
-import { type DeploymentStrategy } from '../strategies/strategy.types';
+import { type DeploymentStrategy } from '@careen/contracts';
 import { type Phase, type RolloutProgress } from './rollout-engine';
 
 export const ROLLOUT_STATES = [

@@ -1,5 +1,5 @@
 import { selectNodes, type SelectableNode } from './node-selection';
-import { type NodeSelector } from './strategy.types';
+import { type NodeSelector } from '@careen/contracts';
 
 const node = (
   id: string,

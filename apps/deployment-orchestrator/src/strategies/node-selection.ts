@@ -4,7 +4,7 @@
  * racks listed), across selectors the matches unite, an omitted or empty criterion is ignored,
  * and no selectors, or a selector without criteria, choose every node.
  */
-import { type NodeSelector } from './strategy.types';
+import { type NodeSelector } from '@careen/contracts';
 
 /** What selectors look at, as the exchange records a node. */
 export interface SelectableNode {

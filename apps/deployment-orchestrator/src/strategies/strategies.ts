@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { type FleetGateway } from '../fleet/fleet-gateway';
 import { invalidStrategy, malformedYaml, noStrategyInBody, strategyNotFound } from '../orchestrator.errors';
-import { readStrategy } from './strategy-document';
+import { readStrategy } from '@careen/contracts';
 import { planStrategy, type StrategyPlan } from './strategy-plan';
 import { type StoredStrategy, type StrategyStore } from './strategy-store';
 import { strategyView, type StrategyView } from './strategy-view';

@@ -4,9 +4,9 @@
  * several groups or by none, and groups whose criteria can never pass. A rollout starts from the
  * same plan.
  */
-import { dependencyStages } from './dependency-graph';
+import { dependencyStages } from '@careen/contracts';
 import { type SelectableNode, selectNodes } from './node-selection';
-import { type DeploymentStrategy } from './strategy.types';
+import { type DeploymentStrategy } from '@careen/contracts';
 import { impossibleCriteria } from './success-criteria';
 
 export interface PlannedGroup {

@@ -3,7 +3,7 @@
  * equal to the newest version stores nothing new.
  */
 import { type DataSource } from 'typeorm';
-import { type DeploymentStrategy } from './strategy.types';
+import { type DeploymentStrategy } from '@careen/contracts';
 
 const S = 'deployment_orchestrator';
 

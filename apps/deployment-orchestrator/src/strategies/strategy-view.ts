@@ -1,7 +1,7 @@
 /** A stored strategy as clients read it, with the stages its dependencies make. */
-import { dependencyStages } from './dependency-graph';
+import { dependencyStages } from '@careen/contracts';
 import { type StoredStrategy } from './strategy-store';
-import { type StrategyGroup } from './strategy.types';
+import { type StrategyGroup } from '@careen/contracts';
 
 export interface StrategyView {
   org: string;

@@ -3,7 +3,7 @@
  * criterion given must hold; none given, the group succeeds whatever happened. An empty group
  * counts as 100 % successful, yet still has 0 successful nodes for `minimum_successful_nodes`.
  */
-import { type SuccessCriteria } from './strategy.types';
+import { type SuccessCriteria } from '@careen/contracts';
 
 export interface PhaseCounts {
   total: number;

@@ -5,7 +5,7 @@
  * required fields (`critical`, `depends_on`, `selectors`), unknown fields, criteria out of
  * range, duplicate group names, unknown dependencies and cycles.
  */
-import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '../identifiers';
 import { findCycle } from './dependency-graph';
 import {
   type DeploymentStrategy,

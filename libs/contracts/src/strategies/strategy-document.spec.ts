@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { SEED_STRATEGY_YAML } from '../testing/seed-strategy';
+import { SEED_STRATEGY_YAML } from './seed-strategy.fixture';
 import { readStrategy } from './strategy-document';
 
 const group = (name: string, extra: Record<string, unknown> = {}) => ({

@@ -1,4 +1,4 @@
-/** The example DeploymentStrategy of seed 003, as Shipyard writes it, and a fleet it fits. */
+/** The example DeploymentStrategy of seed 003, as Shipyard writes it. */
 export const SEED_STRATEGY_YAML = `---
 schema: shipyard/DeploymentStrategy/v1
 metadata:
@@ -75,33 +75,3 @@ data:
       success_criteria:
         minimum_successful_nodes: 1
 `;
-
-export interface SeedNode {
-  id: string;
-  tags: string[];
-  rack: string;
-  labels: Record<string, string>;
-  haGroup: string | null;
-}
-
-/** ntp01, three control nodes on rack03, two compute nodes on each of rack01 and rack02, one monitor. */
-export function seedFleet(): SeedNode[] {
-  const node = (id: string, tags: string[], rack: string, haGroup: string | null = null): SeedNode => ({
-    id,
-    tags,
-    rack,
-    labels: {},
-    haGroup,
-  });
-  return [
-    node('ntp01', ['ntp'], 'rack03'),
-    node('ctl01', ['control'], 'rack03', 'control-ha'),
-    node('ctl02', ['control'], 'rack03', 'control-ha'),
-    node('ctl03', ['control'], 'rack03', 'control-ha'),
-    node('cmp11', ['compute'], 'rack01', 'compute-1'),
-    node('cmp12', ['compute'], 'rack01', 'compute-1'),
-    node('cmp21', ['compute'], 'rack02', 'compute-2'),
-    node('cmp22', ['compute'], 'rack02', 'compute-2'),
-    node('mon01', ['monitoring'], 'rack02'),
-  ];
-}

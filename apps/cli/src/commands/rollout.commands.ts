@@ -1,0 +1,136 @@
+/**
+ * `careen rollout start|list|show|watch|pause|resume|cancel`: a deployment strategy rolled
+ * through the fleet to an agent version, group by group.
+ */
+import { type Command } from 'commander';
+import { CliError } from '../cli-errors';
+import { path } from '../http/exchange-client';
+import {
+  FINISHED_ROLLOUT_STATES,
+  renderStrategyRollout,
+  type StrategyRolloutAnswer,
+} from '../watch/strategy-rollout-screen';
+import { watchLive } from '../watch/watch-live';
+import { type CliServices } from './command-context';
+import { ORCHESTRATOR_URL_OPTION, orchestratorContext, query } from './orchestrator-service';
+import { positiveWhole } from './strategy.commands';
+
+interface StartOptions {
+  agentVersion: string;
+  strategyVersion?: number;
+  phaseTimeout?: number;
+  org?: string;
+}
+
+export function registerRolloutCommands(program: Command, services: CliServices): void {
+  const rollout = program
+    .command('rollout')
+    .description("strategy rollouts: a strategy's groups taken to an agent version in dependency order")
+    .option(...ORCHESTRATOR_URL_OPTION);
+
+  rollout
+    .command('start')
+    .description('start rolling a strategy to an agent version; prints the rollout')
+    .argument('<strategy>', 'strategy name')
+    .requiredOption('--agent-version <version>', 'the agent version to take the nodes to')
+    .option('--strategy-version <n>', 'this version of the strategy (default: the newest)', positiveWhole)
+    .option('--phase-timeout <seconds>', "seconds a group's phase may take (default 3600)", positiveWhole)
+    .option('--org <org>', 'org (hub admins; default: your own)')
+    .action(async (strategy: string, options: StartOptions, command: Command) => {
+      const { context, ask } = await orchestratorContext(command, services);
+      const started = await ask((client) =>
+        client.post<StrategyRolloutAnswer>('/v1/rollouts', {
+          strategy,
+          version: options.agentVersion,
+          ...(options.strategyVersion !== undefined && { strategy_version: options.strategyVersion }),
+          ...(options.phaseTimeout !== undefined && { phase_timeout_seconds: options.phaseTimeout }),
+          ...(options.org !== undefined && { org: options.org }),
+        }),
+      );
+      context.printer.result(
+        started,
+        `started rollout ${started.id} of ${started.strategy} v${started.strategy_version} to ${started.version} over ${started.counts.nodes} node(s)`,
+      );
+    });
+
+  rollout
+    .command('list')
+    .description("the org's rollouts, newest first")
+    .option('--org <org>', 'org (hub admins; default: your own)')
+    .option('--limit <n>', 'at most this many (default 50)', positiveWhole)
+    .action(async (options: { org?: string; limit?: number }, command: Command) => {
+      const { context, ask } = await orchestratorContext(command, services);
+      const answer = await ask((client) =>
+        client.get<{ items: StrategyRolloutAnswer[]; total: number }>(`/v1/rollouts${query(options)}`),
+      );
+      context.printer.list(
+        answer,
+        [
+          { header: 'ROLLOUT', value: (row) => row.id },
+          { header: 'STRATEGY', value: (row) => `${row.strategy} v${row.strategy_version}` },
+          { header: 'VERSION', value: (row) => row.version },
+          { header: 'STATE', value: (row) => row.state },
+          { header: 'NODES', value: (row) => `${row.counts.success}/${row.counts.nodes}` },
+          { header: 'STARTED', value: (row) => row.created_at },
+        ],
+        'no rollouts',
+      );
+    });
+
+  rollout
+    .command('show')
+    .description('a rollout: every group with its progress, phase and reason, and the nodes that failed')
+    .argument('<rollout>', 'rollout id')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { context, ask } = await orchestratorContext(command, services);
+      const answer = await ask((client) => client.get<StrategyRolloutAnswer>(path`/v1/rollouts/${id}`));
+      if (context.printer.format === 'json') context.printer.record(answer);
+      else context.io.stdout.write(renderStrategyRollout(answer, services.now()));
+    });
+
+  rollout
+    .command('watch')
+    .description('follow a rollout live; exits 0 when it completes, 1 when it fails or is cancelled')
+    .argument('<rollout>', 'rollout id')
+    .option(
+      '--interval <seconds>',
+      'how often to look again',
+      (value) => Math.max(0.2, Number(value) || 2),
+      2,
+    )
+    .action(async (id: string, options: { interval: number }, command: Command) => {
+      const { context, ask } = await orchestratorContext(command, services);
+      await watchLive(context.io, context.printer.format, options.interval, async () => {
+        const answer = await ask((client) => client.get<StrategyRolloutAnswer>(path`/v1/rollouts/${id}`));
+        const stopped =
+          ['failed', 'cancelled'].includes(answer.state) &&
+          new CliError(`rollout ${id} ${answer.state}${answer.reason ? `: ${answer.reason}` : ''}`);
+        return {
+          screen: renderStrategyRollout(answer, services.now()),
+          value: answer,
+          outcome: stopped || (FINISHED_ROLLOUT_STATES.includes(answer.state) ? 'done' : 'running'),
+        };
+      });
+    });
+
+  for (const [name, description] of [
+    [
+      'pause',
+      'pause a rollout: nothing more is sent; nodes of the phase under way that have not started wait',
+    ],
+    ['resume', 'resume a paused rollout'],
+    ['cancel', 'cancel a rollout: nothing more is sent, nodes under way finish, no policy is left behind'],
+  ] as const) {
+    rollout
+      .command(name)
+      .description(description)
+      .argument('<rollout>', 'rollout id')
+      .action(async (id: string, _options: object, command: Command) => {
+        const { context, ask } = await orchestratorContext(command, services);
+        const answer = await ask((client) =>
+          client.post<StrategyRolloutAnswer>(path`/v1/rollouts/${id}/${name}`, {}),
+        );
+        context.printer.result(answer, `rollout ${id} is ${answer.state}`);
+      });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * A strategy rollout as `careen rollout show|watch` print it: a headline, then each group with a
+ * bar of its nodes (done well, failed, left), its phase, and why it failed; with `nodes`, every
+ * node that failed and why.
+ */
+import { formatColumns } from '../output/output';
+import { since } from './rollout-screen';
+
+export interface StrategyRolloutAnswer {
+  id: string;
+  org: string;
+  strategy: string;
+  strategy_version: number;
+  version: string;
+  state: string;
+  reason: string | null;
+  current_group: string | null;
+  counts: Record<'nodes' | 'not started' | 'prepared' | 'success' | 'failure', number>;
+  groups: {
+    name: string;
+    critical: boolean;
+    phase: string;
+    reason: string | null;
+    nodes: number;
+    successful: number;
+    failed: number;
+  }[];
+  nodes?: {
+    node: string;
+    state: string;
+    group: string | null;
+    status: string | null;
+    error: string | null;
+  }[];
+  created_at: string;
+}
+
+export const FINISHED_ROLLOUT_STATES = ['completed', 'failed', 'cancelled'];
+const BAR = 20;
+
+/** `[#####xx.....]`: successes, failures, the rest. */
+export function progressBar(total: number, successful: number, failed: number): string {
+  if (total === 0) return `[${' '.repeat(BAR)}]`;
+  const good = Math.round((successful / total) * BAR);
+  const bad = Math.min(BAR - good, Math.round((failed / total) * BAR));
+  return `[${'#'.repeat(good)}${'x'.repeat(bad)}${'.'.repeat(BAR - good - bad)}]`;
+}
+
+export function renderStrategyRollout(rollout: StrategyRolloutAnswer, now: Date): string {
+  const { counts } = rollout;
+  const headline = [
+    `rollout ${rollout.id} of ${rollout.strategy} v${rollout.strategy_version} to ${rollout.version}: ${rollout.state}`,
+    `${counts.success} of ${counts.nodes} nodes done, ${counts.failure} failed · started ${since(rollout.created_at, now)}` +
+      (rollout.current_group ? ` · now: ${rollout.current_group}` : ''),
+    ...(rollout.reason ? [`${rollout.state === 'failed' ? 'failed' : 'note'}: ${rollout.reason}`] : []),
+  ];
+  const groups = formatColumns(
+    [
+      {
+        header: 'GROUP',
+        value: (row: StrategyRolloutAnswer['groups'][number]) => `${row.name}${row.critical ? ' *' : ''}`,
+      },
+      { header: 'PROGRESS', value: (row) => progressBar(row.nodes, row.successful, row.failed) },
+      {
+        header: 'NODES',
+        value: (row) => `${row.successful}/${row.nodes}${row.failed ? ` (${row.failed} failed)` : ''}`,
+      },
+      { header: 'PHASE', value: (row) => row.phase },
+      { header: 'REASON', value: (row) => row.reason ?? '' },
+    ],
+    rollout.groups,
+  );
+  const failed = (rollout.nodes ?? []).filter((node) => node.state === 'failure');
+  const failures =
+    failed.length === 0
+      ? ''
+      : `\nfailed nodes:\n${formatColumns(
+          [
+            { header: 'NODE', value: (row: (typeof failed)[number]) => row.node },
+            { header: 'GROUP', value: (row) => row.group ?? '' },
+            { header: 'ERROR', value: (row) => row.error ?? row.status ?? '' },
+          ],
+          failed,
+        )}`;
+  return `${headline.join('\n')}\n\n${groups}${failures}`;
+}
