@@ -91,7 +91,7 @@ describe('the container image', () => {
         CAREEN_AGBOT_URL: url('agbot'),
         CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
       },
-      'deployment-orchestrator': {},
+      'deployment-orchestrator': { CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: ROOT_PASSWORD },
       notifier: { CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD },
     };
     const envOf = (app: string): NodeJS.ProcessEnv => ({

@@ -78,6 +78,19 @@ describe('deployment forms', () => {
     expect(manifest.get('CAREEN_MAINTENANCE_PUBLIC_URL')?.value).toBeDefined();
   });
 
+  it('gives the deployment orchestrator the hub admin password, in both forms', () => {
+    const compose = read('docker-compose.yml') as {
+      services: Record<string, { environment: Record<string, string> }>;
+    };
+    expect(
+      compose.services['deployment-orchestrator']!.environment.CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD,
+    ).toBe(compose.services.exchange!.environment.CAREEN_ROOT_PASSWORD);
+    expect(
+      manifestEnv('deployment-orchestrator').get('CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD')?.valueFrom
+        ?.secretKeyRef,
+    ).toEqual(manifestEnv('exchange').get('CAREEN_ROOT_PASSWORD')?.valueFrom?.secretKeyRef);
+  });
+
   it('connects every service to the bus with its NATS creds, and lets the notifier issue users, in both forms', () => {
     const compose = read('docker-compose.yml') as {
       services: Record<

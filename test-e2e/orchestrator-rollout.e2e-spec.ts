@@ -152,6 +152,11 @@ describe('deployment strategies rolled through the fleet', () => {
       }[];
       expect(policies.filter((policy) => policy.name.startsWith('rollout-'))).toEqual([]);
     });
+    const metrics = await (await fetch(`${orchestrator.url}/metrics`)).text();
+    expect(metrics).toMatch(/^careen_orchestrator_rollouts\{[^}]*state="completed"[^}]*\} 1$/m);
+    expect(metrics).toMatch(
+      /^careen_orchestrator_phase_duration_seconds_count\{[^}]*phase="deploy"[^}]*\} 5$/m,
+    );
     // The bus tells the same story.
     const events = await readStream(bus, 'CAREEN_ORCHESTRATOR', { count: 5 * 3 + 2 });
     expect(

@@ -260,6 +260,8 @@ export class LocalPlatform {
       // Webhook receivers on the developer's own machine work out of the box.
       env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
     }
+    if (service.name === 'deployment-orchestrator')
+      env.CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD = credentials.rootPassword;
     if (service.name === 'maintenance-session') {
       env.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD = credentials.rootPassword;
       const agbot = this.config.services.find((each) => each.service.name === 'agbot');
