@@ -50,14 +50,17 @@ function runApp(app: string, args: string[], env: Record<string, string>): Child
 }
 
 export async function startServiceProcess(
-  name: 'exchange' | 'agbot' | 'notifier',
+  name: 'exchange' | 'agbot' | 'notifier' | 'deployment-orchestrator',
   env: Record<string, string>,
 ): Promise<ServiceProcess> {
   const migrate = runApp(name, ['migrate'], env);
   const [code] = (await once(migrate, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${name} migrate exited ${code}`);
   const port = await freePort();
-  const child = runApp(name, [], { ...env, [`CAREEN_${name.toUpperCase()}_PORT`]: String(port) });
+  const child = runApp(name, [], {
+    ...env,
+    [`CAREEN_${name.toUpperCase().replace('-', '_')}_PORT`]: String(port),
+  });
   const url = `http://127.0.0.1:${port}`;
   const stop = () => stopChild(child);
   for (let i = 0; ; i++) {

@@ -1,0 +1,204 @@
+/**
+ * `npm run bench -- rollout [agents] [groups] [haGroupSize]` (default 2000, 10, 5): simulated
+ * agents (in this process) against an exchange, an agbot and the deployment orchestrator each in
+ * its own process, on a private Postgres and NATS. A strategy of `groups` groups, each depending
+ * on the one before (one rack of nodes each), is rolled to version 2.0.0; then the same fleet is
+ * taken to 3.0.0 by one plain management policy, the baseline. Printed: both totals, and the
+ * orchestrator's own overhead per group — from the agents' timeline, the time between a group's
+ * last node finishing and the next group's first node being asked — with its p50, p99 and max,
+ * and the same from a group's prepare to its deploy.
+ */
+import { hashSecret } from '@careen/auth';
+import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
+import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
+import { createLogger } from '@careen/telemetry';
+import { withClient } from '@careen/testing';
+import { startBenchStack } from './support/bench-stack';
+import { cpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process';
+import { printTable, summarize } from './support/stats';
+
+const AGENTS = Number(process.argv[2] ?? 2_000);
+const GROUPS = Number(process.argv[3] ?? 10);
+const HA_GROUP_SIZE = Number(process.argv[4] ?? 5);
+const ROOT_PASSWORD = 'bench-password';
+const NODE_TOKEN = 'bench-node-token-secret';
+const START_RATE = Number(process.env.CAREEN_BENCH_START_RATE ?? 40);
+const GIVE_UP_MS = 1_800_000;
+
+function progress(message: string): void {
+  process.stderr.write(`[rollout] ${new Date().toISOString()} ${message}\n`);
+}
+
+async function until(
+  what: string,
+  done: () => Promise<boolean> | boolean,
+  services: ServiceProcess[],
+): Promise<void> {
+  const started = performance.now();
+  for (let round = 1; !(await done()); round++) {
+    for (const service of services)
+      if (service.child.exitCode !== null) throw new Error(`${service.name} died: see ${service.logFile}`);
+    if (performance.now() - started > GIVE_UP_MS) throw new Error(`gave up waiting for ${what}`);
+    if (round % 100 === 0) progress(`waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Per group and phase: when its first node was asked and when its last node answered, from the agents' timeline. */
+function phaseSpans(
+  timeline: readonly TimelineEntry[],
+  prefix: string,
+): Record<string, { first: number; last: number }>[] {
+  const spans: Record<string, { first: number; last: number }>[] = [];
+  for (const entry of timeline) {
+    if (!entry.nmp.startsWith(prefix)) continue;
+    const [index, phase] = entry.nmp.slice(prefix.length).split('-') as [string, string];
+    const at = entry.at.getTime();
+    const span = ((spans[Number(index)] ??= {})[phase] ??= { first: at, last: at });
+    span.first = Math.min(span.first, at);
+    span.last = Math.max(span.last, at);
+  }
+  return spans;
+}
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack({ postgres: true });
+  const services: ServiceProcess[] = [];
+  let fleet: SimulatedFleet | undefined;
+  try {
+    const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
+    const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    services.push(exchange);
+    const agbot = await startServiceProcess('agbot', {
+      ...hub,
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    });
+    services.push(agbot);
+    const orchestrator = await startServiceProcess('deployment-orchestrator', {
+      ...hub,
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    });
+    services.push(orchestrator);
+    const root = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
+    const call = async (base: string, method: string, path: string, body?: unknown, raw?: Buffer) => {
+      const response = await fetch(new URL(path, base), {
+        method,
+        headers: { authorization: root, 'content-type': raw ? 'application/gzip' : 'application/json' },
+        body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return response.status === 204 ? undefined : ((await response.json()) as Record<string, unknown>);
+    };
+    await call(exchange.url, 'POST', '/v1/orgs', { id: 'bench' });
+    await call(exchange.url, 'POST', '/v1/orgs/bench/users', {
+      username: 'admin',
+      password: 'admin-password',
+      role: 'orgAdmin',
+    });
+    for (const version of ['1.0.0', '2.0.0', '3.0.0'])
+      await call(exchange.url, 'POST', '/v1/agent-packages', undefined, await buildPackage({ version }));
+
+    // Inserted directly, one token hash for all; group k's nodes are on rack-k. HA groups are dealt
+    // round-robin by the fleet, so a group's nodes are in different HA groups.
+    const ids = Array.from({ length: AGENTS }, (_, i) => `sim-${String(i + 1).padStart(4, '0')}`);
+    const perGroup = Math.ceil(AGENTS / GROUPS);
+    const tokenHash = await hashSecret(NODE_TOKEN);
+    await withClient(stack.databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO exchange.nodes (org, id, name, token_hash, rack)
+         SELECT 'bench', id, id, $2, 'rack-' || ((ordinality - 1) / $3) FROM unnest($1::text[]) WITH ORDINALITY AS id`,
+        [ids, tokenHash, perGroup],
+      ),
+    );
+    progress(`starting ${AGENTS} agents at ${START_RATE}/s`);
+    fleet = await startSimulatedFleet({
+      exchangeUrl: exchange.url,
+      agbotUrl: agbot.url,
+      org: 'bench',
+      admin: { username: 'admin', password: 'admin-password' },
+      nodes: AGENTS,
+      haGroups: Math.ceil(AGENTS / HA_GROUP_SIZE),
+      registered: true,
+      nodeToken: () => NODE_TOKEN,
+      initialVersion: '1.0.0',
+      pollSeconds: 30,
+      statusSeconds: 60,
+      startRate: START_RATE,
+      logger: createLogger('bench-fleet', { level: 'fatal' }),
+    });
+    await until('every agent connected', () => fleet!.agents.every((agent) => agent.core.caughtUp), services);
+
+    const groups = Array.from({ length: GROUPS }, (_, k) => ({
+      name: `group-${k}`,
+      critical: true,
+      depends_on: k === 0 ? [] : [`group-${k - 1}`],
+      selectors: [{ rack_names: [`rack-${k}`] }],
+    }));
+    await call(orchestrator.url, 'POST', '/v1/strategies?org=bench', { name: 'chain', groups });
+    progress(`rolling a ${GROUPS}-group chain to 2.0.0`);
+    const orchestratorCpu = cpuSeconds(orchestrator.child.pid!);
+    const rolloutStart = performance.now();
+    const started = (await call(orchestrator.url, 'POST', '/v1/rollouts', {
+      strategy: 'chain',
+      version: '2.0.0',
+      org: 'bench',
+    }))!;
+    const id = String(started.id);
+    let state = 'running';
+    await until(
+      'the rollout',
+      async () => {
+        state = String((await call(orchestrator.url, 'GET', `/v1/rollouts/${id}`))!.state);
+        return ['completed', 'failed', 'cancelled'].includes(state);
+      },
+      services,
+    );
+    const rolloutMs = performance.now() - rolloutStart;
+    const rolloutCpu = cpuSeconds(orchestrator.child.pid!) - orchestratorCpu;
+    const spans = phaseSpans(fleet.timeline, `rollout-${id.slice(0, 8)}-`);
+    // Between groups: group k's last node done to group k+1's first node asked; within a group:
+    // its last node prepared to its first node asked to install.
+    const overheads = spans.slice(1).map((span, k) => span.prepare!.first - spans[k]!.deploy!.last);
+    const withinGroup = summarize(spans.map((span) => span.deploy!.first - span.prepare!.last));
+    progress(`rollout ${state} after ${(rolloutMs / 1000).toFixed(1)} s; the plain policy next`);
+
+    const policyStart = performance.now();
+    await call(exchange.url, 'PUT', '/v1/orgs/bench/management-policies/plain', {
+      enabled: true,
+      allowDisruptive: true,
+      agentUpgradePolicy: { atLeastVersion: '3.0.0', start: 'now' },
+    });
+    await until('the plain policy', () => (fleet!.versions()['3.0.0'] ?? 0) === AGENTS, services);
+    const policyMs = performance.now() - policyStart;
+
+    const overhead = summarize(overheads);
+    printTable(
+      `rollout: ${AGENTS} simulated agents, a chain of ${GROUPS} groups, HA groups of ${HA_GROUP_SIZE}`,
+      [
+        { figure: `strategy rollout to 2.0.0 (${state})`, seconds: rolloutMs / 1000 },
+        { figure: 'one plain management policy to 3.0.0, same fleet', seconds: policyMs / 1000 },
+        { figure: 'ratio (plain policy / rollout)', seconds: policyMs / rolloutMs },
+        { figure: 'orchestrator overhead per group p50', seconds: overhead.p50 / 1000 },
+        { figure: 'orchestrator overhead per group p99', seconds: overhead.p99 / 1000 },
+        { figure: 'orchestrator overhead per group max', seconds: overhead.max / 1000 },
+        { figure: 'prepare to deploy within a group p50', seconds: withinGroup.p50 / 1000 },
+        { figure: 'prepare to deploy within a group max', seconds: withinGroup.max / 1000 },
+        { figure: 'orchestrator CPU over the rollout', seconds: rolloutCpu },
+      ],
+    );
+  } finally {
+    await fleet?.stop();
+    for (const service of services.reverse()) await service.stop();
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
