@@ -150,7 +150,12 @@ async function main(): Promise<void> {
     await until(
       'the rollout',
       async () => {
-        state = String((await call(orchestrator.url, 'GET', `/v1/rollouts/${id}`))!.state);
+        // A look that fails (a kept-alive connection closed under it) is tried again next round.
+        const answer = await call(orchestrator.url, 'GET', `/v1/rollouts/${id}`).catch((error: Error) => {
+          progress(`looking at the rollout failed: ${error.message} (${String(error.cause)})`);
+          return undefined;
+        });
+        if (answer) state = String(answer.state);
         return ['completed', 'failed', 'cancelled'].includes(state);
       },
       services,

@@ -11,7 +11,13 @@ import { eachOf } from '../driver/each-of';
 import { type FleetGateway, type PolicyStatus } from '../fleet/fleet-gateway';
 import { type PhaseObserver } from '../orchestrator-metrics';
 import { MID_STEP, phaseOutcome } from './phase-outcome';
-import { type NodeOutcome, type Phase, type RolloutEvent, RolloutEngine } from './rollout-engine';
+import {
+  type NodeOutcome,
+  type Phase,
+  phaseUnderWay,
+  type RolloutEvent,
+  RolloutEngine,
+} from './rollout-engine';
 import { type RolloutEvents } from './rollout-events';
 import { phasePolicyName, rolloutHolder, type RolloutRecord } from './rollout-record';
 import { releaseNodes, type RolloutStore } from './rollout-store';
@@ -156,26 +162,18 @@ export class RolloutDriver {
     events: RolloutEvent[],
   ): Promise<boolean> {
     const now = this.clock();
-    const current = record.progress.current;
-    if (current) {
-      const group = record.progress.groups[current]!;
-      const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
-      const policy = phasePolicyName(record, current, phase);
-      if (group.sent[phase]) {
-        await this.fleet.setPaused(record.org, policy, true);
-        const statuses = await this.fleet.statuses(record.org, policy);
-        const outcomes = this.observe(record, statuses, phase);
-        if ((statuses ?? []).some((reported) => MID_STEP.includes(reported.status))) return false;
-        record.removals.push(policy);
-        new RolloutEngine(record.document, record.plan.groups).cancel(record.progress, outcomes, now, events);
-      } else
-        new RolloutEngine(record.document, record.plan.groups).cancel(
-          record.progress,
-          new Map(),
-          now,
-          events,
-        );
+    const engine = new RolloutEngine(record.document, record.plan.groups);
+    const underWay = phaseUnderWay(record.progress);
+    let outcomes = new Map<string, NodeOutcome>();
+    if (underWay?.sent) {
+      const policy = phasePolicyName(record, underWay.group, underWay.phase);
+      await this.fleet.setPaused(record.org, policy, true);
+      const statuses = await this.fleet.statuses(record.org, policy);
+      outcomes = this.observe(record, statuses, underWay.phase);
+      if ((statuses ?? []).some((reported) => MID_STEP.includes(reported.status))) return false;
+      record.removals.push(policy);
     }
+    engine.cancel(record.progress, outcomes, now, events);
     Object.assign(record, { state: 'cancelled', finishedAt: now });
     events.push({ kind: 'rollout', event: 'cancelled', ...(record.reason && { reason: record.reason }) });
     await releaseNodes(manager, rolloutHolder(record.id));

@@ -60,6 +60,16 @@ export type NextStep =
 /** A node's answer to a phase: done well, or failed with why. */
 export type NodeOutcome = { ok: true } | { ok: false; error: string };
 
+/** The group being prepared or deployed, its phase, and the nodes sent for it (once it is sent). */
+export function phaseUnderWay(
+  progress: RolloutProgress,
+): { group: string; phase: Phase; sent: string[] | undefined } | undefined {
+  if (!progress.current) return undefined;
+  const run = progress.groups[progress.current]!;
+  const phase: Phase = run.phase === 'preparing' ? 'prepare' : 'deploy';
+  return { group: progress.current, phase, sent: run.sent[phase] };
+}
+
 export function initialProgress(plan: readonly PlannedGroup[]): RolloutProgress {
   const nodes: Record<string, NodeRun> = {};
   for (const group of plan) for (const node of group.nodes) nodes[node] ??= { state: 'not started' };
@@ -85,11 +95,10 @@ export class RolloutEngine {
    * `progress` before it is answered, so that after a crash the same nodes are asked, once.
    */
   next(progress: RolloutProgress, now: Date, events: RolloutEvent[] = []): NextStep {
-    if (progress.current) {
-      const group = progress.groups[progress.current]!;
-      const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
-      if (group.sent[phase]) return { kind: 'wait', group: progress.current, phase };
-      return this.send(progress, progress.current, phase, now);
+    const underWay = phaseUnderWay(progress);
+    if (underWay) {
+      if (underWay.sent) return { kind: 'wait', group: underWay.group, phase: underWay.phase };
+      return this.send(progress, underWay.group, underWay.phase, now);
     }
     this.failBlocked(progress, now, events);
     const ready = this.strategy.groups.find(
@@ -137,12 +146,12 @@ export class RolloutEngine {
     now: Date,
     events: RolloutEvent[] = [],
   ): void {
-    const name = progress.current;
-    if (!name) throw new Error('no phase is under way');
+    const underWay = phaseUnderWay(progress);
+    if (!underWay) throw new Error('no phase is under way');
+    const { group: name, phase } = underWay;
     const group = progress.groups[name]!;
-    const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
     const at = now.toISOString();
-    this.settle(progress, group.sent[phase] ?? [], phase, outcomes, at, true);
+    this.settle(progress, underWay.sent ?? [], phase, outcomes, at, true);
     const unmet = unmetCriteria(
       this.strategyGroup(name).success_criteria,
       this.counts(progress, name, phase),
@@ -170,11 +179,10 @@ export class RolloutEngine {
     now: Date,
     events: RolloutEvent[] = [],
   ): void {
-    const name = progress.current;
-    if (!name) return;
-    const group = progress.groups[name]!;
-    const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
-    this.settle(progress, group.sent[phase] ?? [], phase, outcomes, now.toISOString(), false);
+    const underWay = phaseUnderWay(progress);
+    if (!underWay) return;
+    const { group: name, phase } = underWay;
+    this.settle(progress, underWay.sent ?? [], phase, outcomes, now.toISOString(), false);
     this.fail(progress, name, `the rollout was cancelled during its ${phase}`, now, events);
     progress.current = null;
   }

@@ -17,7 +17,7 @@ import {
 } from '../orchestrator.errors';
 import { planStrategy } from '../strategies/strategy-plan';
 import { type StrategyStore } from '../strategies/strategy-store';
-import { initialProgress, type Phase } from './rollout-engine';
+import { initialProgress, phaseUnderWay } from './rollout-engine';
 import { type RolloutEvents } from './rollout-events';
 import { phasePolicyName, rolloutHolder, type RolloutRecord, type RolloutState } from './rollout-record';
 import { claimNodes, type RolloutStore } from './rollout-store';
@@ -125,12 +125,9 @@ export class Rollouts {
   }
 
   private async pausePhase(record: RolloutRecord, paused: boolean): Promise<void> {
-    const current = record.progress.current;
-    if (!current) return;
-    const group = record.progress.groups[current]!;
-    const phase: Phase = group.phase === 'preparing' ? 'prepare' : 'deploy';
-    if (group.sent[phase])
-      await this.fleet.setPaused(record.org, phasePolicyName(record, current, phase), paused);
+    const underWay = phaseUnderWay(record.progress);
+    if (underWay?.sent)
+      await this.fleet.setPaused(record.org, phasePolicyName(record, underWay.group, underWay.phase), paused);
   }
 
   private announce(manager: EntityManager, record: RolloutRecord, event: RolloutEventName): Promise<void> {
