@@ -3,10 +3,11 @@
  * agents (in this process) against an exchange, an agbot and the deployment orchestrator each in
  * its own process, on a private Postgres and NATS. A strategy of `groups` groups, each depending
  * on the one before (one rack of nodes each), is rolled to version 2.0.0; then the same fleet is
- * taken to 3.0.0 by one plain management policy, the baseline. Printed: both totals, and the
- * orchestrator's own overhead per group — from the agents' timeline, the time between a group's
- * last node finishing and the next group's first node being asked — with its p50, p99 and max,
- * and the same from a group's prepare to its deploy.
+ * taken to 3.0.0 by one plain management policy, the baseline. Printed: both totals, and per
+ * group (p50, p99, max) the orchestrator's own overhead — from a group's last node finishing (the
+ * agents' timeline) to the next phase's policy published (the rollout's report), between groups
+ * and from a group's prepare to its deploy — and the agents' part, from a policy published to
+ * its first node starting on it.
  */
 import { hashSecret } from '@careen/auth';
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
@@ -33,18 +34,19 @@ async function until(
   what: string,
   done: () => Promise<boolean> | boolean,
   services: ServiceProcess[],
+  everyMs = 100,
 ): Promise<void> {
   const started = performance.now();
   for (let round = 1; !(await done()); round++) {
     for (const service of services)
       if (service.child.exitCode !== null) throw new Error(`${service.name} died: see ${service.logFile}`);
     if (performance.now() - started > GIVE_UP_MS) throw new Error(`gave up waiting for ${what}`);
-    if (round % 100 === 0) progress(`waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (round % Math.ceil(10_000 / everyMs) === 0) progress(`waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
-/** Per group and phase: when its first node was asked and when its last node answered, from the agents' timeline. */
+/** Per group and phase: its first and last status step on the agents' timeline. */
 function phaseSpans(
   timeline: readonly TimelineEntry[],
   prefix: string,
@@ -59,6 +61,17 @@ function phaseSpans(
     span.last = Math.max(span.last, at);
   }
   return spans;
+}
+
+/** Per group, when the orchestrator published its prepare (the group's start) and its deploy (the nodes' last send). */
+function askedTimes(report: Record<string, unknown>): { prepare: number; deploy: number }[] {
+  const nodes = report.nodes as { group: string | null; sent_at: string | null }[];
+  return (report.groups as { name: string; started_at: string }[]).map((group) => ({
+    prepare: Date.parse(group.started_at),
+    deploy: Math.max(
+      ...nodes.filter((node) => node.group === group.name).map((node) => Date.parse(node.sent_at!)),
+    ),
+  }));
 }
 
 async function main(): Promise<void> {
@@ -147,6 +160,7 @@ async function main(): Promise<void> {
     }))!;
     const id = String(started.id);
     let state = 'running';
+    let report: Record<string, unknown> = started;
     await until(
       'the rollout',
       async () => {
@@ -155,18 +169,32 @@ async function main(): Promise<void> {
           progress(`looking at the rollout failed: ${error.message} (${String(error.cause)})`);
           return undefined;
         });
-        if (answer) state = String(answer.state);
+        if (answer) [report, state] = [answer, String(answer.state)];
         return ['completed', 'failed', 'cancelled'].includes(state);
       },
       services,
+      1_000,
     );
     const rolloutMs = performance.now() - rolloutStart;
     const rolloutCpu = cpuSeconds(orchestrator.child.pid!) - orchestratorCpu;
     const spans = phaseSpans(fleet.timeline, `rollout-${id.slice(0, 8)}-`);
-    // Between groups: group k's last node done to group k+1's first node asked; within a group:
-    // its last node prepared to its first node asked to install.
-    const overheads = spans.slice(1).map((span, k) => span.prepare!.first - spans[k]!.deploy!.last);
-    const withinGroup = summarize(spans.map((span) => span.deploy!.first - span.prepare!.last));
+    const asked = askedTimes(report);
+    // The orchestrator's own part: from a group's last node done (the agents' timeline) to the
+    // next phase's policy published (the report), between groups and from prepare to deploy;
+    // then the agents' part, from a policy published to its first node starting on it.
+    const betweenGroups = summarize(
+      spans.slice(1).map((span, k) => asked[k + 1]!.prepare - spans[k]!.deploy!.last),
+    );
+    const withinGroups = summarize(spans.map((span, k) => asked[k]!.deploy - span.prepare!.last));
+    const pickup = summarize(
+      spans.flatMap((span, k) => [
+        span.prepare!.first - asked[k]!.prepare,
+        span.deploy!.first - asked[k]!.deploy,
+      ]),
+    );
+    const agentsToAgents = summarize(
+      spans.slice(1).map((span, k) => span.prepare!.first - spans[k]!.deploy!.last),
+    );
     progress(`rollout ${state} after ${(rolloutMs / 1000).toFixed(1)} s; the plain policy next`);
 
     const policyStart = performance.now();
@@ -178,21 +206,27 @@ async function main(): Promise<void> {
     await until('the plain policy', () => (fleet!.versions()['3.0.0'] ?? 0) === AGENTS, services);
     const policyMs = performance.now() - policyStart;
 
-    const overhead = summarize(overheads);
     printTable(
       `rollout: ${AGENTS} simulated agents, a chain of ${GROUPS} groups, HA groups of ${HA_GROUP_SIZE}`,
       [
         { figure: `strategy rollout to 2.0.0 (${state})`, seconds: rolloutMs / 1000 },
         { figure: 'one plain management policy to 3.0.0, same fleet', seconds: policyMs / 1000 },
         { figure: 'ratio (plain policy / rollout)', seconds: policyMs / rolloutMs },
-        { figure: 'orchestrator overhead per group p50', seconds: overhead.p50 / 1000 },
-        { figure: 'orchestrator overhead per group p99', seconds: overhead.p99 / 1000 },
-        { figure: 'orchestrator overhead per group max', seconds: overhead.max / 1000 },
-        { figure: 'prepare to deploy within a group p50', seconds: withinGroup.p50 / 1000 },
-        { figure: 'prepare to deploy within a group max', seconds: withinGroup.max / 1000 },
         { figure: 'orchestrator CPU over the rollout', seconds: rolloutCpu },
       ],
     );
+    const row = (figure: string, stats: ReturnType<typeof summarize>) => ({
+      figure,
+      'p50 s': stats.p50 / 1000,
+      'p99 s': stats.p99 / 1000,
+      'max s': stats.max / 1000,
+    });
+    printTable('per group', [
+      row("orchestrator: a group's last node done → next group's prepare published", betweenGroups),
+      row("orchestrator: a group's last node prepared → its deploy published", withinGroups),
+      row('agents: a phase published → its first node starting', pickup),
+      row("both: a group's last node done → next group's first node starting", agentsToAgents),
+    ]);
   } finally {
     await fleet?.stop();
     for (const service of services.reverse()) await service.stop();

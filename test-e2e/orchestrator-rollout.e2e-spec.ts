@@ -260,6 +260,21 @@ describe('deployment strategies rolled through the fleet', () => {
     expect(second.status).toBe(409);
     expect(second.body.message).toContain(`is in rollout ${first.body.id}`);
     expect((await call('GET', '/v1/rollouts')).body.total).toBe(3);
+    // A changed strategy is a new version; the rollout under way keeps the one it started with.
+    const changed = await publishYaml(
+      SEED_STRATEGY.replace('percent_successful_nodes: 90', 'percent_successful_nodes: 60'),
+    );
+    expect([changed.status, changed.body.version]).toEqual([201, 2]);
+    expect((await call('GET', `/v1/rollouts/${first.body.id}`)).body.strategy_version).toBe(1);
+    expect(
+      (await call('GET', '/v1/strategies/deployment-strategy?version=1')).body.groups[0].success_criteria,
+    ).toEqual({
+      percent_successful_nodes: 90,
+      minimum_successful_nodes: 3,
+      maximum_failed_nodes: 1,
+    });
+    const huge = await publishYaml(`name: huge\n# ${'x'.repeat(1_100_000)}\ngroups: []\n`);
+    expect([huge.status, huge.body.message]).toEqual([413, 'request body exceeds the 1mb limit']);
     expect((await call('POST', `/v1/rollouts/${first.body.id}/resume`)).body.state).toBe('running');
     expect((await call('POST', `/v1/rollouts/${first.body.id}/cancel`)).body.state).toBe('cancelling');
     const cancelled = await ended(first.body.id);

@@ -41,6 +41,7 @@ export class RolloutDriver {
     return this.store.transaction(async (manager) => {
       const record = await this.store.lock(manager, id);
       if (!record) return false;
+      const stored = snapshot(record);
       for (const name of record.removals) await this.fleet.removePolicy(record.org, name);
       const hadRemovals = record.removals.length > 0;
       record.removals = [];
@@ -50,7 +51,8 @@ export class RolloutDriver {
       else if (record.state === 'cancelling') moved = (await this.cancel(manager, record, events)) || moved;
       if (record.finishedAt && ['completed', 'failed'].includes(record.state))
         await releaseNodes(manager, rolloutHolder(record.id));
-      await this.store.save(manager, record);
+      // A look that changed nothing (the nodes still at it, their statuses as before) writes nothing.
+      if (snapshot(record) !== stored) await this.store.save(manager, record);
       await this.events.write(manager, record, events);
       return moved;
     });
@@ -179,4 +181,9 @@ export class RolloutDriver {
     await releaseNodes(manager, rolloutHolder(record.id));
     return true;
   }
+}
+
+/** What a pass may change of a rollout, to tell whether it did. */
+function snapshot(record: RolloutRecord): string {
+  return JSON.stringify([record.state, record.reason, record.progress, record.removals, record.finishedAt]);
 }
