@@ -1,9 +1,11 @@
 /**
  * Puts the orchestrator's parts together: strategies, rollouts and upgrades (any replica takes
- * requests) and the driver (only the elected replica runs it).
+ * requests) and the driver (only the elected replica runs it), woken when agents answer.
  */
+import { type BusConnection } from '@careen/bus';
 import { LeaderElection, OutboxWriter } from '@careen/persistence';
 import {
+  BUS,
   ExchangeClient,
   exchangeCredentials,
   MetricsRegistry,
@@ -12,7 +14,9 @@ import {
 } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type Subscription } from '@nats-io/transport-node';
 import { DataSource } from 'typeorm';
+import { wakeOnAnswers } from './driver/answer-wakeup';
 import { type DeploymentOrchestratorConfig } from './deployment-orchestrator.config';
 import { OrchestratorDriver } from './driver/orchestrator-driver';
 import { FleetGateway } from './fleet/fleet-gateway';
@@ -33,10 +37,13 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
   readonly rollouts: Rollouts;
   readonly upgrades: Upgrades;
   private readonly election: LeaderElection | undefined;
+  private readonly driver: OrchestratorDriver | undefined;
+  private answers: Subscription | undefined;
 
   constructor(
     @Inject(SERVICE_CONFIG) config: DeploymentOrchestratorConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
+    @Inject(BUS) private readonly bus: BusConnection,
     dataSource: DataSource,
     outbox: OutboxWriter,
     metrics: MetricsRegistry,
@@ -62,6 +69,7 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
       config.CAREEN_ORCHESTRATOR_TICK_MS,
       logger,
     );
+    this.driver = driver;
     this.rollouts.onChange = () => driver.wake();
     this.upgrades.onChange = () => driver.wake();
     this.election = new LeaderElection({
@@ -78,10 +86,13 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
         { variable: 'CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD' },
         'no exchange credentials: strategies can be stored and read, but nothing planned, rolled out or upgraded',
       );
+    const driver = this.driver;
+    if (driver) this.answers = wakeOnAnswers(this.bus.nc, () => driver.wake());
     this.election?.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.answers?.unsubscribe();
     await this.election?.stop();
   }
 }

@@ -33,14 +33,27 @@ export class RolloutDriver {
 
   /** One look at every rollout under way; true when any moved on. One that fails holds up no other. */
   pass(): Promise<boolean> {
-    return eachOf(this.store.drivable(), (id) => this.drive(id));
+    return eachOf(this.store.drivable(), async (id) => {
+      // A phase that just ended leaves its policy to remove: the next look, at once, removes it
+      // and sends what comes next.
+      let look = await this.drive(id);
+      let moved = look.moved;
+      while (look.removals) {
+        look = await this.drive(id);
+        moved = true;
+      }
+      return moved;
+    });
   }
 
-  /** One look at the rollout; true when it moved on (a phase sent or ended, the rollout over). */
-  drive(id: string): Promise<boolean> {
+  /**
+   * One look at the rollout: whether it moved on (a phase sent or ended, the rollout over), and
+   * whether it left policies to remove.
+   */
+  drive(id: string): Promise<{ moved: boolean; removals: boolean }> {
     return this.store.transaction(async (manager) => {
       const record = await this.store.lock(manager, id);
-      if (!record) return false;
+      if (!record) return { moved: false, removals: false };
       const stored = snapshot(record);
       for (const name of record.removals) await this.fleet.removePolicy(record.org, name);
       const hadRemovals = record.removals.length > 0;
@@ -54,7 +67,7 @@ export class RolloutDriver {
       // A look that changed nothing (the nodes still at it, their statuses as before) writes nothing.
       if (snapshot(record) !== stored) await this.store.save(manager, record);
       await this.events.write(manager, record, events);
-      return moved;
+      return { moved, removals: record.removals.length > 0 };
     });
   }
 

@@ -34,6 +34,8 @@ export interface RolloutRecord {
   finishedAt: Date | null;
 }
 
+export const ROLLOUT_POLICY_PREFIX = 'rollout-';
+
 /** The node-targeted management policy through which a group's phase is sent. */
 export function phasePolicyName(
   record: Pick<RolloutRecord, 'id' | 'plan'>,
@@ -41,7 +43,7 @@ export function phasePolicyName(
   phase: Phase,
 ): string {
   const index = record.plan.groups.findIndex((each) => each.name === group);
-  return `rollout-${record.id.slice(0, 8)}-${index}-${phase}`;
+  return `${ROLLOUT_POLICY_PREFIX}${record.id.slice(0, 8)}-${index}-${phase}`;
 }
 
 /** Who holds a node, as a refusal names it. */

@@ -13,6 +13,9 @@ export const UPGRADE_STATES = [
 export type UpgradeState = (typeof UPGRADE_STATES)[number];
 export const FINISHED_UPGRADE_STATES: readonly UpgradeState[] = ['success', 'failed', 'rolled-back'];
 
+/** The names of single-node upgrades' management policies start so. */
+export const UPGRADE_POLICY_PREFIX = 'upgrade-';
+
 /** The install strategies agents know; `tarball` unpacks the verified package beside the running one. */
 export const INSTALL_STRATEGIES = ['tarball'] as const;
 

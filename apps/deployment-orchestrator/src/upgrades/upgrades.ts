@@ -11,7 +11,7 @@ import { nodeNotFound, nodeNotUpgradeable, packageNotFound } from '../orchestrat
 import { claimNodes } from '../rollouts/rollout-store';
 import { upgradeHolder } from '../rollouts/rollout-record';
 import { type UpgradeRecord, type UpgradeStore } from './upgrade-store';
-import { type UpgradeState } from './upgrade-states';
+import { type UpgradeState, UPGRADE_POLICY_PREFIX } from './upgrade-states';
 
 export interface RequestUpgrade {
   node_id: string;
@@ -57,7 +57,7 @@ export class Upgrades {
       state: 'pending',
       status: null,
       error: null,
-      policy: `upgrade-${id.slice(0, 8)}-${node.id}`.slice(0, 64),
+      policy: `${UPGRADE_POLICY_PREFIX}${id.slice(0, 8)}-${node.id}`.slice(0, 64),
       created_by: actor,
       created_at: now,
       updated_at: now,
