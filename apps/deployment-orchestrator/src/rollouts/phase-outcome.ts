@@ -20,6 +20,9 @@ const FAILED: readonly ManagementStatusValue[] = [
   'rollback-failed',
 ];
 
+/** The statuses with which a node answers a phase one way or the other. */
+export const ANSWERS: readonly string[] = [...new Set([...DONE.prepare, ...DONE.deploy, ...FAILED])];
+
 /** The statuses of a node in the middle of a step, which a cancel lets finish. */
 export const MID_STEP: readonly string[] = ['downloading', 'initiated', 'failed', 'rolling-back'];
 
