@@ -127,7 +127,12 @@ export class PackageDownload {
 }
 
 /** The package's bytes from a mirror, from `offset` on when the mirror still holds the same file. */
-async function openMirror(location: string, offset: number, etag: string, signal?: AbortSignal): Promise<Response> {
+async function openMirror(
+  location: string,
+  offset: number,
+  etag: string,
+  signal?: AbortSignal,
+): Promise<Response> {
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, 'if-range': etag } : {};
   let response: Response;
   try {
