@@ -146,12 +146,7 @@ describe('deployment strategies rolled through the fleet', () => {
         ).toHaveLength(1);
     expectOneInstallPerHaGroup(steps);
     // No policy left behind.
-    await eventually(async () => {
-      const policies = (await hub.rollouts.call('GET', '/v1/orgs/acme/management-policies')).body.items as {
-        name: string;
-      }[];
-      expect(policies.filter((policy) => policy.name.startsWith('rollout-'))).toEqual([]);
-    });
+    await eventually(async () => expect(await hub.policiesNamed('rollout-')).toEqual([]));
     const metrics = await (await fetch(`${orchestrator.url}/metrics`)).text();
     expect(metrics).toMatch(/^careen_orchestrator_rollouts\{[^}]*state="completed"[^}]*\} 1$/m);
     expect(metrics).toMatch(
@@ -284,12 +279,7 @@ describe('deployment strategies rolled through the fleet', () => {
       409,
       `rollout ${first.body.id} is cancelled: cannot pause it`,
     ]);
-    await eventually(async () => {
-      const policies = (await hub.rollouts.call('GET', '/v1/orgs/acme/management-policies')).body.items as {
-        name: string;
-      }[];
-      expect(policies.filter((policy) => policy.name.startsWith('rollout-'))).toEqual([]);
-    });
+    await eventually(async () => expect(await hub.policiesNamed('rollout-')).toEqual([]));
     expect((await call('GET', '/v1/rollouts/6d7f0c2e-3a1b-4c5d-8e9f-0a1b2c3d4e5f')).status).toBe(404);
   });
 });

@@ -108,12 +108,7 @@ describe('single-node upgrades with history', () => {
     ]);
     expect((await call('GET', '/v1/upgrades?state=success')).body.items).toHaveLength(1);
     // Each attempt's policy is gone once it ended.
-    await eventually(async () => {
-      const policies = (await hub.rollouts.call('GET', '/v1/orgs/acme/management-policies')).body.items as {
-        name: string;
-      }[];
-      expect(policies.filter((policy) => policy.name.startsWith('upgrade-'))).toEqual([]);
-    });
+    await eventually(async () => expect(await hub.policiesNamed('upgrade-')).toEqual([]));
   });
 
   it("fetches the package from a location when given, and refuses bytes that are not the exchange's package", async () => {

@@ -43,6 +43,8 @@ export interface OrchestratorHub {
   failing: Map<string, Set<string>>;
   /** The settings the orchestrator needs against this hub. */
   orchestratorEnv: Record<string, string>;
+  /** The names of acme's management policies that start with `prefix`. */
+  policiesNamed(prefix: string): Promise<string[]>;
   /** Publishes agent package `version`; answers its bytes. */
   publishPackage(version: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -86,6 +88,12 @@ export async function startOrchestratorHub(infra: {
       CAREEN_EXCHANGE_URL: rollouts.exchange.url,
       CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: 'root-password-1',
       CAREEN_ORCHESTRATOR_TICK_MS: '100',
+    },
+    policiesNamed: async (prefix) => {
+      const listed = await rollouts.call('GET', '/v1/orgs/acme/management-policies');
+      return (listed.body.items as { name: string }[])
+        .map((policy) => policy.name)
+        .filter((name) => name.startsWith(prefix));
     },
     publishPackage: async (version) => {
       const bytes = await buildPackage({ version });

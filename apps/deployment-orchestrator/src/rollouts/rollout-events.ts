@@ -9,6 +9,8 @@ export class RolloutEvents {
   constructor(private readonly outbox: OutboxWriter) {}
 
   async write(manager: EntityManager, record: RolloutRecord, events: readonly RolloutEvent[]): Promise<void> {
+    // Every pass of the driver comes here; most have nothing to say.
+    if (events.length === 0) return;
     const engine = new RolloutEngine(record.document, record.plan.groups);
     for (const event of events) {
       if (event.kind === 'rollout') {
