@@ -127,8 +127,11 @@ describe('single-node upgrades with history', () => {
     });
     expect(mirrorHits).toContain('/agent-4.0.0.tar.gz');
 
-    await hub.publishPackage('5.0.0');
-    mirrored.set('/agent-5.0.0.tar.gz', good);
+    // The package's own length with its last byte changed: only its sha256 can tell (another
+    // package's bytes may differ in length, and fail as a short download instead).
+    const tampered5 = Buffer.from(await hub.publishPackage('5.0.0'));
+    tampered5[tampered5.length - 1]! ^= 0xff;
+    mirrored.set('/agent-5.0.0.tar.gz', tampered5);
     const tampered = await call('POST', '/v1/upgrades', {
       node_id: node,
       version: '5.0.0',
