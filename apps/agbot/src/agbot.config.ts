@@ -1,5 +1,5 @@
 import { IDENTIFIER_PATTERN } from '@careen/contracts';
-import { CidrListConstraint, HubServiceConfig, Secret } from '@careen/service';
+import { CidrListConstraint, DeploymentSetting, HubServiceConfig, Secret } from '@careen/service';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
 
@@ -20,6 +20,7 @@ export class AgbotConfig extends HubServiceConfig {
   @IsOptional()
   @IsString()
   @Secret()
+  @DeploymentSetting()
   CAREEN_AGBOT_EXCHANGE_PASSWORD?: string;
 
   /** Nodes outside HA groups that a rolled service upgrade moves at once. */

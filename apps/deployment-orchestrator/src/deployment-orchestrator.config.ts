@@ -1,4 +1,4 @@
-import { HubServiceConfig, Secret } from '@careen/service';
+import { DeploymentSetting, HubServiceConfig, Secret } from '@careen/service';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
@@ -22,6 +22,7 @@ export class DeploymentOrchestratorConfig extends HubServiceConfig {
   @IsOptional()
   @IsString()
   @Secret()
+  @DeploymentSetting()
   CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD?: string;
 
   /** How often the driver looks at rollouts and upgrades under way, in ms. */

@@ -1,4 +1,4 @@
-import { Secret, ServiceConfig } from '@careen/service';
+import { DeploymentSetting, Secret, ServiceConfig } from '@careen/service';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
@@ -15,6 +15,7 @@ export class ExchangeConfig extends ServiceConfig {
   @Secret()
   @IsString()
   @MinLength(8)
+  @DeploymentSetting()
   CAREEN_ROOT_PASSWORD?: string;
 
   /** Lifetime of the access tokens the exchange issues. */

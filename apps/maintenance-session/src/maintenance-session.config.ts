@@ -1,4 +1,4 @@
-import { HubServiceConfig, Secret, toBoolean } from '@careen/service';
+import { DeploymentSetting, HubServiceConfig, Secret, toBoolean } from '@careen/service';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
@@ -24,11 +24,13 @@ export class MaintenanceSessionConfig extends HubServiceConfig {
   @IsOptional()
   @IsString()
   @Secret()
+  @DeploymentSetting()
   CAREEN_MAINTENANCE_EXCHANGE_PASSWORD?: string;
 
   /** The agbot, whose HA-group semaphore every host of a group takes before it goes down. */
   @IsOptional()
   @IsUrl(URL_RULE)
+  @DeploymentSetting()
   CAREEN_AGBOT_URL = 'http://127.0.0.1:8081';
 
   /** Where VNF managers reach this service: the base of every `reply_url` and `instance_ids` URL. */

@@ -1,4 +1,4 @@
-import { CidrListConstraint, HubServiceConfig, Secret } from '@careen/service';
+import { CidrListConstraint, DeploymentSetting, HubServiceConfig, Secret } from '@careen/service';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
 
@@ -67,17 +67,20 @@ export class NotifierConfig extends HubServiceConfig {
   @IsOptional()
   @IsString()
   @Secret()
+  @DeploymentSetting()
   CAREEN_NOTIFIER_EXCHANGE_PASSWORD?: string;
 
   /** The NATS account `nats` subscribers are users of (its public key, `A…`). */
   @IsOptional()
   @Matches(/^A[A-Z2-7]{55}$/, { message: 'CAREEN_NOTIFIER_NATS_ACCOUNT must be an account public key (A…)' })
+  @DeploymentSetting()
   CAREEN_NOTIFIER_NATS_ACCOUNT?: string;
 
   /** A signing key of that account (a seed, `SA…`) the notifier signs subscribers' users with. */
   @IsOptional()
   @Matches(/^SA[A-Z2-7]{56}$/, { message: 'CAREEN_NOTIFIER_NATS_SIGNING_KEY must be an account seed (SA…)' })
   @Secret()
+  @DeploymentSetting()
   CAREEN_NOTIFIER_NATS_SIGNING_KEY?: string;
 
   /** How long the NATS credentials a subscriber is issued stay valid. */

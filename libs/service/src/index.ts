@@ -3,6 +3,7 @@ export * from './config/hub-service-config';
 export * from './auth/exchange-auth.module';
 export * from './auth/whoami.controller';
 export * from './config/secret.decorator';
+export * from './config/deployment-setting.decorator';
 export * from './config/load-config';
 export * from './http/error-body';
 export * from './http/domain-error.status';

@@ -18,20 +18,11 @@ import { LauncherError } from './launcher-error';
 import { logTail, rotateLog } from './log-files';
 import { startLocalPostgres, type LocalPostgres } from './local-postgres';
 import { waitUntilReady } from './readiness';
+import { serviceEnv } from './service-env';
 import { describeExit, exitOf, spawnService, type ServiceExit, type ServiceProcess } from './service-process';
 import type { StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
-/** Variables of the launcher itself that the services must not inherit. */
-const LAUNCHER_ONLY_ENV = [
-  'CAREEN_LAUNCHER_OWN_GROUP',
-  'CAREEN_HOME',
-  'CAREEN_PG_PORT',
-  'CAREEN_NATS_PORT',
-  'CAREEN_DEMO_NODES',
-  'CAREEN_DEMO_GROUPS',
-];
-
 /** A supervised process that ended. */
 export interface ProcessEnd {
   name: string;
@@ -229,45 +220,28 @@ export class LocalPlatform {
   }
 
   private serviceEnv(service: HubService, port: number, credentials: LocalCredentials): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of LAUNCHER_ONLY_ENV) delete env[name];
-    Object.assign(env, {
-      CAREEN_DATABASE_URL: this.postgres?.url,
-      CAREEN_NATS_URL: this.nats?.url,
-      CAREEN_NATS_CREDS: this.natsAuth?.credsFile,
-      CAREEN_LOG_LEVEL: this.config.logLevel,
-      [service.portEnv]: String(port),
-    });
-    if (this.config.otelEndpoint) env.CAREEN_OTEL_ENDPOINT = this.config.otelEndpoint;
-    if (service.name === 'exchange') {
-      env.CAREEN_ROOT_PASSWORD = credentials.rootPassword;
-    } else {
-      delete env.CAREEN_ROOT_PASSWORD;
-      env.CAREEN_EXCHANGE_URL = this.exchangeUrl();
-    }
-    // Locally the agbot, the maintenance service and the notifier sign in to the exchange as the
-    // hub admin; a deployment gives each a user of its own.
-    if (service.name === 'agbot') {
-      env.CAREEN_AGBOT_EXCHANGE_PASSWORD = credentials.rootPassword;
-      // Zincati-style clients of the demo's nodes take reboot slots from the demo's HA groups.
-      if (this.config.demo) env.CAREEN_FLEETLOCK_ORG = DEMO_ORG;
-    }
-    if (service.name === 'notifier') {
-      env.CAREEN_NOTIFIER_EXCHANGE_PASSWORD = credentials.rootPassword;
-      // NATS subscribers get users of the services' account, signed with its signing key.
-      env.CAREEN_NOTIFIER_NATS_ACCOUNT = this.natsAuth?.account.publicKey;
-      env.CAREEN_NOTIFIER_NATS_SIGNING_KEY = this.natsAuth?.signingKeySeed;
-      // Webhook receivers on the developer's own machine work out of the box.
-      env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
-    }
-    if (service.name === 'deployment-orchestrator')
-      env.CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD = credentials.rootPassword;
-    if (service.name === 'maintenance-session') {
-      env.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD = credentials.rootPassword;
-      const agbot = this.config.services.find((each) => each.service.name === 'agbot');
-      if (agbot) env.CAREEN_AGBOT_URL = `http://127.0.0.1:${agbot.port}`;
-    }
-    return env;
+    const agbot = this.config.services.find((each) => each.service.name === 'agbot');
+    const nats = this.natsAuth;
+    return serviceEnv(
+      service,
+      port,
+      {
+        databaseUrl: this.postgres?.url,
+        natsUrl: this.nats?.url,
+        nats: nats && {
+          credsFile: nats.credsFile,
+          accountPublicKey: nats.account.publicKey,
+          signingKeySeed: nats.signingKeySeed,
+        },
+        rootPassword: credentials.rootPassword,
+        exchangeUrl: this.exchangeUrl(),
+        agbotUrl: agbot && `http://127.0.0.1:${agbot.port}`,
+        logLevel: this.config.logLevel,
+        otelEndpoint: this.config.otelEndpoint,
+        fleetLockOrg: this.config.demo ? DEMO_ORG : undefined,
+      },
+      process.env,
+    );
   }
 
   exchangeUrl(): string {
