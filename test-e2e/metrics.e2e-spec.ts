@@ -2,17 +2,20 @@
  * What the services export to Prometheus, scraped from the real services (exchange, agbot,
  * maintenance service and notifier in this process): the fleet by connectivity, agent version
  * and cordon, the waiting long-polls, each outbox's backlog, each durable consumer's lag and
- * dead letters by reason. And the Grafana dashboards under deploy/grafana ask only for metrics
- * some service exports.
+ * dead letters by reason. Every service's metrics pass Prometheus's own checks (`promtool
+ * check metrics`), and the Grafana dashboards under deploy/grafana ask only for metrics some
+ * service exports.
  */
 import { agbotService } from '@careen/agbot/src/agbot.service';
 import { cloudEventHeaders, connectBus } from '@careen/bus';
 import { ExchangeChanged } from '@careen/contracts';
+import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
 import { notifierService } from '@careen/notifier/src/notifier.service';
 import { startServiceInProcess } from '@careen/service';
 import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,6 +36,19 @@ function valueOf(text: string, name: string, labels: Record<string, string>): nu
     if (Object.entries(labels).every(([key, value]) => present[key] === value)) return Number(match[4]);
   }
   return undefined;
+}
+
+/** What `promtool check metrics` says of a /metrics text: empty when it has nothing to say. */
+function promtoolCheck(text: string): Promise<string> {
+  // npm test provides promtool (see tools/launcher/src/promtool.ts); a direct jest run needs it on PATH.
+  const promtool = process.env.CAREEN_PROMTOOL_BIN ?? 'promtool';
+  return new Promise((resolve, reject) => {
+    const child = execFile(promtool, ['check', 'metrics'], (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve(`${stdout}${stderr}`);
+    });
+    child.stdin!.end(text);
+  });
 }
 
 /** The metric names a /metrics text declares, histograms' series under their own name. */
@@ -63,6 +79,12 @@ describe('metrics', () => {
       await startServiceInProcess(notifierService, infra, {
         CAREEN_EXCHANGE_URL: exchange.url,
         CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+      })
+    ).url;
+    urls.orchestrator = (
+      await startServiceInProcess(deploymentOrchestratorService, infra, {
+        CAREEN_EXCHANGE_URL: exchange.url,
+        CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: ROOT_PASSWORD,
       })
     ).url;
   });
@@ -144,5 +166,15 @@ describe('metrics', () => {
       });
     expect(asked.length).toBeGreaterThan(20);
     expect(asked.filter(({ metric }) => !exported.has(metric))).toEqual([]);
+  });
+
+  // Last: the series the tests above made are checked too.
+  it('names and types every metric of every service as Prometheus expects', async () => {
+    for (const [service, url] of Object.entries(urls))
+      expect([service, await promtoolCheck(await scrape(url))]).toEqual([service, '']);
+    // What it refuses: a gauge named like a counter, as prom-client's defaults had.
+    expect(
+      await promtoolCheck('# HELP open_total Open things.\n# TYPE open_total gauge\nopen_total 1\n'),
+    ).toBe('open_total non-counter metrics should not have "_total" suffix\n');
   });
 });

@@ -50,12 +50,16 @@ export function ensureCommand(
 export function findOnPath(command: string, path: string | undefined): string | undefined {
   for (const dir of [...(path ?? '').split(delimiter), '/usr/bin', '/usr/sbin'].filter(Boolean)) {
     const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder
-    }
+    if (isExecutable(candidate)) return candidate;
   }
   return undefined;
+}
+
+export function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -8,6 +8,7 @@ import { runCommand } from './child-command';
 import { LauncherError } from './launcher-error';
 import { ensureCommand } from './debian-package';
 import { ensureNatsServer } from './nats-binary';
+import { ensurePromtool } from './promtool';
 import { REPO_ROOT } from './repo-root';
 import { stateFolder } from './state-folder';
 
@@ -30,8 +31,10 @@ interface Step {
 
 export async function main(argv: string[]): Promise<number> {
   let natsServer: string;
+  let promtool: string;
   try {
     natsServer = ensureNatsServer(stateFolder(process.env).bin, process.env);
+    promtool = ensurePromtool(stateFolder(process.env).bin, process.env);
     // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize` and
     // check the compose file with Compose (docker-compose, or Docker's compose plugin).
     ensureCommand('kubectl', 'kubernetes-client', KUBECTL_INSTALL_HINT, process.env);
@@ -42,7 +45,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${error.message}\n`);
     return 1;
   }
-  const env = { ...process.env, CAREEN_NATS_SERVER_BIN: natsServer, NX_DAEMON: 'false' };
+  const env = {
+    ...process.env,
+    CAREEN_NATS_SERVER_BIN: natsServer,
+    CAREEN_PROMTOOL_BIN: promtool,
+    NX_DAEMON: 'false',
+  };
   const ci = process.env.CI === 'true' || process.env.CI === '1';
   const steps: Step[] = [
     { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },

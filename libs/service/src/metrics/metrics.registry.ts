@@ -1,6 +1,16 @@
 /** The service's Prometheus registry: default process metrics plus HTTP request timings. */
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+/**
+ * Gauges of prom-client's defaults named like counters, which Prometheus's own checks refuse
+ * (`promtool check metrics`); their sums are `sum(nodejs_active_handles)` and so on.
+ */
+const COUNTER_NAMED_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
 export class MetricsRegistry {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
@@ -8,6 +18,7 @@ export class MetricsRegistry {
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
+    for (const name of COUNTER_NAMED_GAUGES) this.registry.removeSingleMetric(name);
     this.httpDuration = new Histogram({
       name: 'careen_http_request_duration_seconds',
       help: 'HTTP request duration by route and status',
