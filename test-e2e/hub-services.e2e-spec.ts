@@ -1,10 +1,15 @@
-/** Every hub service boots on its own schema with health, readiness, metrics and OpenAPI. */
+/**
+ * Every hub service boots on its own schema with health, readiness, metrics and OpenAPI, and
+ * creates its streams with the replicas it is given (three on the suite's cluster run).
+ */
 import { agbotService } from '@careen/agbot/src/agbot.service';
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
 import { notifierService } from '@careen/notifier/src/notifier.service';
 import { startServiceInProcess, type InProcessService, type ServiceConfig } from '@careen/service';
+import { STREAMS } from '@careen/contracts';
+import { connectBus } from '@careen/bus';
 import { http, useTestInfra, withClient } from '@careen/testing';
 
 describe('the hub services', () => {
@@ -39,6 +44,20 @@ describe('the hub services', () => {
       expect((await http(service.url, 'GET', '/metrics')).body).toContain('process_cpu_user_seconds_total');
       const openapi = await http(service.url, 'GET', '/docs/openapi.json');
       expect(openapi.body.paths['/v1/whoami']).toBeDefined();
+    }
+  });
+
+  it('creates every stream with the replicas it is given', async () => {
+    const bus = await connectBus({ url: infra.natsUrl, name: 'replicas-test' });
+    try {
+      for (const stream of Object.values(STREAMS)) {
+        const info = await bus.jsm.streams.info(stream.name);
+        expect([stream.name, info.config.num_replicas]).toEqual([stream.name, infra.natsStreamReplicas]);
+        // On a cluster, each replica is a member of its own: the stream outlives a node.
+        expect(info.cluster?.replicas ?? []).toHaveLength(infra.natsStreamReplicas - 1);
+      }
+    } finally {
+      await bus.close();
     }
   });
 

@@ -6,11 +6,10 @@
 import { connect as connectNats } from '@nats-io/transport-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '@careen/devstack';
 import { eventually } from '@careen/testing';
+import { accepts, distinctFreePort, exitOf, untilOutputContains } from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
 const READY_LINE = 'Careen is ready.';
@@ -177,69 +176,3 @@ describe('npm start', () => {
     expect(stillListening).toEqual([]);
   });
 });
-
-async function distinctFreePort(taken: number[]): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (!taken.includes(port)) return port;
-  }
-}
-
-function untilOutputContains(
-  child: ChildProcess,
-  text: string,
-  timeoutMs: number,
-  output: () => string,
-): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(
-      () => finish(new Error(`no "${text}" within ${timeoutMs} ms; output:\n${output()}`)),
-      timeoutMs,
-    );
-    const onData = () => {
-      if (output().includes(text)) finish();
-    };
-    const onExit = (code: number | null) =>
-      finish(new Error(`the launcher exited (${code}) before "${text}"; output:\n${output()}`));
-    const finish = (error?: Error) => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.off('exit', onExit);
-      if (error) reject(error);
-      else resolvePromise();
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
-    onData();
-  });
-}
-
-function exitOf(
-  child: ChildProcess,
-  timeoutMs: number,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  }
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`still running ${timeoutMs} ms after SIGTERM`)),
-      timeoutMs,
-    );
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal });
-    });
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolvePromise) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolvePromise(true);
-    });
-    socket.once('error', () => resolvePromise(false));
-  });
-}

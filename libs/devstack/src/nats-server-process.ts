@@ -14,6 +14,20 @@ export interface NatsServerOptions {
   logFile?: string;
   /** Decentralized JWT authorization to enforce; without it, any client may connect. */
   auth?: NatsAuth;
+  /** A member of a JetStream cluster (see nats-cluster.ts). */
+  cluster?: ClusterMembership;
+  /** An HTTP monitoring port (`/healthz`, `/jsz`). */
+  monitorPort?: number;
+}
+
+export interface ClusterMembership {
+  name: string;
+  /** This server's name, unique in the cluster. */
+  serverName: string;
+  /** The port this server takes routes on. */
+  port: number;
+  /** Every member's route port, this one's included. */
+  routes: number[];
 }
 
 export interface RunningNatsServer {
@@ -26,8 +40,16 @@ export interface RunningNatsServer {
 export async function startNatsServer(options: NatsServerOptions): Promise<RunningNatsServer> {
   const port = options.port ?? (await freePort());
   mkdirSync(options.storeDir, { recursive: true });
+  // The pid file lets an operator (or a test) stop or kill this one server, e.g. a cluster member.
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', options.storeDir];
+  args.push('-P', join(options.storeDir, 'nats-server.pid'));
   if (options.logFile) args.push('-l', options.logFile);
+  if (options.monitorPort) args.push('-m', String(options.monitorPort));
+  if (options.cluster) {
+    const { name, serverName, port: routePort, routes } = options.cluster;
+    args.push('-n', serverName, '--cluster_name', name, '--cluster', `nats://127.0.0.1:${routePort}`);
+    args.push('--routes', routes.map((each) => `nats://127.0.0.1:${each}`).join(','));
+  }
   if (options.auth) {
     const configFile = join(options.storeDir, 'auth.conf');
     writeFileSync(configFile, natsAuthConfig(options.auth), { mode: 0o600 });
@@ -36,6 +58,8 @@ export async function startNatsServer(options: NatsServerOptions): Promise<Runni
   const child = spawn(options.binary, args, { stdio: 'ignore' });
   let exited = false;
   child.once('exit', () => (exited = true));
+  // A binary that cannot be run at all (ENOENT, EACCES) never exits: it fails to start.
+  child.once('error', () => (exited = true));
   await waitForPort(port, { isAlive: () => !exited });
   return {
     url: `nats://127.0.0.1:${port}`,

@@ -6,6 +6,8 @@ import { startTestNats, type TestNats } from './test-nats';
 export interface TestInfra {
   readonly databaseUrl: string;
   readonly natsUrl: string;
+  /** Replicas for the streams services create: 3 on a cluster (CAREEN_NATS_CLUSTER=1), else 1. */
+  readonly natsStreamReplicas: number;
   readonly database: TestDatabase;
   readonly nats: TestNats;
   /** Services started on this infra are closed before it goes away (see afterAll below). */
@@ -48,6 +50,9 @@ export function useTestInfra(options: { natsAuth?: boolean } = {}): TestInfra {
     },
     get natsUrl() {
       return ready(nats, 'the test NATS server').url;
+    },
+    get natsStreamReplicas() {
+      return ready(nats, 'the test NATS server').replicas;
     },
     get database() {
       return ready(database, 'the test database');

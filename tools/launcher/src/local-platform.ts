@@ -3,13 +3,9 @@
  * demo fleet first (its agents talk to the services), then the services (they drain into
  * NATS and Postgres), then NATS, then Postgres.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  loadOrCreateNatsAuth,
-  startNatsServer,
-  type NatsAuth,
-  type RunningNatsServer,
-} from '@careen/devstack';
+import { loadOrCreateNatsAuth, startNatsCluster, startNatsServer, type NatsAuth } from '@careen/devstack';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
 import { DEMO_ORG, startDemoFleet, type DemoFleet } from './demo-fleet';
@@ -20,7 +16,7 @@ import { startLocalPostgres, type LocalPostgres } from './local-postgres';
 import { waitUntilReady } from './readiness';
 import { serviceEnv } from './service-env';
 import { describeExit, exitOf, spawnService, type ServiceExit, type ServiceProcess } from './service-process';
-import type { StartConfig } from './start-config';
+import { natsPorts, type StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
 /** A supervised process that ended. */
@@ -32,7 +28,8 @@ export interface ProcessEnd {
 
 export class LocalPlatform {
   postgres?: LocalPostgres;
-  nats?: RunningNatsServer;
+  /** The nats-server, or the cluster's members: their URLs, comma-separated. */
+  nats?: { url: string; replicas: number; stop(): Promise<void> };
   /** The bus's JWT authorization: every service connects with its creds file. */
   private natsAuth?: NatsAuth & { credsFile: string };
   demo?: DemoFleet;
@@ -55,6 +52,11 @@ export class LocalPlatform {
     return join(this.config.state.logs, 'nats.log');
   }
 
+  /** Where a cluster's members log, one file each. */
+  get natsClusterLogs(): string {
+    return join(this.config.state.logs, 'nats-cluster');
+  }
+
   get postgresLogFile(): string {
     return join(this.config.state.logs, 'postgres.log');
   }
@@ -70,22 +72,51 @@ export class LocalPlatform {
   }
 
   async startNats(binary: string): Promise<void> {
-    this.print(`Starting nats-server (JetStream) on port ${this.config.natsPort}…`);
+    const ports = natsPorts(this.config);
+    this.print(
+      this.config.cluster
+        ? `Starting a three-node JetStream cluster on ports ${ports.join(', ')}…`
+        : `Starting nats-server (JetStream) on port ${this.config.natsPort}…`,
+    );
     rotateLog(this.natsLogFile);
     try {
       this.natsAuth = await loadOrCreateNatsAuth(this.config.state.nats);
-      this.nats = await startNatsServer({
-        binary,
-        storeDir: this.config.state.nats,
-        port: this.config.natsPort,
-        logFile: this.natsLogFile,
-        auth: this.natsAuth,
-      });
-      this.natsExit = exitOf(this.nats.process);
+      if (this.config.cluster) {
+        mkdirSync(this.natsClusterLogs, { recursive: true });
+        const cluster = await startNatsCluster({
+          binary,
+          storeDir: join(this.config.state.nats, 'cluster'),
+          ports,
+          logDir: this.natsClusterLogs,
+          auth: this.natsAuth,
+        });
+        this.nats = cluster;
+        // The cluster outlives a member (that is what it is for): it has ended when all have.
+        const exits = cluster.members.map((member) =>
+          exitOf(member.process).then((exit) => {
+            if (!this.stopping)
+              this.print(`NATS cluster member ${member.name} ${describeExit(exit)}; the others carry on.`);
+            return exit;
+          }),
+        );
+        this.natsExit = Promise.all(exits).then((all) => all[all.length - 1]!);
+      } else {
+        const server = await startNatsServer({
+          binary,
+          storeDir: this.config.state.nats,
+          port: this.config.natsPort,
+          logFile: this.natsLogFile,
+          auth: this.natsAuth,
+        });
+        this.nats = { ...server, replicas: 1 };
+        this.natsExit = exitOf(server.process);
+      }
     } catch (error) {
+      const logs = this.config.cluster
+        ? `the logs in ${this.natsClusterLogs}`
+        : `the end of ${this.natsLogFile}:\n${logTail(this.natsLogFile)}`;
       throw new LauncherError(
-        `nats-server (${binary}) did not start: ${(error as Error).message}. The end of ${this.natsLogFile}:\n` +
-          logTail(this.natsLogFile),
+        `nats-server (${binary}) did not start: ${(error as Error).message}. See ${logs}`,
       );
     }
   }
@@ -228,6 +259,7 @@ export class LocalPlatform {
       {
         databaseUrl: this.postgres?.url,
         natsUrl: this.nats?.url,
+        natsStreamReplicas: this.nats?.replicas,
         nats: nats && {
           credsFile: nats.credsFile,
           accountPublicKey: nats.account.publicKey,

@@ -17,6 +17,8 @@ const LAUNCHER_ONLY_ENV = [
 export interface LocalHub {
   databaseUrl?: string;
   natsUrl?: string;
+  /** Replicas of the services' streams: 3 on a cluster. */
+  natsStreamReplicas?: number;
   /** The services' NATS creds file, and the account and signing key the notifier issues users with. */
   nats?: { credsFile: string; accountPublicKey: string; signingKeySeed: string };
   rootPassword: string;
@@ -40,6 +42,7 @@ export function serviceEnv(
   Object.assign(env, {
     CAREEN_DATABASE_URL: hub.databaseUrl,
     CAREEN_NATS_URL: hub.natsUrl,
+    CAREEN_NATS_STREAM_REPLICAS: hub.natsStreamReplicas && String(hub.natsStreamReplicas),
     CAREEN_NATS_CREDS: hub.nats?.credsFile,
     CAREEN_LOG_LEVEL: hub.logLevel,
     [service.portEnv]: String(port),

@@ -9,6 +9,8 @@ export const NATS_PORT_ENV = 'CAREEN_NATS_PORT';
 
 export interface StartConfig {
   reset: boolean;
+  /** A three-node JetStream cluster on natsPort and the two ports after it, streams at three replicas. */
+  cluster: boolean;
   help: boolean;
   state: StateFolder;
   pgPort: number;
@@ -25,11 +27,13 @@ export interface StartConfig {
 const usageRow = (name: string, text: string) => `  ${name.padEnd(38)}${text}`;
 
 export const START_USAGE = [
-  'usage: npm start [-- --reset]',
+  'usage: npm start [-- --reset] [-- --cluster]',
   '',
   'Runs Postgres, a JetStream nats-server, every hub service and a demo fleet of simulated',
   'agents on this machine.',
   '  --reset   delete the local state (database, NATS data, logs, credentials) first',
+  '  --cluster run NATS as a three-node JetStream cluster (ports CAREEN_NATS_PORT and the two',
+  "            after it), the services' streams at three replicas",
   '',
   'Environment:',
   usageRow('CAREEN_HOME', 'state folder (default .careen/ in the repository)'),
@@ -45,7 +49,7 @@ export const START_USAGE = [
 ].join('\n');
 
 export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv): StartConfig {
-  const unknown = argv.filter((arg) => !['--reset', '--help', '-h'].includes(arg));
+  const unknown = argv.filter((arg) => !['--reset', '--cluster', '--help', '-h'].includes(arg));
   if (unknown.length > 0) throw new LauncherError(`unknown argument ${unknown.join(' ')}\n\n${START_USAGE}`);
   const services = installedHubServices();
   const demoNodes = countFromEnv(env, 'CAREEN_DEMO_NODES', 12, 0, 1000);
@@ -53,6 +57,7 @@ export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
   const withExchange = services.some((service) => service.name === 'exchange');
   return {
     reset: argv.includes('--reset'),
+    cluster: argv.includes('--cluster'),
     help: argv.includes('--help') || argv.includes('-h'),
     state: stateFolder(env),
     pgPort: portFromEnv(env, PG_PORT_ENV, 55432),
@@ -90,7 +95,12 @@ function countFromEnv(
 export function portClaims(config: StartConfig): PortClaim[] {
   return [
     { owner: 'Postgres', envVar: PG_PORT_ENV, port: config.pgPort },
-    { owner: 'NATS', envVar: NATS_PORT_ENV, port: config.natsPort },
+    ...natsPorts(config).map((port) => ({ owner: 'NATS', envVar: NATS_PORT_ENV, port })),
     ...config.services.map(({ service, port }) => ({ owner: service.name, envVar: service.portEnv, port })),
   ];
+}
+
+/** The NATS client ports: one, or on a cluster three in a row. */
+export function natsPorts(config: StartConfig): number[] {
+  return config.cluster ? [0, 1, 2].map((offset) => config.natsPort + offset) : [config.natsPort];
 }

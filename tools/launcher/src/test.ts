@@ -1,6 +1,7 @@
 /**
- * `npm test`: typecheck, format check, lint, then jest, stopping at the first failing step. Arguments after
- * `--` go to jest (`npm test -- libs/bus`).
+ * `npm test`: typecheck, format check, lint, then jest, then the bus and a few end-to-end files
+ * again on three-node JetStream clusters, stopping at the first failing step. Arguments after
+ * `--` go to jest instead (`npm test -- libs/bus`), and skip the cluster run.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -27,7 +28,16 @@ interface Step {
   name: string;
   bin: string;
   args: string[];
+  env?: Record<string, string>;
 }
+
+/** What runs again on three-node JetStream clusters: the bus, the cluster, and services end to end. */
+const CLUSTER_SUITE = [
+  'libs/bus',
+  'libs/devstack',
+  'test-e2e/hub-services.e2e-spec.ts',
+  'test-e2e/maintenance-session.e2e-spec.ts',
+];
 
 export async function main(argv: string[]): Promise<number> {
   let natsServer: string;
@@ -60,11 +70,20 @@ export async function main(argv: string[]): Promise<number> {
     { name: 'lint', bin: 'eslint', args: ['.'] },
     { name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv] },
   ];
+  // The whole run (no jest arguments) also runs a part of the suite on clusters.
+  if (argv.length === 0)
+    steps.push({
+      name: 'tests on a three-node JetStream cluster',
+      bin: 'jest',
+      args: [...(ci ? ['--ci'] : []), ...CLUSTER_SUITE],
+      env: { CAREEN_NATS_CLUSTER: '1' },
+    });
   for (const step of steps) {
-    process.stdout.write(`\n▶ ${step.name}: ${step.bin} ${step.args.join(' ')}\n`);
+    const shownEnv = Object.entries(step.env ?? {}).map(([name, value]) => `${name}=${value} `);
+    process.stdout.write(`\n▶ ${step.name}: ${shownEnv.join('')}${step.bin} ${step.args.join(' ')}\n`);
     const code = await runCommand(join(REPO_ROOT, 'node_modules', '.bin', step.bin), step.args, {
       cwd: REPO_ROOT,
-      env,
+      env: { ...env, ...step.env },
     });
     if (code !== 0) {
       process.stderr.write(`\n✖ ${step.name} failed (${step.bin} exited with code ${code}).\n`);

@@ -23,6 +23,8 @@ export interface InProcessService<C extends ServiceConfig> {
 export interface InProcessInfra {
   databaseUrl: string;
   natsUrl: string;
+  /** Replicas for the streams the service creates (on a JetStream cluster). */
+  natsStreamReplicas?: number;
   track?(close: () => Promise<void>): void;
 }
 
@@ -35,6 +37,7 @@ export async function startServiceInProcess<C extends ServiceConfig>(
   const config = loadConfig(definition.configClass, {
     CAREEN_DATABASE_URL: infra.databaseUrl,
     CAREEN_NATS_URL: infra.natsUrl,
+    ...(infra.natsStreamReplicas && { CAREEN_NATS_STREAM_REPLICAS: String(infra.natsStreamReplicas) }),
     CAREEN_LOG_LEVEL: 'error',
     ...env,
   });

@@ -31,6 +31,18 @@ export class ServiceConfig {
   })
   CAREEN_NATS_URL!: string;
 
+  /**
+   * Replicas of the streams this service creates: 3 on a three-node JetStream cluster, so that
+   * acknowledged events survive the loss of a node. Set at creation only: an existing stream
+   * keeps the replicas it has (an operator changes them with `nats stream edit`).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  CAREEN_NATS_STREAM_REPLICAS = 1;
+
   /** A NATS creds file (user JWT and seed), where the server enforces JWT authorization. */
   @IsOptional()
   @IsString()

@@ -82,7 +82,13 @@ export class PlatformModule {
             logger: options.logger,
             credsFile: options.config.CAREEN_NATS_CREDS,
           });
-          await ensureStreams(bus.jsm, options.streams);
+          await ensureStreams(
+            bus.jsm,
+            options.streams.map((stream) => ({
+              ...stream,
+              replicas: options.config.CAREEN_NATS_STREAM_REPLICAS,
+            })),
+          );
           return bus;
         },
       },

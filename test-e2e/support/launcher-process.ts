@@ -1,0 +1,80 @@
+/** Running `npm start` from a test: free ports for it, its output awaited, its exit. */
+import { type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { freePort } from '@careen/devstack';
+
+export async function distinctFreePort(taken: number[]): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!taken.includes(port)) return port;
+  }
+}
+
+export function untilOutputContains(
+  child: ChildProcess,
+  text: string,
+  timeoutMs: number,
+  output: () => string,
+): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(
+      () => finish(new Error(`no "${text}" within ${timeoutMs} ms; output:\n${output()}`)),
+      timeoutMs,
+    );
+    const onData = () => {
+      if (output().includes(text)) finish();
+    };
+    const onExit = (code: number | null) =>
+      finish(new Error(`the launcher exited (${code}) before "${text}"; output:\n${output()}`));
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolvePromise();
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+    onData();
+  });
+}
+
+export function exitOf(
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`still running ${timeoutMs} ms after SIGTERM`)),
+      timeoutMs,
+    );
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal });
+    });
+  });
+}
+
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePromise(true);
+    });
+    socket.once('error', () => resolvePromise(false));
+  });
+}
+
+/** `count` free ports in a row, none of them in `taken` (a NATS cluster's client ports). */
+export async function freePortRun(count: number, taken: number[]): Promise<number> {
+  for (;;) {
+    const first = await distinctFreePort(taken);
+    const run = Array.from({ length: count }, (_, offset) => first + offset);
+    const free = await Promise.all(run.map(async (port) => !taken.includes(port) && !(await accepts(port))));
+    if (free.every(Boolean)) return first;
+  }
+}
