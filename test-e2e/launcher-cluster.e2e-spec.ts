@@ -6,12 +6,12 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect as connectNats, credsAuthenticator } from '@nats-io/transport-node';
 import { STREAMS } from '@careen/contracts';
+import { HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HUB_SERVICES } from '../tools/launcher/src/hub-services';
 import { distinctFreePort, exitOf, freePortRun, untilOutputContains } from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
@@ -104,7 +104,7 @@ describe('npm start -- --cluster', () => {
       await eventually(
         async () => {
           // Until a new leader is elected, asking about the stream times out.
-        const info = await changes();
+          const info = await changes();
           expect(info.cluster?.leader).not.toBe(leader);
           expect(info.state.last_seq).toBeGreaterThan(state.last_seq);
           const last = await jsm.streams.getMessage(STREAMS.changes.name, { seq: info.state.last_seq });

@@ -10,12 +10,11 @@ import { DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/sr
 import { ExchangeConfig } from '@careen/exchange/src/exchange.config';
 import { MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
 import { NotifierConfig } from '@careen/notifier/src/notifier.config';
+import { HUB_SERVICES, serviceEnv, type LocalHub } from '@careen/devstack';
 import { requiredSettings } from '@careen/service';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HUB_SERVICES } from '../tools/launcher/src/hub-services';
-import { serviceEnv, type LocalHub } from '../tools/launcher/src/service-env';
 import {
   composeSettings,
   environmentSettings,

@@ -5,3 +5,5 @@ export * from './nats-server-process';
 export * from './nats-cluster';
 export * from './nats-auth';
 export * from './embedded-postgres-server';
+export * from './hub-services';
+export * from './service-env';

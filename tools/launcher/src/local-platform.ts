@@ -5,20 +5,26 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadOrCreateNatsAuth, startNatsCluster, startNatsServer, type NatsAuth } from '@careen/devstack';
+import {
+  loadOrCreateNatsAuth,
+  serviceEnv,
+  startNatsCluster,
+  startNatsServer,
+  type HubService,
+  type NatsAuth,
+} from '@careen/devstack';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
 import { DEMO_ORG, startDemoFleet, type DemoFleet } from './demo-fleet';
-import type { HubService } from './hub-services';
 import { LauncherError } from './launcher-error';
 import { logTail, rotateLog } from './log-files';
 import { startLocalPostgres, type LocalPostgres } from './local-postgres';
 import { waitUntilReady } from './readiness';
-import { serviceEnv } from './service-env';
 import { describeExit, exitOf, spawnService, type ServiceExit, type ServiceProcess } from './service-process';
 import { natsPorts, type StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
+
 /** A supervised process that ended. */
 export interface ProcessEnd {
   name: string;

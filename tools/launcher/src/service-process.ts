@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { stopChild } from '@careen/devstack';
 import { consoleLineFor, type OutputStream } from './console-log';
-import { serviceEntry, type HubService } from './hub-services';
+import { type HubService } from '@careen/devstack';
+import { serviceEntry } from './hub-services';
 import { rotateLog } from './log-files';
 import { REPO_ROOT } from './repo-root';
 

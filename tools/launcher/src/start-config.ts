@@ -1,5 +1,6 @@
 /** What `npm start` runs with, read once from the command line and the environment. */
-import { HUB_SERVICES, installedHubServices, type HubService } from './hub-services';
+import { HUB_SERVICES, type HubService } from '@careen/devstack';
+import { installedHubServices } from './hub-services';
 import { LauncherError } from './launcher-error';
 import { portFromEnv, type PortClaim } from './ports';
 import { stateFolder, type StateFolder } from './state-folder';

@@ -2,7 +2,7 @@
  * The environment `npm start` gives each hub service: its inherited one without the launcher's
  * own variables, the local Postgres and NATS, and what each service's features need.
  */
-import type { HubService } from './hub-services';
+import { type HubService } from './hub-services';
 
 /** Variables of the launcher itself that the services must not inherit. */
 const LAUNCHER_ONLY_ENV = [

@@ -1,0 +1,14 @@
+/** The hub's HTTP services, in start order: the exchange first, since the others verify its tokens. */
+export interface HubService {
+  name: string;
+  portEnv: string;
+  defaultPort: number;
+}
+
+export const HUB_SERVICES: readonly HubService[] = [
+  { name: 'exchange', portEnv: 'CAREEN_EXCHANGE_PORT', defaultPort: 8080 },
+  { name: 'agbot', portEnv: 'CAREEN_AGBOT_PORT', defaultPort: 8081 },
+  { name: 'maintenance-session', portEnv: 'CAREEN_MAINTENANCE_SESSION_PORT', defaultPort: 8082 },
+  { name: 'deployment-orchestrator', portEnv: 'CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT', defaultPort: 8083 },
+  { name: 'notifier', portEnv: 'CAREEN_NOTIFIER_PORT', defaultPort: 8084 },
+];
