@@ -78,6 +78,8 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
       logger,
       lead: (signal) => driver.run(signal),
     });
+    const election = this.election;
+    metrics.trackLeadership(election.key, () => election.isLeader);
   }
 
   onApplicationBootstrap(): void {

@@ -89,6 +89,8 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       logger,
       lead: (signal) => driver.run(signal),
     });
+    const election = this.election;
+    metrics.trackLeadership(election.key, () => election.isLeader);
   }
 
   async onApplicationBootstrap(): Promise<void> {

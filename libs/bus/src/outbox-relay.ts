@@ -51,11 +51,17 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private lastPrune = 0;
   private readonly table: string;
-  private readonly lockKey: string;
+  readonly lockKey: string;
+  private holdsLock = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.table = `"${options.schema}".outbox`;
     this.lockKey = `careen:outbox-relay:${options.schema}`;
+  }
+
+  /** Whether this relay leads (holds its schema's lock) now. */
+  get leading(): boolean {
+    return this.holdsLock;
   }
 
   start(): void {
@@ -93,6 +99,7 @@ export class OutboxRelay {
           await this.pause(1_000);
         }
       } finally {
+        this.holdsLock = false;
         await client.end().catch(() => undefined);
       }
     }
@@ -107,6 +114,7 @@ export class OutboxRelay {
       if (rows[0]?.leader) break;
       await this.pause(2_000);
     }
+    this.holdsLock = !this.stopped;
     let heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
     while (!this.stopped) {
       const moved = await this.relayOnce(client);

@@ -31,12 +31,13 @@ interface Step {
   env?: Record<string, string>;
 }
 
-/** What runs again on three-node JetStream clusters: the bus, the cluster, and services end to end. */
+/** What runs again on three-node JetStream clusters: the bus, the cluster, and services end to end, replicated. */
 const CLUSTER_SUITE = [
   'libs/bus',
   'libs/devstack',
   'test-e2e/hub-services.e2e-spec.ts',
   'test-e2e/maintenance-session.e2e-spec.ts',
+  'test-e2e/replicas.e2e-spec.ts',
 ];
 
 export async function main(argv: string[]): Promise<number> {

@@ -6,7 +6,14 @@
 import { ExchangeChanged } from '@careen/contracts';
 import { runConsumer, type BusConnection, type RunningConsumer } from '@careen/bus';
 import { LeaderElection, ProcessedMessages } from '@careen/persistence';
-import { BUS, ExchangeClient, exchangeCredentials, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import {
+  BUS,
+  ExchangeClient,
+  exchangeCredentials,
+  MetricsRegistry,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as pause } from 'node:timers/promises';
@@ -35,6 +42,7 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
     private readonly mirror: ExchangeMirror,
     @Inject(CHANGE_LISTENERS) private readonly listeners: ChangeListener[],
     @Inject(LEADER_TASKS) private readonly tasks: LeaderTask[],
+    metrics: MetricsRegistry,
   ) {
     const credentials = exchangeCredentials(
       config.CAREEN_AGBOT_EXCHANGE_USER,
@@ -47,6 +55,7 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
       logger,
       lead: (signal) => this.lead(signal),
     });
+    metrics.trackLeadership(this.election.key, () => this.election.isLeader);
   }
 
   get isLeader(): boolean {

@@ -34,6 +34,10 @@ export class LeaderElection {
     return this.leading;
   }
 
+  get key(): string {
+    return this.options.key;
+  }
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;

@@ -1,5 +1,5 @@
 /** The service's Prometheus registry: default process metrics plus HTTP request timings. */
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * Gauges of prom-client's defaults named like counters, which Prometheus's own checks refuse
@@ -14,6 +14,8 @@ const COUNTER_NAMED_GAUGES = [
 export class MetricsRegistry {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Each leader role this process competes for, and whether it holds it now. */
+  private readonly roles = new Map<string, () => boolean>();
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -26,5 +28,20 @@ export class MetricsRegistry {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30],
       registers: [this.registry],
     });
+    const roles = this.roles;
+    new Gauge({
+      name: 'careen_leader',
+      help: 'Whether this replica holds the leader role (1) or stands by for it (0)',
+      labelNames: ['role'],
+      registers: [this.registry],
+      collect() {
+        for (const [role, leading] of roles) this.set({ role }, leading() ? 1 : 0);
+      },
+    });
+  }
+
+  /** Exports, as `careen_leader{role}`, whether this replica holds `role` when scraped. */
+  trackLeadership(role: string, leading: () => boolean): void {
+    this.roles.set(role, leading);
   }
 }

@@ -108,16 +108,18 @@ export class PlatformModule {
       },
       {
         provide: OutboxRelay,
-        inject: [EventPublisher],
-        useFactory: (publisher: EventPublisher) =>
-          options.relayOutbox
-            ? new OutboxRelay({
-                databaseUrl: options.config.CAREEN_DATABASE_URL,
-                schema,
-                publisher,
-                logger: options.logger,
-              })
-            : undefined,
+        inject: [EventPublisher, MetricsRegistry],
+        useFactory: (publisher: EventPublisher, metrics: MetricsRegistry) => {
+          if (!options.relayOutbox) return undefined;
+          const relay = new OutboxRelay({
+            databaseUrl: options.config.CAREEN_DATABASE_URL,
+            schema,
+            publisher,
+            logger: options.logger,
+          });
+          metrics.trackLeadership(relay.lockKey, () => relay.leading);
+          return relay;
+        },
       },
       {
         provide: READINESS_CHECKS,
