@@ -7,7 +7,7 @@
  * services stay reachable at their one address.
  */
 import { HUB_SERVICES, freePort } from '@careen/devstack';
-import { eventually, startRoundRobinProxy, useTestInfra, type RoundRobinProxy } from '@careen/testing';
+import { eventually, startTcpProxy, useTestInfra, type TcpProxy } from '@careen/testing';
 import { get as httpGet } from 'node:http';
 import { KillableService } from './support/killable-service';
 
@@ -49,7 +49,7 @@ async function rolesHeld(replica: KillableService): Promise<string[]> {
 interface Pair {
   name: string;
   replicas: KillableService[];
-  proxy: RoundRobinProxy;
+  proxy: TcpProxy;
 }
 
 describe('every hub service as two replicas behind one address', () => {
@@ -74,7 +74,7 @@ describe('every hub service as two replicas behind one address', () => {
     const pair = {
       name,
       replicas,
-      proxy: await startRoundRobinProxy(replicas.map((replica) => replica.port)),
+      proxy: await startTcpProxy(replicas.map((replica) => replica.port)),
     };
     pairs.push(pair);
     urls[name] = pair.proxy.url;

@@ -10,4 +10,4 @@ export * from './bad-input-matrix';
 export * from './seeded-random';
 export * from './exchange-seed';
 export * from './otlp-collector';
-export * from './round-robin-proxy';
+export * from './tcp-proxy';

@@ -1,0 +1,118 @@
+/**
+ * A TCP proxy for tests, in front of one upstream or several (round robin, as a Kubernetes
+ * Service is: a connection goes to the next upstream in turn, and to the one after it when that
+ * one refuses), that injects the faults of a network between two parts:
+ * - `delay(ms)`: every chunk, in both directions, arrives that much later (order kept);
+ * - `partition()`: nothing passes either way and new connections wait, until `heal()`, which
+ *   delivers what was held, as TCP retransmits once a short partition ends;
+ * - `reset()`: every open connection is reset (RST) on both sides, as a crashed middlebox does.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { Transform, type TransformCallback } from 'node:stream';
+
+export interface TcpProxy {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** Connections each upstream port has been given. */
+  readonly connections: Map<number, number>;
+  delay(ms: number): void;
+  partition(): void;
+  heal(): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<TcpProxy> {
+  let next = 0;
+  let delayMs = 0;
+  /** While partitioned, what waits for the heal: held chunks and held connections. */
+  let partitioned: (() => void)[] | undefined;
+  const connections = new Map(upstreamPorts.map((port) => [port, 0]));
+  const pairs = new Set<[Socket, Socket]>();
+  const waiting = new Set<Socket>();
+
+  /** Passes chunks on after the current delay, and not at all while partitioned. */
+  const link = () =>
+    new Transform({
+      transform(chunk: Buffer, _encoding, done: TransformCallback) {
+        const pass = () => (delayMs > 0 ? setTimeout(() => done(null, chunk), delayMs) : done(null, chunk));
+        if (partitioned) partitioned.push(pass);
+        else pass();
+      },
+    });
+
+  /** Connects to the next upstream that accepts, trying each at most once. */
+  const connectUpstream = (tried = 0): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const port = upstreamPorts[next++ % upstreamPorts.length]!;
+      const upstream = connect({ host: '127.0.0.1', port });
+      upstream.once('connect', () => {
+        upstream.removeAllListeners('error');
+        connections.set(port, (connections.get(port) ?? 0) + 1);
+        resolve(upstream);
+      });
+      upstream.once('error', (error) => {
+        upstream.destroy();
+        if (tried + 1 >= upstreamPorts.length) reject(error);
+        else connectUpstream(tried + 1).then(resolve, reject);
+      });
+    });
+
+  const join = (client: Socket) => {
+    waiting.delete(client);
+    if (client.destroyed) return;
+    connectUpstream().then(
+      (upstream) => {
+        const pair: [Socket, Socket] = [client, upstream];
+        pairs.add(pair);
+        client.pipe(link()).pipe(upstream);
+        upstream.pipe(link()).pipe(client);
+        const end = () => {
+          pairs.delete(pair);
+          client.destroy();
+          upstream.destroy();
+        };
+        for (const socket of pair) socket.once('error', end).once('close', end);
+        client.resume();
+      },
+      () => client.destroy(),
+    );
+  };
+
+  const server: Server = createServer((client) => {
+    client.pause();
+    client.once('error', () => client.destroy());
+    waiting.add(client);
+    if (partitioned) partitioned.push(() => join(client));
+    else join(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    connections,
+    delay: (ms) => {
+      delayMs = ms;
+    },
+    partition: () => {
+      partitioned ??= [];
+    },
+    heal: () => {
+      const held = partitioned ?? [];
+      partitioned = undefined;
+      for (const release of held) release();
+    },
+    reset: () => {
+      for (const pair of [...pairs]) for (const socket of pair) socket.resetAndDestroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        partitioned = undefined;
+        for (const pair of pairs) for (const socket of pair) socket.destroy();
+        for (const socket of waiting) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
