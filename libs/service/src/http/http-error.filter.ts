@@ -1,7 +1,7 @@
 /**
  * Turns everything a handler throws into the `{statusCode, error, message, details?}` body.
- * Domain errors map by kind; Nest's HTTP exceptions keep their status; anything else is a
- * 500 whose cause is logged, never shown.
+ * Domain errors map by kind; Nest's HTTP exceptions keep their status; Postgres out of reach is
+ * a 503 with Retry-After; anything else is a 500 whose cause is logged, never shown.
  */
 import { DomainError } from '@careen/contracts';
 import {
@@ -12,6 +12,7 @@ import {
   type LoggerService,
 } from '@nestjs/common';
 import { type Response } from 'express';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { statusOfErrorKind } from './domain-error.status';
 import { errorBody, type ErrorBody } from './error-body';
 
@@ -21,6 +22,13 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`database unavailable: ${String((exception as Error).message)}`, 'HttpErrorFilter');
+      if (response.headersSent) return;
+      response.setHeader('Retry-After', '1');
+      response.status(503).json(errorBody(503, 'the database is unavailable; try again shortly'));
+      return;
+    }
     const body = errorBodyOf(exception);
     if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
       this.logger.error(

@@ -1,0 +1,45 @@
+/**
+ * Whether an error only says that Postgres cannot be reached right now (restarting, failed
+ * over, refusing connections): the request may succeed if tried again, so it is answered 503
+ * with Retry-After, not 500.
+ */
+
+/** SQLSTATEs of a connection that failed or of a server shutting down or starting up. */
+const UNAVAILABLE_STATES = new Set([
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08004', // sqlserver_rejected_establishment_of_sqlconnection
+  '08006', // connection_failure
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+]);
+
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/** What node-postgres says when its connection went away or never came. */
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/;
+
+interface ErrorLike {
+  message: string;
+  code?: unknown;
+  driverError?: unknown;
+}
+
+/** An error by its shape: one raised by Node's own sockets is not an `Error` of every realm. */
+const isErrorLike = (value: unknown): value is ErrorLike =>
+  typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string';
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!isErrorLike(error)) return false;
+  // TypeORM wraps the driver's error as `driverError`.
+  return [error, error.driverError].some((each) => {
+    if (!isErrorLike(each)) return false;
+    const code = each.code;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code)))
+      return true;
+    return UNAVAILABLE_MESSAGES.test(each.message);
+  });
+}
