@@ -6,11 +6,11 @@
  */
 import { agbotService } from '@careen/agbot/src/agbot.service';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService, type ServiceConfig } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
 import { basic, eventually, http, startTcpProxy, useTestInfra, type TcpProxy } from '@careen/testing';
+import { publishAgentPackage } from './support/agent-packages';
 import { overlapsWithinGroups, upgradeSpans } from './support/down-spans';
 
 const ROOT_PASSWORD = 'agent-faults-root-password';
@@ -28,16 +28,7 @@ describe('faults between agents and the exchange', () => {
 
   const call = (method: string, path: string, body?: unknown) =>
     http(exchange.url, method, path, { auth: ROOT, body });
-  const publish = async (version: string) =>
-    expect(
-      (
-        await http(exchange.url, 'POST', '/v1/agent-packages', {
-          auth: ROOT,
-          rawBody: await buildPackage({ version }),
-          headers: { 'content-type': 'application/gzip' },
-        })
-      ).status,
-    ).toBe(201);
+  const publish = (version: string) => publishAgentPackage(exchange.url, ROOT, version);
   let policy: string | undefined;
   /**
    * Publishes `version` and a policy that moves the fleet to it within a short window, in place

@@ -13,8 +13,7 @@ import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
 import { basic, eventually, http, useTestInfra } from '@careen/testing';
-import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
+import { publishAgentPackage } from './support/agent-packages';
 
 const ROOT_PASSWORD = 'root-password-1';
 const root = basic('root', 'root', ROOT_PASSWORD);
@@ -22,18 +21,6 @@ const NODES = 30;
 const GROUPS = 10;
 const FAILING = 'sim-0007';
 const TERMINAL = ['successful', 'rolled-back', 'rollback-failed'];
-
-async function agentPackage(version: string): Promise<Buffer> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve) => {
-    archive.on('data', (chunk) => chunks.push(chunk as Buffer));
-    archive.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
-  archive.finalize();
-  return gzipSync(await done);
-}
 
 /** Each agent's time holding its group: from `initiated` to its final status. */
 function upgradeSpans(timeline: readonly TimelineEntry[], version: string) {
@@ -63,16 +50,7 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
 
   const call = (method: string, path: string, body?: unknown) =>
     http(exchange.url, method, path, { auth: root, body });
-  const publish = async (version: string) =>
-    expect(
-      (
-        await http(exchange.url, 'POST', '/v1/agent-packages', {
-          auth: root,
-          rawBody: await agentPackage(version),
-          headers: { 'content-type': 'application/gzip' },
-        })
-      ).status,
-    ).toBe(201);
+  const publish = (version: string) => publishAgentPackage(exchange.url, root, version);
 
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });

@@ -6,10 +6,10 @@
  * in this process or as its own.
  */
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
-import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
 import { SEED_STRATEGY_YAML } from '@careen/contracts/src/strategies/seed-strategy.fixture';
 import { createLogger } from '@careen/telemetry';
 import { http, type Credentials, type HttpResult } from '@careen/testing';
+import { publishAgentPackage } from './agent-packages';
 import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } from './rollout-hub';
 
 export { ACME_ADMIN, HUB_ROOT };
@@ -95,16 +95,7 @@ export async function startOrchestratorHub(infra: {
         .map((policy) => policy.name)
         .filter((name) => name.startsWith(prefix));
     },
-    publishPackage: async (version) => {
-      const bytes = await buildPackage({ version });
-      const published = await http(rollouts.exchange.url, 'POST', '/v1/agent-packages', {
-        auth: HUB_ROOT,
-        rawBody: bytes,
-        headers: { 'content-type': 'application/gzip' },
-      });
-      if (published.status !== 201) throw new Error(`publishing ${version}: ${published.status}`);
-      return bytes;
-    },
+    publishPackage: (version) => publishAgentPackage(rollouts.exchange.url, HUB_ROOT, version),
     close: () => rollouts.close(),
   };
 }
