@@ -40,8 +40,8 @@ export interface RunningNatsServer {
 export async function startNatsServer(options: NatsServerOptions): Promise<RunningNatsServer> {
   const port = options.port ?? (await freePort());
   mkdirSync(options.storeDir, { recursive: true });
-  // The pid file lets an operator (or a test) stop or kill this one server, e.g. a cluster member.
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', options.storeDir];
+  // The pid file lets an operator (or a test) stop or kill this one server, e.g. a cluster member.
   args.push('-P', join(options.storeDir, 'nats-server.pid'));
   if (options.logFile) args.push('-l', options.logFile);
   if (options.monitorPort) args.push('-m', String(options.monitorPort));
