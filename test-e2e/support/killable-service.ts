@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const repoRoot = resolve(__dirname, '..', '..');
+/** How much of a service's own output is kept, to tell why it did not start. */
+const OUTPUT_KEPT = 8_192;
 
 export class KillableService {
   private child: ChildProcess | undefined;
@@ -21,21 +23,38 @@ export class KillableService {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Starts the service and waits until it is ready. */
+  /**
+   * Starts the service and waits until it is ready. One that is not ready in time is killed,
+   * and the error carries the end of what it printed.
+   */
   async start(): Promise<void> {
-    this.child = spawn(
+    const child = spawn(
       process.execPath,
       ['-r', '@swc-node/register', resolve(repoRoot, `apps/${this.app}/src/main.ts`)],
       {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...this.env() },
-        stdio: 'ignore',
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    await eventually(async () => expect((await http(this.url, 'GET', '/readyz')).status).toBe(200), {
-      timeoutMs: 30_000,
-      intervalMs: 100,
-    });
+    this.child = child;
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    try {
+      const ready = async () => (await http(this.url, 'GET', '/readyz', { timeoutMs: 2_000 })).status;
+      await eventually(async () => expect(await ready()).toBe(200), {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
+    } catch (error) {
+      const exit = child.exitCode ?? child.signalCode;
+      await this.kill();
+      throw new Error(
+        `${this.app} on port ${this.port} was not ready in 30 s (${exit === null ? 'still running' : `exited: ${exit}`}): ${String(error)}\n${output}`,
+      );
+    }
   }
 
   /** SIGKILL, and wait for the process to be gone. */
@@ -43,6 +62,7 @@ export class KillableService {
     const child = this.child;
     if (!child) return;
     this.child = undefined;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGKILL');
     await exited;

@@ -22,6 +22,7 @@ import { type BusConnection, type BusLogger } from './bus-connection';
 import { DeadLetters } from './dead-letter';
 import { headerLookup } from './cloud-event-headers';
 import { decodeMessage } from './message-decoder';
+import { retryTransient } from './jetstream-retry';
 import { retryDelayMs } from './retry-delay';
 
 export interface BusMessage<P> {
@@ -74,9 +75,11 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   const maxDeliver = options.maxDeliver ?? 5;
   const backoff = options.backoffMs ?? [1_000, 5_000, 15_000, 30_000];
   const deadLetters = options.given ? undefined : new DeadLetters(options.bus.js, options.service);
-  if (!options.given) await ensureDurable(options, name, maxDeliver);
+  // At start, right after another replica made the stream or the consumer, the cluster may
+  // still be electing its leader.
+  if (!options.given) await retryTransient(() => ensureDurable(options, name, maxDeliver));
 
-  const consumer = await options.bus.js.consumers.get(options.event.stream, name);
+  const consumer = await retryTransient(() => options.bus.js.consumers.get(options.event.stream, name));
   const stats = options.bus.stats.consumer(name, options.event.stream);
   let messages: ConsumerMessages | undefined;
   let stopped = false;

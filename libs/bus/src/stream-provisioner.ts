@@ -4,6 +4,7 @@
  */
 import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { retryTransient } from './jetstream-retry';
 
 export interface StreamSpec {
   name: string;
@@ -23,7 +24,8 @@ const STREAM_NAME_IN_USE = 10058;
 const UNLIMITED_BYTES = -1;
 
 export async function ensureStreams(jsm: JetStreamManager, specs: readonly StreamSpec[]): Promise<void> {
-  for (const spec of specs) await ensureStream(jsm, spec);
+  // A stream another replica is creating on a cluster may not answer until its leader is elected.
+  for (const spec of specs) await retryTransient(() => ensureStream(jsm, spec));
 }
 
 async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {

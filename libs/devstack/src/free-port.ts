@@ -1,7 +1,25 @@
 import { createServer } from 'node:net';
 
-/** Asks the kernel for a free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
+/**
+ * Ports this process handed out lately. The kernel may offer a port again as soon as it is
+ * closed, so two callers asking at once (the members of a cluster, the replicas of a service)
+ * could each be given the same one; each is given a port of its own instead.
+ */
+const handedOut = new Set<number>();
+const REMEMBERED = 4_096;
+
+/** Asks the kernel for a free TCP port on the loopback interface, one not handed out lately. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await kernelFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (handedOut.size > REMEMBERED) handedOut.delete(handedOut.values().next().value!);
+    return port;
+  }
+}
+
+function kernelFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -15,6 +15,8 @@ export interface RequestOptions {
   /** Sent as is, for malformed and oversized bodies. */
   rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
+  /** Gives up (throws) when no answer came within this. */
+  timeoutMs?: number;
 }
 
 export function basic(org: string, id: string, secret: string): Credentials {
@@ -39,7 +41,8 @@ export async function http<T = any>(
   let body: string | Uint8Array | undefined = options.rawBody;
   if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(new URL(path, baseUrl), { method, headers, body });
+  const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  const response = await fetch(new URL(path, baseUrl), { method, headers, body, signal });
   const text = await response.text();
   let parsed: unknown = text;
   try {
