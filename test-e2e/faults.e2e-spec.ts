@@ -9,6 +9,7 @@ import { STREAMS } from '@careen/contracts';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService, type ServiceConfig } from '@careen/service';
 import { basic, eventually, http, startTcpProxy, useTestInfra, type TcpProxy } from '@careen/testing';
+import { changesPerOrg } from './support/change-stream';
 
 const ROOT_PASSWORD = 'faults-root-password';
 const ROOT = basic('root', 'root', ROOT_PASSWORD);
@@ -51,16 +52,7 @@ describe('faults between a service and NATS', () => {
     return ids;
   }
 
-  /** How many messages the change stream holds about each org. */
-  async function changesPerOrg(ids: string[]): Promise<number[]> {
-    const info = await reader.jsm.streams.info(STREAMS.changes.name, { subjects_filter: 'careen.changes.>' });
-    const subjects = Object.entries(info.state.subjects ?? {});
-    return ids.map((id) =>
-      subjects
-        .filter(([subject]) => subject.startsWith(`careen.changes.${id}.`))
-        .reduce((sum, [, count]) => sum + count, 0),
-    );
-  }
+  const changesOf = (ids: string[]) => changesPerOrg(reader, ids);
 
   const backlog = async () => {
     const metrics = await (await fetch(`${exchange.url}/metrics`)).text();
@@ -77,11 +69,11 @@ describe('faults between a service and NATS', () => {
       // Committed, and held in the outbox (the metric is read at most once a second): none of
       // it is on the stream yet.
       await eventually(async () => expect(await backlog()).toBe(5), { intervalMs: 200 });
-      expect(await changesPerOrg(ids)).toEqual([0, 0, 0, 0, 0]);
+      expect(await changesOf(ids)).toEqual([0, 0, 0, 0, 0]);
     } finally {
       proxy.heal();
     }
-    await eventually(async () => expect(await changesPerOrg(ids)).toEqual([1, 1, 1, 1, 1]), {
+    await eventually(async () => expect(await changesOf(ids)).toEqual([1, 1, 1, 1, 1]), {
       timeoutMs: 30_000,
       intervalMs: 100,
     });
@@ -95,13 +87,13 @@ describe('faults between a service and NATS', () => {
     let ids: string[];
     try {
       ids = await createOrgs('reset', 10);
-      await eventually(async () => expect((await changesPerOrg(ids)).some((count) => count > 0)).toBe(true));
+      await eventually(async () => expect((await changesOf(ids)).some((count) => count > 0)).toBe(true));
       proxy.reset();
     } finally {
       proxy.delay(0);
     }
     // The relay republishes what it has no acknowledgement for, under the same message ids.
-    await eventually(async () => expect(await changesPerOrg(ids)).toEqual(ids.map(() => 1)), {
+    await eventually(async () => expect(await changesOf(ids)).toEqual(ids.map(() => 1)), {
       timeoutMs: 30_000,
       intervalMs: 100,
     });
@@ -112,7 +104,7 @@ describe('faults between a service and NATS', () => {
     proxy.delay(200);
     try {
       const ids = await createOrgs('slow', 3);
-      await eventually(async () => expect(await changesPerOrg(ids)).toEqual([1, 1, 1]), {
+      await eventually(async () => expect(await changesOf(ids)).toEqual([1, 1, 1]), {
         timeoutMs: 30_000,
         intervalMs: 100,
       });

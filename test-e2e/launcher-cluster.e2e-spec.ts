@@ -6,15 +6,20 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect as connectNats, credsAuthenticator } from '@nats-io/transport-node';
 import { STREAMS } from '@careen/contracts';
-import { HUB_SERVICES } from '@careen/devstack';
+import { freePort, HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { distinctFreePort, exitOf, freePortRun, untilOutputContains } from './support/launcher-process';
+import { join } from 'node:path';
+import {
+  exitOf,
+  freePortRun,
+  spawnLauncher,
+  stopLauncher,
+  untilOutputContains,
+} from './support/launcher-process';
 
-const REPO_ROOT = resolve(__dirname, '..');
 const ROOT_PASSWORD = 'cluster-root-password';
 
 jest.setTimeout(240_000);
@@ -22,48 +27,37 @@ jest.setTimeout(240_000);
 describe('npm start -- --cluster', () => {
   let home: string;
   let launcher: ChildProcess | undefined;
-  let output = '';
   const env: NodeJS.ProcessEnv = {};
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'careen-launcher-cluster-'));
     const taken: number[] = [];
     for (const envVar of ['CAREEN_PG_PORT', ...HUB_SERVICES.map((service) => service.portEnv)]) {
-      taken.push(await distinctFreePort(taken));
+      taken.push(await freePort());
       env[envVar] = String(taken[taken.length - 1]);
     }
     env.CAREEN_NATS_PORT = String(await freePortRun(3, taken));
   });
 
   afterAll(async () => {
-    if (launcher && launcher.exitCode === null && launcher.signalCode === null) {
-      launcher.kill('SIGTERM');
-      await exitOf(launcher, 30_000).catch(() => launcher?.kill('SIGKILL'));
-    }
+    await stopLauncher(launcher);
     rmSync(home, { recursive: true, force: true });
   });
 
   it('keeps every stream at three replicas and carries on when a member is killed', async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'start.js'), '--cluster'], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        ...env,
-        CAREEN_HOME: home,
-        CAREEN_LOG_LEVEL: 'warn',
-        CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
-        CAREEN_DEMO_NODES: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, output } = spawnLauncher(['--cluster'], {
+      ...env,
+      CAREEN_HOME: home,
+      CAREEN_LOG_LEVEL: 'warn',
+      CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
+      CAREEN_DEMO_NODES: '0',
     });
     launcher = child;
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await untilOutputContains(child, 'Careen is ready.', 180_000, () => output);
+    await untilOutputContains(child, 'Careen is ready.', 180_000, output);
 
     const natsPort = Number(env.CAREEN_NATS_PORT);
     const servers = [0, 1, 2].map((offset) => `nats://127.0.0.1:${natsPort + offset}`);
-    expect(output).toContain(`NATS        ${servers.join(',')} (JetStream`);
+    expect(output()).toContain(`NATS        ${servers.join(',')} (JetStream`);
     const nc = await connectNats({
       servers,
       authenticator: credsAuthenticator(readFileSync(join(home, 'nats', 'services.creds'))),
@@ -85,12 +79,7 @@ describe('npm start -- --cluster', () => {
       const leader = cluster!.leader!;
       const pid = readFileSync(join(home, 'nats', 'cluster', leader, 'nats-server.pid'), 'utf8');
       process.kill(Number(pid), 'SIGKILL');
-      await untilOutputContains(
-        child,
-        `NATS cluster member ${leader} was killed by SIGKILL`,
-        30_000,
-        () => output,
-      );
+      await untilOutputContains(child, `NATS cluster member ${leader} was killed by SIGKILL`, 30_000, output);
 
       const created = await fetch(`http://127.0.0.1:${env.CAREEN_EXCHANGE_PORT}/v1/orgs`, {
         method: 'POST',

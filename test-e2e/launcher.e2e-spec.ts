@@ -4,52 +4,52 @@
  * and reporting their status), reports ready, and on SIGTERM stops all of it and exits 0.
  */
 import { connect as connectNats } from '@nats-io/transport-node';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort, HUB_SERVICES as ALL_HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
-import { accepts, distinctFreePort, exitOf, untilOutputContains } from './support/launcher-process';
+import {
+  accepts,
+  exitOf,
+  spawnLauncher,
+  stopLauncher,
+  untilOutputContains,
+} from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
 const READY_LINE = 'Careen is ready.';
 const ROOT_PASSWORD = 'launcher-root-password';
 const DEMO_NODES = 6;
 const DEMO_GROUPS = 2;
-const HUB_SERVICES = [
-  { name: 'exchange', portEnv: 'CAREEN_EXCHANGE_PORT' },
-  { name: 'agbot', portEnv: 'CAREEN_AGBOT_PORT' },
-  { name: 'maintenance-session', portEnv: 'CAREEN_MAINTENANCE_SESSION_PORT' },
-  { name: 'deployment-orchestrator', portEnv: 'CAREEN_DEPLOYMENT_ORCHESTRATOR_PORT' },
-  { name: 'notifier', portEnv: 'CAREEN_NOTIFIER_PORT' },
-].filter((service) => existsSync(join(REPO_ROOT, 'apps', service.name, 'src', 'main.ts')));
+/** The hub services whose sources this checkout has, as the launcher runs them. */
+const HUB_SERVICES = ALL_HUB_SERVICES.filter((service) =>
+  existsSync(join(REPO_ROOT, 'apps', service.name, 'src', 'main.ts')),
+);
 
 jest.setTimeout(240_000);
 
 describe('npm start', () => {
   let home: string;
   let launcher: ChildProcess | undefined;
-  let output = '';
+  let output = () => '';
   const ports = new Map<string, number>();
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'careen-launcher-'));
     for (const envVar of ['CAREEN_PG_PORT', 'CAREEN_NATS_PORT', ...HUB_SERVICES.map((s) => s.portEnv)]) {
-      ports.set(envVar, await distinctFreePort([...ports.values()]));
+      ports.set(envVar, await freePort());
     }
   });
 
   afterAll(async () => {
-    if (launcher && launcher.exitCode === null && launcher.signalCode === null) {
-      launcher.kill('SIGTERM');
-      await exitOf(launcher, 30_000).catch(() => launcher?.kill('SIGKILL'));
-    }
+    await stopLauncher(launcher);
     rmSync(home, { recursive: true, force: true });
   });
 
   it('starts every hub service and the demo fleet, answers health checks, and stops everything on SIGTERM with exit 0', async () => {
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
       CAREEN_HOME: home,
       CAREEN_LOG_LEVEL: 'warn',
       CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
@@ -57,16 +57,12 @@ describe('npm start', () => {
       CAREEN_DEMO_GROUPS: String(DEMO_GROUPS),
     };
     for (const [envVar, port] of ports) env[envVar] = String(port);
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'start.js')], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const started = spawnLauncher([], env);
+    const child = started.child;
     launcher = child;
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    output = started.output;
 
-    await untilOutputContains(child, READY_LINE, 180_000, () => output);
+    await untilOutputContains(child, READY_LINE, 180_000, output);
 
     const statuses = await Promise.all(
       HUB_SERVICES.map(async (service) => {
@@ -84,10 +80,12 @@ describe('npm start', () => {
     await expect(
       connectNats({ servers: `nats://127.0.0.1:${ports.get('CAREEN_NATS_PORT')}`, reconnect: false }),
     ).rejects.toThrow(/Authorization/i);
-    expect(output).toMatch(/NATS .*JWT authorization; services' creds \S+services\.creds/);
+    expect(output()).toMatch(/NATS .*JWT authorization; services' creds \S+services\.creds/);
 
     // The demo fleet: its nodes are registered in their groups and report version 1.0.0.
-    expect(output).toContain(`Demo fleet  ${DEMO_NODES} simulated agents demo-0001 … demo-000${DEMO_NODES}`);
+    expect(output()).toContain(
+      `Demo fleet  ${DEMO_NODES} simulated agents demo-0001 … demo-000${DEMO_NODES}`,
+    );
     const exchange = `http://127.0.0.1:${ports.get('CAREEN_EXCHANGE_PORT')}`;
     const asRoot = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
     const get = async (path: string) => {
@@ -104,7 +102,7 @@ describe('npm start', () => {
     ]);
     // FleetLock is on for the demo org: the summary's two curl commands take and give back a
     // reboot slot of the first node's group.
-    const curls = [...output.matchAll(/curl -H 'fleet-lock-protocol: true' -d '(.+?)' (\S+)/g)];
+    const curls = [...output().matchAll(/curl -H 'fleet-lock-protocol: true' -d '(.+?)' (\S+)/g)];
     expect(curls.map(([, , url]) => url!.split('/').pop())).toEqual(['pre-reboot', 'steady-state']);
     const slots = [];
     for (const [, body, url] of curls) {
@@ -131,7 +129,7 @@ describe('npm start', () => {
     // reference VNF manager of project shop.
     const maintenancePort = ports.get('CAREEN_MAINTENANCE_SESSION_PORT');
     if (maintenancePort) {
-      const demoPassword = /Demo admin +org "demo", user "admin", password (\S+)/.exec(output)?.[1];
+      const demoPassword = /Demo admin +org "demo", user "admin", password (\S+)/.exec(output())?.[1];
       const asDemo = `Basic ${Buffer.from(`demo/admin:${demoPassword}`).toString('base64')}`;
       const maintenance = `http://127.0.0.1:${maintenancePort}`;
       const started = await fetch(`${maintenance}/v1/maintenance`, {
@@ -150,8 +148,8 @@ describe('npm start', () => {
         },
         { timeoutMs: 90_000, intervalMs: 500 },
       );
-      expect(output).toContain('vnf manager shop: MAINTENANCE → ACK_MAINTENANCE');
-      expect(output).toContain('vnf manager shop: MAINTENANCE_COMPLETE → ACK_MAINTENANCE_COMPLETE');
+      expect(output()).toContain('vnf manager shop: MAINTENANCE → ACK_MAINTENANCE');
+      expect(output()).toContain('vnf manager shop: MAINTENANCE_COMPLETE → ACK_MAINTENANCE_COMPLETE');
       // With the notifier running, the events reached the VNF manager as its signed webhooks.
       const notifierPort = ports.get('CAREEN_NOTIFIER_PORT');
       if (notifierPort) {
@@ -165,8 +163,8 @@ describe('npm start', () => {
     child.kill('SIGTERM');
     const exit = await exitOf(child, 30_000);
     // The launcher's output is part of the comparison only when it failed, to show why.
-    expect(output).toContain('Stopping the demo fleet…');
-    expect({ exit, output: exit.code === 0 ? '' : output }).toEqual({
+    expect(output()).toContain('Stopping the demo fleet…');
+    expect({ exit, output: exit.code === 0 ? '' : output() }).toEqual({
       exit: { code: 0, signal: null },
       output: '',
     });

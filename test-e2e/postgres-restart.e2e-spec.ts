@@ -5,10 +5,10 @@
  * published exactly once (the outbox lives through the restart).
  */
 import { connectBus, type BusConnection } from '@careen/bus';
-import { STREAMS } from '@careen/contracts';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService, type ServiceConfig } from '@careen/service';
 import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { changesPerOrg } from './support/change-stream';
 import { RestartablePostgres } from './support/restartable-postgres';
 
 const ROOT_PASSWORD = 'restart-root-password';
@@ -77,15 +77,8 @@ describe('Postgres restarted in the middle of writes', () => {
       ]);
     await eventually(
       async () => {
-        const info = await reader.jsm.streams.info(STREAMS.changes.name, {
-          subjects_filter: 'careen.changes.>',
-        });
-        const subjects = info.state.subjects ?? {};
-        const published = (id: string) =>
-          Object.entries(subjects)
-            .filter(([subject]) => subject.startsWith(`careen.changes.${id}.`))
-            .reduce((sum, [, count]) => sum + count, 0);
-        expect(kept.filter((id) => published(id) !== 1)).toEqual([]);
+        const published = await changesPerOrg(reader, kept);
+        expect(kept.filter((_, index) => published[index] !== 1)).toEqual([]);
       },
       { timeoutMs: 30_000, intervalMs: 200 },
     );

@@ -6,11 +6,10 @@
  * the standbys take their roles over within the bound docs/operations.md states, while the
  * services stay reachable at their one address.
  */
-import { HUB_SERVICES } from '@careen/devstack';
+import { freePort, HUB_SERVICES } from '@careen/devstack';
 import { eventually, startTcpProxy, useTestInfra, type TcpProxy } from '@careen/testing';
 import { get as httpGet } from 'node:http';
 import { KillableService } from './support/killable-service';
-import { distinctFreePort } from './support/launcher-process';
 
 const ROOT_PASSWORD = 'replicas-root-password';
 /** Stated in docs/operations.md: a standby takes a role over within this after its leader dies. */
@@ -57,16 +56,12 @@ describe('every hub service as two replicas behind one address', () => {
   const infra = useTestInfra();
   const pairs: Pair[] = [];
   const urls: Record<string, string> = {};
-  const taken: number[] = [];
 
   async function startPair(name: string, env: () => Record<string, string>): Promise<Pair> {
     const portEnv = HUB_SERVICES.find((service) => service.name === name)!.portEnv;
     const replicas: KillableService[] = [];
     for (let index = 0; index < 2; index++) {
-      // Pairs start at once: each replica's port must differ from every other one asked for.
-      const port = await distinctFreePort(taken);
-      taken.push(port);
-      const replica: KillableService = new KillableService(name, port, () => ({
+      const replica: KillableService = new KillableService(name, await freePort(), () => ({
         CAREEN_DATABASE_URL: infra.databaseUrl,
         CAREEN_NATS_URL: infra.natsUrl,
         CAREEN_NATS_STREAM_REPLICAS: String(infra.natsStreamReplicas),
@@ -75,7 +70,7 @@ describe('every hub service as two replicas behind one address', () => {
       }));
       replicas.push(replica);
     }
-    // Killed at the end even if one of them does not start.
+    // Killed at the end (before the infra goes), even if one of them does not start.
     infra.track(async () => void (await Promise.all(replicas.map((replica) => replica.kill()))));
     await Promise.all(replicas.map((replica) => replica.start()));
     const pair = {
@@ -106,11 +101,9 @@ describe('every hub service as two replicas behind one address', () => {
     ]);
   }, 180_000);
 
+  // The replicas themselves are killed by the closer each pair registered.
   afterAll(async () => {
-    for (const pair of pairs.reverse()) {
-      await pair.proxy.close();
-      await Promise.all(pair.replicas.map((replica) => replica.kill()));
-    }
+    for (const pair of pairs) await pair.proxy.close();
   });
 
   it('answers at one address from both replicas of each service', async () => {

@@ -10,7 +10,7 @@ import { DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/sr
 import { ExchangeConfig } from '@careen/exchange/src/exchange.config';
 import { MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
 import { NotifierConfig } from '@careen/notifier/src/notifier.config';
-import { HUB_SERVICES, serviceEnv, type LocalHub } from '@careen/devstack';
+import { HUB_SERVICES, loadOrCreateNatsAuth, serviceEnv, type LocalHub } from '@careen/devstack';
 import { requiredSettings } from '@careen/service';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,21 +34,25 @@ const REQUIRED = new Map<string, readonly string[]>([
   ['notifier', requiredSettings(NotifierConfig)],
 ]);
 
-const LOCAL_HUB: LocalHub = {
-  databaseUrl: 'postgres://careen:secret@127.0.0.1:5432/careen',
-  natsUrl: 'nats://127.0.0.1:4222',
-  nats: { credsFile: '/state/nats/services.creds', accountPublicKey: 'A…', signingKeySeed: 'SA…' },
-  rootPassword: 'root-password',
-  exchangeUrl: 'http://127.0.0.1:8080',
-  agbotUrl: 'http://127.0.0.1:8081',
-  logLevel: 'info',
-};
-
 /** What `npm start` gives each service, from an empty inherited environment. */
-function launcherEnvironments(): Map<string, NodeJS.ProcessEnv> {
-  return new Map(
-    HUB_SERVICES.map((service) => [service.name, serviceEnv(service, service.defaultPort, LOCAL_HUB, {})]),
-  );
+async function launcherEnvironments(): Promise<Map<string, NodeJS.ProcessEnv>> {
+  const state = mkdtempSync(join(tmpdir(), 'careen-settings-nats-'));
+  try {
+    const hub: LocalHub = {
+      databaseUrl: 'postgres://careen:secret@127.0.0.1:5432/careen',
+      natsUrl: 'nats://127.0.0.1:4222',
+      natsAuth: await loadOrCreateNatsAuth(state),
+      rootPassword: 'root-password',
+      exchangeUrl: 'http://127.0.0.1:8080',
+      agbotUrl: 'http://127.0.0.1:8081',
+      logLevel: 'info',
+    };
+    return new Map(
+      HUB_SERVICES.map((service) => [service.name, serviceEnv(service, service.defaultPort, hub, {})]),
+    );
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
 }
 
 /** The base and overlays copied, with `file` (under deploy/kubernetes) changed by `edit`. */
@@ -94,8 +98,10 @@ describe('required settings in every deployment form', () => {
     expect(missingSettings(overlay, manifests, REQUIRED)).toEqual([]);
   });
 
-  it('are all given by npm start', () => {
-    expect(missingSettings('npm start', environmentSettings(launcherEnvironments()), REQUIRED)).toEqual([]);
+  it('are all given by npm start', async () => {
+    expect(missingSettings('npm start', environmentSettings(await launcherEnvironments()), REQUIRED)).toEqual(
+      [],
+    );
   });
 
   it('a compose file without the agbot exchange password is named', () => {
@@ -135,8 +141,8 @@ describe('required settings in every deployment form', () => {
     }
   });
 
-  it('an npm start that no longer gives the notifier its signing key is named', () => {
-    const environments = launcherEnvironments();
+  it('an npm start that no longer gives the notifier its signing key is named', async () => {
+    const environments = await launcherEnvironments();
     delete environments.get('notifier')!.CAREEN_NOTIFIER_NATS_SIGNING_KEY;
     expect(missingSettings('npm start', environmentSettings(environments), REQUIRED)).toEqual([
       'npm start: notifier is not given CAREEN_NOTIFIER_NATS_SIGNING_KEY',

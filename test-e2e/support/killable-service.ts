@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const repoRoot = resolve(__dirname, '..', '..');
+/** How long a service may take to be ready. */
+const READY_WITHIN_MS = 30_000;
 /** How much of a service's own output is kept, to tell why it did not start. */
 const OUTPUT_KEPT = 8_192;
 
@@ -45,14 +47,14 @@ export class KillableService {
     try {
       const ready = async () => (await http(this.url, 'GET', '/readyz', { timeoutMs: 2_000 })).status;
       await eventually(async () => expect(await ready()).toBe(200), {
-        timeoutMs: 30_000,
+        timeoutMs: READY_WITHIN_MS,
         intervalMs: 100,
       });
     } catch (error) {
       const exit = child.exitCode ?? child.signalCode;
       await this.kill();
       throw new Error(
-        `${this.app} on port ${this.port} was not ready in 30 s (${exit === null ? 'still running' : `exited: ${exit}`}): ${String(error)}\n${output}`,
+        `${this.app} on port ${this.port} was not ready in ${READY_WITHIN_MS / 1000} s (${exit === null ? 'still running' : `exited: ${exit}`}): ${String(error)}\n${output}`,
       );
     }
   }

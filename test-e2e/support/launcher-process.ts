@@ -1,13 +1,35 @@
 /** Running `npm start` from a test: free ports for it, its output awaited, its exit. */
-import { type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
 import { freePort } from '@careen/devstack';
 
-export async function distinctFreePort(taken: number[]): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (!taken.includes(port)) return port;
-  }
+const REPO_ROOT = resolve(__dirname, '..', '..');
+
+export interface RunningLauncher {
+  child: ChildProcess;
+  /** Everything it printed so far, both streams. */
+  output(): string;
+}
+
+/** Runs the launcher (`npm start -- <args>`) with `env` added to this process's environment. */
+export function spawnLauncher(args: string[], env: NodeJS.ProcessEnv): RunningLauncher {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'start.js'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Stops a launcher a test left running: SIGTERM, then SIGKILL if it is still there after 30 s. */
+export async function stopLauncher(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await exitOf(child, 30_000).catch(() => child.kill('SIGKILL'));
 }
 
 export function untilOutputContains(
@@ -72,7 +94,7 @@ export function accepts(port: number): Promise<boolean> {
 /** `count` free ports in a row, none of them in `taken` (a NATS cluster's client ports). */
 export async function freePortRun(count: number, taken: number[]): Promise<number> {
   for (;;) {
-    const first = await distinctFreePort(taken);
+    const first = await freePort();
     const run = Array.from({ length: count }, (_, offset) => first + offset);
     const free = await Promise.all(run.map(async (port) => !taken.includes(port) && !(await accepts(port))));
     if (free.every(Boolean)) return first;

@@ -78,8 +78,7 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
       logger,
       lead: (signal) => driver.run(signal),
     });
-    const election = this.election;
-    metrics.trackLeadership(election.key, () => election.isLeader);
+    metrics.trackLeadership(this.election);
   }
 
   onApplicationBootstrap(): void {

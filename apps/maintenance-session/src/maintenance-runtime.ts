@@ -89,8 +89,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       logger,
       lead: (signal) => driver.run(signal),
     });
-    const election = this.election;
-    metrics.trackLeadership(election.key, () => election.isLeader);
+    metrics.trackLeadership(this.election);
   }
 
   async onApplicationBootstrap(): Promise<void> {

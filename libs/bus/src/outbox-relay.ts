@@ -51,17 +51,18 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private lastPrune = 0;
   private readonly table: string;
-  readonly lockKey: string;
-  private holdsLock = false;
+  /** The lock the relays of one schema compete for; its holder leads. */
+  readonly key: string;
+  private leading = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.table = `"${options.schema}".outbox`;
-    this.lockKey = `careen:outbox-relay:${options.schema}`;
+    this.key = `careen:outbox-relay:${options.schema}`;
   }
 
   /** Whether this relay leads (holds its schema's lock) now. */
-  get leading(): boolean {
-    return this.holdsLock;
+  get isLeader(): boolean {
+    return this.leading;
   }
 
   start(): void {
@@ -99,7 +100,7 @@ export class OutboxRelay {
           await this.pause(1_000);
         }
       } finally {
-        this.holdsLock = false;
+        this.leading = false;
         await client.end().catch(() => undefined);
       }
     }
@@ -109,12 +110,12 @@ export class OutboxRelay {
     while (!this.stopped) {
       const { rows } = await client.query<{ leader: boolean }>(
         'SELECT pg_try_advisory_lock(hashtext($1)) AS leader',
-        [this.lockKey],
+        [this.key],
       );
       if (rows[0]?.leader) break;
       await this.pause(2_000);
     }
-    this.holdsLock = !this.stopped;
+    this.leading = !this.stopped;
     let heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
     while (!this.stopped) {
       const moved = await this.relayOnce(client);

@@ -3,6 +3,7 @@
  * own variables, the local Postgres and NATS, and what each service's features need.
  */
 import { type HubService } from './hub-services';
+import { type NatsAuth } from './nats-auth';
 
 /** Variables of the launcher itself that the services must not inherit. */
 const LAUNCHER_ONLY_ENV = [
@@ -19,8 +20,8 @@ export interface LocalHub {
   natsUrl?: string;
   /** Replicas of the services' streams: 3 on a cluster. */
   natsStreamReplicas?: number;
-  /** The services' NATS creds file, and the account and signing key the notifier issues users with. */
-  nats?: { credsFile: string; accountPublicKey: string; signingKeySeed: string };
+  /** The bus's JWT authorization, and the services' creds file for it. */
+  natsAuth?: NatsAuth & { credsFile: string };
   rootPassword: string;
   exchangeUrl: string;
   /** The agbot's local URL, when it runs. */
@@ -43,7 +44,7 @@ export function serviceEnv(
     CAREEN_DATABASE_URL: hub.databaseUrl,
     CAREEN_NATS_URL: hub.natsUrl,
     CAREEN_NATS_STREAM_REPLICAS: hub.natsStreamReplicas && String(hub.natsStreamReplicas),
-    CAREEN_NATS_CREDS: hub.nats?.credsFile,
+    CAREEN_NATS_CREDS: hub.natsAuth?.credsFile,
     CAREEN_LOG_LEVEL: hub.logLevel,
     [service.portEnv]: String(port),
   });
@@ -64,8 +65,8 @@ export function serviceEnv(
   if (service.name === 'notifier') {
     env.CAREEN_NOTIFIER_EXCHANGE_PASSWORD = hub.rootPassword;
     // NATS subscribers get users of the services' account, signed with its signing key.
-    env.CAREEN_NOTIFIER_NATS_ACCOUNT = hub.nats?.accountPublicKey;
-    env.CAREEN_NOTIFIER_NATS_SIGNING_KEY = hub.nats?.signingKeySeed;
+    env.CAREEN_NOTIFIER_NATS_ACCOUNT = hub.natsAuth?.account.publicKey;
+    env.CAREEN_NOTIFIER_NATS_SIGNING_KEY = hub.natsAuth?.signingKeySeed;
     // Webhook receivers on the developer's own machine work out of the box.
     env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
   }

@@ -40,9 +40,10 @@ export async function startTestNats(options: { auth?: boolean } = {}): Promise<T
   if (!binary) throw new Error(NATS_SERVER_INSTALL_HINT);
   const storeDir = mkdtempSync(join(tmpdir(), 'careen-test-nats-'));
   const auth = options.auth ? await loadOrCreateNatsAuth(storeDir) : undefined;
-  const server = testingOnCluster()
-    ? await startNatsCluster({ binary, storeDir, auth })
-    : { ...(await startNatsServer({ binary, storeDir, auth })), replicas: 1 };
+  const server =
+    process.env.CAREEN_NATS_CLUSTER === '1'
+      ? await startNatsCluster({ binary, storeDir, auth })
+      : { ...(await startNatsServer({ binary, storeDir, auth })), replicas: 1 };
   return {
     url: server.url,
     replicas: server.replicas,
@@ -52,11 +53,6 @@ export async function startTestNats(options: { auth?: boolean } = {}): Promise<T
       rmSync(storeDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Whether the suite runs against three-node JetStream clusters (CAREEN_NATS_CLUSTER=1). */
-export function testingOnCluster(): boolean {
-  return process.env.CAREEN_NATS_CLUSTER === '1';
 }
 
 async function deleteAllStreams(url: string): Promise<void> {

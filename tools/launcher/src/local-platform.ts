@@ -258,7 +258,6 @@ export class LocalPlatform {
 
   private serviceEnv(service: HubService, port: number, credentials: LocalCredentials): NodeJS.ProcessEnv {
     const agbot = this.config.services.find((each) => each.service.name === 'agbot');
-    const nats = this.natsAuth;
     return serviceEnv(
       service,
       port,
@@ -266,11 +265,7 @@ export class LocalPlatform {
         databaseUrl: this.postgres?.url,
         natsUrl: this.nats?.url,
         natsStreamReplicas: this.nats?.replicas,
-        nats: nats && {
-          credsFile: nats.credsFile,
-          accountPublicKey: nats.account.publicKey,
-          signingKeySeed: nats.signingKeySeed,
-        },
+        natsAuth: this.natsAuth,
         rootPassword: credentials.rootPassword,
         exchangeUrl: this.exchangeUrl(),
         agbotUrl: agbot && `http://127.0.0.1:${agbot.port}`,

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { findOnPath, isExecutable } from './debian-package';
 import { LauncherError } from './launcher-error';
 
@@ -21,7 +21,7 @@ export function ensurePromtool(binDir: string, env: NodeJS.ProcessEnv): string {
       throw new LauncherError(`CAREEN_PROMTOOL_BIN=${env.CAREEN_PROMTOOL_BIN} is not an executable file.`);
     return env.CAREEN_PROMTOOL_BIN;
   }
-  const find = () => findOnPath('promtool', [binDir, env.PATH].filter(Boolean).join(':'));
+  const find = () => findOnPath('promtool', [binDir, env.PATH].filter(Boolean).join(delimiter));
   const found = find();
   if (found) return found;
   unpackFromDebianPackage(binDir, env);

@@ -42,11 +42,12 @@ const CLUSTER_SUITE = [
 ];
 
 export async function main(argv: string[]): Promise<number> {
+  const { bin } = stateFolder(process.env);
   let natsServer: string;
   let promtool: string;
   try {
-    natsServer = ensureNatsServer(stateFolder(process.env).bin, process.env);
-    promtool = ensurePromtool(stateFolder(process.env).bin, process.env);
+    natsServer = ensureNatsServer(bin, process.env);
+    promtool = ensurePromtool(bin, process.env);
     // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize` and
     // check the compose file with Compose (docker-compose, or Docker's compose plugin).
     ensureCommand('kubectl', 'kubernetes-client', KUBECTL_INSTALL_HINT, process.env);

@@ -55,7 +55,7 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
       logger,
       lead: (signal) => this.lead(signal),
     });
-    metrics.trackLeadership(this.election.key, () => this.election.isLeader);
+    metrics.trackLeadership(this.election);
   }
 
   get isLeader(): boolean {

@@ -22,15 +22,13 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    if (isDatabaseUnavailable(exception)) {
+    const unavailable = isDatabaseUnavailable(exception);
+    const body = unavailable
+      ? errorBody(503, 'the database is unavailable; try again shortly')
+      : errorBodyOf(exception);
+    if (unavailable) {
       this.logger.warn(`database unavailable: ${String((exception as Error).message)}`, 'HttpErrorFilter');
-      if (response.headersSent) return;
-      response.setHeader('Retry-After', '1');
-      response.status(503).json(errorBody(503, 'the database is unavailable; try again shortly'));
-      return;
-    }
-    const body = errorBodyOf(exception);
-    if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
+    } else if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
       this.logger.error(
         exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
         'HttpErrorFilter',
@@ -38,6 +36,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (response.headersSent) return;
     if (body.statusCode === 401) response.setHeader('WWW-Authenticate', 'Bearer, Basic realm="careen"');
+    if (unavailable) response.setHeader('Retry-After', '1');
     response.status(body.statusCode).json(body);
   }
 }

@@ -11,11 +11,17 @@ const COUNTER_NAMED_GAUGES = [
   'nodejs_active_resources_total',
 ];
 
+/** Something one replica at a time holds: a leader election, an outbox relay. */
+export interface LeaderRole {
+  readonly key: string;
+  readonly isLeader: boolean;
+}
+
 export class MetricsRegistry {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  /** Each leader role this process competes for, and whether it holds it now. */
-  private readonly roles = new Map<string, () => boolean>();
+  /** Each leader role this process competes for. */
+  private readonly roles: LeaderRole[] = [];
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -35,13 +41,13 @@ export class MetricsRegistry {
       labelNames: ['role'],
       registers: [this.registry],
       collect() {
-        for (const [role, leading] of roles) this.set({ role }, leading() ? 1 : 0);
+        for (const role of roles) this.set({ role: role.key }, role.isLeader ? 1 : 0);
       },
     });
   }
 
   /** Exports, as `careen_leader{role}`, whether this replica holds `role` when scraped. */
-  trackLeadership(role: string, leading: () => boolean): void {
-    this.roles.set(role, leading);
+  trackLeadership(role: LeaderRole): void {
+    this.roles.push(role);
   }
 }

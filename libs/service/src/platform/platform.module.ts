@@ -117,7 +117,7 @@ export class PlatformModule {
             publisher,
             logger: options.logger,
           });
-          metrics.trackLeadership(relay.lockKey, () => relay.leading);
+          metrics.trackLeadership(relay);
           return relay;
         },
       },
