@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from './database-unavailable';
 
 /** An error as node-postgres raises it, with a SQLSTATE or a socket code. */
@@ -13,6 +14,8 @@ describe('isDatabaseUnavailable', () => {
     ['a connection failure, wrapped by TypeORM', wrapped(withCode('08006'))],
     ['a connection that went away', new Error('Connection terminated unexpectedly')],
     ['a pool that cannot connect', new Error('timeout exceeded when trying to connect')],
+    ['a transaction whose connection broke under it', new QueryRunnerAlreadyReleasedError()],
+    ['a query on a connection broken meanwhile', new QueryRunnerProviderAlreadyReleasedError()],
   ])('is true for %s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });

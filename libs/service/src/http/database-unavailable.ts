@@ -22,7 +22,18 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE',
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/;
 
+/**
+ * What TypeORM raises for a query on a connection it already gave back: inside a transaction
+ * that happens when the connection broke under it (the driver releases it on the socket's error),
+ * and the request's next query finds it gone.
+ */
+const RELEASED_CONNECTION_ERRORS = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
+
 interface ErrorLike {
+  name?: unknown;
   message: string;
   code?: unknown;
   driverError?: unknown;
@@ -34,6 +45,7 @@ const isErrorLike = (value: unknown): value is ErrorLike =>
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!isErrorLike(error)) return false;
+  if (typeof error.name === 'string' && RELEASED_CONNECTION_ERRORS.has(error.name)) return true;
   // TypeORM wraps the driver's error as `driverError`.
   return [error, error.driverError].some((each) => {
     if (!isErrorLike(each)) return false;
