@@ -1,7 +1,8 @@
 /**
  * Every route of every hub service, read from its own OpenAPI document, called as an attacker
  * or a careless client would: without credentials, as another org's admin, as a node speaking
- * for another node, and with arbitrary JSON bodies (fast-check, from a fixed seed). Each is
+ * for another node, with arbitrary JSON bodies, and with bodies made from the route's own
+ * request schema and then mutated (fast-check, from a fixed seed). Each is
  * refused (401, 403, 404 or another 4xx), never with another org's data, and nothing is
  * answered with a 500.
  */
@@ -22,6 +23,7 @@ import {
   type Credentials,
 } from '@careen/testing';
 import fc from 'fast-check';
+import { mutatedValuesOf, type Components, type SchemaObject } from './support/schema-bodies';
 
 interface Operation {
   service: string;
@@ -31,6 +33,8 @@ interface Operation {
   /** What opens it: a login, the capability a maintenance event carries, or nothing. */
   security: 'login' | 'capability' | 'none';
   hasBody: boolean;
+  /** Its JSON request body's schema, if it documents one. */
+  bodySchema?: SchemaObject;
 }
 
 /** Routes anyone may call: health, metrics, the documents, token issuing, keys, FleetLock (by network). */
@@ -51,6 +55,7 @@ function fill(path: string, values: { org: string; node: string }): string {
 describe('security sweep over every route', () => {
   const infra = useTestInfra();
   const operations: Operation[] = [];
+  const components: Components = {};
   const other: Credentials = seededUser('beta', 'mallory');
   const stranger = basic('acme', 'alice', 'not-her-password');
 
@@ -86,8 +91,13 @@ describe('security sweep over every route', () => {
     });
     for (const [service, { url }] of Object.entries(services)) {
       const document = (await http(url, 'GET', '/docs/openapi.json')).body as {
-        paths: Record<string, Record<string, { requestBody?: unknown }>>;
+        paths: Record<
+          string,
+          Record<string, { requestBody?: { content?: Record<string, { schema?: SchemaObject }> } }>
+        >;
+        components?: { schemas?: Components };
       };
+      Object.assign(components, document.components?.schemas);
       for (const [path, methods] of Object.entries(document.paths))
         for (const [method, operation] of Object.entries(methods))
           operations.push({
@@ -97,6 +107,7 @@ describe('security sweep over every route', () => {
             path,
             security: CAPABILITY.test(path) ? 'capability' : PUBLIC.test(path) ? 'none' : 'login',
             hasBody: operation.requestBody !== undefined,
+            bodySchema: operation.requestBody?.content?.['application/json']?.schema,
           });
     }
   }, 120_000);
@@ -188,5 +199,32 @@ describe('security sweep over every route', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it("answers bodies made from the route's own schema, then mutated, without a 500", async () => {
+    const seed = Number(process.env.CAREEN_SWEEP_SEED ?? 20261126);
+    const described = operations.filter((each) => each.security !== 'none' && each.bodySchema);
+    expect(described.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    const answered = new Map<number, number>();
+    for (const operation of described) {
+      const path = fill(operation.path, { org: 'acme', node: 'n1' });
+      for (const body of fc.sample(mutatedValuesOf(operation.bodySchema!, components), {
+        numRuns: 25,
+        seed,
+      })) {
+        const answer = await call(operation, seededUser('acme', 'alice'), path, body);
+        answered.set(answer.status, (answered.get(answer.status) ?? 0) + 1);
+        if (answer.status >= 500)
+          failures.push(
+            `${operation.method} ${path} ${JSON.stringify(body).slice(0, 120)}: ${answer.status}`,
+          );
+      }
+    }
+    expect(failures).toEqual([]);
+    // The bodies try both sides of validation: some are refused for what is wrong in them, some
+    // get past it and are taken.
+    expect(answered.get(400)).toBeGreaterThan(0);
+    expect([...answered.keys()].filter((status) => status < 300)).not.toEqual([]);
   });
 });
