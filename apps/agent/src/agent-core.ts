@@ -118,7 +118,6 @@ export class AgentCore {
       reporter: this.reporter,
       clock,
       logger,
-      agbot,
       permit: agbot ? new HaPermit(agbot, clock, random, options.retry) : undefined,
     });
     this.enactor = new Enactor({

@@ -1,6 +1,7 @@
 import { type Clock } from '../core/clock';
 import { type AgbotClient, type UpgradeAnswer } from './agbot-client';
 import { PolicyStopped } from '../enactment/policy-stopped';
+import { HttpError } from '../exchange/http-json';
 import { HaPermit } from './ha-permit';
 
 /** A clock whose sleeps end when the test says so, recording how long each was meant to be. */
@@ -32,6 +33,37 @@ class SteppedClock implements Clock {
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+/** A clock whose sleeps pass at once, moving its time on by as much. */
+class HurriedClock implements Clock {
+  readonly sleeps: number[] = [];
+  private at = Date.parse('2026-03-01T12:00:00.000Z');
+
+  now(): Date {
+    return new Date(this.at);
+  }
+
+  sleep(ms: number): Promise<void> {
+    this.sleeps.push(ms);
+    this.at += ms;
+    return Promise.resolve();
+  }
+}
+
+/** An agbot whose releases fail as listed (then succeed), and how often it was asked. */
+function failingReleases(failures: Error[]) {
+  let asked = 0;
+  const client = {
+    release: () => {
+      asked++;
+      const failure = failures.shift();
+      return failure ? Promise.reject(failure) : Promise.resolve();
+    },
+  };
+  return { client: client as unknown as AgbotClient, asked: () => asked };
+}
+
+const unavailable = () => new HttpError(503, { message: 'the database is unavailable' }, 'agbot');
 
 /**
  * The agbot's answers in order, and what it was asked. `holds` makes it keep a waiting
@@ -190,5 +222,55 @@ describe('HaPermit', () => {
 
     await expect(acquiring).rejects.toBeInstanceOf(PolicyStopped);
     expect(asked).toEqual(['POST up', 'POST up wait=30']);
+  });
+
+  describe('giving the slot back', () => {
+    it('asks again while the agbot cannot take it, until it does', async () => {
+      const clock = new HurriedClock();
+      const { client, asked } = failingReleases([
+        new TypeError('fetch failed'),
+        unavailable(),
+        unavailable(),
+      ]);
+      await new HaPermit(client, clock, () => 0.5, { baseMs: 100, maxMs: 1_000 }).giveBack();
+
+      expect(asked()).toBe(4);
+      expect(clock.sleeps).toHaveLength(3);
+    });
+
+    it('takes a refusal as final', async () => {
+      const { client, asked } = failingReleases([new HttpError(403, {}, 'agbot')]);
+      await new HaPermit(client, new HurriedClock(), () => 0.5).giveBack();
+
+      expect(asked()).toBe(1);
+    });
+
+    it('stops asking after the time it was given', async () => {
+      const clock = new HurriedClock();
+      const { client, asked } = failingReleases(Array.from({ length: 100 }, unavailable));
+      await new HaPermit(client, clock, () => 0.5, { baseMs: 1_000, maxMs: 10_000 }).giveBack(30_000);
+
+      expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(30_000);
+      expect(asked()).toBeGreaterThan(3);
+      expect(asked()).toBeLessThan(100);
+    });
+
+    it('is what releasing a held permit does', async () => {
+      const clock = new SteppedClock();
+      const { client, asked } = agbot([{ granted: true, grant }]);
+      let releases = 0;
+      client.release = () => (++releases === 1 ? Promise.reject(unavailable()) : Promise.resolve());
+      const permit = await new HaPermit(client, clock, () => 0, { baseMs: 100, maxMs: 1_000 }).acquire(
+        'up',
+        { waiting: () => Promise.resolve(), granted: () => undefined },
+        new AbortController().signal,
+      );
+      const releasing = permit.release();
+      // The retry waits on the clock.
+      while (releases < 2) await clock.tick();
+      await releasing;
+
+      expect([asked, releases]).toEqual([['POST up'], 2]);
+    });
   });
 });

@@ -5,11 +5,17 @@
  * (`ha-waiting`) without delay; later ones wait at the agbot for the slot (`?wait=`), which
  * answers as soon as a peer releases it. An agbot that answers a wait early (one that does not
  * hold requests) is asked again after a jittered backoff, as is one that cannot be reached.
+ * Giving the slot back is tried again the same way while the agbot cannot take it: a release
+ * lost to a restart or a broken connection would otherwise leave the whole group waiting.
  */
 import { Backoff } from '../core/backoff';
 import { type Clock, type RandomSource } from '../core/clock';
 import { PolicyStopped } from '../enactment/policy-stopped';
+import { HttpError } from '../exchange/http-json';
 import { type AgbotClient, type UpgradeHolder } from './agbot-client';
+
+/** How long an agent tries to give its slot back: the agbot's default lease. */
+const RELEASE_WITHIN_MS = 120_000;
 
 export interface HeldPermit {
   release(): Promise<void>;
@@ -85,8 +91,30 @@ export class HaPermit {
       keep,
       release: async () => {
         await keep();
-        await this.agbot.release().catch(() => undefined);
+        await this.giveBack();
       },
     };
+  }
+
+  /**
+   * Gives the slot back, asking again after a jittered backoff while the agbot cannot be
+   * reached or fails (5xx), for at most `withinMs` so that the agent is not held up for long; a
+   * refusal (4xx) is final. The agbot also ends the slot on its own when the node's status for
+   * the policy ends, so this matters most for an upgrade given up without an end status.
+   */
+  async giveBack(withinMs = RELEASE_WITHIN_MS): Promise<void> {
+    const backoff = new Backoff(this.random, this.retry.baseMs, this.retry.maxMs);
+    const until = this.clock.now().getTime() + withinMs;
+    for (;;) {
+      try {
+        await this.agbot.release();
+        return;
+      } catch (error) {
+        if (error instanceof HttpError && error.status < 500 && error.status !== 429) return;
+        const pause = backoff.next();
+        if (this.clock.now().getTime() + pause >= until) return;
+        await this.clock.sleep(pause);
+      }
+    }
   }
 }

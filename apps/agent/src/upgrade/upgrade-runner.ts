@@ -14,7 +14,6 @@
  */
 import { type ManagementStatusValue } from '@careen/contracts';
 import { type JsonLogger } from '@careen/telemetry';
-import { type AgbotClient } from '../agbot/agbot-client';
 import { type HaPermit, type HeldPermit } from '../agbot/ha-permit';
 import { type Clock } from '../core/clock';
 import { type ManagementStatusReport } from '../exchange/exchange.types';
@@ -43,7 +42,6 @@ export interface UpgradeDeps {
   logger: JsonLogger;
   /** Present when an agbot is configured. */
   permit?: HaPermit;
-  agbot?: AgbotClient;
   /** How long a stopped enactment waits before it is planned again, in ms. */
   stoppedRetryMs?: number;
 }
@@ -279,7 +277,7 @@ export class UpgradeRunner {
     const held = this.held;
     this.held = undefined;
     if (held) await held.release();
-    else if (haGroup && this.deps.agbot) await this.deps.agbot.release().catch(() => undefined);
+    else if (haGroup) await this.deps.permit?.giveBack();
   }
 
   private async keepPermit(): Promise<void> {
