@@ -14,6 +14,8 @@ const OUTPUT_KEPT = 8_192;
 
 export class KillableService {
   private child: ChildProcess | undefined;
+  /** The end of what it printed, over all its starts. */
+  private printed = '';
 
   constructor(
     private readonly app: string,
@@ -40,8 +42,7 @@ export class KillableService {
       },
     );
     this.child = child;
-    let output = '';
-    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+    const keep = (chunk: Buffer) => (this.printed = (this.printed + chunk.toString()).slice(-OUTPUT_KEPT));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     try {
@@ -54,9 +55,14 @@ export class KillableService {
       const exit = child.exitCode ?? child.signalCode;
       await this.kill();
       throw new Error(
-        `${this.app} on port ${this.port} was not ready in ${READY_WITHIN_MS / 1000} s (${exit === null ? 'still running' : `exited: ${exit}`}): ${String(error)}\n${output}`,
+        `${this.app} on port ${this.port} was not ready in ${READY_WITHIN_MS / 1000} s (${exit === null ? 'still running' : `exited: ${exit}`}): ${String(error)}\n${this.printed}`,
       );
     }
+  }
+
+  /** The end of what the service printed (its errors, at the tests' log level). */
+  get output(): string {
+    return this.printed;
   }
 
   /** SIGKILL, and wait for the process to be gone. */

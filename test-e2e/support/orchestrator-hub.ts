@@ -23,7 +23,8 @@ export const ROLES = {
   monitoring: ['sim-0009'],
 };
 
-const LAYOUT: Record<string, { tags: string[]; rack: string }> = {
+/** Each node's tags and rack, as the seed's example fleet has them. */
+export const SEED_LAYOUT: Record<string, { tags: string[]; rack: string }> = {
   ...Object.fromEntries(ROLES.ntp.map((node) => [node, { tags: ['ntp'], rack: 'rack03' }])),
   ...Object.fromEntries(ROLES.control.map((node) => [node, { tags: ['control'], rack: 'rack03' }])),
   ...Object.fromEntries(ROLES.compute1.map((node) => [node, { tags: ['compute'], rack: 'rack01' }])),
@@ -74,7 +75,7 @@ export async function startOrchestratorHub(infra: {
   });
   // Stopped before the services and the infra go: its agents' long polls would hold them up.
   infra.track(() => fleet.stop());
-  for (const [node, layout] of Object.entries(LAYOUT)) {
+  for (const [node, layout] of Object.entries(SEED_LAYOUT)) {
     const placed = await rollouts.call('PUT', `/v1/orgs/acme/nodes/${node}`, layout, HUB_ROOT);
     if (placed.status >= 300)
       throw new Error(`placing ${node}: ${placed.status} ${JSON.stringify(placed.body)}`);

@@ -21,6 +21,8 @@ export interface NatsClusterOptions {
   auth?: NatsAuth;
   /** How long the cluster may take to elect its JetStream meta leader. */
   readyTimeoutMs?: number;
+  /** Keep the members' addresses from clients: they reach the cluster only by the URLs they were given. */
+  noAdvertise?: boolean;
 }
 
 export interface RunningNatsCluster {
@@ -29,12 +31,19 @@ export interface RunningNatsCluster {
   members: ClusterMember[];
   /** Replicas a stream should have here: one per member, at most JetStream's five. */
   replicas: number;
+  /**
+   * Starts a member again (one that was killed, say) on its store, ports and routes, and waits
+   * until it is healthy; `members` then holds the new process.
+   */
+  restart(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface ClusterMember extends RunningNatsServer {
   /** Its server name, as JetStream names stream leaders and replicas. */
   name: string;
+  /** Its HTTP monitoring port (`/healthz`, `/jsz`). */
+  monitorPort: number;
 }
 
 export const CLUSTER_NAME = 'careen';
@@ -47,20 +56,25 @@ export async function startNatsCluster(options: NatsClusterOptions): Promise<Run
     allocate(),
     allocate(),
   ]);
-  const members = await Promise.all(
-    routePorts.map((routePort, index) => {
-      const serverName = `${CLUSTER_NAME}-${index + 1}`;
-      return startNatsServer({
-        binary: options.binary,
-        storeDir: join(options.storeDir, serverName),
-        port: clientPorts[index],
-        logFile: options.logDir && join(options.logDir, `${serverName}.log`),
-        auth: options.auth,
-        monitorPort: monitorPorts[index],
-        cluster: { name: CLUSTER_NAME, serverName, port: routePort, routes: routePorts },
-      }).then((server) => ({ ...server, name: serverName }));
-    }),
-  );
+  const startMember = (index: number): Promise<ClusterMember> => {
+    const serverName = `${CLUSTER_NAME}-${index + 1}`;
+    return startNatsServer({
+      binary: options.binary,
+      storeDir: join(options.storeDir, serverName),
+      port: clientPorts[index],
+      logFile: options.logDir && join(options.logDir, `${serverName}.log`),
+      auth: options.auth,
+      monitorPort: monitorPorts[index],
+      cluster: {
+        name: CLUSTER_NAME,
+        serverName,
+        port: routePorts[index]!,
+        routes: routePorts,
+        noAdvertise: options.noAdvertise,
+      },
+    }).then((server) => ({ ...server, name: serverName, monitorPort: monitorPorts[index]! }));
+  };
+  const members = await Promise.all(routePorts.map((_, index) => startMember(index)));
   const stop = async () => {
     await Promise.all(members.map((member) => member.stop()));
   };
@@ -74,6 +88,13 @@ export async function startNatsCluster(options: NatsClusterOptions): Promise<Run
     url: members.map((member) => member.url).join(','),
     members,
     replicas: Math.min(size, 5),
+    restart: async (name) => {
+      const index = members.findIndex((member) => member.name === name);
+      if (index < 0) throw new Error(`no cluster member is named ${name}`);
+      await members[index]!.stop();
+      members[index] = await startMember(index);
+      await jetStreamReady(monitorPorts[index]!, options.readyTimeoutMs ?? 30_000);
+    },
     stop,
   };
 }

@@ -28,6 +28,11 @@ export interface ClusterMembership {
   port: number;
   /** Every member's route port, this one's included. */
   routes: number[];
+  /**
+   * Keep the members' own addresses from clients, so that a client reaches the cluster only by
+   * the URLs it was given (a test's fault-injecting proxies, say).
+   */
+  noAdvertise?: boolean;
 }
 
 export interface RunningNatsServer {
@@ -49,6 +54,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<Runni
     const { name, serverName, port: routePort, routes } = options.cluster;
     args.push('-n', serverName, '--cluster_name', name, '--cluster', `nats://127.0.0.1:${routePort}`);
     args.push('--routes', routes.map((each) => `nats://127.0.0.1:${each}`).join(','));
+    if (options.cluster.noAdvertise) args.push('--no_advertise=true');
   }
   if (options.auth) {
     const configFile = join(options.storeDir, 'auth.conf');

@@ -6,6 +6,7 @@
  * - `partition()`: nothing passes either way and new connections wait, until `heal()`, which
  *   delivers what was held, as TCP retransmits once a short partition ends;
  * - `reset()`: every open connection is reset (RST) on both sides, as a crashed middlebox does.
+ * What the upstreams answer can be watched as it passes (`observeResponses`).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -20,6 +21,11 @@ export interface TcpProxy {
   partition(): void;
   heal(): void;
   reset(): void;
+  /**
+   * Watches what upstreams send back: `watch` is called for each new connection and answers
+   * the function that is given that connection's chunks, in order.
+   */
+  observeResponses(watch: () => (chunk: Buffer) => void): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,7 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
   const connections = new Map(upstreamPorts.map((port) => [port, 0]));
   const pairs = new Set<[Socket, Socket]>();
   const waiting = new Set<Socket>();
+  let watchResponses: (() => (chunk: Buffer) => void) | undefined;
 
   /** Passes chunks on after the current delay, and not at all while partitioned. */
   const link = () =>
@@ -68,6 +75,7 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
         pairs.add(pair);
         client.pipe(link()).pipe(upstream);
         upstream.pipe(link()).pipe(client);
+        if (watchResponses) upstream.on('data', watchResponses());
         const end = () => {
           pairs.delete(pair);
           client.destroy();
@@ -106,6 +114,9 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
     },
     reset: () => {
       for (const pair of [...pairs]) for (const socket of pair) socket.resetAndDestroy();
+    },
+    observeResponses: (watch) => {
+      watchResponses = watch;
     },
     close: () =>
       new Promise<void>((resolve) => {

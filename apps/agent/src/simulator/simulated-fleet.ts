@@ -75,6 +75,8 @@ export interface SimulatedAgent {
   haGroup: string | null;
   core: AgentCore;
   strategy: SimulatedInstallStrategy;
+  /** The workloads it runs. */
+  runtime: SimulatedRuntime;
 }
 
 export interface SimulatedFleet {
@@ -145,6 +147,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       },
       store,
     );
+    const runtime = new SimulatedRuntime();
     const core = new AgentCore({
       exchangeUrl: options.exchangeUrl,
       agbotUrl: options.agbotUrl,
@@ -152,7 +155,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       statusSeconds: options.statusSeconds ?? 60,
       builtinVersion: options.initialVersion ?? '1.0.0',
       strategy,
-      runtime: new SimulatedRuntime(),
+      runtime,
       downloadsDir: join(downloads, node),
       trustedKeys: options.trustedKeys ?? [],
       memory,
@@ -168,7 +171,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       },
       retry: { baseMs: 200, maxMs: 5_000 },
     });
-    agents.push({ node, haGroup, core, strategy });
+    agents.push({ node, haGroup, core, strategy, runtime });
   }
   const running: Promise<void>[] = [];
   const stopping = new AbortController();

@@ -1,0 +1,271 @@
+/**
+ * What the chaos run checks once the faults stopped and the work settled, each from recorded
+ * timelines and the final state (never from logs). Each check answers its violations in words;
+ * none is a pass.
+ */
+import { type SimulatedFleet } from '@careen/agent/src/index';
+import { DLQ_REASON_HEADER, STREAMS } from '@careen/contracts';
+import { withClient } from '@careen/testing';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { setTimeout as pause } from 'node:timers/promises';
+import { maintenanceSpans, overlapsWithinGroups, upgradeSpans } from '../support/down-spans';
+import { type ChaosPlatform } from './chaos-platform';
+import { type HttpStatusCounter } from './http-status-counter';
+import { type WorkItem } from './chaos-work';
+import { type Call } from './steady-client';
+
+export interface Check {
+  name: string;
+  violations: string[];
+}
+
+/** Invariant 1, with every kind of disruption: no two members of an HA group down at once. */
+export function oneMemberDownPerGroup(fleet: SimulatedFleet, sessions: readonly WorkItem[]): string[] {
+  const spans = [
+    ...upgradeSpans(fleet.timeline),
+    ...sessions.flatMap((item) => (item.session ? maintenanceSpans(item.session.timeline.map(asSent)) : [])),
+  ];
+  return overlapsWithinGroups(spans, new Map(fleet.agents.map((agent) => [agent.node, agent.haGroup])));
+}
+
+const asSent = (entry: { at: string; kind: string; host: string | null; state: string | null }) => ({
+  ...entry,
+  state: entry.state ?? '',
+});
+
+/** Invariant 3: each group's members are exactly the nodes that name it, and no node is in two. */
+export async function groupsAgreeWithNodes(root: Call, org: string): Promise<string[]> {
+  const groups = (await root('GET', `/v1/orgs/${org}/hagroups`)).body.items as {
+    name: string;
+    members: string[];
+  }[];
+  const nodes = (await root('GET', `/v1/orgs/${org}/nodes`)).body.items as {
+    id: string;
+    haGroup: string | null;
+  }[];
+  const violations: string[] = [];
+  const everyMember = groups.flatMap((group) => group.members);
+  for (const member of new Set(everyMember))
+    if (everyMember.filter((each) => each === member).length > 1)
+      violations.push(`${org}/${member} is in two groups`);
+  for (const group of groups) {
+    const naming = nodes.filter((node) => node.haGroup === group.name).map((node) => node.id);
+    if ([...naming].sort().join() !== [...group.members].sort().join())
+      violations.push(
+        `${org}/${group.name} lists ${group.members.join(', ')}; the nodes naming it are ${naming.join(', ')}`,
+      );
+  }
+  for (const node of nodes)
+    if (node.haGroup && !groups.some((group) => group.name === node.haGroup))
+      violations.push(`${org}/${node.id} names group ${node.haGroup}, which does not exist`);
+  return violations;
+}
+
+/**
+ * The agents keep writing (status reports, heartbeats) while the checks run: a row younger than
+ * this may still be on its way, and is not counted as lost.
+ */
+const SETTLED = "created_at < now() - interval '10 seconds'";
+
+interface Delivery {
+  violations: string[];
+  lost: number;
+  changes: number;
+}
+
+/**
+ * Invariant 4 and nothing lost: every outbox row of every service is published, and every
+ * exchange change committed since `sinceSeq` was applied by the agbot's consumer (its record of
+ * handled changes holds each once, by its key). A row that is not there yet is looked for again
+ * for `withinMs`.
+ */
+export async function changesAppliedOnce(
+  databaseUrl: string,
+  sinceSeq: number,
+  withinMs = 30_000,
+): Promise<Delivery> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const delivery = await deliveryNow(databaseUrl, sinceSeq);
+    if (delivery.lost === 0 || Date.now() > deadline) return delivery;
+    await pause(1_000);
+  }
+}
+
+function deliveryNow(databaseUrl: string, sinceSeq: number): Promise<Delivery> {
+  return withClient(databaseUrl, async (client) => {
+    const violations: string[] = [];
+    let lost = 0;
+    for (const schema of [
+      'exchange',
+      'agbot',
+      'maintenance_session',
+      'deployment_orchestrator',
+      'notifier',
+    ]) {
+      const { rows } = await client.query<{ unpublished: string }>(
+        `SELECT count(*) AS unpublished FROM "${schema}".outbox WHERE published_at IS NULL AND ${SETTLED}`,
+      );
+      lost += Number(rows[0]!.unpublished);
+      if (Number(rows[0]!.unpublished) > 0) {
+        const { rows: waiting } = await client.query<{ row: string }>(
+          `SELECT concat_ws(' ', 'id', id, 'seq', coalesce(seq::text, 'none'), subject, 'written', created_at,
+                  'by', tx_id, 'xmin now', pg_snapshot_xmin(pg_current_snapshot())) AS row
+             FROM "${schema}".outbox WHERE published_at IS NULL AND ${SETTLED} ORDER BY id LIMIT 5`,
+        );
+        violations.push(
+          `${rows[0]!.unpublished} events of ${schema} never published: ${waiting.map((each) => each.row).join('; ')}`,
+        );
+      }
+    }
+    const { rows: missing } = await client.query<{ seq: string; published_at: Date | null }>(
+      `SELECT o.seq, o.published_at FROM exchange.outbox o
+        WHERE o.seq > $1 AND o.subject LIKE 'careen.changes.%' AND ${SETTLED}
+          AND NOT EXISTS (SELECT 1 FROM agbot.processed_messages p
+                           WHERE p.consumer = 'agbot-changes' AND p.message_id = 'exchange-' || o.seq)
+        ORDER BY o.seq`,
+      [sinceSeq],
+    );
+    for (const { seq, published_at } of missing)
+      violations.push(
+        `exchange change ${seq} never reached the agbot (${published_at ? `published at ${published_at.toISOString()}` : 'never published'})`,
+      );
+    if (lost > 0) {
+      // What holds the relay back: rows waiting for a sequence number wait for older transactions.
+      const { rows: open } = await client.query<{ application_name: string; state: string; since: Date }>(
+        `SELECT application_name, state, xact_start AS since FROM pg_stat_activity
+          WHERE backend_xmin IS NOT NULL OR backend_xid IS NOT NULL ORDER BY xact_start LIMIT 5`,
+      );
+      violations.push(
+        `oldest transactions: ${open.map((each) => `${each.application_name} ${each.state} since ${each.since?.toISOString()}`).join('; ')}`,
+      );
+    }
+    const { rows: counted } = await client.query<{ changes: string }>(
+      `SELECT count(*) AS changes FROM exchange.outbox WHERE seq > $1 AND subject LIKE 'careen.changes.%'`,
+      [sinceSeq],
+    );
+    return { violations, lost: lost + missing.length, changes: Number(counted[0]!.changes) };
+  });
+}
+
+/** The exchange's latest change, to count from. */
+export async function latestChange(databaseUrl: string): Promise<number> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ latest: string | null }>(
+      'SELECT max(seq) AS latest FROM exchange.outbox',
+    );
+    return Number(rows[0]!.latest ?? 0);
+  });
+}
+
+/** Invariant 6: no group of a strategy rollout starts before every group it depends on succeeded. */
+export function dependenciesKept(fleet: SimulatedFleet, rollouts: readonly WorkItem[]): string[] {
+  const violations: string[] = [];
+  for (const rollout of rollouts) {
+    const prefix = `rollout-${rollout.id.slice(0, 8)}-`;
+    const steps = fleet.timeline
+      .filter((entry) => entry.nmp.startsWith(prefix))
+      .map((entry) => ({
+        index: Number(entry.nmp.slice(prefix.length).split('-')[0]),
+        at: entry.at.getTime(),
+      }));
+    const span = (index: number) => {
+      const times = steps.filter((step) => step.index === index).map((step) => step.at);
+      return times.length > 0 ? { from: Math.min(...times), to: Math.max(...times) } : undefined;
+    };
+    const groups = rollout.groups ?? [];
+    groups.forEach((group, index) => {
+      const own = span(index);
+      if (!own) return;
+      for (const dependency of group.depends_on) {
+        const before = span(groups.findIndex((each) => each.name === dependency));
+        if (!before || own.from < before.to)
+          violations.push(`rollout ${rollout.id}: ${group.name} started before ${dependency} ended`);
+      }
+    });
+  }
+  return violations;
+}
+
+/**
+ * Invariant 7: a host goes IN_MAINTENANCE only once every project asked about it answered
+ * (acknowledged or moved its instances) or its time ran out, as the session's own record shows.
+ */
+export function hostsEmptiedFirst(sessions: readonly WorkItem[]): string[] {
+  const violations: string[] = [];
+  for (const item of sessions) {
+    if (!item.session) continue;
+    for (const entry of item.session.timeline) {
+      if (entry.kind !== 'sent' || entry.project_id !== null || entry.state !== 'IN_MAINTENANCE') continue;
+      const enteredAt = Date.parse(entry.at);
+      for (const project of item.session.projects)
+        for (const ask of project.asks) {
+          if (ask.host !== entry.host || Date.parse(ask.asked_at) > enteredAt) continue;
+          const answeredAt = ask.answered_at ? Date.parse(ask.answered_at) : Infinity;
+          if (ask.answer === 'pending' || answeredAt > enteredAt)
+            violations.push(
+              `session ${item.id}: ${entry.host} went IN_MAINTENANCE while ${project.project_id}'s ${ask.state} was unanswered`,
+            );
+        }
+    }
+  }
+  return violations;
+}
+
+/** Work that neither ended nor moved for `quietMs` before the end: stuck. */
+export function nothingStuck(
+  items: readonly WorkItem[],
+  lastMoved: (item: WorkItem) => number | undefined,
+  quietMs: number,
+): string[] {
+  const now = Date.now();
+  return items
+    .filter((item) => item.outcome === 'open')
+    .filter((item) => now - Math.max(item.startedAt, lastMoved(item) ?? 0) > quietMs)
+    .map((item) => `${item.kind} ${item.id} has not moved for ${Math.round(quietMs / 1000)} s`);
+}
+
+/** Failed work says why. */
+export function failuresExplained(items: readonly WorkItem[]): string[] {
+  return items
+    .filter((item) => item.outcome === 'failed' && !item.reason)
+    .map((item) => `${item.kind} ${item.id} failed without a reason`);
+}
+
+/** Every dead letter carries its reason; answers how many there are, and any without one. */
+export async function deadLettersExplained(
+  platform: ChaosPlatform,
+): Promise<{ violations: string[]; count: number }> {
+  const { bus } = platform;
+  const stream = STREAMS.deadLetters.name;
+  const info = await bus.jsm.streams.info(stream).catch(() => undefined);
+  // No service dead-lettered anything if none made the stream.
+  if (!info || info.state.messages === 0) return { violations: [], count: 0 };
+  const { state } = info;
+  const name = `chaos-dlq-${Date.now()}`;
+  await bus.jsm.consumers.add(stream, {
+    name,
+    ack_policy: AckPolicy.None,
+    deliver_policy: DeliverPolicy.All,
+  });
+  const violations: string[] = [];
+  try {
+    const consumer = await bus.js.consumers.get(stream, name);
+    for (let read = 0; read < state.messages; read++) {
+      const message = await consumer.next({ expires: 5_000 });
+      if (!message) break;
+      if (!message.headers?.get(DLQ_REASON_HEADER))
+        violations.push(`dead letter ${message.subject} #${message.seq} has no reason`);
+    }
+  } finally {
+    await bus.jsm.consumers.delete(stream, name).catch(() => undefined);
+  }
+  return { violations, count: state.messages };
+}
+
+/** No client saw a 500. */
+export function no500s(statuses: HttpStatusCounter): string[] {
+  return Object.entries(statuses.byService())
+    .filter(([, counts]) => (counts[500] ?? 0) > 0)
+    .map(([service, counts]) => `${service} answered 500 ${counts[500]} times`);
+}
