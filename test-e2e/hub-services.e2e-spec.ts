@@ -10,6 +10,7 @@ import { notifierService } from '@careen/notifier/src/notifier.service';
 import { startServiceInProcess, type InProcessService, type ServiceConfig } from '@careen/service';
 import { STREAMS } from '@careen/contracts';
 import { connectBus } from '@careen/bus';
+import { HUB_SERVICES } from '@careen/devstack';
 import { http, useTestInfra, withClient } from '@careen/testing';
 
 describe('the hub services', () => {
@@ -102,13 +103,7 @@ describe('the hub services', () => {
       );
       return result.rows.map((row) => `${row.schema}.${row.table}`);
     });
-    for (const schema of [
-      'exchange',
-      'agbot',
-      'maintenance_session',
-      'deployment_orchestrator',
-      'notifier',
-    ]) {
+    for (const { schema } of HUB_SERVICES) {
       expect(tables).toEqual(expect.arrayContaining([`${schema}.migrations`, `${schema}.outbox`]));
     }
   });

@@ -5,6 +5,7 @@
  */
 import { type SimulatedFleet } from '@careen/agent/src/index';
 import { DLQ_REASON_HEADER, STREAMS } from '@careen/contracts';
+import { HUB_SERVICES } from '@careen/devstack';
 import { withClient } from '@careen/testing';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { setTimeout as pause } from 'node:timers/promises';
@@ -96,13 +97,7 @@ function deliveryNow(databaseUrl: string, sinceSeq: number): Promise<Delivery> {
   return withClient(databaseUrl, async (client) => {
     const violations: string[] = [];
     let lost = 0;
-    for (const schema of [
-      'exchange',
-      'agbot',
-      'maintenance_session',
-      'deployment_orchestrator',
-      'notifier',
-    ]) {
+    for (const { schema } of HUB_SERVICES) {
       const { rows } = await client.query<{ unpublished: string }>(
         `SELECT count(*) AS unpublished FROM "${schema}".outbox WHERE published_at IS NULL AND ${SETTLED}`,
       );

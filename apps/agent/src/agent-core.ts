@@ -118,7 +118,9 @@ export class AgentCore {
       reporter: this.reporter,
       clock,
       logger,
-      permit: agbot ? new HaPermit(agbot, clock, random, options.retry) : undefined,
+      permit: agbot
+        ? new HaPermit(agbot, clock, random, options.retry, undefined, this.stopping.signal)
+        : undefined,
     });
     this.enactor = new Enactor({
       planner: new NmpPlanner(random),

@@ -255,6 +255,20 @@ describe('HaPermit', () => {
       expect(asked()).toBeLessThan(100);
     });
 
+    it('stops asking when the agent stops', async () => {
+      const stopping = new AbortController();
+      const clock = new HurriedClock();
+      const client = {
+        release: () => {
+          stopping.abort();
+          return Promise.reject(unavailable());
+        },
+      } as unknown as AgbotClient;
+      await new HaPermit(client, clock, () => 0.5, undefined, undefined, stopping.signal).giveBack();
+
+      expect(clock.sleeps).toEqual([]);
+    });
+
     it('is what releasing a held permit does', async () => {
       const clock = new SteppedClock();
       const { client, asked } = agbot([{ granted: true, grant }]);

@@ -39,6 +39,8 @@ export class HaPermit {
     private readonly random: RandomSource,
     private readonly retry = { baseMs: 500, maxMs: 10_000 },
     private readonly waitSeconds = 30,
+    /** The agent stopping: a slot not given back by then is left to the agbot. */
+    private readonly stopping?: AbortSignal,
   ) {}
 
   async acquire(managementPolicy: string, events: PermitEvents, signal: AbortSignal): Promise<HeldPermit> {
@@ -98,8 +100,8 @@ export class HaPermit {
 
   /**
    * Gives the slot back, asking again after a jittered backoff while the agbot cannot be
-   * reached or fails (5xx), for at most `withinMs` so that the agent is not held up for long; a
-   * refusal (4xx) is final. The agbot also ends the slot on its own when the node's status for
+   * reached or fails (5xx), for at most `withinMs` and not past the agent's stop, so that the
+   * agent is not held up for long; a refusal (4xx) is final. The agbot also ends the slot on its own when the node's status for
    * the policy ends, so this matters most for an upgrade given up without an end status.
    */
   async giveBack(withinMs = RELEASE_WITHIN_MS): Promise<void> {
@@ -112,8 +114,8 @@ export class HaPermit {
       } catch (error) {
         if (error instanceof HttpError && error.status < 500 && error.status !== 429) return;
         const pause = backoff.next();
-        if (this.clock.now().getTime() + pause >= until) return;
-        await this.clock.sleep(pause);
+        if (this.stopping?.aborted || this.clock.now().getTime() + pause >= until) return;
+        await this.clock.sleep(pause, this.stopping);
       }
     }
   }
