@@ -1,7 +1,7 @@
 /**
  * What stuck work waits for, said from the platform's own answers: the HA groups' slots and
- * their holders (the agbot), each host's phase and the unanswered asks of a session, and each
- * agent's last step. Printed when the chaos run finds work that stopped moving.
+ * their holders and the service rollouts (the agbot), each host's phase and the unanswered asks
+ * of a session, and each agent's workloads and last step. Printed when the chaos run finds work that stopped moving.
  */
 import { type SimulatedFleet } from '@careen/agent/src/index';
 import { type WorkItem } from './chaos-work';
@@ -26,6 +26,19 @@ export async function whyStuck(
       )}; last entries ${JSON.stringify(session!.timeline.slice(-5))}`,
     );
   }
+  const rollouts = await agbot('GET', `/v1/orgs/${org}/rollouts`);
+  lines.push(`service rollouts of ${org}: ${JSON.stringify(rollouts.body)}`);
+  lines.push(
+    `workloads of each agent: ${fleet.agents
+      .map(
+        (agent) =>
+          `${agent.node} ${agent.runtime
+            .actual()
+            .map((workload) => `${workload.deploymentPolicy}@${workload.service.version}`)
+            .join(',')}`,
+      )
+      .join('; ')}`,
+  );
   const last = new Map(fleet.timeline.map((entry) => [entry.node, entry]));
   lines.push(
     `last step of each agent: ${[...last.values()]

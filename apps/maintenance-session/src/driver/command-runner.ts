@@ -2,11 +2,13 @@
  * Carries out a step's commands against the platform, each one idempotent so that a replica
  * taking over after a crash may give it again: the HA-group slot at the agbot's semaphore
  * (asking again renews), the cordon at the exchange (`schedulable`; a host found cordoned
- * already is left cordoned after), the host action started once. A command the platform refuses for now (the group's slot is held) stays pending.
+ * already is left cordoned after — found once, and kept before the cordon is made, so that an
+ * attempt after one whose end was lost does not take the session's own cordon for an
+ * operator's), the host action started once. A command the platform refuses for now (the group's slot is held) stays pending.
  */
 import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
 import { type WorkflowInput } from '../workflow/workflow.types';
-import { type DriverCommand, type SessionRecord } from '../sessions/session-record';
+import { type PendingCommand, type SessionRecord } from '../sessions/session-record';
 import { type SessionStore } from '../sessions/session-store';
 
 export type CommandOutcome =
@@ -24,7 +26,8 @@ export class CommandRunner {
     private readonly settings: CommandRunnerSettings,
   ) {}
 
-  async run(record: SessionRecord, command: DriverCommand): Promise<CommandOutcome> {
+  async run(record: SessionRecord, pending: PendingCommand): Promise<CommandOutcome> {
+    const { command } = pending;
     const node = `/v1/orgs/${encodeURIComponent(record.org)}/nodes/${encodeURIComponent(command.host)}`;
     try {
       switch (command.kind) {
@@ -36,10 +39,14 @@ export class CommandRunner {
           return { done: true };
         case 'cordon': {
           // A host an operator had cordoned already stays cordoned after the session.
-          const { schedulable } = await this.exchange.call<{ schedulable: boolean }>('GET', node);
-          if (!schedulable) return { done: true, result: { alreadyCordoned: true } };
-          await this.exchange.call('PATCH', node, { schedulable: false });
-          return { done: true };
+          let found = pending.result as { alreadyCordoned: boolean } | null;
+          if (!found) {
+            const { schedulable } = await this.exchange.call<{ schedulable: boolean }>('GET', node);
+            found = { alreadyCordoned: !schedulable };
+            await this.store.keepFinding(pending.id, found);
+          }
+          if (!found.alreadyCordoned) await this.exchange.call('PATCH', node, { schedulable: false });
+          return { done: true, result: found };
         }
         case 'uncordon':
           if ((await this.store.commandResult(record.id, command.host, 'cordon'))?.alreadyCordoned)

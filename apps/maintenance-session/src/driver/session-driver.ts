@@ -96,7 +96,7 @@ export class SessionDriver {
   private async carryOut(record: SessionRecord, chain: readonly PendingCommand[]): Promise<boolean> {
     let any = false;
     for (const pending of chain) {
-      const outcome = await this.options.runner.run(record, pending.command);
+      const outcome = await this.options.runner.run(record, pending);
       if (!outcome.done) {
         await this.options.store.commandPutOff(pending.id, outcome.why);
         break;

@@ -39,6 +39,8 @@ export interface PendingCommand {
   host: string | null;
   command: DriverCommand;
   attempts: number;
+  /** What an earlier attempt kept of what it found, before it acted. */
+  result: Record<string, unknown> | null;
 }
 
 export interface TimelineEntry {

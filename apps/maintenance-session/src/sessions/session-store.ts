@@ -171,8 +171,9 @@ export class SessionStore {
       host: string | null;
       command: DriverCommand;
       attempts: number;
+      result: Record<string, unknown> | null;
     }[] = await this.dataSource.query(
-      `SELECT id, session_id, host, command, attempts FROM ${S}.session_commands
+      `SELECT id, session_id, host, command, attempts, result FROM ${S}.session_commands
           WHERE session_id = $1 AND done_at IS NULL ORDER BY id`,
       [sessionId],
     );
@@ -182,6 +183,7 @@ export class SessionStore {
       host: row.host,
       command: row.command,
       attempts: row.attempts,
+      result: row.result,
     }));
   }
 
@@ -205,6 +207,14 @@ export class SessionStore {
       `UPDATE ${S}.session_commands SET done_at = now(), attempts = attempts + 1, result = $2 WHERE id = $1`,
       [id, result ? JSON.stringify(result) : null],
     );
+  }
+
+  /** Keeps what a command found before it acts, so that an attempt after a lost one reads it. */
+  async keepFinding(id: string, result: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE ${S}.session_commands SET result = $2 WHERE id = $1`, [
+      id,
+      JSON.stringify(result),
+    ]);
   }
 
   /** What the last carried-out `kind` command for the host left to remember, if anything. */
