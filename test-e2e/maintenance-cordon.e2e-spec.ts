@@ -14,10 +14,13 @@ import {
 import { http, ROOT_PASSWORD, seededRoot, seedExchange, useTestInfra } from '@careen/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { maintenanceSessionService } from '../maintenance-session.service';
-import { type DriverCommand, type SessionRecord } from '../sessions/session-record';
-import { SessionStore } from '../sessions/session-store';
-import { CommandRunner } from './command-runner';
+import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
+import {
+  type DriverCommand,
+  type SessionRecord,
+} from '@careen/maintenance-session/src/sessions/session-record';
+import { SessionStore } from '@careen/maintenance-session/src/sessions/session-store';
+import { CommandRunner } from '@careen/maintenance-session/src/driver/command-runner';
 
 describe('carrying out a cordon again', () => {
   const infra = useTestInfra();
