@@ -477,14 +477,16 @@ describe('agent-upgrade grants', () => {
       expect((await maintain('ghost')).status).toBe(404);
     });
 
-    it.each([[{ leaseSeconds: 5 }], [{ leaseSeconds: 'long' }], [{ session: 's-1' }]])(
-      'refuses %j with 400 naming the field',
-      async (body) => {
-        const refused = await maintain('mt3', body);
-        expect(refused.status).toBe(400);
-        expect(JSON.stringify(refused.body)).toContain(Object.keys(body)[0]!);
-      },
-    );
+    it.each([
+      [{ leaseSeconds: 5 }],
+      [{ leaseSeconds: 'long' }],
+      [{ leaseSeconds: null }],
+      [{ session: 's-1' }],
+    ])('refuses %j with 400 naming the field', async (body) => {
+      const refused = await maintain('mt3', body);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain(Object.keys(body)[0]!);
+    });
 
     it('leaves a timeline with no two members of a group down at once', async () => {
       const history = await readTimeline(hub.dataSource.manager);

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 
 export const MAINTENANCE_LEASE_DEFAULT_SECONDS = 300;
 
@@ -12,7 +12,8 @@ export class MaintenanceSlotRequestDto {
     minimum: 10,
     maximum: 86_400,
   })
-  @IsOptional()
+  // Left out, the default applies; null is refused like any other value that is not a number.
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsInt()
   @Min(10)
   @Max(86_400)
