@@ -6,16 +6,9 @@
  * refused (401, 403, 404 or another 4xx), never with another org's data, and nothing is
  * answered with a 500.
  */
-import { agbotService } from '@careen/agbot/src/agbot.service';
-import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
-import { exchangeService } from '@careen/exchange/src/exchange.service';
-import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
-import { notifierService } from '@careen/notifier/src/notifier.service';
-import { startServiceInProcess } from '@careen/service';
 import {
   basic,
   http,
-  ROOT_PASSWORD,
   seededNode,
   seededUser,
   seedExchange,
@@ -23,6 +16,7 @@ import {
   type Credentials,
 } from '@careen/testing';
 import fc from 'fast-check';
+import { startAllServices } from './support/all-services';
 import { mutatedValuesOf, type Components, type SchemaObject } from './support/schema-bodies';
 
 interface Operation {
@@ -60,36 +54,12 @@ describe('security sweep over every route', () => {
   const stranger = basic('acme', 'alice', 'not-her-password');
 
   beforeAll(async () => {
-    const exchange = await startServiceInProcess(exchangeService, infra, {
-      CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
-    });
-    const hub = { CAREEN_EXCHANGE_URL: exchange.url };
-    const agbot = await startServiceInProcess(agbotService, infra, {
-      ...hub,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-    });
-    const services = {
-      exchange,
-      agbot,
-      'maintenance-session': await startServiceInProcess(maintenanceSessionService, infra, {
-        ...hub,
-        CAREEN_AGBOT_URL: agbot.url,
-        CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-      }),
-      'deployment-orchestrator': await startServiceInProcess(deploymentOrchestratorService, infra, {
-        ...hub,
-        CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-      }),
-      notifier: await startServiceInProcess(notifierService, infra, {
-        ...hub,
-        CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-      }),
-    };
-    await seedExchange(exchange.url, {
+    const services = await startAllServices(infra);
+    await seedExchange(services.exchange!, {
       acme: { users: { alice: 'orgAdmin' }, nodes: ['n1', 'n2'] },
       beta: { users: { mallory: 'orgAdmin' }, nodes: ['b1'] },
     });
-    for (const [service, { url }] of Object.entries(services)) {
+    for (const [service, url] of Object.entries(services)) {
       const document = (await http(url, 'GET', '/docs/openapi.json')).body as {
         paths: Record<
           string,

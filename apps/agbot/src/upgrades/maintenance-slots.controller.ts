@@ -1,7 +1,14 @@
 import { OrgScoped, Roles } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { MaintenanceSlotRequestDto } from './dto/maintenance-slot-request.dto';
 import { UpgradeGrantResponse } from './dto/upgrade-grant.response';
@@ -22,6 +29,7 @@ export class MaintenanceSlotsController {
   constructor(private readonly upgrades: UpgradesService) {}
 
   @Post()
+  @ApiOkResponse({ type: UpgradeGrantResponse, description: "the slot is the node's, with its lease" })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Take (or renew) the node's maintenance slot in its HA group" })

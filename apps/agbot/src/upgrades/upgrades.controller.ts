@@ -1,7 +1,15 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, Roles } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { UpgradeRequestDto } from './dto/upgrade-request.dto';
 import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
@@ -22,6 +30,7 @@ export class UpgradesController {
   constructor(private readonly upgrades: UpgradesService) {}
 
   @Post('nodes/:node/upgrade')
+  @ApiOkResponse({ type: UpgradeGrantResponse, description: "the slot is the node's, with its lease" })
   @HttpCode(200)
   @AllowNodes()
   @Roles('orgAdmin')
@@ -46,6 +55,7 @@ export class UpgradesController {
   }
 
   @Delete('nodes/:node/upgrade')
+  @ApiNoContentResponse({ description: 'given back' })
   @HttpCode(204)
   @AllowNodes()
   @Roles('orgAdmin')

@@ -5,7 +5,9 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiCreatedResponse,
   ApiNotFoundResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -26,6 +28,7 @@ export class RolloutsController {
   constructor(private readonly rollouts: Rollouts) {}
 
   @Post()
+  @ApiCreatedResponse({ description: 'the rollout, running' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Start rolling a strategy's groups to an agent version" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown strategy or an unknown agent version' })
@@ -53,6 +56,7 @@ export class RolloutsController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ description: 'the report' })
   @ApiOperation({
     summary: 'The report: every group with its phase, outcome and reason, every node with its state',
   })
@@ -63,6 +67,7 @@ export class RolloutsController {
   }
 
   @Post(':id/pause')
+  @ApiOkResponse({ description: 'the rollout, paused' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({
@@ -79,6 +84,7 @@ export class RolloutsController {
   }
 
   @Post(':id/resume')
+  @ApiOkResponse({ description: 'the rollout, running again' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Resume a paused rollout' })
@@ -93,6 +99,7 @@ export class RolloutsController {
   }
 
   @Post(':id/cancel')
+  @ApiOkResponse({ description: 'the rollout, cancelled' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({

@@ -7,7 +7,9 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiConsumes,
+  ApiCreatedResponse,
   ApiNotFoundResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -28,6 +30,10 @@ export class StrategiesController {
   constructor(private readonly strategies: Strategies) {}
 
   @Post()
+  @ApiCreatedResponse({
+    description:
+      'the strategy as stored, with its version and stages (`created` false when it was stored already)',
+  })
   @Roles('orgAdmin')
   @ApiOperation({
     summary:
@@ -64,6 +70,7 @@ export class StrategiesController {
   }
 
   @Get(':name')
+  @ApiOkResponse({ description: 'the strategy' })
   @ApiOperation({ summary: 'A strategy, at its newest version or the one asked for' })
   @ApiNotFoundResponse({ description: 'no such strategy or version' })
   get(
@@ -77,6 +84,10 @@ export class StrategiesController {
   }
 
   @Post(':name/plan')
+  @ApiOkResponse({
+    description:
+      'the plan: each group with its nodes and HA groups, the stages, overlaps and unselected nodes',
+  })
   @HttpCode(200)
   @ApiOperation({
     summary:

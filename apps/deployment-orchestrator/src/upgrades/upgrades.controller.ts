@@ -5,6 +5,7 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
@@ -24,6 +25,7 @@ export class UpgradesController {
   constructor(private readonly upgrades: Upgrades) {}
 
   @Post()
+  @ApiCreatedResponse({ description: 'the upgrade, started: its history row' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Upgrade one node's agent to a version; one history row per attempt" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown install strategy or agent version' })

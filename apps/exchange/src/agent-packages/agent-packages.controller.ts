@@ -14,12 +14,13 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiBody,
-  ApiConsumes,
   ApiConflictResponse,
+  ApiConsumes,
   ApiCreatedResponse,
   ApiHeader,
-  ApiOperation,
+  ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
@@ -92,6 +93,7 @@ export class AgentPackagesController {
   }
 
   @Delete(':version')
+  @ApiNoContentResponse({ description: 'removed' })
   @Roles('hubAdmin')
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove an agent package and its bytes' })

@@ -21,7 +21,8 @@ export class TokenController {
    * locally. A token outlives the node it was issued to until it expires.
    */
   @Post('token')
-  @ApiOperation({ summary: 'Trade user or node credentials for a short-lived token' })
+  // The credentials come in the body: no login is needed to ask.
+  @ApiOperation({ summary: 'Trade user or node credentials for a short-lived token', security: [] })
   @HttpCode(200)
   async token(@Body() body: TokenRequestDto): Promise<TokenResponse> {
     const principal =
@@ -32,7 +33,7 @@ export class TokenController {
   }
 
   @Get('jwks')
-  @ApiOperation({ summary: "Read the exchange's token verification keys (JWKS)" })
+  @ApiOperation({ summary: "Read the exchange's token verification keys (JWKS)", security: [] })
   @Header('Cache-Control', 'public, max-age=300')
   jwks() {
     return this.keys.jwks();

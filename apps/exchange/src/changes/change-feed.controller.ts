@@ -1,6 +1,6 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeFeedResponse, ChangeHeadResponse } from './dto/change-feed.response';
@@ -20,6 +20,7 @@ export class ChangeFeedController {
    */
   @Get('head')
   @ApiOperation({ summary: "Read the change feed's head, to follow it from now" })
+  @ApiParam({ name: 'org', description: 'the org whose feed is followed' })
   @OrgScoped()
   @AllowNodes()
   head(): ChangeHeadResponse {

@@ -1,7 +1,14 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { IdentifierPipe } from '@careen/service';
-import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ManagementPolicyDto } from './dto/management-policy.dto';
 import {
@@ -76,6 +83,7 @@ export class ManagementPoliciesController {
   }
 
   @Post(':name/pause')
+  @ApiOkResponse({ description: 'the policy, paused' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({

@@ -1,6 +1,13 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ManagementStatusDto } from './dto/management-status.dto';
 import { ManagementStatusResponse } from './dto/management-status.response';
 import { ManagementStatusService } from './management-status.service';
@@ -15,6 +22,7 @@ export class ManagementStatusController {
   constructor(private readonly statuses: ManagementStatusService) {}
 
   @Put()
+  @ApiOkResponse({ description: 'the status as recorded' })
   @ApiOperation({ summary: "Report the node's status for a management policy (an admin may only reset it)" })
   @ApiConflictResponse({
     description:

@@ -6,7 +6,9 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiCreatedResponse,
   ApiNotFoundResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -27,6 +29,7 @@ export class MaintenanceController {
   constructor(private readonly sessions: MaintenanceSessions) {}
 
   @Post()
+  @ApiCreatedResponse({ description: 'the session, started' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Start a maintenance session over hosts given by id or by selector' })
   @ApiBadRequestResponse({ description: 'every problem of the request, each with its path' })
@@ -51,6 +54,7 @@ export class MaintenanceController {
   }
 
   @Get(':session')
+  @ApiOkResponse({ description: 'the session' })
   @ApiOperation({ summary: 'A session: per-host and per-project progress and its timeline' })
   @ApiNotFoundResponse({ description: 'no such session' })
   async get(
@@ -62,6 +66,7 @@ export class MaintenanceController {
   }
 
   @Delete(':session')
+  @ApiOkResponse({ description: 'the session, aborting' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Abort: hosts under way back in service, slots given back, projects told' })
   @ApiConflictResponse({ description: 'the session has ended' })
@@ -98,6 +103,7 @@ export class MaintenanceController {
   }
 
   @Post(':session/hosts/:host/complete')
+  @ApiOkResponse({ description: 'the session, the host done' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Report a host's maintenance done (host_action manual or external)" })

@@ -6,6 +6,7 @@ import {
   ApiConflictResponse,
   ApiForbiddenResponse,
   ApiHeader,
+  ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
@@ -30,7 +31,12 @@ export class ProjectRepliesController {
   constructor(private readonly sessions: MaintenanceSessions) {}
 
   @Get()
-  @ApiOperation({ summary: "The project's instances in the session (the events' instance_ids URL)" })
+  @ApiOkResponse({ description: "the project's instances in the session, each with its host" })
+  // Opened by the capability (a parameter), not by a login.
+  @ApiOperation({
+    summary: "The project's instances in the session (the events' instance_ids URL)",
+    security: [],
+  })
   @ApiForbiddenResponse({ description: 'the capability does not open this project' })
   instances(
     @Param('session', new ParseUUIDPipe({ version: '4' })) session: string,
@@ -42,8 +48,12 @@ export class ProjectRepliesController {
   }
 
   @Put()
+  @ApiOkResponse({ description: 'the reply, taken' })
   @HttpCode(200)
-  @ApiOperation({ summary: "A project's reply: ACK_<state> or NACK_<state>, with an action per instance" })
+  @ApiOperation({
+    summary: "A project's reply: ACK_<state> or NACK_<state>, with an action per instance",
+    security: [],
+  })
   @ApiBadRequestResponse({
     description: 'an unknown state, a foreign instance, an action the state does not allow',
   })

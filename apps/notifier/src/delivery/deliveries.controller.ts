@@ -6,6 +6,7 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiPropertyOptional,
   ApiTags,
@@ -55,6 +56,7 @@ export class DeliveriesController {
   }
 
   @Post(':id/redeliver')
+  @ApiOkResponse({ description: 'the delivery, due again' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Try a dead delivery again, from now, with a fresh deadline' })

@@ -5,7 +5,9 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiCreatedResponse,
   ApiNotFoundResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
@@ -26,6 +28,7 @@ export class SubscriptionsController {
   constructor(private readonly subscriptions: Subscriptions) {}
 
   @Post()
+  @ApiCreatedResponse({ description: 'the subscription, with its secret (shown this once)' })
   @Roles('orgAdmin')
   @ApiOperation({
     summary:
@@ -57,6 +60,7 @@ export class SubscriptionsController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ description: 'the subscription' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'A subscription (never its secret)' })
   @ApiNotFoundResponse({ description: 'no such subscription' })
@@ -85,6 +89,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/credentials')
+  @ApiOkResponse({ description: 'the new credentials (shown this once)' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({

@@ -6,6 +6,7 @@ import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { documentCommonErrors } from '../http/common-error-responses';
 import { HttpErrorFilter } from '../http/http-error.filter';
 import { DEFAULT_BODY_LIMIT, useJsonBody } from '../http/json-body';
 import { createValidationPipe } from '../http/validation.pipe';
@@ -41,10 +42,13 @@ export async function createServiceApp(
       .setTitle(`Careen ${options.service}`)
       .setDescription(options.description)
       .setVersion('v1')
+      .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+      // Paths are relative to wherever the service is reached (an Ingress may add a prefix).
+      .addServer('/')
       .addBearerAuth()
       .addBasicAuth()
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  SwaggerModule.setup('docs', app, documentCommonErrors(document), { jsonDocumentUrl: 'docs/openapi.json' });
   return app;
 }

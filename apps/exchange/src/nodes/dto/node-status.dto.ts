@@ -61,7 +61,12 @@ export class AgentVersionDto {
   @MaxLength(64)
   package?: string;
 
-  @ApiPropertyOptional({ example: '2.32.0', description: 'a version whose install failed', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: '2.32.0',
+    description: 'a version whose install failed',
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)

@@ -20,7 +20,16 @@ export class PolicyPropertyDto {
   @MaxLength(128)
   name!: string;
 
-  @ApiProperty({ description: 'a string, number, boolean or list of strings', example: 'amd64' })
+  @ApiProperty({
+    description: 'a string, number, boolean or list of strings',
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+    ],
+    example: 'amd64',
+  })
   @IsPropertyValue()
   value!: PropertyValue;
 

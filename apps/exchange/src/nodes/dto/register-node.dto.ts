@@ -29,7 +29,7 @@ export class NodeFieldsDto {
   @MaxLength(200)
   name?: string;
 
-  @ApiPropertyOptional({ example: 'acme/gateway', description: PATTERN_RULE, nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'acme/gateway', description: PATTERN_RULE, nullable: true })
   @IsOptional()
   @IsString()
   @Matches(PATTERN_PATTERN, { message: `pattern must be ${PATTERN_RULE}` })
@@ -48,7 +48,7 @@ export class NodeFieldsDto {
   @MaxLength(64, { each: true })
   tags?: string[];
 
-  @ApiPropertyOptional({ example: 'rack-3', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'rack-3', nullable: true })
   @IsOptional()
   @IsString()
   @MinLength(1)

@@ -8,7 +8,7 @@ import {
   REPLY_TIMEOUT_POLICIES,
   type ReplyTimeoutPolicy,
 } from '@careen/contracts';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -88,6 +88,7 @@ export class ProjectSettingsDto {
   reply_timeout_policy?: ReplyTimeoutPolicy;
 }
 
+@ApiExtraModels(ProjectSettingsDto)
 export class CreateSessionDto {
   @ApiPropertyOptional({ description: "the org whose nodes are maintained (default: the caller's)" })
   @IsOptional()
@@ -178,7 +179,7 @@ export class CreateSessionDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/ProjectSettingsDto' },
+    additionalProperties: { $ref: getSchemaPath(ProjectSettingsDto) },
     description: 'per project: its own reply timeout and policy',
   })
   @IsOptional()
