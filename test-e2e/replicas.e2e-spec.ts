@@ -6,10 +6,10 @@
  * the standbys take their roles over within the bound docs/operations.md states, while the
  * services stay reachable at their one address.
  */
-import { freePort, HUB_SERVICES } from '@careen/devstack';
-import { eventually, startTcpProxy, useTestInfra, type TcpProxy } from '@careen/testing';
+import { eventually, useTestInfra } from '@careen/testing';
 import { get as httpGet } from 'node:http';
-import { KillableService } from './support/killable-service';
+import { type KillableService } from './support/killable-service';
+import { startReplicated, type ReplicatedService } from './support/replicated-service';
 
 const ROOT_PASSWORD = 'replicas-root-password';
 /** Stated in docs/operations.md: a standby takes a role over within this after its leader dies. */
@@ -46,11 +46,7 @@ async function rolesHeld(replica: KillableService): Promise<string[]> {
     .sort();
 }
 
-interface Pair {
-  name: string;
-  replicas: KillableService[];
-  proxy: TcpProxy;
-}
+type Pair = ReplicatedService;
 
 describe('every hub service as two replicas behind one address', () => {
   const infra = useTestInfra();
@@ -58,26 +54,19 @@ describe('every hub service as two replicas behind one address', () => {
   const urls: Record<string, string> = {};
 
   async function startPair(name: string, env: () => Record<string, string>): Promise<Pair> {
-    const portEnv = HUB_SERVICES.find((service) => service.name === name)!.portEnv;
-    const replicas: KillableService[] = [];
-    for (let index = 0; index < 2; index++) {
-      const replica: KillableService = new KillableService(name, await freePort(), () => ({
+    const pair = await startReplicated(
+      name,
+      2,
+      () => ({
         CAREEN_DATABASE_URL: infra.databaseUrl,
         CAREEN_NATS_URL: infra.natsUrl,
         CAREEN_NATS_STREAM_REPLICAS: String(infra.natsStreamReplicas),
-        [portEnv]: String(replica.port),
         ...env(),
-      }));
-      replicas.push(replica);
-    }
-    // Killed at the end (before the infra goes), even if one of them does not start.
-    infra.track(async () => void (await Promise.all(replicas.map((replica) => replica.kill()))));
-    await Promise.all(replicas.map((replica) => replica.start()));
-    const pair = {
-      name,
-      replicas,
-      proxy: await startTcpProxy(replicas.map((replica) => replica.port)),
-    };
+      }),
+      // Killed at the end (before the infra goes), even if one of them does not start.
+      (replicas) =>
+        infra.track(async () => void (await Promise.all(replicas.map((replica) => replica.kill())))),
+    );
     pairs.push(pair);
     urls[name] = pair.proxy.url;
     return pair;

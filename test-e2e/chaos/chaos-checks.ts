@@ -6,8 +6,7 @@
 import { type SimulatedFleet } from '@careen/agent/src/index';
 import { DLQ_REASON_HEADER, STREAMS } from '@careen/contracts';
 import { HUB_SERVICES } from '@careen/devstack';
-import { withClient } from '@careen/testing';
-import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { readStream, withClient } from '@careen/testing';
 import { setTimeout as pause } from 'node:timers/promises';
 import { maintenanceSpans, overlapsWithinGroups, upgradeSpans } from '../support/down-spans';
 import { type ChaosPlatform } from './chaos-platform';
@@ -24,15 +23,10 @@ export interface Check {
 export function oneMemberDownPerGroup(fleet: SimulatedFleet, sessions: readonly WorkItem[]): string[] {
   const spans = [
     ...upgradeSpans(fleet.timeline),
-    ...sessions.flatMap((item) => (item.session ? maintenanceSpans(item.session.timeline.map(asSent)) : [])),
+    ...sessions.flatMap((item) => (item.session ? maintenanceSpans(item.session.timeline) : [])),
   ];
   return overlapsWithinGroups(spans, new Map(fleet.agents.map((agent) => [agent.node, agent.haGroup])));
 }
-
-const asSent = (entry: { at: string; kind: string; host: string | null; state: string | null }) => ({
-  ...entry,
-  state: entry.state ?? '',
-});
 
 /** Invariant 3: each group's members are exactly the nodes that name it, and no node is in two. */
 export async function groupsAgreeWithNodes(root: Call, org: string): Promise<string[]> {
@@ -231,31 +225,16 @@ export function failuresExplained(items: readonly WorkItem[]): string[] {
 export async function deadLettersExplained(
   platform: ChaosPlatform,
 ): Promise<{ violations: string[]; count: number }> {
-  const { bus } = platform;
   const stream = STREAMS.deadLetters.name;
-  const info = await bus.jsm.streams.info(stream).catch(() => undefined);
+  const info = await platform.bus.jsm.streams.info(stream).catch(() => undefined);
   // No service dead-lettered anything if none made the stream.
-  if (!info || info.state.messages === 0) return { violations: [], count: 0 };
-  const { state } = info;
-  const name = `chaos-dlq-${Date.now()}`;
-  await bus.jsm.consumers.add(stream, {
-    name,
-    ack_policy: AckPolicy.None,
-    deliver_policy: DeliverPolicy.All,
-  });
-  const violations: string[] = [];
-  try {
-    const consumer = await bus.js.consumers.get(stream, name);
-    for (let read = 0; read < state.messages; read++) {
-      const message = await consumer.next({ expires: 5_000 });
-      if (!message) break;
-      if (!message.headers?.get(DLQ_REASON_HEADER))
-        violations.push(`dead letter ${message.subject} #${message.seq} has no reason`);
-    }
-  } finally {
-    await bus.jsm.consumers.delete(stream, name).catch(() => undefined);
-  }
-  return { violations, count: state.messages };
+  const count = info?.state.messages ?? 0;
+  if (count === 0) return { violations: [], count };
+  const letters = await readStream(platform.bus, stream, { count });
+  const violations = letters
+    .filter((letter) => !letter.headers[DLQ_REASON_HEADER])
+    .map((letter) => `dead letter ${letter.subject} has no reason`);
+  return { violations, count };
 }
 
 /** No client saw a 500. */

@@ -7,18 +7,12 @@
  * parts can be delayed, reset or cut.
  */
 import { connectBus, type BusConnection } from '@careen/bus';
-import {
-  findNatsServer,
-  freePort,
-  HUB_SERVICES,
-  startNatsCluster,
-  type RunningNatsCluster,
-} from '@careen/devstack';
+import { findNatsServer, startNatsCluster, type RunningNatsCluster } from '@careen/devstack';
 import { startTcpProxy, type TcpProxy } from '@careen/testing';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KillableService } from '../support/killable-service';
+import { startReplicated, type ReplicatedService } from '../support/replicated-service';
 import { RestartablePostgres } from '../support/restartable-postgres';
 import { type HttpStatusCounter } from './http-status-counter';
 
@@ -29,17 +23,14 @@ const REPLICAS = 2;
 export type HubServiceName =
   'exchange' | 'agbot' | 'maintenance-session' | 'deployment-orchestrator' | 'notifier';
 
-export interface ReplicatedService {
+/** A service of the platform: its replicas, their one address, and their links to NATS. */
+export interface ChaosService extends ReplicatedService {
   name: HubServiceName;
-  replicas: KillableService[];
-  /** The one address its clients use. */
-  proxy: TcpProxy;
-  /** Its links to the NATS members. */
   natsProxies: TcpProxy[];
 }
 
 export class ChaosPlatform {
-  readonly services = new Map<HubServiceName, ReplicatedService>();
+  readonly services = new Map<HubServiceName, ChaosService>();
   /** The agents' link to the exchange. */
   agentLink!: TcpProxy;
   /** A connection of the run's own, straight to the cluster, for checks. */
@@ -91,25 +82,15 @@ export class ChaosPlatform {
   }
 
   private async startService(name: HubServiceName, env: Record<string, string>): Promise<void> {
-    const portEnv = HUB_SERVICES.find((service) => service.name === name)!.portEnv;
     const natsProxies = await Promise.all(this.cluster.members.map((member) => startTcpProxy([member.port])));
-    const natsUrl = natsProxies.map((proxy) => `nats://127.0.0.1:${proxy.port}`).join(',');
-    const replicas: KillableService[] = [];
-    for (let index = 0; index < REPLICAS; index++) {
-      const replica: KillableService = new KillableService(name, await freePort(), () => ({
-        CAREEN_DATABASE_URL: this.postgres.url,
-        CAREEN_NATS_URL: natsUrl,
-        CAREEN_NATS_STREAM_REPLICAS: String(this.cluster.replicas),
-        [portEnv]: String(replica.port),
-        ...env,
-      }));
-      replicas.push(replica);
-    }
-    // One at a time: each migrates the schema as it starts.
-    for (const replica of replicas) await replica.start();
-    const proxy = await startTcpProxy(replicas.map((replica) => replica.port));
-    proxy.observeResponses(() => this.statuses.connection(name));
-    this.services.set(name, { name, replicas, proxy, natsProxies });
+    const service = await startReplicated(name, REPLICAS, () => ({
+      CAREEN_DATABASE_URL: this.postgres.url,
+      CAREEN_NATS_URL: natsProxies.map((proxy) => `nats://127.0.0.1:${proxy.port}`).join(','),
+      CAREEN_NATS_STREAM_REPLICAS: String(this.cluster.replicas),
+      ...env,
+    }));
+    service.proxy.observeResponses(() => this.statuses.connection(name));
+    this.services.set(name, { ...service, name, natsProxies });
   }
 
   /** The member that leads `stream` now, if one does. */

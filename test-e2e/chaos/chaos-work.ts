@@ -48,7 +48,6 @@ export interface WorkItem {
   kind: WorkKind;
   id: string;
   startedAt: number;
-  endedAt?: number;
   outcome: 'open' | 'completed' | 'failed';
   reason?: string;
   /** A strategy rollout's groups; a session's last view. */
@@ -64,11 +63,11 @@ export class ChaosWork {
   readonly items: WorkItem[] = [];
   /** Problems of the run's own driver: a call the platform never answered, say. */
   readonly incidents: string[] = [];
-  edge!: SimulatedFleet;
   /** Moments an HA group of `edge` had no member running `edge.cache` (invariant 2), sampled. */
   readonly outages: string[] = [];
-  private sampler: NodeJS.Timeout | undefined;
+  edge!: SimulatedFleet;
   core!: SimulatedFleet;
+  private sampler: NodeJS.Timeout | undefined;
   private vnfManager!: ReferenceVnfManager;
   private vnfBus!: BusConnection;
   private stopping = false;
@@ -302,8 +301,9 @@ export class ChaosWork {
     return item;
   }
 
-  private end(item: WorkItem, outcome: 'completed' | 'failed', reason?: string): void {
-    Object.assign(item, { outcome, endedAt: Date.now(), ...(reason ? { reason } : {}) });
+  /** Ends `item`; a failure keeps the reason the platform gave, if it gave one. */
+  private end(item: WorkItem, outcome: 'completed' | 'failed', reason?: string | null): void {
+    Object.assign(item, { outcome, ...(reason ? { reason } : {}) });
   }
 
   /** Waits until `done` answers true. */
@@ -379,8 +379,7 @@ export class ChaosWork {
         seen = view.timeline.length;
         item.session = { timeline: view.timeline, projects: view.projects, hosts: view.hosts };
         if (view.state === 'MAINTENANCE_DONE') this.end(item, 'completed');
-        else if (view.state === 'MAINTENANCE_FAILED')
-          this.end(item, 'failed', view.failure ?? 'no reason given');
+        else if (view.state === 'MAINTENANCE_FAILED') this.end(item, 'failed', view.failure);
         // A session is closed once its hosts are given back: the next may take them.
         return item.outcome !== 'open' && view.closed_at !== null;
       });
@@ -437,11 +436,10 @@ export class ChaosWork {
           )
         ).body;
         if (report.state === 'completed') this.end(item, 'completed');
-        else if (['failed', 'cancelled'].includes(report.state))
-          this.end(item, 'failed', report.reason ?? 'no reason given');
+        else if (['failed', 'cancelled'].includes(report.state)) this.end(item, 'failed', report.reason);
         return item.outcome !== 'open';
       });
-      // The next rollout starts from the version this one reached.
+      // A failed rollout leaves the fleet on mixed versions: it is recorded, and this fleet rests.
       if (item.outcome === 'failed') break;
     }
   }

@@ -32,8 +32,6 @@ export interface InjectedFault {
   /** The work that needs what was hit. */
   affects: readonly WorkKind[];
   at: number;
-  /** When it was mended (a restart ready, a partition healed). */
-  mendedAt?: number;
 }
 
 /** The work that stops when a service does. */
@@ -75,12 +73,11 @@ export class FaultScheduler {
       case 'service-kill': {
         const service = this.pick([...this.platform.services.values()]);
         const index = Math.floor(this.random() * service.replicas.length);
-        const fault = this.record(kind, `${service.name} replica ${index + 1}`, WORK_OF[service.name]);
+        this.record(kind, `${service.name} replica ${index + 1}`, WORK_OF[service.name]);
         const replica = service.replicas[index]!;
         await replica.kill();
         await pause(this.between(500, 3_000));
         await replica.start();
-        fault.mendedAt = Date.now();
         return;
       }
       case 'nats-kill': {
@@ -89,24 +86,18 @@ export class FaultScheduler {
         const member =
           this.platform.cluster.members.find((each) => each.name === leader) ??
           this.pick(this.platform.cluster.members);
-        const fault = this.record(
-          kind,
-          `${member.name}${leader ? ` (leader of ${stream})` : ''}`,
-          WORK_KINDS,
-        );
+        this.record(kind, `${member.name}${leader ? ` (leader of ${stream})` : ''}`, WORK_KINDS);
         const exited = new Promise((done) => member.process.once('exit', done));
         member.process.kill('SIGKILL');
         await exited;
         await pause(this.between(500, 3_000));
         await this.platform.cluster.restart(member.name);
-        fault.mendedAt = Date.now();
         return;
       }
       case 'postgres-restart': {
-        const fault = this.record(kind, 'fast shutdown, then start', WORK_KINDS);
+        this.record(kind, 'fast shutdown, then start', WORK_KINDS);
         await this.platform.postgres.stop();
         await this.platform.postgres.start();
-        fault.mendedAt = Date.now();
         return;
       }
       case 'agents-link':
@@ -134,25 +125,18 @@ export class FaultScheduler {
     const holdMs = this.between(1_000, 5_000);
     if (how === 'delay') {
       const delayMs = Math.round(this.between(50, 400));
-      const fault = this.record(
-        kind,
-        `${where}: ${delayMs} ms delay for ${(holdMs / 1000).toFixed(1)} s`,
-        affects,
-      );
+      this.record(kind, `${where}: ${delayMs} ms delay for ${(holdMs / 1000).toFixed(1)} s`, affects);
       for (const link of links) link.delay(delayMs);
       await pause(holdMs);
       for (const link of links) link.delay(0);
-      fault.mendedAt = Date.now();
     } else if (how === 'reset') {
-      const fault = this.record(kind, `${where}: every connection reset`, affects);
+      this.record(kind, `${where}: every connection reset`, affects);
       for (const link of links) link.reset();
-      fault.mendedAt = Date.now();
     } else {
-      const fault = this.record(kind, `${where}: partitioned for ${(holdMs / 1000).toFixed(1)} s`, affects);
+      this.record(kind, `${where}: partitioned for ${(holdMs / 1000).toFixed(1)} s`, affects);
       for (const link of links) link.partition();
       await pause(holdMs);
       for (const link of links) link.heal();
-      fault.mendedAt = Date.now();
     }
   }
 

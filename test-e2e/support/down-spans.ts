@@ -37,7 +37,7 @@ export function upgradeSpans(timeline: readonly TimelineEntry[]): DownSpan[] {
 
 /** Hosts in maintenance, from a session's timeline. */
 export function maintenanceSpans(
-  sessionTimeline: readonly { at: string; kind: string; host: string | null; state: string }[],
+  sessionTimeline: readonly { at: string; kind: string; host: string | null; state: string | null }[],
 ): DownSpan[] {
   const spans: DownSpan[] = [];
   const entered = new Map<string, number>();

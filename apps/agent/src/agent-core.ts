@@ -119,7 +119,7 @@ export class AgentCore {
       clock,
       logger,
       permit: agbot
-        ? new HaPermit(agbot, clock, random, options.retry, undefined, this.stopping.signal)
+        ? new HaPermit(agbot, clock, random, { retry: options.retry, stopping: this.stopping.signal })
         : undefined,
     });
     this.enactor = new Enactor({

@@ -114,7 +114,10 @@ describe('HaPermit', () => {
     );
     const waited: unknown[] = [];
     let sleptBeforeGrant: number[] = [];
-    const permit = await new HaPermit(client, clock, () => 0.5, { baseMs: 100, maxMs: 1_000 }, 20).acquire(
+    const permit = await new HaPermit(client, clock, () => 0.5, {
+      retry: { baseMs: 100, maxMs: 1_000 },
+      waitSeconds: 20,
+    }).acquire(
       'up',
       {
         waiting: (peer) => Promise.resolve(void waited.push(peer)),
@@ -162,7 +165,9 @@ describe('HaPermit', () => {
       { granted: true, grant },
     ]);
     const waited: unknown[] = [];
-    const acquiring = new HaPermit(client, clock, () => 0.5, { baseMs: 100, maxMs: 1_000 }).acquire(
+    const acquiring = new HaPermit(client, clock, () => 0.5, {
+      retry: { baseMs: 100, maxMs: 1_000 },
+    }).acquire(
       'up',
       { waiting: (peer) => Promise.resolve(void waited.push(peer)), granted: () => undefined },
       new AbortController().signal,
@@ -232,7 +237,7 @@ describe('HaPermit', () => {
         unavailable(),
         unavailable(),
       ]);
-      await new HaPermit(client, clock, () => 0.5, { baseMs: 100, maxMs: 1_000 }).giveBack();
+      await new HaPermit(client, clock, () => 0.5, { retry: { baseMs: 100, maxMs: 1_000 } }).giveBack();
 
       expect(asked()).toBe(4);
       expect(clock.sleeps).toHaveLength(3);
@@ -248,7 +253,9 @@ describe('HaPermit', () => {
     it('stops asking after the time it was given', async () => {
       const clock = new HurriedClock();
       const { client, asked } = failingReleases(Array.from({ length: 100 }, unavailable));
-      await new HaPermit(client, clock, () => 0.5, { baseMs: 1_000, maxMs: 10_000 }).giveBack(30_000);
+      await new HaPermit(client, clock, () => 0.5, { retry: { baseMs: 1_000, maxMs: 10_000 } }).giveBack(
+        30_000,
+      );
 
       expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(30_000);
       expect(asked()).toBeGreaterThan(3);
@@ -264,7 +271,7 @@ describe('HaPermit', () => {
           return Promise.reject(unavailable());
         },
       } as unknown as AgbotClient;
-      await new HaPermit(client, clock, () => 0.5, undefined, undefined, stopping.signal).giveBack();
+      await new HaPermit(client, clock, () => 0.5, { stopping: stopping.signal }).giveBack();
 
       expect(clock.sleeps).toEqual([]);
     });
@@ -274,7 +281,9 @@ describe('HaPermit', () => {
       const { client, asked } = agbot([{ granted: true, grant }]);
       let releases = 0;
       client.release = () => (++releases === 1 ? Promise.reject(unavailable()) : Promise.resolve());
-      const permit = await new HaPermit(client, clock, () => 0, { baseMs: 100, maxMs: 1_000 }).acquire(
+      const permit = await new HaPermit(client, clock, () => 0, {
+        retry: { baseMs: 100, maxMs: 1_000 },
+      }).acquire(
         'up',
         { waiting: () => Promise.resolve(), granted: () => undefined },
         new AbortController().signal,

@@ -17,6 +17,15 @@ import { type AgbotClient, type UpgradeHolder } from './agbot-client';
 /** How long an agent tries to give its slot back: the agbot's default lease. */
 const RELEASE_WITHIN_MS = 120_000;
 
+export interface HaPermitOptions {
+  /** Backoff between attempts. */
+  retry?: { baseMs: number; maxMs: number };
+  /** How long a request may wait at the agbot for the slot (30 s by default). */
+  waitSeconds?: number;
+  /** The agent stopping: a slot not given back by then is left to the agbot. */
+  stopping?: AbortSignal;
+}
+
 export interface HeldPermit {
   release(): Promise<void>;
   /**
@@ -37,18 +46,19 @@ export class HaPermit {
     private readonly agbot: AgbotClient,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-    private readonly retry = { baseMs: 500, maxMs: 10_000 },
-    private readonly waitSeconds = 30,
-    /** The agent stopping: a slot not given back by then is left to the agbot. */
-    private readonly stopping?: AbortSignal,
+    private readonly options: HaPermitOptions = {},
   ) {}
+
+  private get retry(): { baseMs: number; maxMs: number } {
+    return this.options.retry ?? { baseMs: 500, maxMs: 10_000 };
+  }
 
   async acquire(managementPolicy: string, events: PermitEvents, signal: AbortSignal): Promise<HeldPermit> {
     const backoff = new Backoff(this.random, this.retry.baseMs, this.retry.maxMs);
     let announced = false;
     for (;;) {
       if (signal.aborted) throw new Error('stopped while waiting for the HA group');
-      const wait = announced ? this.waitSeconds : 0;
+      const wait = announced ? (this.options.waitSeconds ?? 30) : 0;
       const asked = this.clock.now().getTime();
       let answer;
       try {
@@ -101,8 +111,9 @@ export class HaPermit {
   /**
    * Gives the slot back, asking again after a jittered backoff while the agbot cannot be
    * reached or fails (5xx), for at most `withinMs` and not past the agent's stop, so that the
-   * agent is not held up for long; a refusal (4xx) is final. The agbot also ends the slot on its own when the node's status for
-   * the policy ends, so this matters most for an upgrade given up without an end status.
+   * agent is not held up for long; a refusal (4xx) is final. The agbot also ends the slot on
+   * its own when the node's status for the policy ends, so this matters most for an upgrade
+   * given up without an end status.
    */
   async giveBack(withinMs = RELEASE_WITHIN_MS): Promise<void> {
     const backoff = new Backoff(this.random, this.retry.baseMs, this.retry.maxMs);
@@ -114,8 +125,8 @@ export class HaPermit {
       } catch (error) {
         if (error instanceof HttpError && error.status < 500 && error.status !== 429) return;
         const pause = backoff.next();
-        if (this.stopping?.aborted || this.clock.now().getTime() + pause >= until) return;
-        await this.clock.sleep(pause, this.stopping);
+        if (this.options.stopping?.aborted || this.clock.now().getTime() + pause >= until) return;
+        await this.clock.sleep(pause, this.options.stopping);
       }
     }
   }

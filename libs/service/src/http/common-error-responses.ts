@@ -6,38 +6,13 @@
  * answer, these and the routes' own, the one error body (`ErrorBody`) they all have.
  */
 import { type OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_BODY_SCHEMA } from './error-body';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type Responses = Operation['responses'];
 
 const ERROR_BODY = '#/components/schemas/ErrorBody';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-/** The error body of every Careen HTTP API (libs/service/src/http/error-body.ts). */
-const ERROR_BODY_SCHEMA = {
-  type: 'object',
-  required: ['statusCode', 'error', 'message'],
-  properties: {
-    statusCode: { type: 'integer', example: 404 },
-    error: { type: 'string', description: "the status's reason phrase", example: 'Not Found' },
-    message: { type: 'string', description: 'what went wrong, in words' },
-    details: {
-      description:
-        'what a client can act on: for a request that does not validate, each field with its problems; else an object with a stable `code` and the names involved',
-      oneOf: [
-        {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['field', 'problems'],
-            properties: { field: { type: 'string' }, problems: { type: 'array', items: { type: 'string' } } },
-          },
-        },
-        { type: 'object', additionalProperties: true },
-      ],
-    },
-  },
-} as const;
 
 export function documentCommonErrors(document: OpenAPIObject): OpenAPIObject {
   document.components ??= {};

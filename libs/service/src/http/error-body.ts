@@ -6,6 +6,32 @@ export interface ErrorBody {
   details?: unknown;
 }
 
+/** `ErrorBody` as an OpenAPI schema, for the services' documents. */
+export const ERROR_BODY_SCHEMA = {
+  type: 'object',
+  required: ['statusCode', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer', example: 404 },
+    error: { type: 'string', description: "the status's reason phrase", example: 'Not Found' },
+    message: { type: 'string', description: 'what went wrong, in words' },
+    details: {
+      description:
+        'what a client can act on: for a request that does not validate, each field with its problems; else an object with a stable `code` and the names involved',
+      oneOf: [
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['field', 'problems'],
+            properties: { field: { type: 'string' }, problems: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+        { type: 'object', additionalProperties: true },
+      ],
+    },
+  },
+} as const;
+
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
