@@ -218,13 +218,13 @@ describe('deployment strategies rolled through the fleet', () => {
       ],
     });
     expect(cyclic.status).toBe(400);
-    expect(cyclic.body.details.problems).toEqual([
+    expect(cyclic.body.details.fields).toEqual([
       {
-        path: 'groups[1].success_criteria.percent_successful_nodes',
-        problem: 'must be a number from 0 to 100',
+        field: 'groups[1].success_criteria.percent_successful_nodes',
+        problems: ['must be a number from 0 to 100'],
       },
-      { path: 'groups[2].critical', problem: 'required: true or false' },
-      { path: 'groups[2].depends_on[0]', problem: 'unknown group "z"' },
+      { field: 'groups[2].critical', problems: ['required: true or false'] },
+      { field: 'groups[2].depends_on[0]', problems: ['unknown group "z"'] },
     ]);
     expect((await call('GET', '/v1/strategies/loop')).status).toBe(404);
 

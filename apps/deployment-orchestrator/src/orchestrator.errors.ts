@@ -1,12 +1,12 @@
 /** The orchestrator's refusals, each with a stable code; transports map the kind once. */
-import { DomainError, type StrategyProblem } from '@careen/contracts';
+import { DomainError, fieldsOf, type StrategyProblem } from '@careen/contracts';
 
 export const invalidStrategy = (problems: readonly StrategyProblem[]) =>
   new DomainError(
     'invalid',
     'orchestrator.invalid-strategy',
-    problems.map((each) => `${each.path || '(document)'}: ${each.problem}`).join('; '),
-    { problems },
+    `invalid strategy: ${problems.map((each) => `${each.path || '(document)'}: ${each.problem}`).join('; ')}`,
+    { fields: fieldsOf(problems) },
   );
 
 export const malformedYaml = (why: string) =>

@@ -67,7 +67,7 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
   ])('refuses %s with 400 naming the field', async (_what, path, body, field) => {
     const response = await post(path, { body });
     expect(response.status).toBe(400);
-    expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    expect(response.body.details.fields.map((detail: { field: string }) => detail.field)).toEqual([field]);
   });
 
   it.each([

@@ -7,6 +7,7 @@ export * from './config/deployment-setting.decorator';
 export * from './config/load-config';
 export * from './http/error-body';
 export * from './http/domain-error.status';
+export * from './http/database-unavailable';
 export * from './http/http-error.filter';
 export * from './http/validation.pipe';
 export * from './http/json-body';

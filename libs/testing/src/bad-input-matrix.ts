@@ -19,7 +19,8 @@ export interface BodyEndpoint {
 export function itRefusesBadBodies(endpoints: BodyEndpoint[], baseUrl: () => string): void {
   const send = (endpoint: BodyEndpoint, options: Parameters<typeof http>[3]) =>
     http(baseUrl(), endpoint.method, endpoint.path, { auth: endpoint.auth, ...options });
-  const fields = (body: { details: { field: string }[] }) => body.details.map((detail) => detail.field);
+  const fields = (body: { details: { fields: { field: string }[] } }) =>
+    body.details.fields.map((detail) => detail.field);
 
   describe.each(endpoints)('$method $path', (endpoint) => {
     it('accepts the valid body', async () => {

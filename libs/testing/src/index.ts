@@ -11,3 +11,4 @@ export * from './seeded-random';
 export * from './exchange-seed';
 export * from './otlp-collector';
 export * from './tcp-proxy';
+export * from './filter-answer';

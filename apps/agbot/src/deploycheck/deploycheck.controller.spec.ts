@@ -98,7 +98,7 @@ describe('POST /v1/orgs/:org/deploycheck', () => {
       .set('authorization', await as(ulf))
       .send({ checkHA: true, colour: 'red' })
       .expect(400);
-    expect(bad.body.details).toEqual(
+    expect(bad.body.details.fields).toEqual(
       expect.arrayContaining([
         { field: 'deploymentPolicy', problems: ['give exactly one of deploymentPolicy and service'] },
         { field: 'colour', problems: ['property colour should not exist'] },

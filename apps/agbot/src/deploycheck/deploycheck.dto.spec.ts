@@ -10,7 +10,7 @@ async function problems(body: unknown): Promise<unknown> {
     await validate(body);
   } catch (error) {
     expect(error).toBeInstanceOf(BadRequestException);
-    return ((error as BadRequestException).getResponse() as { details: unknown }).details;
+    return ((error as BadRequestException).getResponse() as { details: { fields: unknown } }).details.fields;
   }
   throw new Error('expected the body to be refused');
 }

@@ -1,5 +1,8 @@
-/** Answers every failure of a FleetLock route in the protocol's `{kind, value}` shape. */
-import { SERVICE_LOGGER } from '@careen/service';
+/**
+ * Answers every failure of a FleetLock route in the protocol's `{kind, value}` shape: a
+ * database out of reach is `unavailable` (503, try again), as on every other route.
+ */
+import { isDatabaseUnavailable, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { type Response } from 'express';
@@ -13,6 +16,7 @@ export class FleetLockErrorFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = this.toFleetLockError(exception);
     if (response.headersSent) return;
+    if (error.status === 503) response.setHeader('Retry-After', '1');
     response.status(error.status).json(error.body);
   }
 
@@ -20,6 +24,10 @@ export class FleetLockErrorFilter implements ExceptionFilter {
     if (exception instanceof FleetLockError) return exception;
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       return new FleetLockError('invalid_client_params', exception.message);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ err: (exception as Error).message }, 'FleetLock request: database unavailable');
+      return new FleetLockError('unavailable', 'the database is unavailable; try again shortly');
     }
     this.logger.error(
       { err: exception instanceof Error ? (exception.stack ?? exception.message) : String(exception) },

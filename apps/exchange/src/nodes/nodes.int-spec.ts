@@ -235,13 +235,13 @@ describe('exchange: nodes and node credentials', () => {
         },
       });
       expect(mixed.status).toBe(400);
-      const fields = mixed.body.details.map((detail: { field: string }) => detail.field);
+      const fields = mixed.body.details.fields.map((detail: { field: string }) => detail.field);
       expect(fields).toEqual(expect.arrayContaining(['node', 'token']));
       expect(mixed.body.message).toContain('{org, node, token}');
 
       const half = await call('POST', '/v1/auth/token', { body: { org: 'acme', node: 'n1' } });
       expect(half.status).toBe(400);
-      expect(half.body.details.map((detail: { field: string }) => detail.field)).toEqual(['token']);
+      expect(half.body.details.fields.map((detail: { field: string }) => detail.field)).toEqual(['token']);
     });
 
     it('stops accepting Basic credentials of a node as soon as it is deleted', async () => {
@@ -497,7 +497,7 @@ describe('exchange: nodes and node credentials', () => {
     it('refuses a node id that is not an identifier with 400', async () => {
       const response = await call('PUT', '/v1/orgs/beta/nodes/bad.id', { auth: bea, body: {} });
       expect(response.status).toBe(400);
-      expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual(['id']);
+      expect(response.body.details.fields.map((detail: { field: string }) => detail.field)).toEqual(['id']);
     });
   });
 

@@ -171,7 +171,7 @@ describe('exchange registry: every new body-taking endpoint refuses bad input wi
   ])('refuses %s with 400 naming the field', async (_what, method, path, auth, body, field) => {
     const response = await http(exchange.url, method, path, { auth, body });
     expect(response.status).toBe(400);
-    expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    expect(response.body.details.fields.map((detail: { field: string }) => detail.field)).toEqual([field]);
   });
 
   it.each([

@@ -41,7 +41,8 @@ describe('exchange: services and deployment policies', () => {
   let bus: BusConnection;
   const call = (method: string, path: string, options?: Parameters<typeof http>[3]) =>
     http(exchange.url, method, path, options);
-  const fields = (body: { details: { field: string }[] }) => body.details.map((detail) => detail.field);
+  const fields = (body: { details: { fields: { field: string }[] } }) =>
+    body.details.fields.map((detail) => detail.field);
 
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
@@ -311,7 +312,7 @@ describe('exchange: services and deployment policies', () => {
 
     const messages = await eventually(() =>
       readStream(bus, STREAMS.changes.name, {
-        count: 6,
+        count: 7,
         filterSubject: 'careen.changes.feed.*.*',
         timeoutMs: 5_000,
       }),
@@ -323,6 +324,7 @@ describe('exchange: services and deployment policies', () => {
       ['careen.changes.feed.service.s1', 'deleted'],
       ['careen.changes.feed.deploymentPolicy.p1', 'created'],
       ['careen.changes.feed.deploymentPolicy.p1', 'updated'],
+      ['careen.changes.feed.deploymentPolicy.p1', 'deleted'],
     ]);
     expect(messages[2]?.body.data).toMatchObject({ id: 's1', version: '1.4.3' });
     const info = await bus.jsm.streams.info(STREAMS.changes.name, {

@@ -1,5 +1,5 @@
 /** The maintenance service's refusals, each with a stable code; transports map the kind once. */
-import { DomainError } from '@careen/contracts';
+import { DomainError, fieldsOf } from '@careen/contracts';
 import { type PlanProblem } from '../workflow/session-planner';
 
 export const sessionNotFound = (id: string) =>
@@ -11,8 +11,8 @@ export const invalidSession = (problems: readonly PlanProblem[]) =>
   new DomainError(
     'invalid',
     'maintenance.invalid-request',
-    problems.map((each) => `${each.path}: ${each.problem}`).join('; '),
-    { problems },
+    `invalid request: ${problems.map((each) => `${each.path}: ${each.problem}`).join('; ')}`,
+    { fields: fieldsOf(problems) },
   );
 
 export const hostsInOpenSession = (holders: readonly { host: string; session: string }[]) =>

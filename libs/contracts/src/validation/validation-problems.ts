@@ -21,3 +21,19 @@ export function contractProblems(contract: new () => object, value: object): str
   const errors = validateSync(plainToInstance(contract, value), { forbidUnknownValues: true });
   return errors.length > 0 ? describeValidationErrors(errors) : undefined;
 }
+
+/** One field of a request that does not validate, with everything wrong with it. */
+export interface FieldProblem {
+  field: string;
+  problems: string[];
+}
+
+/**
+ * Problems found one at a time, each with its path, as the fields an error answer lists: one
+ * entry per path, in the order first found. A problem of the whole document has the path "".
+ */
+export function fieldsOf(problems: readonly { path: string; problem: string }[]): FieldProblem[] {
+  const fields = new Map<string, string[]>();
+  for (const { path, problem } of problems) fields.set(path, [...(fields.get(path) ?? []), problem]);
+  return [...fields].map(([field, each]) => ({ field, problems: each }));
+}

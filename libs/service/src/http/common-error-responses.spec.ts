@@ -26,7 +26,7 @@ describe('documentCommonErrors', () => {
     expect(responses[404]).toMatchObject({ content: errorContent });
     expect(responses[200]).toEqual({ description: 'the thing' });
     expect(document.components!.schemas!.ErrorBody).toMatchObject({
-      required: ['statusCode', 'error', 'message'],
+      required: ['statusCode', 'error', 'message', 'details'],
     });
   });
 

@@ -33,7 +33,10 @@ function addCommonErrors(path: string, operation: Operation): void {
   };
   const validated = (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined;
   if (validated)
-    add(400, 'a parameter or the body does not validate: `details` lists each field with its problems');
+    add(
+      400,
+      'a parameter or the body does not validate: `details.fields` lists each field with its problems',
+    );
   if (operation.requestBody !== undefined) add(413, 'the body is larger than the service takes');
   const loggedIn = (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
   if (loggedIn) {

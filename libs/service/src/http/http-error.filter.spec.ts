@@ -1,25 +1,9 @@
 import { DomainError } from '@careen/contracts';
-import { type ArgumentsHost, ConsoleLogger } from '@nestjs/common';
+import { filterAnswer } from '@careen/testing';
+import { BadRequestException, ConsoleLogger, PayloadTooLargeException } from '@nestjs/common';
 import { HttpErrorFilter } from './http-error.filter';
 
-/** What the filter answers for `exception`, through an Express-like response that records it. */
-function answerTo(exception: unknown): { status: number; body: unknown; headers: Record<string, string> } {
-  const sent = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
-  const response = {
-    headersSent: false,
-    setHeader: (name: string, value: string) => void (sent.headers[name] = value),
-    status(code: number) {
-      sent.status = code;
-      return this;
-    },
-    json(body: unknown) {
-      sent.body = body;
-    },
-  };
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
-  new HttpErrorFilter(new ConsoleLogger()).catch(exception, host);
-  return sent;
-}
+const answerTo = (exception: unknown) => filterAnswer(new HttpErrorFilter(new ConsoleLogger()), exception);
 
 describe('HttpErrorFilter', () => {
   it('always puts the domain error code in details, beside what the error tells', () => {
@@ -48,8 +32,27 @@ describe('HttpErrorFilter', () => {
         statusCode: 503,
         error: 'Service Unavailable',
         message: 'the database is unavailable; try again shortly',
+        details: { code: 'SERVICE_UNAVAILABLE' },
       },
     });
     expect(answerTo(new Error('something else')).status).toBe(500);
+  });
+
+  it("gives an HTTP exception without a code of its own its status in words, and keeps a pipe's fields", () => {
+    expect(answerTo(new PayloadTooLargeException('too big')).body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'too big',
+      details: { code: 'PAYLOAD_TOO_LARGE' },
+    });
+    const fields = [{ field: 'id', problems: ['id must be a string'] }];
+    expect(
+      answerTo(
+        new BadRequestException({
+          message: 'invalid request: id',
+          details: { code: 'INVALID_REQUEST', fields },
+        }),
+      ).body,
+    ).toMatchObject({ details: { code: 'INVALID_REQUEST', fields } });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Turns everything a handler throws into the `{statusCode, error, message, details?}` body.
+ * Turns everything a handler throws into the `{statusCode, error, message, details}` body.
  * Domain errors map by kind; Nest's HTTP exceptions keep their status; Postgres out of reach is
  * a 503 with Retry-After; anything else is a 500 whose cause is logged, never shown.
  */
@@ -14,7 +14,7 @@ import {
 import { type Response } from 'express';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { statusOfErrorKind } from './domain-error.status';
-import { errorBody, type ErrorBody } from './error-body';
+import { errorBody, type ErrorBody, type ErrorDetails } from './error-body';
 
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -54,7 +54,7 @@ export function errorBodyOf(exception: unknown): ErrorBody {
     const status = exception.getStatus();
     const response = exception.getResponse();
     if (typeof response === 'string') return errorBody(status, response);
-    const { message, details } = response as { message?: unknown; details?: unknown };
+    const { message, details } = response as { message?: unknown; details?: Partial<ErrorDetails> };
     const text = Array.isArray(message)
       ? message.join('; ')
       : typeof message === 'string'

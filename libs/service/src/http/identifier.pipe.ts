@@ -1,5 +1,6 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { BadRequestException, type PipeTransform } from '@nestjs/common';
+import { INVALID_REQUEST } from './error-body';
 
 /**
  * Refuses a path parameter that is not an identifier: ids and names of resources travel in
@@ -13,7 +14,7 @@ export class IdentifierPipe implements PipeTransform<string, string> {
       const problem = `${this.field} must be ${IDENTIFIER_RULE}`;
       throw new BadRequestException({
         message: `invalid request: ${this.field}: ${problem}`,
-        details: [{ field: this.field, problems: [problem] }],
+        details: { code: INVALID_REQUEST, fields: [{ field: this.field, problems: [problem] }] },
       });
     }
     return value;

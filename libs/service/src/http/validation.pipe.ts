@@ -1,20 +1,17 @@
 /**
  * Validates every request DTO: unknown fields are refused, wrong types named, and every
- * problem listed at once in `details` as `{field, problems}`. A body meant for a DTO that is
+ * problem listed at once in `details.fields` as `{field, problems}`. A body meant for a DTO that is
  * not a JSON object (missing, another content type, an array) is refused before its fields are
  * looked at; a route that takes its body untyped (a document it reads itself) gets it as sent.
  */
+import { type FieldProblem } from '@careen/contracts';
 import {
   type ArgumentMetadata,
   BadRequestException,
   ValidationPipe,
   type ValidationError,
 } from '@nestjs/common';
-
-export interface FieldProblem {
-  field: string;
-  problems: string[];
-}
+import { INVALID_REQUEST } from './error-body';
 
 export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((error) => {
@@ -32,9 +29,10 @@ class RequestValidationPipe extends ValidationPipe {
       dto &&
       (typeof value !== 'object' || value === null || Array.isArray(value))
     ) {
-      throw new BadRequestException(
-        'invalid request: the body must be a JSON object sent as application/json',
-      );
+      throw new BadRequestException({
+        message: 'invalid request: the body must be a JSON object sent as application/json',
+        details: { code: INVALID_REQUEST, fields: [] },
+      });
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }
@@ -48,9 +46,12 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => {
-      const details = fieldProblems(errors);
-      const message = details.map((detail) => `${detail.field}: ${detail.problems.join(', ')}`).join('; ');
-      return new BadRequestException({ message: `invalid request: ${message}`, details });
+      const fields = fieldProblems(errors);
+      const message = fields.map((field) => `${field.field}: ${field.problems.join(', ')}`).join('; ');
+      return new BadRequestException({
+        message: `invalid request: ${message}`,
+        details: { code: INVALID_REQUEST, fields },
+      });
     },
   });
 }
