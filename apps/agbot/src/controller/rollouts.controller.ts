@@ -1,15 +1,11 @@
 import { OrgScoped } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { type RolloutReport } from '../placement/placement-rounds';
 import { PlacementStore } from '../placement/placement-store';
-
-export interface RolloutListResponse {
-  items: ({ deploymentPolicy: string; updatedAt: string } & RolloutReport)[];
-  total: number;
-}
+import { RolloutListResponse } from './dto/rollout.response';
 
 /** Service upgrades under way (or halted) in an org, as the leading agbot last planned them. */
 @ApiTags('rollouts')
@@ -24,6 +20,10 @@ export class RolloutsController {
   }
 
   @Get()
+  @ApiOkResponse({
+    type: RolloutListResponse,
+    description: 'the rollouts not yet settled, by deployment policy',
+  })
   @ApiOperation({ summary: "List the org's service rollouts through HA groups" })
   @OrgScoped()
   async list(@Param('org', IdentifierPipe) org: string): Promise<RolloutListResponse> {

@@ -1,14 +1,16 @@
 import { Public } from '@careen/auth';
 import { Controller, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBasicAuth,
   ApiBody,
-  ApiConflictResponse,
+  ApiExtraModels,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
+  type ApiResponseOptions,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { type Request } from 'express';
 import { FleetLockCaller } from './fleetlock-caller';
@@ -20,7 +22,12 @@ import {
   type FleetLockClient,
 } from './fleetlock-request';
 import { FleetLockError } from './fleetlock.errors';
-import { FleetLockService, type FleetLockSlot } from './fleetlock.service';
+import { FleetLockService } from './fleetlock.service';
+import {
+  FleetLockErrorResponse,
+  FleetLockReleaseResponse,
+  FleetLockSlotResponse,
+} from './dto/fleetlock.response';
 
 /** Small: a FleetLock body is two short strings. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -54,10 +61,33 @@ const FLEETLOCK_HEADER_DOC = {
   required: true,
   description: 'must be "true" (the FleetLock protocol)',
 };
-const FLEETLOCK_ERROR = {
-  description:
-    'FleetLock error `{kind, value}`: missing_fleetlock_header, invalid_client_params or group_mismatch (400), unauthenticated (401), forbidden (403), unknown_client (404), not_configured (503)',
-};
+/** A failure answered in the protocol's `{kind, value}`, which the shared ErrorBody must not replace. */
+const fleetLockError = (status: number, description: string): ApiResponseOptions => ({
+  status,
+  description,
+  type: FleetLockErrorResponse,
+});
+/**
+ * 400 is FleetLock's own but for a body sent as application/json that does not parse: the app's
+ * JSON parser refuses that before the route runs, with the ErrorBody of the rest of the API.
+ */
+const badRequest = (kinds: string): ApiResponseOptions => ({
+  status: 400,
+  description: `${kinds}; or ErrorBody for a body sent as application/json that is not JSON`,
+  schema: { oneOf: [{ $ref: getSchemaPath(FleetLockErrorResponse) }, { $ref: getSchemaPath('ErrorBody') }] },
+});
+const UNAUTHENTICATED = fleetLockError(
+  401,
+  'unauthenticated: no credentials from an untrusted network, or wrong ones',
+);
+const FORBIDDEN = fleetLockError(
+  403,
+  'forbidden: node credentials of another node, or a user who is not an admin of the FleetLock org',
+);
+const UNAVAILABLE = fleetLockError(
+  503,
+  'not_configured: CAREEN_FLEETLOCK_ORG is not set; unavailable: the exchange cannot check the credentials now, or the database cannot be reached (`Retry-After`)',
+);
 
 /**
  * Zincati-style reboot coordination (the FleetLock protocol). Public to the auth guard:
@@ -66,6 +96,7 @@ const FLEETLOCK_ERROR = {
  */
 @ApiTags('fleetlock')
 @ApiBasicAuth()
+@ApiExtraModels(FleetLockErrorResponse)
 @Public()
 @UseFilters(FleetLockErrorFilter)
 @Controller('v1')
@@ -82,12 +113,23 @@ export class FleetLockController {
   })
   @ApiHeader(FLEETLOCK_HEADER_DOC)
   @ApiBody(FLEETLOCK_BODY)
-  @ApiOkResponse({ description: 'the slot is held: `{id, group, leaseExpiresAt}`' })
-  @ApiConflictResponse({
-    description: 'failed_lock_semaphore_full: another member reboots, upgrades, or halted the group',
-  })
-  @ApiBadRequestResponse(FLEETLOCK_ERROR)
-  async preReboot(@Req() request: Request): Promise<FleetLockSlot> {
+  @ApiOkResponse({ type: FleetLockSlotResponse, description: 'the slot is held (taken, or taken again)' })
+  @ApiResponse(
+    badRequest(
+      'missing_fleetlock_header, invalid_client_params (a body that is not `{client_params: {id, group}}`), or group_mismatch (group is not the node\'s HA group, or "default")',
+    ),
+  )
+  @ApiResponse(UNAUTHENTICATED)
+  @ApiResponse(FORBIDDEN)
+  @ApiResponse(fleetLockError(404, 'unknown_client: id is not a node of the FleetLock org'))
+  @ApiResponse(
+    fleetLockError(
+      409,
+      'failed_lock_semaphore_full: another member reboots, upgrades its agent, or halted the group',
+    ),
+  )
+  @ApiResponse(UNAVAILABLE)
+  async preReboot(@Req() request: Request): Promise<FleetLockSlotResponse> {
     return this.fleetLock.preReboot(await this.authorizedClient(request));
   }
 
@@ -96,9 +138,19 @@ export class FleetLockController {
   @ApiOperation({ summary: 'Give the reboot slot back once the node is steady again (FleetLock)' })
   @ApiHeader(FLEETLOCK_HEADER_DOC)
   @ApiBody(FLEETLOCK_BODY)
-  @ApiOkResponse({ description: '`{id, group, released}`; releasing a slot not held is not an error' })
-  @ApiBadRequestResponse(FLEETLOCK_ERROR)
-  async steadyState(@Req() request: Request): Promise<{ id: string; group: string; released: boolean }> {
+  @ApiOkResponse({
+    type: FleetLockReleaseResponse,
+    description: 'given back; releasing a slot not held is not an error',
+  })
+  @ApiResponse(
+    badRequest(
+      'missing_fleetlock_header, or invalid_client_params (a body that is not `{client_params: {id, group}}`)',
+    ),
+  )
+  @ApiResponse(UNAUTHENTICATED)
+  @ApiResponse(FORBIDDEN)
+  @ApiResponse(UNAVAILABLE)
+  async steadyState(@Req() request: Request): Promise<FleetLockReleaseResponse> {
     return this.fleetLock.steadyState(await this.authorizedClient(request));
   }
 

@@ -5,6 +5,7 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -50,6 +51,7 @@ export class MaintenanceSlotsController {
   }
 
   @Delete()
+  @ApiNoContentResponse({ description: 'given back, or none was held' })
   @HttpCode(204)
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Give the node's maintenance slot back (nothing to do when it holds none)" })

@@ -6,6 +6,7 @@ import {
   ApiBearerAuth,
   ApiConflictResponse,
   ApiNoContentResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -38,6 +39,10 @@ export class UpgradesController {
   @ApiConflictResponse({
     description:
       'another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED)',
+  })
+  @ApiNotFoundResponse({
+    description:
+      'the agbot knows no such node (UPGRADE_NODE_NOT_FOUND), or with `renew` the node holds no grant for the policy (UPGRADE_NOT_HELD)',
   })
   grant(
     @CurrentPrincipal() actor: Principal,
@@ -72,12 +77,14 @@ export class UpgradesController {
   }
 
   @Get('upgrades')
+  @ApiOkResponse({ type: UpgradeHolderListResponse, description: 'every slot held in the org, oldest first' })
   @ApiOperation({ summary: 'List the holders of upgrade slots in the org' })
   list(@Param('org', new IdentifierPipe('org')) org: string): Promise<UpgradeHolderListResponse> {
     return this.upgrades.listHolders(org);
   }
 
   @Get('upgrade-groups')
+  @ApiOkResponse({ type: UpgradeGroupListResponse, description: 'every HA group of the org, by name' })
   @ApiOperation({ summary: "List the org's HA groups with their slot: free, busy or halted, and by whom" })
   groups(@Param('org', new IdentifierPipe('org')) org: string): Promise<UpgradeGroupListResponse> {
     return this.upgrades.listGroups(org);

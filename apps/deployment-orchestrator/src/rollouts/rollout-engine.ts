@@ -14,9 +14,11 @@ import { type PlannedGroup } from '../strategies/strategy-plan';
 import { type DeploymentStrategy } from '@careen/contracts';
 import { type PhaseCounts, unmetCriteria } from '../strategies/success-criteria';
 
-export type NodeState = 'not started' | 'prepared' | 'success' | 'failure';
+export const NODE_STATES = ['not started', 'prepared', 'success', 'failure'] as const;
+export type NodeState = (typeof NODE_STATES)[number];
 export type Phase = 'prepare' | 'deploy';
-export type GroupPhase = 'waiting' | 'preparing' | 'deploying' | 'succeeded' | 'failed';
+export const GROUP_PHASES = ['waiting', 'preparing', 'deploying', 'succeeded', 'failed'] as const;
+export type GroupPhase = (typeof GROUP_PHASES)[number];
 
 export interface NodeRun {
   state: NodeState;

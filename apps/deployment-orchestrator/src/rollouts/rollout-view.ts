@@ -1,12 +1,12 @@
 /** A rollout as clients read it: the report of every group and, unless left out, every node. */
-import { RolloutEngine } from './rollout-engine';
-import { type RolloutRecord } from './rollout-record';
+import { type GroupPhase, type NodeState, RolloutEngine } from './rollout-engine';
+import { type RolloutRecord, type RolloutState } from './rollout-record';
 
 export interface GroupReport {
   name: string;
   critical: boolean;
   depends_on: string[];
-  phase: string;
+  phase: GroupPhase;
   reason: string | null;
   ha_groups: string[];
   nodes: number;
@@ -18,7 +18,7 @@ export interface GroupReport {
 
 export interface NodeReport {
   node: string;
-  state: string;
+  state: NodeState;
   group: string | null;
   status: string | null;
   error: string | null;
@@ -33,12 +33,12 @@ export interface RolloutView {
   strategy: string;
   strategy_version: number;
   version: string;
-  state: string;
+  state: RolloutState;
   reason: string | null;
   current_group: string | null;
   phase_timeout_seconds: number;
   stages: string[][];
-  counts: Record<'nodes' | 'not started' | 'prepared' | 'success' | 'failure', number>;
+  counts: Record<'nodes' | NodeState, number>;
   groups: GroupReport[];
   nodes?: NodeReport[];
   created_by: string;

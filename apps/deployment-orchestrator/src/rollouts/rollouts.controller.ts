@@ -13,6 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ListLimitQuery } from './dto/rollout-list.query';
+import { RolloutListResponse, RolloutResponse } from './dto/rollout.response';
 import { StartRolloutDto } from './dto/start-rollout.dto';
 import { Rollouts } from './rollouts';
 import { type RolloutView } from './rollout-view';
@@ -28,7 +29,7 @@ export class RolloutsController {
   constructor(private readonly rollouts: Rollouts) {}
 
   @Post()
-  @ApiCreatedResponse({ description: 'the rollout, running' })
+  @ApiCreatedResponse({ description: 'the rollout, running', type: RolloutResponse })
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Start rolling a strategy's groups to an agent version" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown strategy or an unknown agent version' })
@@ -44,6 +45,7 @@ export class RolloutsController {
   }
 
   @Get()
+  @ApiOkResponse({ description: 'the rollouts, without their nodes', type: RolloutListResponse })
   @ApiOperation({ summary: "The org's rollouts, newest first, without their nodes" })
   async list(
     @CurrentPrincipal() actor: Principal,
@@ -56,7 +58,7 @@ export class RolloutsController {
   }
 
   @Get(':id')
-  @ApiOkResponse({ description: 'the report' })
+  @ApiOkResponse({ description: 'the report', type: RolloutResponse })
   @ApiOperation({
     summary: 'The report: every group with its phase, outcome and reason, every node with its state',
   })
@@ -67,14 +69,18 @@ export class RolloutsController {
   }
 
   @Post(':id/pause')
-  @ApiOkResponse({ description: 'the rollout, paused' })
+  @ApiOkResponse({
+    description: 'the rollout, paused (also when it was paused already)',
+    type: RolloutResponse,
+  })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({
     summary: 'Pause: nothing more is sent; nodes of the phase under way that have not started wait',
   })
   @ApiNotFoundResponse({ description: 'no such rollout' })
-  @ApiConflictResponse({ description: 'the rollout is not running' })
+  @ApiConflictResponse({ description: 'the rollout is cancelling or has ended' })
+  @ApiServiceUnavailableResponse({ description: 'the exchange cannot pause the phase under way now' })
   async pause(
     @CurrentPrincipal() actor: Principal,
     @Param('id', ROLLOUT_ID) id: string,
@@ -84,12 +90,16 @@ export class RolloutsController {
   }
 
   @Post(':id/resume')
-  @ApiOkResponse({ description: 'the rollout, running again' })
+  @ApiOkResponse({
+    description: 'the rollout, running again (also when it was running already)',
+    type: RolloutResponse,
+  })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Resume a paused rollout' })
   @ApiNotFoundResponse({ description: 'no such rollout' })
-  @ApiConflictResponse({ description: 'the rollout is not paused' })
+  @ApiConflictResponse({ description: 'the rollout is cancelling or has ended' })
+  @ApiServiceUnavailableResponse({ description: 'the exchange cannot resume the phase under way now' })
   async resume(
     @CurrentPrincipal() actor: Principal,
     @Param('id', ROLLOUT_ID) id: string,
@@ -99,7 +109,10 @@ export class RolloutsController {
   }
 
   @Post(':id/cancel')
-  @ApiOkResponse({ description: 'the rollout, cancelled' })
+  @ApiOkResponse({
+    description: 'the rollout, cancelling (also when it was cancelling already): the driver ends it',
+    type: RolloutResponse,
+  })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({

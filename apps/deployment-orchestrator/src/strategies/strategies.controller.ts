@@ -15,6 +15,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { OrgQuery, StrategyVersionQuery } from './dto/strategy.query';
+import {
+  PublishedStrategyResponse,
+  StrategyListResponse,
+  StrategyPlanResponse,
+  StrategyResponse,
+} from './dto/strategy.response';
 import { Strategies } from './strategies';
 import { type StrategyPlan } from './strategy-plan';
 import { type StrategyView } from './strategy-view';
@@ -33,6 +39,7 @@ export class StrategiesController {
   @ApiCreatedResponse({
     description:
       'the strategy as stored, with its version and stages (`created` false when it was stored already)',
+    type: PublishedStrategyResponse,
   })
   @Roles('orgAdmin')
   @ApiOperation({
@@ -45,7 +52,8 @@ export class StrategiesController {
     type: Object,
   })
   @ApiBadRequestResponse({
-    description: 'every problem of the document, each with its path (details.problems)',
+    description:
+      'no strategy in the body, malformed YAML, or every problem of the document, each with its path in `details`',
   })
   publish(
     @CurrentPrincipal() actor: Principal,
@@ -58,6 +66,7 @@ export class StrategiesController {
   }
 
   @Get()
+  @ApiOkResponse({ description: 'the strategies, each at its newest version', type: StrategyListResponse })
   @ApiOperation({ summary: "The org's strategies, each at its newest version" })
   async list(
     @CurrentPrincipal() actor: Principal,
@@ -70,7 +79,7 @@ export class StrategiesController {
   }
 
   @Get(':name')
-  @ApiOkResponse({ description: 'the strategy' })
+  @ApiOkResponse({ description: 'the strategy', type: StrategyResponse })
   @ApiOperation({ summary: 'A strategy, at its newest version or the one asked for' })
   @ApiNotFoundResponse({ description: 'no such strategy or version' })
   get(
@@ -87,6 +96,7 @@ export class StrategiesController {
   @ApiOkResponse({
     description:
       'the plan: each group with its nodes and HA groups, the stages, overlaps and unselected nodes',
+    type: StrategyPlanResponse,
   })
   @HttpCode(200)
   @ApiOperation({

@@ -7,12 +7,14 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { RequestUpgradeDto } from './dto/request-upgrade.dto';
 import { UpgradeListQuery } from './dto/upgrade-list.query';
+import { UpgradeListResponse, UpgradeResponse } from './dto/upgrade.response';
 import { type UpgradeRecord } from './upgrade-store';
 import { Upgrades } from './upgrades';
 
@@ -25,11 +27,11 @@ export class UpgradesController {
   constructor(private readonly upgrades: Upgrades) {}
 
   @Post()
-  @ApiCreatedResponse({ description: 'the upgrade, started: its history row' })
+  @ApiCreatedResponse({ description: 'the upgrade, started: its history row', type: UpgradeResponse })
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Upgrade one node's agent to a version; one history row per attempt" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown install strategy or agent version' })
-  @ApiNotFoundResponse({ description: 'no such node' })
+  @ApiNotFoundResponse({ description: 'no such node in the org' })
   @ApiConflictResponse({
     description:
       'the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade',
@@ -43,6 +45,7 @@ export class UpgradesController {
   }
 
   @Get()
+  @ApiOkResponse({ description: 'the history rows, newest first', type: UpgradeListResponse })
   @ApiOperation({ summary: 'The upgrade history, newest first, of one node and in one state when asked' })
   async list(
     @CurrentPrincipal() actor: Principal,

@@ -11,6 +11,7 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBasicAuth,
   ApiBearerAuth,
   ApiBody,
@@ -21,8 +22,11 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiPayloadTooLargeResponse,
   ApiProduces,
+  ApiResponse,
   ApiTags,
+  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import { errorBody } from '@careen/service';
 import { type Request, type Response } from 'express';
@@ -50,6 +54,19 @@ export class AgentPackagesController {
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiHeader({ name: SIGNATURE_HEADER, required: false, description: 'base64 ed25519 signature of the body' })
   @ApiCreatedResponse({ type: AgentPackageResponse })
+  @ApiBadRequestResponse({
+    description:
+      'not an agent package (PACKAGE_NOT_GZIP, PACKAGE_TRUNCATED, PACKAGE_NOT_TAR, PACKAGE_MANIFEST_MISSING, PACKAGE_MANIFEST_INVALID, PACKAGE_UNEXPECTED_ENTRY, PACKAGE_UNSAFE_ENTRY), a malformed signature header (PACKAGE_SIGNATURE_INVALID), or an upload cut short (PACKAGE_UPLOAD_INTERRUPTED)',
+  })
+  @ApiConflictResponse({
+    description: 'a package of this version, or of the same semver precedence, exists: PACKAGE_EXISTS',
+  })
+  @ApiPayloadTooLargeResponse({
+    description: "the package is over the exchange's limit for agent packages: PACKAGE_TOO_LARGE",
+  })
+  @ApiUnsupportedMediaTypeResponse({
+    description: `the body is not sent as ${PACKAGE_MEDIA_TYPES.join(', ')}`,
+  })
   async publish(
     @CurrentPrincipal() actor: Principal,
     @Req() request: Request,
@@ -111,6 +128,34 @@ export class AgentPackagesController {
     name: 'range',
     required: false,
     description: 'one byte range: bytes=a-b, bytes=a- or bytes=-n',
+  })
+  @ApiHeader({
+    name: 'if-range',
+    required: false,
+    description: 'the ETag the client holds: the range applies only while it is still the one served',
+  })
+  @ApiOkResponse({
+    description:
+      'the whole package: no Range, one the exchange does not serve (several ranges, another unit, malformed), or an If-Range that no longer holds',
+    schema: { type: 'string', format: 'binary' },
+    headers: {
+      ETag: { description: 'the quoted sha256 of the package', schema: { type: 'string' } },
+      'Accept-Ranges': { schema: { type: 'string', enum: ['bytes'] } },
+    },
+  })
+  @ApiResponse({
+    status: 206,
+    description: 'the bytes of the range asked for',
+    schema: { type: 'string', format: 'binary' },
+    headers: {
+      'Content-Range': { description: 'bytes start-end/size', schema: { type: 'string' } },
+      ETag: { description: 'the quoted sha256 of the package', schema: { type: 'string' } },
+    },
+  })
+  @ApiResponse({
+    status: 416,
+    description: 'the range starts at or past the end of the package (or asks for its last 0 bytes)',
+    headers: { 'Content-Range': { description: 'bytes */size', schema: { type: 'string' } } },
   })
   async download(
     @Param('version') version: string,

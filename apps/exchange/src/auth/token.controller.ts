@@ -1,8 +1,9 @@
 import { Public } from '@careen/auth';
 import { Body, Controller, Get, Header, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { SigningKeyStore } from '../keys/signing-key.store';
-import { TokenRequestDto, type TokenResponse } from './dto/token-request.dto';
+import { TokenRequestDto } from './dto/token-request.dto';
+import { JwksResponse, TokenResponse } from './dto/token.response';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
 import { TokenService } from './token.service';
 
@@ -23,6 +24,10 @@ export class TokenController {
   @Post('token')
   // The credentials come in the body: no login is needed to ask.
   @ApiOperation({ summary: 'Trade user or node credentials for a short-lived token', security: [] })
+  @ApiOkResponse({ type: TokenResponse })
+  @ApiUnauthorizedResponse({
+    description: 'no such user or node, or a wrong password or token: INVALID_CREDENTIALS',
+  })
   @HttpCode(200)
   async token(@Body() body: TokenRequestDto): Promise<TokenResponse> {
     const principal =
@@ -34,6 +39,15 @@ export class TokenController {
 
   @Get('jwks')
   @ApiOperation({ summary: "Read the exchange's token verification keys (JWKS)", security: [] })
+  @ApiOkResponse({
+    type: JwksResponse,
+    headers: {
+      'Cache-Control': { description: 'public, max-age=300', schema: { type: 'string' } },
+      ETag: { description: 'send it back as If-None-Match to revalidate', schema: { type: 'string' } },
+    },
+  })
+  // Caches are invited to keep the set; Express answers their revalidation from the ETag.
+  @ApiResponse({ status: 304, description: 'the key set is the one whose ETag came as If-None-Match' })
   @Header('Cache-Control', 'public, max-age=300')
   jwks() {
     return this.keys.jwks();

@@ -3,7 +3,7 @@ import { SERVICE_CONFIG } from '@careen/service';
 import { Inject, Injectable } from '@nestjs/common';
 import { type ExchangeConfig } from '../exchange.config';
 import { SigningKeyStore } from '../keys/signing-key.store';
-import { type TokenResponse } from './dto/token-request.dto';
+import { type TokenResponse } from './dto/token.response';
 
 /** Issues short-lived access tokens signed with the current key. */
 @Injectable()

@@ -1,6 +1,14 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiGoneResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeFeedResponse, ChangeHeadResponse } from './dto/change-feed.response';
@@ -21,6 +29,7 @@ export class ChangeFeedController {
   @Get('head')
   @ApiOperation({ summary: "Read the change feed's head, to follow it from now" })
   @ApiParam({ name: 'org', description: 'the org whose feed is followed' })
+  @ApiOkResponse({ type: ChangeHeadResponse })
   @OrgScoped()
   @AllowNodes()
   head(): ChangeHeadResponse {
@@ -30,6 +39,14 @@ export class ChangeFeedController {
   /** Long-poll: answers at once when there are changes after `since`, else within `wait` seconds. */
   @Get()
   @ApiOperation({ summary: 'Long-poll the changes after a change id' })
+  @ApiOkResponse({
+    type: ChangeFeedResponse,
+    description: 'the changes after `since` the caller may see; none when `wait` ran out first',
+  })
+  @ApiGoneResponse({
+    description:
+      'the changes after `since` were pruned (SINCE_TOO_OLD): resync, then follow from `details.resyncFrom`',
+  })
   @OrgScoped()
   @AllowNodes()
   read(

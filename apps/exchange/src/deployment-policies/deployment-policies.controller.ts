@@ -1,13 +1,18 @@
 import { IdentifierPipe } from '@careen/service';
 import { OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { DeploymentPoliciesService } from './deployment-policies.service';
-import {
-  type DeploymentPolicyListResponse,
-  type DeploymentPolicyResponse,
-} from './dto/deployment-policy.response';
+import { DeploymentPolicyListResponse, DeploymentPolicyResponse } from './dto/deployment-policy.response';
 import { PutDeploymentPolicyDto } from './dto/put-deployment-policy.dto';
 
 /** Org admins write deployment policies; members of the org read them. */
@@ -21,6 +26,8 @@ export class DeploymentPoliciesController {
 
   @Put(':name')
   @ApiOperation({ summary: 'Publish (create or replace) a deployment policy' })
+  @ApiCreatedResponse({ type: DeploymentPolicyResponse, description: 'created' })
+  @ApiOkResponse({ type: DeploymentPolicyResponse, description: 'replaced' })
   @Roles('orgAdmin')
   async put(
     @Param('org') org: string,
@@ -35,18 +42,21 @@ export class DeploymentPoliciesController {
 
   @Get()
   @ApiOperation({ summary: "List the org's deployment policies" })
+  @ApiOkResponse({ type: DeploymentPolicyListResponse })
   list(@Param('org') org: string): Promise<DeploymentPolicyListResponse> {
     return this.policies.list(org);
   }
 
   @Get(':name')
   @ApiOperation({ summary: 'Read a deployment policy' })
+  @ApiOkResponse({ type: DeploymentPolicyResponse })
   get(@Param('org') org: string, @Param('name') name: string): Promise<DeploymentPolicyResponse> {
     return this.policies.get(org, name);
   }
 
   @Delete(':name')
   @ApiOperation({ summary: 'Remove a deployment policy' })
+  @ApiNoContentResponse({ description: 'removed' })
   @Roles('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('name') name: string): Promise<void> {

@@ -1,8 +1,18 @@
 import { CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CreateHaGroupDto, ReplaceHaGroupDto } from './dto/ha-group.dto';
-import { type HaGroupListResponse, HaGroupResponse } from './dto/ha-group.response';
+import { HaGroupListResponse, HaGroupResponse } from './dto/ha-group.response';
 import { HaGroupsService } from './ha-groups.service';
 
 /** Users of the org manage groups of the nodes they may modify; nodes have no access here. */
@@ -16,6 +26,15 @@ export class HaGroupsController {
 
   @Post()
   @ApiOperation({ summary: 'Form an HA group' })
+  @ApiCreatedResponse({ type: HaGroupResponse })
+  @ApiConflictResponse({
+    description:
+      'a group of that name exists (HA_GROUP_EXISTS), or a listed node is in another group (NODE_IN_ANOTHER_HA_GROUP, `details` names both)',
+  })
+  @ApiNotFoundResponse({
+    description:
+      'no such org, or a listed node is not in it (HA_GROUP_NODE_NOT_FOUND, `details.nodes` names them)',
+  })
   create(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -26,18 +45,28 @@ export class HaGroupsController {
 
   @Get()
   @ApiOperation({ summary: "List the org's HA groups" })
+  @ApiOkResponse({ type: HaGroupListResponse })
   list(@Param('org') org: string): Promise<HaGroupListResponse> {
     return this.groups.list(org);
   }
 
   @Get(':name')
   @ApiOperation({ summary: 'Read an HA group' })
+  @ApiOkResponse({ type: HaGroupResponse })
   get(@Param('org') org: string, @Param('name') name: string): Promise<HaGroupResponse> {
     return this.groups.get(org, name);
   }
 
   @Put(':name')
   @ApiOperation({ summary: "Replace an HA group's members and description" })
+  @ApiOkResponse({ type: HaGroupResponse })
+  @ApiConflictResponse({
+    description: 'a listed node is in another group: NODE_IN_ANOTHER_HA_GROUP, `details` names both',
+  })
+  @ApiNotFoundResponse({
+    description:
+      'no such group (HA_GROUP_NOT_FOUND), or a listed node is not in the org (HA_GROUP_NODE_NOT_FOUND, `details.nodes` names them)',
+  })
   replace(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -49,6 +78,7 @@ export class HaGroupsController {
 
   @Delete(':name')
   @ApiOperation({ summary: 'Dissolve an HA group' })
+  @ApiNoContentResponse({ description: 'dissolved; its members left it' })
   @HttpCode(204)
   remove(
     @CurrentPrincipal() actor: Principal,

@@ -3,8 +3,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '
 import { IdentifierPipe } from '@careen/service';
 import {
   ApiBasicAuth,
+  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -35,6 +38,12 @@ export class ManagementPoliciesController {
   @Put(':name')
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Publish (create or replace) a node management policy' })
+  @ApiCreatedResponse({ type: ManagementPolicyResponse, description: 'created' })
+  @ApiOkResponse({ type: ManagementPolicyResponse, description: 'replaced' })
+  @ApiBadRequestResponse({
+    description:
+      'a parameter or the body does not validate; or the policy is enabled and selects every node without "allowDisruptive": true (NMP_DISRUPTIVE_NEEDS_CONFIRMATION)',
+  })
   async publish(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -51,6 +60,7 @@ export class ManagementPoliciesController {
   @Get()
   @AllowNodes()
   @ApiOperation({ summary: "List the org's node management policies" })
+  @ApiOkResponse({ type: ManagementPolicyListResponse })
   list(@Param('org') org: string): Promise<ManagementPolicyListResponse> {
     return this.policies.list(org);
   }
@@ -58,6 +68,7 @@ export class ManagementPoliciesController {
   @Get(':name')
   @AllowNodes()
   @ApiOperation({ summary: 'Read a node management policy' })
+  @ApiOkResponse({ type: ManagementPolicyResponse })
   get(@Param('org') org: string, @Param('name') name: string): Promise<ManagementPolicyResponse> {
     return this.policies.get(org, name);
   }
@@ -68,6 +79,7 @@ export class ManagementPoliciesController {
   @ApiOperation({
     summary: "Remove a node management policy and its nodes' live statuses (its history stays)",
   })
+  @ApiNoContentResponse({ description: 'removed' })
   remove(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -78,12 +90,13 @@ export class ManagementPoliciesController {
 
   @Get(':name/nodes')
   @ApiOperation({ summary: 'List the nodes the policy selects (it applies to them while enabled)' })
+  @ApiOkResponse({ type: AppliesToResponse })
   appliesTo(@Param('org') org: string, @Param('name') name: string): Promise<AppliesToResponse> {
     return this.policies.appliesTo(org, name);
   }
 
   @Post(':name/pause')
-  @ApiOkResponse({ description: 'the policy, paused' })
+  @ApiOkResponse({ type: ManagementPolicyResponse, description: 'the policy, paused' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({
@@ -105,6 +118,7 @@ export class ManagementPoliciesController {
     summary:
       'Resume a paused rollout (or re-enable a disabled policy), spreading the nodes left over a window',
   })
+  @ApiOkResponse({ type: ManagementPolicyResponse, description: 'the policy, active' })
   resume(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,

@@ -4,6 +4,7 @@ import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -22,7 +23,11 @@ export class ManagementStatusController {
   constructor(private readonly statuses: ManagementStatusService) {}
 
   @Put()
-  @ApiOkResponse({ description: 'the status as recorded' })
+  @ApiOkResponse({ type: ManagementStatusResponse, description: 'the status as recorded' })
+  @ApiForbiddenResponse({
+    description:
+      'the caller may not do this (another org), or the status is not theirs to write — a node writing for another node, a user not an org admin, an admin writing anything but reset: MANAGEMENT_STATUS_NOT_YOURS',
+  })
   @ApiOperation({ summary: "Report the node's status for a management policy (an admin may only reset it)" })
   @ApiConflictResponse({
     description:
@@ -40,6 +45,11 @@ export class ManagementStatusController {
 
   @Get()
   @ApiOperation({ summary: "Read the node's status for a management policy" })
+  @ApiOkResponse({ type: ManagementStatusResponse })
+  @ApiForbiddenResponse({
+    description:
+      'the caller may not do this (another org), or a node reads the status of another node: MANAGEMENT_STATUS_NOT_YOURS',
+  })
   get(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,

@@ -1,7 +1,15 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ResetResponse } from '../management-policies/dto/management-policy.response';
 import { ResetRolloutDto } from '../management-policies/dto/rollout-control.dto';
 import { ManagementStatusPageQuery } from './dto/management-status-page.query';
@@ -19,12 +27,14 @@ export class PolicyStatusesController {
 
   @Get('status')
   @ApiOperation({ summary: "Count the policy's nodes by status, with the rollout's state" })
+  @ApiOkResponse({ type: StatusRollupResponse })
   rollup(@Param('org') org: string, @Param('name') name: string): Promise<StatusRollupResponse> {
     return this.statuses.rollup(org, name);
   }
 
   @Get('statuses')
   @ApiOperation({ summary: "List the policy's nodes' statuses, a page at a time, by node id" })
+  @ApiOkResponse({ type: ManagementStatusPageResponse })
   page(
     @Param('org') org: string,
     @Param('name') name: string,
@@ -38,6 +48,14 @@ export class PolicyStatusesController {
   @Roles('orgAdmin')
   @ApiOperation({
     summary: 'Ask nodes to enact the policy again: the given nodes, the failed ones, or all of them',
+  })
+  @ApiOkResponse({ type: ResetResponse, description: 'the nodes reset' })
+  @ApiBadRequestResponse({
+    description:
+      'a parameter or the body does not validate, or it gives both "nodes" and "failed": true (MANAGEMENT_POLICY_RESET_CHOICE)',
+  })
+  @ApiNotFoundResponse({
+    description: 'no such org or policy, or a node in "nodes" is not one of the org\'s (NODE_NOT_FOUND)',
   })
   reset(
     @CurrentPrincipal() actor: Principal,

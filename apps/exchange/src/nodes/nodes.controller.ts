@@ -1,15 +1,23 @@
 import { IdentifierPipe } from '@careen/service';
 import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ListNodesQuery } from './dto/list-nodes.query';
 import { NodeStatusDto } from './dto/node-status.dto';
 import { NodeWorkloadsDto } from './dto/node-workloads.dto';
 import {
-  type NodeListResponse,
+  NodeListResponse,
   NodeResponse,
-  type NodeWorkloadsResponse,
+  NodeWorkloadsResponse,
   RegisteredNodeResponse,
 } from './dto/node.response';
 import { PolicyDto } from './dto/policy.dto';
@@ -28,6 +36,8 @@ export class NodesController {
   /** Registers a node (users) or updates it (its registrant, an admin, or the node itself). */
   @Put(':id')
   @ApiOperation({ summary: 'Register or update a node (its token is shown once)' })
+  @ApiCreatedResponse({ type: RegisteredNodeResponse, description: 'registered, with its token' })
+  @ApiOkResponse({ type: RegisteredNodeResponse, description: 'an existing node updated' })
   @AllowNodes()
   async register(
     @CurrentPrincipal() actor: Principal,
@@ -43,12 +53,14 @@ export class NodesController {
 
   @Get()
   @ApiOperation({ summary: "List the org's nodes, by HA group or label" })
+  @ApiOkResponse({ type: NodeListResponse })
   list(@Param('org') org: string, @Query() query: ListNodesQuery): Promise<NodeListResponse> {
     return this.nodes.list(org, { haGroup: query.haGroup, labels: query.label });
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Read a node' })
+  @ApiOkResponse({ type: NodeResponse })
   @AllowNodes()
   get(
     @CurrentPrincipal() actor: Principal,
@@ -60,6 +72,7 @@ export class NodesController {
 
   @Patch(':id')
   @ApiOperation({ summary: "Change some of a node's fields (schedulable, labels, ...)" })
+  @ApiOkResponse({ type: NodeResponse })
   update(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -71,6 +84,7 @@ export class NodesController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Remove a node' })
+  @ApiNoContentResponse({ description: 'removed' })
   @HttpCode(204)
   remove(
     @CurrentPrincipal() actor: Principal,
@@ -82,6 +96,7 @@ export class NodesController {
 
   @Put(':id/policy')
   @ApiOperation({ summary: "Replace a node's policy (properties and constraints)" })
+  @ApiOkResponse({ type: NodeResponse })
   @AllowNodes()
   replacePolicy(
     @CurrentPrincipal() actor: Principal,
@@ -95,6 +110,7 @@ export class NodesController {
   /** Written by the node itself only (users get 403). */
   @Put(':id/status')
   @ApiOperation({ summary: "Report the node's status (the node itself)" })
+  @ApiOkResponse({ type: NodeResponse })
   @AllowNodes()
   reportStatus(
     @CurrentPrincipal() actor: Principal,
@@ -107,6 +123,7 @@ export class NodesController {
 
   @Get(':id/workloads')
   @ApiOperation({ summary: 'Read the workloads the node should run' })
+  @ApiOkResponse({ type: NodeWorkloadsResponse })
   @AllowNodes()
   async desiredWorkloads(
     @CurrentPrincipal() actor: Principal,
@@ -123,6 +140,7 @@ export class NodesController {
    */
   @Put(':id/workloads')
   @ApiOperation({ summary: "Replace the node's desired workloads (the agbot)" })
+  @ApiOkResponse({ type: NodeWorkloadsResponse })
   @Roles('hubAdmin')
   async replaceDesiredWorkloads(
     @Param('org') org: string,

@@ -1,6 +1,14 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CreateOrgDto } from './dto/create-org.dto';
 import { OrgListResponse, OrgResponse } from './dto/org.response';
 import { OrgsService } from './orgs.service';
@@ -14,6 +22,8 @@ export class OrgsController {
 
   @Post()
   @ApiOperation({ summary: 'Create an org' })
+  @ApiCreatedResponse({ type: OrgResponse })
+  @ApiConflictResponse({ description: 'an org with that id exists: ORG_EXISTS' })
   @Roles('hubAdmin')
   create(@Body() body: CreateOrgDto): Promise<OrgResponse> {
     return this.orgs.create(body);
@@ -25,6 +35,7 @@ export class OrgsController {
    */
   @Get()
   @ApiOperation({ summary: 'List the orgs the caller may see' })
+  @ApiOkResponse({ type: OrgListResponse })
   async list(@CurrentPrincipal() actor: Principal): Promise<OrgListResponse> {
     const items = await this.orgs.list(actor);
     return { items, total: items.length };
@@ -32,6 +43,7 @@ export class OrgsController {
 
   @Get(':org')
   @ApiOperation({ summary: 'Read an org' })
+  @ApiOkResponse({ type: OrgResponse })
   @OrgScoped()
   get(@Param('org') org: string): Promise<OrgResponse> {
     return this.orgs.get(org);

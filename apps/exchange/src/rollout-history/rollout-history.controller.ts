@@ -1,7 +1,14 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { OrgsService } from '../orgs/orgs.service';
 import { HistoryPageResponse } from './dto/history-entry.response';
 import { NodeHistoryQuery, PolicyHistoryQuery } from './dto/history.query';
@@ -23,6 +30,11 @@ export class RolloutHistoryController {
   @Get('nodes/:id/history')
   @AllowNodes()
   @ApiOperation({ summary: 'Read every status the node wrote for management policies, newest first' })
+  @ApiOkResponse({ type: HistoryPageResponse })
+  @ApiForbiddenResponse({
+    description:
+      'the caller may not do this (another org), or a node reads the history of another node: HISTORY_NOT_YOURS',
+  })
   async forNode(
     @CurrentPrincipal() actor: Principal,
     @Param('org', new IdentifierPipe('org')) org: string,
@@ -38,6 +50,7 @@ export class RolloutHistoryController {
   @ApiOperation({
     summary: "Read the policy's events and its nodes' statuses, newest first, even once removed",
   })
+  @ApiOkResponse({ type: HistoryPageResponse })
   async forPolicy(
     @Param('org', new IdentifierPipe('org')) org: string,
     @Param('name', new IdentifierPipe('name')) name: string,

@@ -1,11 +1,20 @@
 import { IdentifierPipe } from '@careen/service';
 import { AllowNodes, OrgScoped, Roles } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { ListServicesQuery } from './dto/list-services.query';
 import { PutServiceDto } from './dto/put-service.dto';
-import { type ServiceListResponse, type ServiceResponse } from './dto/service.response';
+import { ServiceListResponse, ServiceResponse } from './dto/service.response';
 import { ServicesService } from './services.service';
 
 /** Org admins write services; members read them, and so do the org's nodes, which run them. */
@@ -19,6 +28,11 @@ export class ServicesController {
 
   @Put(':id')
   @ApiOperation({ summary: 'Publish (create or replace) a service' })
+  @ApiCreatedResponse({ type: ServiceResponse, description: 'created' })
+  @ApiOkResponse({ type: ServiceResponse, description: 'replaced' })
+  @ApiConflictResponse({
+    description: 'another service of the org has the same url, version and arch: SERVICE_VERSION_EXISTS',
+  })
   @Roles('orgAdmin')
   async put(
     @Param('org') org: string,
@@ -33,6 +47,7 @@ export class ServicesController {
 
   @Get()
   @ApiOperation({ summary: "List the org's services" })
+  @ApiOkResponse({ type: ServiceListResponse })
   @AllowNodes()
   list(@Param('org') org: string, @Query() query: ListServicesQuery): Promise<ServiceListResponse> {
     return this.services.list(org, query);
@@ -40,6 +55,7 @@ export class ServicesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Read a service' })
+  @ApiOkResponse({ type: ServiceResponse })
   @AllowNodes()
   get(@Param('org') org: string, @Param('id') id: string): Promise<ServiceResponse> {
     return this.services.get(org, id);
@@ -47,6 +63,7 @@ export class ServicesController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Remove a service' })
+  @ApiNoContentResponse({ description: 'removed' })
   @Roles('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('id') id: string): Promise<void> {

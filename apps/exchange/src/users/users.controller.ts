@@ -1,8 +1,17 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CreateUserDto } from './dto/create-user.dto';
-import { type UserListResponse, UserResponse } from './dto/user.response';
+import { UserListResponse, UserResponse } from './dto/user.response';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -15,6 +24,8 @@ export class UsersController {
 
   @Post()
   @ApiOperation({ summary: 'Add a user to the org' })
+  @ApiCreatedResponse({ type: UserResponse })
+  @ApiConflictResponse({ description: 'a user of that name is already in the org: USER_EXISTS' })
   @Roles('orgAdmin')
   add(
     @CurrentPrincipal() actor: Principal,
@@ -26,6 +37,7 @@ export class UsersController {
 
   @Get()
   @ApiOperation({ summary: "List the org's users" })
+  @ApiOkResponse({ type: UserListResponse })
   @Roles('orgAdmin')
   list(@Param('org') org: string): Promise<UserListResponse> {
     return this.users.list(org);
@@ -33,6 +45,7 @@ export class UsersController {
 
   @Get(':username')
   @ApiOperation({ summary: 'Read a user' })
+  @ApiOkResponse({ type: UserResponse })
   get(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -43,6 +56,8 @@ export class UsersController {
 
   @Delete(':username')
   @ApiOperation({ summary: 'Remove a user' })
+  @ApiNoContentResponse({ description: 'removed' })
+  @ApiConflictResponse({ description: 'the hub admin root/root is never removed: PROTECTED_USER' })
   @Roles('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('username') username: string): Promise<void> {

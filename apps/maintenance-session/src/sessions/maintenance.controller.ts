@@ -15,6 +15,7 @@ import {
 } from '@nestjs/swagger';
 import { CreateSessionDto } from './dto/create-session.dto';
 import { SessionListQuery } from './dto/session-list.query';
+import { SessionListResponse, SessionResponse, SessionWithTimelineResponse } from './dto/session.response';
 import { MaintenanceSessions } from './maintenance-sessions';
 import { type SessionView } from './session-view';
 
@@ -29,10 +30,11 @@ export class MaintenanceController {
   constructor(private readonly sessions: MaintenanceSessions) {}
 
   @Post()
-  @ApiCreatedResponse({ description: 'the session, started' })
+  @ApiCreatedResponse({ description: 'the session, started', type: SessionResponse })
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Start a maintenance session over hosts given by id or by selector' })
   @ApiBadRequestResponse({ description: 'every problem of the request, each with its path' })
+  @ApiNotFoundResponse({ description: 'the exchange has no such org' })
   @ApiConflictResponse({ description: 'a host is in another open session: details.holders names it' })
   @ApiServiceUnavailableResponse({ description: 'the service cannot read the exchange' })
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateSessionDto): Promise<SessionView> {
@@ -42,6 +44,7 @@ export class MaintenanceController {
   }
 
   @Get()
+  @ApiOkResponse({ description: 'the sessions, without their timelines', type: SessionListResponse })
   @ApiOperation({ summary: "List the org's sessions, newest first" })
   async list(
     @CurrentPrincipal() actor: Principal,
@@ -54,7 +57,7 @@ export class MaintenanceController {
   }
 
   @Get(':session')
-  @ApiOkResponse({ description: 'the session' })
+  @ApiOkResponse({ description: 'the session, with its timeline', type: SessionWithTimelineResponse })
   @ApiOperation({ summary: 'A session: per-host and per-project progress and its timeline' })
   @ApiNotFoundResponse({ description: 'no such session' })
   async get(
@@ -66,7 +69,7 @@ export class MaintenanceController {
   }
 
   @Delete(':session')
-  @ApiOkResponse({ description: 'the session, aborting' })
+  @ApiOkResponse({ description: 'the session, aborting', type: SessionResponse })
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Abort: hosts under way back in service, slots given back, projects told' })
   @ApiConflictResponse({ description: 'the session has ended' })
@@ -79,9 +82,11 @@ export class MaintenanceController {
   }
 
   @Post(':session/pause')
+  @ApiOkResponse({ description: 'the session, paused', type: SessionResponse })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Pause: nothing more is carried out until resumed (replies are still taken)' })
+  @ApiConflictResponse({ description: 'the session has ended' })
   async pause(
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
@@ -91,9 +96,11 @@ export class MaintenanceController {
   }
 
   @Post(':session/resume')
+  @ApiOkResponse({ description: 'the session, running again', type: SessionResponse })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Resume a paused session' })
+  @ApiConflictResponse({ description: 'the session has ended' })
   async resume(
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
@@ -103,12 +110,13 @@ export class MaintenanceController {
   }
 
   @Post(':session/hosts/:host/complete')
-  @ApiOkResponse({ description: 'the session, the host done' })
+  @ApiOkResponse({ description: 'the session, the host done', type: SessionResponse })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: "Report a host's maintenance done (host_action manual or external)" })
   @ApiConflictResponse({
-    description: 'the host is not in maintenance, or its action is not reported by hand',
+    description:
+      'the session has ended, or the host is not one of its hosts, is not in maintenance, or its action is not reported by hand',
   })
   async complete(
     @CurrentPrincipal() actor: Principal,

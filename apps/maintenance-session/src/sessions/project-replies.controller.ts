@@ -11,6 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CapabilityQuery, SessionReplyDto } from './dto/session-reply.dto';
+import { ProjectInstancesResponse, ReplyTakenResponse } from './dto/session.response';
 import { MaintenanceSessions } from './maintenance-sessions';
 
 const CAPABILITY_HEADER = 'x-careen-capability';
@@ -31,7 +32,10 @@ export class ProjectRepliesController {
   constructor(private readonly sessions: MaintenanceSessions) {}
 
   @Get()
-  @ApiOkResponse({ description: "the project's instances in the session, each with its host" })
+  @ApiOkResponse({
+    description: "the project's instances in the session, each with its host",
+    type: ProjectInstancesResponse,
+  })
   // Opened by the capability (a parameter), not by a login.
   @ApiOperation({
     summary: "The project's instances in the session (the events' instance_ids URL)",
@@ -43,12 +47,12 @@ export class ProjectRepliesController {
     @Param('project', new IdentifierPipe('project')) project: string,
     @Query() query: CapabilityQuery,
     @Headers(CAPABILITY_HEADER) header: string | undefined,
-  ) {
+  ): Promise<ProjectInstancesResponse> {
     return this.sessions.projectInstances(session, project, query.capability ?? header);
   }
 
   @Put()
-  @ApiOkResponse({ description: 'the reply, taken' })
+  @ApiOkResponse({ description: 'the reply, taken', type: ReplyTakenResponse })
   @HttpCode(200)
   @ApiOperation({
     summary: "A project's reply: ACK_<state> or NACK_<state>, with an action per instance",
@@ -57,6 +61,7 @@ export class ProjectRepliesController {
   @ApiBadRequestResponse({
     description: 'an unknown state, a foreign instance, an action the state does not allow',
   })
+  @ApiForbiddenResponse({ description: 'the capability does not open this project' })
   @ApiConflictResponse({
     description: 'the state was not asked, is answered already, or the session has ended',
   })
@@ -66,7 +71,7 @@ export class ProjectRepliesController {
     @Query() query: CapabilityQuery,
     @Headers(CAPABILITY_HEADER) header: string | undefined,
     @Body() body: SessionReplyDto,
-  ): Promise<{ session_id: string; project_id: string; state: string }> {
+  ): Promise<ReplyTakenResponse> {
     await this.sessions.reply(session, project, body, 'http', query.capability ?? header);
     return { session_id: session, project_id: project, state: body.state };
   }

@@ -43,9 +43,11 @@ export interface PendingCommand {
   result: Record<string, unknown> | null;
 }
 
+export const TIMELINE_KINDS = ['sent', 'received', 'refused', 'note'] as const;
+
 export interface TimelineEntry {
   at: string;
-  kind: 'sent' | 'received' | 'refused' | 'note';
+  kind: (typeof TIMELINE_KINDS)[number];
   project: string | null;
   host: string | null;
   state: string | null;

@@ -1,5 +1,11 @@
 /** A session as its routes show it: Doctor's snake_case, per-host and per-project progress, the timeline. */
-import { type SessionState } from '@careen/contracts';
+import {
+  type InstanceAction,
+  type RepliedState,
+  type ReplyTimeoutPolicy,
+  type SessionState,
+} from '@careen/contracts';
+import { type AskAnswer, type HostPhase } from '../workflow/workflow.types';
 import { type SessionRecord, type TimelineEntry } from './session-record';
 
 export interface SessionView {
@@ -16,26 +22,26 @@ export interface SessionView {
   host_action: SessionRecord['hostAction'];
   max_parallel_hosts: number;
   metadata: Record<string, unknown>;
-  hosts: { host: string; ha_group: string | null; phase: string; since: string; reason: string | null }[];
+  hosts: { host: string; ha_group: string | null; phase: HostPhase; since: string; reason: string | null }[];
   projects: {
     project_id: string;
     subscribed: boolean;
     reply_timeout_seconds: number;
-    reply_timeout_policy: string;
+    reply_timeout_policy: ReplyTimeoutPolicy;
     instance_ids: string[];
     asks: {
-      state: string;
+      state: RepliedState;
       host: string | null;
       asked_at: string;
       deadline: string;
-      answer: string;
+      answer: AskAnswer;
       answered_at: string | null;
-      instance_actions: Record<string, string> | null;
+      instance_actions: Record<string, InstanceAction> | null;
     }[];
   }[];
   timeline?: {
     at: string;
-    kind: string;
+    kind: TimelineEntry['kind'];
     project_id: string | null;
     host: string | null;
     state: string | null;

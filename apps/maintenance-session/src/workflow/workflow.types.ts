@@ -51,20 +51,22 @@ export interface SessionPlan {
   downScaleProjects?: string[];
 }
 
-export type HostPhase =
+export const HOST_PHASES = [
   /** Not started. */
-  | 'waiting'
+  'waiting',
   /** Asked the agbot for the host's slot in its HA group. */
-  | 'slot'
+  'slot',
   /** Its projects were told PREPARE_MAINTENANCE or PLANNED_MAINTENANCE; their replies are awaited. */
-  | 'preparing'
+  'preparing',
   /** Cordoned: its workloads are being placed elsewhere. */
-  | 'evacuating'
+  'evacuating',
   /** Empty, out of service, the host action under way. */
-  | 'in-maintenance'
-  | 'done'
+  'in-maintenance',
+  'done',
   /** Left out: a project's NACK or missing reply under `skip-host`. */
-  | 'skipped';
+  'skipped',
+] as const;
+export type HostPhase = (typeof HOST_PHASES)[number];
 
 export interface HostProgress {
   phase: HostPhase;
@@ -75,7 +77,8 @@ export interface HostProgress {
 }
 
 /** `cancelled`: the session ended before the reply came. */
-export type AskAnswer = 'pending' | 'ack' | 'nack' | 'timeout' | 'cancelled';
+export const ASK_ANSWERS = ['pending', 'ack', 'nack', 'timeout', 'cancelled'] as const;
+export type AskAnswer = (typeof ASK_ANSWERS)[number];
 
 /** A state told to a project that waits for its reply. */
 export interface Ask {

@@ -15,8 +15,9 @@ import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { type NotifierConfig } from '../notifier.config';
 import { OrgQuery } from '../org.query';
 import { Subscriptions } from '../subscriptions/subscriptions';
-import { DELIVERY_STATES, type DeliveryState, deliveryView, type DeliveryView } from './delivery';
+import { DELIVERY_STATES, type DeliveryState, deliveryView } from './delivery';
 import { DeliveryStore } from './delivery-store';
+import { DeliveryListResponse, DeliveryResponse } from './dto/delivery.response';
 
 export class DeliveriesQuery extends OrgQuery {
   @ApiPropertyOptional({ description: 'one subscription' })
@@ -43,12 +44,13 @@ export class DeliveriesController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: DeliveryListResponse, description: 'the deliveries, newest first' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: "The org's deliveries, newest first (500 at most), by subscription and state" })
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: DeliveriesQuery,
-  ): Promise<{ items: DeliveryView[]; total: number }> {
+  ): Promise<DeliveryListResponse> {
     const org = query.org ?? actor.org;
     assertAccess(actor, { roles: ['orgAdmin'], org });
     const items = (await this.deliveries.list(org, query.subscription, query.state, 500)).map(deliveryView);
@@ -56,12 +58,12 @@ export class DeliveriesController {
   }
 
   @Post(':id/redeliver')
-  @ApiOkResponse({ description: 'the delivery, due again' })
+  @ApiOkResponse({ type: DeliveryResponse, description: 'the delivery, due again' })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Try a dead delivery again, from now, with a fresh deadline' })
-  @ApiConflictResponse({ description: 'the delivery is not dead' })
-  async redeliver(@CurrentPrincipal() actor: Principal, @Param('id') id: string): Promise<DeliveryView> {
+  @ApiConflictResponse({ description: 'the delivery is not dead (notifier.delivery-not-dead)' })
+  async redeliver(@CurrentPrincipal() actor: Principal, @Param('id') id: string): Promise<DeliveryResponse> {
     const delivery = /^\d{1,18}$/.test(id) ? await this.deliveries.get(id) : undefined;
     if (!delivery) throw new DomainError('not-found', 'notifier.delivery-not-found', `no delivery "${id}"`);
     assertAccess(actor, {

@@ -8,6 +8,7 @@ import {
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiProduces,
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
@@ -49,7 +50,12 @@ export class StreamController {
       "A project's maintenance events as server-sent events (CloudEvents JSON); resumes after Last-Event-ID",
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'the id of the last event received' })
-  @ApiOkResponse({ description: 'text/event-stream: `id` the stream sequence, `event` the state' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'server-sent events, open until the client hangs up: `id` the stream sequence, `event` the state, `data` the CloudEvent as JSON; a `retry` field first and a comment line every 15 s',
+    schema: { type: 'string' },
+  })
   @ApiBadRequestResponse({ description: 'no or a malformed project_id, a malformed Last-Event-ID' })
   async follow(
     @CurrentPrincipal() actor: Principal,

@@ -6,6 +6,7 @@ import {
   ApiBearerAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -14,8 +15,15 @@ import {
 import { OrgQuery } from '../org.query';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
+import {
+  SubscriptionCreatedResponse,
+  SubscriptionCredentialsResponse,
+  SubscriptionListResponse,
+  SubscriptionResponse,
+  SubscriptionRotatedResponse,
+} from './dto/subscription.response';
 import { type Subscription } from './subscription';
-import { Subscriptions, type SubscriptionView, type SubscriptionWithSecret, viewOf } from './subscriptions';
+import { Subscriptions, type SubscriptionWithSecret, viewOf } from './subscriptions';
 
 const ID = new ParseUUIDPipe({ version: '4' });
 
@@ -28,7 +36,11 @@ export class SubscriptionsController {
   constructor(private readonly subscriptions: Subscriptions) {}
 
   @Post()
-  @ApiCreatedResponse({ description: 'the subscription, with its secret (shown this once)' })
+  @ApiCreatedResponse({
+    type: SubscriptionCreatedResponse,
+    description:
+      "the subscription, with a webhook's secret or a nats subscriber's credentials (shown this once)",
+  })
   @Roles('orgAdmin')
   @ApiOperation({
     summary:
@@ -40,19 +52,20 @@ export class SubscriptionsController {
   create(
     @CurrentPrincipal() actor: Principal,
     @Body() body: CreateSubscriptionDto,
-  ): Promise<SubscriptionWithSecret> {
+  ): Promise<SubscriptionCreatedResponse> {
     const org = body.org ?? actor.org;
     assertAccess(actor, { roles: ['orgAdmin'], org });
     return this.subscriptions.create(org, principalId(actor), body);
   }
 
   @Get()
+  @ApiOkResponse({ type: SubscriptionListResponse, description: "the org's subscriptions" })
   @Roles('orgAdmin')
   @ApiOperation({ summary: "The org's subscriptions (never their secrets)" })
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: OrgQuery,
-  ): Promise<{ items: SubscriptionView[]; total: number }> {
+  ): Promise<SubscriptionListResponse> {
     const org = query.org ?? actor.org;
     assertAccess(actor, { roles: ['orgAdmin'], org });
     const items = await this.subscriptions.list(org);
@@ -60,15 +73,19 @@ export class SubscriptionsController {
   }
 
   @Get(':id')
-  @ApiOkResponse({ description: 'the subscription' })
+  @ApiOkResponse({ type: SubscriptionResponse, description: 'the subscription' })
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'A subscription (never its secret)' })
   @ApiNotFoundResponse({ description: 'no such subscription' })
-  async get(@CurrentPrincipal() actor: Principal, @Param('id', ID) id: string): Promise<SubscriptionView> {
+  async get(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', ID) id: string,
+  ): Promise<SubscriptionResponse> {
     return viewOf(await this.owned(actor, id));
   }
 
   @Delete(':id')
+  @ApiNoContentResponse({ description: 'removed, with what it was still owed' })
   @HttpCode(204)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'Remove a subscription and what it is still owed' })
@@ -80,6 +97,11 @@ export class SubscriptionsController {
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({ summary: 'A new signing secret, shown once; the old one signs too for overlap_seconds' })
+  @ApiOkResponse({
+    type: SubscriptionRotatedResponse,
+    description: 'the subscription, with its new secret (shown this once)',
+  })
+  @ApiConflictResponse({ description: 'not a webhook subscription (notifier.no-secret)' })
   async rotate(
     @CurrentPrincipal() actor: Principal,
     @Param('id', ID) id: string,
@@ -89,13 +111,16 @@ export class SubscriptionsController {
   }
 
   @Post(':id/credentials')
-  @ApiOkResponse({ description: 'the new credentials (shown this once)' })
+  @ApiOkResponse({
+    type: SubscriptionCredentialsResponse,
+    description: 'the subscription, with its new credentials (shown this once)',
+  })
   @HttpCode(200)
   @Roles('orgAdmin')
   @ApiOperation({
     summary: "A nats subscription's new NATS credentials, shown once; earlier ones last until they expire",
   })
-  @ApiConflictResponse({ description: 'not a nats subscription' })
+  @ApiConflictResponse({ description: 'not a nats subscription (notifier.no-credentials)' })
   async credentials(
     @CurrentPrincipal() actor: Principal,
     @Param('id', ID) id: string,

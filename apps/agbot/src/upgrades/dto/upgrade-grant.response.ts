@@ -15,8 +15,14 @@ export class UpgradeGrantResponse {
     description: 'the policy enacted; null for a maintenance slot',
   })
   managementPolicy!: string | null;
-  @ApiProperty({ example: '2026-11-22T08:00:00.000Z' }) grantedAt!: string;
-  @ApiProperty({ description: 'renew before this by asking again (every lease/3)' }) leaseExpiresAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-22T08:00:00.000Z' })
+  grantedAt!: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'renew before this by asking again (every lease/3)',
+  })
+  leaseExpiresAt!: string;
 
   static from(grant: UpgradeGrant): UpgradeGrantResponse {
     return {
@@ -36,20 +42,22 @@ export class UpgradeHolderResponse {
   @ApiProperty({ nullable: true, type: String }) haGroup!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'null for a FleetLock holder' })
   managementPolicy!: string | null;
-  @ApiProperty() grantedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) grantedAt!: string;
   @ApiProperty({
     nullable: true,
     type: String,
+    format: 'date-time',
     description: 'null while halted: a halted slot has no lease end',
   })
   leaseExpiresAt!: string | null;
-  @ApiProperty() ageSeconds!: number;
+  @ApiProperty({ type: 'integer', description: 'whole seconds since the slot was granted' })
+  ageSeconds!: number;
   @ApiProperty({ enum: UPGRADE_HOLDER_KINDS }) kind!: UpgradeHolderKind;
   @ApiProperty({
     description: 'the holder failed its upgrade and is not healthy again: its group waits for it',
   })
   halted!: boolean;
-  @ApiProperty({ nullable: true, type: String }) haltedAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) haltedAt!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'the error the halted holder reported' })
   error!: string | null;
 
@@ -71,5 +79,5 @@ export class UpgradeHolderResponse {
 
 export class UpgradeHolderListResponse {
   @ApiProperty({ type: [UpgradeHolderResponse] }) items!: UpgradeHolderResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

@@ -1,7 +1,18 @@
 import { UPGRADE_HOLDER_KINDS, type UpgradeHolderKind } from '@careen/contracts';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, type ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { type GroupSlotState } from '../grant-store';
 import { type UpgradeGrant } from '../upgrade-grant';
+
+/**
+ * An object of `type`, or null. `nullable` beside a `$ref` does not reach into it (OpenAPI
+ * 3.0.3), so null is spelled out as the other choice.
+ */
+function objectOrNull(type: new () => object, description: string): ApiPropertyOptions {
+  return {
+    oneOf: [{ $ref: getSchemaPath(type) }, { type: 'object', nullable: true, enum: [null] }],
+    description,
+  };
+}
 
 export const UPGRADE_GROUP_STATES = ['free', 'busy', 'halted'] as const;
 export type UpgradeGroupState = (typeof UPGRADE_GROUP_STATES)[number];
@@ -10,8 +21,8 @@ export class UpgradeGroupHolderResponse {
   @ApiProperty() node!: string;
   @ApiProperty({ enum: UPGRADE_HOLDER_KINDS }) kind!: UpgradeHolderKind;
   @ApiProperty({ nullable: true, type: String }) managementPolicy!: string | null;
-  @ApiProperty() grantedAt!: string;
-  @ApiProperty({ nullable: true, type: String, description: 'null while halted' })
+  @ApiProperty({ type: String, format: 'date-time' }) grantedAt!: string;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'null while halted' })
   leaseExpiresAt!: string | null;
 
   static from(grant: UpgradeGrant): UpgradeGroupHolderResponse {
@@ -29,17 +40,23 @@ export class UpgradeGroupHaltResponse {
   @ApiProperty({ description: 'the member that failed and is not healthy again' }) node!: string;
   @ApiProperty({ nullable: true, type: String }) managementPolicy!: string | null;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
-  @ApiProperty() since!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) since!: string;
 }
 
 /** An HA group's upgrade slot: free, held (busy), or halted by a member that failed. */
+@ApiExtraModels(UpgradeGroupHolderResponse, UpgradeGroupHaltResponse)
 export class UpgradeGroupResponse {
   @ApiProperty() haGroup!: string;
-  @ApiProperty({ description: 'members, as the agbot knows them' }) members!: number;
+  @ApiProperty({ type: 'integer', description: 'members, as the agbot knows them' }) members!: number;
   @ApiProperty({ enum: UPGRADE_GROUP_STATES }) state!: UpgradeGroupState;
-  @ApiPropertyOptional({ type: UpgradeGroupHolderResponse, nullable: true })
+  @ApiProperty(
+    objectOrNull(
+      UpgradeGroupHolderResponse,
+      'the oldest holder (a halted one first); null while the slot is free',
+    ),
+  )
   holder!: UpgradeGroupHolderResponse | null;
-  @ApiPropertyOptional({ type: UpgradeGroupHaltResponse, nullable: true })
+  @ApiProperty(objectOrNull(UpgradeGroupHaltResponse, 'null unless halted'))
   halted!: UpgradeGroupHaltResponse | null;
 
   static from(group: GroupSlotState): UpgradeGroupResponse {
@@ -64,5 +81,5 @@ export class UpgradeGroupResponse {
 
 export class UpgradeGroupListResponse {
   @ApiProperty({ type: [UpgradeGroupResponse] }) items!: UpgradeGroupResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

@@ -15,13 +15,13 @@ export class AgentPackageResponse {
   @ApiProperty({ example: '1.0.2' }) version!: string;
   @ApiProperty({ type: AgentPackageManifestResponse }) manifest!: AgentPackageManifestResponse;
   @ApiProperty({ description: 'hex SHA-256 of the .tar.gz; also its ETag' }) sha256!: string;
-  @ApiProperty({ description: 'bytes of the .tar.gz' }) size!: number;
+  @ApiProperty({ type: 'integer', description: 'bytes of the .tar.gz' }) size!: number;
   @ApiPropertyOptional({ description: 'base64 ed25519 signature over the .tar.gz, as uploaded' })
   signature?: string;
   @ApiProperty({ enum: [AGENT_PACKAGE_TYPE] }) type!: typeof AGENT_PACKAGE_TYPE;
   @ApiProperty({ enum: [true], description: 'packages are readable from every org' }) public!: true;
   @ApiProperty({ example: 'root/root' }) uploadedBy!: string;
-  @ApiProperty() uploadedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) uploadedAt!: string;
 
   static from(entity: AgentPackageEntity): AgentPackageResponse {
     return {
@@ -40,5 +40,5 @@ export class AgentPackageResponse {
 
 export class AgentPackageListResponse {
   @ApiProperty({ type: [AgentPackageResponse] }) items!: AgentPackageResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

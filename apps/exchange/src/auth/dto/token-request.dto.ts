@@ -74,8 +74,3 @@ export class TokenRequestDto {
   @NotMixedWithUserFields()
   token?: string;
 }
-
-export class TokenResponse {
-  @ApiProperty() accessToken!: string;
-  @ApiProperty({ description: 'seconds until the token expires' }) expiresIn!: number;
-}

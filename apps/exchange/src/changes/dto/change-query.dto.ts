@@ -3,7 +3,12 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export class ChangeQueryDto {
-  @ApiPropertyOptional({ description: 'the last change id seen; 0 for the start', default: 0 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: 'the last change id seen; 0 for the start',
+    default: 0,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -11,6 +16,8 @@ export class ChangeQueryDto {
   since = 0;
 
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
     description: 'seconds to wait for a change when none is there yet',
     default: 0,
     maximum: 120,
@@ -22,7 +29,13 @@ export class ChangeQueryDto {
   @Max(120)
   wait = 0;
 
-  @ApiPropertyOptional({ description: 'most changes in one answer', default: 100, maximum: 1000 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: 'most changes in one answer',
+    default: 100,
+    maximum: 1000,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

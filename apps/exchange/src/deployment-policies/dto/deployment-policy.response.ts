@@ -1,22 +1,36 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { type StoredPolicy } from '../../nodes/dto/policy.dto';
-import {
-  type DeploymentPolicyEntity,
-  type DeploymentService,
-  type Placement,
-} from '../deployment-policy.entity';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PropertyResponse } from '../../policy-validation/dto/property.response';
+import { type DeploymentPolicyEntity } from '../deployment-policy.entity';
+import { MAX_REPLICAS, PLACEMENT_MODES, type PlacementMode } from './put-deployment-policy.dto';
+
+export class DeploymentServiceResponse {
+  @ApiProperty({ example: 'acme', description: 'the org that publishes the service' }) org!: string;
+  @ApiProperty({ example: 'acme.gateway' }) url!: string;
+  @ApiProperty({ example: '>=1.2.0 <2.0.0' }) versionRange!: string;
+}
+
+export class PlacementResponse {
+  @ApiProperty({ enum: PLACEMENT_MODES }) mode!: PlacementMode;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_REPLICAS,
+    description: 'present when mode is replicas',
+  })
+  replicas?: number;
+}
 
 export class DeploymentPolicyResponse {
   @ApiProperty() org!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ nullable: true, type: String }) description!: string | null;
   @ApiProperty() project!: string;
-  @ApiProperty() service!: DeploymentService;
-  @ApiProperty({ type: [Object] }) properties!: StoredPolicy['properties'];
+  @ApiProperty({ type: DeploymentServiceResponse }) service!: DeploymentServiceResponse;
+  @ApiProperty({ type: [PropertyResponse] }) properties!: PropertyResponse[];
   @ApiProperty({ type: [String] }) constraints!: string[];
-  @ApiProperty() placement!: Placement;
-  @ApiProperty() createdAt!: string;
-  @ApiProperty() updatedAt!: string;
+  @ApiProperty({ type: PlacementResponse }) placement!: PlacementResponse;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
 
   static from(policy: DeploymentPolicyEntity): DeploymentPolicyResponse {
     return {
@@ -36,5 +50,5 @@ export class DeploymentPolicyResponse {
 
 export class DeploymentPolicyListResponse {
   @ApiProperty({ type: [DeploymentPolicyResponse] }) items!: DeploymentPolicyResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

@@ -61,7 +61,12 @@ export class PlacementDto {
   @IsIn(PLACEMENT_MODES)
   mode!: PlacementMode;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_REPLICAS, description: 'required when mode is replicas' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_REPLICAS,
+    description: 'required when mode is replicas',
+  })
   @IsReplicasForMode()
   replicas?: number;
 }
@@ -87,7 +92,7 @@ export class DeploymentServiceDto {
 
 /** PUT: creates the deployment policy or replaces every field of it. */
 export class PutDeploymentPolicyDto {
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   @IsOptional()
   @IsString()
   @MaxLength(1000)

@@ -4,9 +4,10 @@ import { type HaGroupEntity } from '../ha-group.entity';
 export class HaGroupResponse {
   @ApiProperty() org!: string;
   @ApiProperty() name!: string;
-  @ApiProperty() description!: string;
-  @ApiProperty({ type: [String] }) members!: string[];
-  @ApiProperty() updated!: string;
+  @ApiProperty({ description: 'empty when none was given' }) description!: string;
+  @ApiProperty({ type: [String], description: 'node ids, in id order' }) members!: string[];
+  @ApiProperty({ type: String, format: 'date-time', description: 'when the group last changed' })
+  updated!: string;
 
   static from(group: HaGroupEntity, members: string[]): HaGroupResponse {
     return {
@@ -21,5 +22,5 @@ export class HaGroupResponse {
 
 export class HaGroupListResponse {
   @ApiProperty({ type: [HaGroupResponse] }) items!: HaGroupResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

@@ -19,6 +19,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { PolicyPropertyDto } from '../../nodes/dto/policy.dto';
 import { IsConstraintList, IsPropertyList } from '../../policy-validation/policy.validators';
 
 const SEMVER_OR_CURRENT =
@@ -40,6 +41,9 @@ export class AgentUpgradePolicyDto {
   start?: string;
 
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 30 * 86_400,
     example: 3600,
     description: 'seconds over which agents spread their start; default 0',
   })
@@ -92,7 +96,11 @@ export class ManagementPolicyDto {
   @IsConstraintList()
   constraints?: string[];
 
-  @ApiPropertyOptional({ description: "properties the nodes' constraints are checked against" })
+  @ApiPropertyOptional({
+    type: [PolicyPropertyDto],
+    maxItems: 100,
+    description: "properties the nodes' constraints are checked against",
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -130,7 +138,11 @@ export class ManagementPolicyDto {
   @Type(() => AgentUpgradePolicyDto)
   agentUpgradePolicy?: AgentUpgradePolicyDto;
 
-  @ApiPropertyOptional({ description: 'disable the policy once this many of its nodes have failed' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: 'disable the policy once this many of its nodes have failed',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -16,6 +16,9 @@ import {
 /** `POST …/management-policies/{name}/resume` */
 export class ResumeRolloutDto {
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 30 * 86_400,
     example: 1800,
     description:
       'seconds over which the nodes that have not started are spread from now; default: what was left of the window when it was paused',

@@ -5,7 +5,7 @@ import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 /** `GET …/management-policies/{name}/statuses`: one page of the nodes' statuses, by node id. */
 export class ManagementStatusPageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 500 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 500 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -13,17 +13,18 @@ export class ManagementStatusResponse {
   @ApiProperty() nmp!: string;
   @ApiProperty({ enum: MANAGEMENT_STATUSES }) status!: ManagementStatusValue;
   @ApiProperty({ nullable: true, type: String }) version!: string | null;
-  @ApiProperty({ nullable: true, type: String }) startTime!: string | null;
-  @ApiProperty({ nullable: true, type: String }) endTime!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) startTime!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) endTime!: string | null;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
-  @ApiProperty({ description: "the node's attempt at the policy: 1, 2, …" }) attempt!: number;
+  @ApiProperty({ type: 'integer', description: "the node's attempt at the policy: 1, 2, …" })
+  attempt!: number;
   @ApiProperty({
     nullable: true,
     type: String,
     description: 'the version the node ran when the attempt began',
   })
   fromVersion!: string | null;
-  @ApiProperty() updated!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated!: string;
 
   static from(status: ManagementStatusEntity): ManagementStatusResponse {
     return {
@@ -44,10 +45,16 @@ export class ManagementStatusResponse {
 
 export class StatusRollupResponse {
   @ApiProperty() nmp!: string;
-  @ApiProperty({ description: 'nodes by status', example: { successful: 12, 'ha-waiting': 3 } })
-  counts!: Record<string, number>;
-  @ApiProperty({ description: 'nodes that have reported' }) total!: number;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'nodes by status',
+    example: { successful: 12, 'ha-waiting': 3 },
+  })
+  counts!: Record<string, number>;
+  @ApiProperty({ type: 'integer', description: 'nodes that have reported' }) total!: number;
+  @ApiProperty({
+    type: 'integer',
     description:
       'nodes counted as failed towards failureThreshold (only since failuresCountedSince, when set)',
   })
@@ -59,6 +66,7 @@ export class StatusRollupResponse {
   @ApiProperty({
     nullable: true,
     type: String,
+    format: 'date-time',
     description: 'failures before this (when the policy was re-enabled) do not count',
   })
   failuresCountedSince!: string | null;
@@ -66,7 +74,7 @@ export class StatusRollupResponse {
 
 export class ManagementStatusPageResponse {
   @ApiProperty({ type: [ManagementStatusResponse] }) items!: ManagementStatusResponse[];
-  @ApiProperty({ description: 'nodes with a status for the policy' }) total!: number;
+  @ApiProperty({ type: 'integer', description: 'nodes with a status for the policy' }) total!: number;
   @ApiProperty({ nullable: true, type: String, description: 'pass as `after` for the next page' })
   next!: string | null;
 }

@@ -72,12 +72,12 @@ export class AgentVersionDto {
   @MaxLength(64)
   failed?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'an ISO 8601 date or time' })
   @IsOptional()
   @IsISO8601({ strict: true })
   upgradeStart?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'an ISO 8601 date or time' })
   @IsOptional()
   @IsISO8601({ strict: true })
   upgradeEnd?: string | null;

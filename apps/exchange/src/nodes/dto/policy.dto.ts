@@ -9,6 +9,7 @@ import {
   MAX_CONSTRAINTS,
   MAX_PROPERTIES,
 } from './field-rules';
+import { PROPERTY_VALUE_SCHEMA } from '../../policy-validation/dto/property.response';
 import { IsConstraintList, IsPropertyList } from '../../policy-validation/policy.validators';
 
 export type PropertyValue = string | number | boolean | string[];
@@ -20,16 +21,7 @@ export class PolicyPropertyDto {
   @MaxLength(128)
   name!: string;
 
-  @ApiProperty({
-    description: 'a string, number, boolean or list of strings',
-    oneOf: [
-      { type: 'string' },
-      { type: 'number' },
-      { type: 'boolean' },
-      { type: 'array', items: { type: 'string' } },
-    ],
-    example: 'amd64',
-  })
+  @ApiProperty(PROPERTY_VALUE_SCHEMA)
   @IsPropertyValue()
   value!: PropertyValue;
 

@@ -35,7 +35,12 @@ export class NodeFieldsDto {
   @Matches(PATTERN_PATTERN, { message: `pattern must be ${PATTERN_RULE}` })
   pattern?: string | null;
 
-  @ApiPropertyOptional({ example: { zone: 'eu-1' }, description: 'string values keyed by label key' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { zone: 'eu-1' },
+    description: 'string values keyed by label key',
+  })
   @IsOmittable()
   @IsLabelMap()
   labels?: Record<string, string>;

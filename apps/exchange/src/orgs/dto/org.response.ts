@@ -4,9 +4,14 @@ import { type OrgEntity } from '../org.entity';
 export class OrgResponse {
   @ApiProperty() id!: string;
   @ApiProperty() label!: string;
-  @ApiProperty() upgradeDefaults!: Record<string, unknown>;
-  @ApiProperty() createdAt!: string;
-  @ApiProperty() updatedAt!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "defaults for agent upgrades of the org's nodes, as given at creation",
+  })
+  upgradeDefaults!: Record<string, unknown>;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
 
   static from(org: OrgEntity): OrgResponse {
     return {
@@ -21,5 +26,5 @@ export class OrgResponse {
 
 export class OrgListResponse {
   @ApiProperty({ type: [OrgResponse] }) items!: OrgResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

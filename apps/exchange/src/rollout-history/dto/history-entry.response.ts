@@ -1,5 +1,9 @@
+import { MANAGEMENT_POLICY_EVENTS, MANAGEMENT_STATUSES } from '@careen/contracts';
 import { ApiProperty } from '@nestjs/swagger';
 import { type HistoryRow } from '../rollout-history';
+
+/** What an entry's `event` may be: a status a node wrote, or what happened to the policy. */
+const HISTORY_EVENTS = [...new Set<string>([...MANAGEMENT_STATUSES, ...MANAGEMENT_POLICY_EVENTS])];
 
 export class HistoryEntryResponse {
   @ApiProperty({ description: 'entries are numbered in the order they were written' }) id!: string;
@@ -9,6 +13,7 @@ export class HistoryEntryResponse {
   node!: string | null;
   @ApiProperty({ enum: ['status', 'policy'] }) kind!: 'status' | 'policy';
   @ApiProperty({
+    enum: HISTORY_EVENTS,
     description:
       'the status the node wrote, or what happened to the policy: published, enabled, disabled, paused, resumed, reset, removed',
   })
@@ -21,7 +26,7 @@ export class HistoryEntryResponse {
     description: 'the version the node ran when the attempt began',
   })
   fromVersion!: string | null;
-  @ApiProperty({ nullable: true, type: Number, description: "the node's attempt at the policy: 1, 2, …" })
+  @ApiProperty({ type: 'integer', nullable: true, description: "the node's attempt at the policy: 1, 2, …" })
   attempt!: number | null;
   @ApiProperty({
     nullable: true,
@@ -31,7 +36,7 @@ export class HistoryEntryResponse {
   detail!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'who did it, when not the node itself' })
   actor!: string | null;
-  @ApiProperty() at!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) at!: string;
 
   static from(row: HistoryRow): HistoryEntryResponse {
     return {

@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 class HistoryPageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -28,7 +28,7 @@ export class PutServiceDto {
   @IsObject()
   runtime!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   @IsOptional()
   @IsString()
   @MaxLength(1000)

@@ -7,10 +7,15 @@ export class ServiceResponse {
   @ApiProperty() url!: string;
   @ApiProperty() version!: string;
   @ApiProperty() arch!: string;
-  @ApiProperty({ type: Object }) runtime!: Record<string, unknown>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'how the agent runs the service, as published',
+  })
+  runtime!: Record<string, unknown>;
   @ApiProperty({ nullable: true, type: String }) description!: string | null;
-  @ApiProperty() createdAt!: string;
-  @ApiProperty() updatedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
 
   static from(service: ServiceEntity): ServiceResponse {
     return {
@@ -29,5 +34,5 @@ export class ServiceResponse {
 
 export class ServiceListResponse {
   @ApiProperty({ type: [ServiceResponse] }) items!: ServiceResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }

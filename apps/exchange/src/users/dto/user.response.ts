@@ -7,7 +7,7 @@ export class UserResponse {
   @ApiProperty() org!: string;
   @ApiProperty() username!: string;
   @ApiProperty({ enum: ROLES }) role!: Role;
-  @ApiProperty() createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
 
   static from(user: UserEntity): UserResponse {
     return {
@@ -21,5 +21,5 @@ export class UserResponse {
 
 export class UserListResponse {
   @ApiProperty({ type: [UserResponse] }) items!: UserResponse[];
-  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
 }
