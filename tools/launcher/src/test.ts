@@ -1,9 +1,12 @@
 /**
  * `npm test`: typecheck, format check, lint, then jest, then the bus and a few end-to-end files
- * again on three-node JetStream clusters, stopping at the first failing step. Arguments after
- * `--` go to jest instead (`npm test -- libs/bus`), and skip the cluster run.
+ * again on three-node JetStream clusters, then the contract check of every answer the services
+ * gave in those runs against their OpenAPI documents, stopping at the first failing step.
+ * Arguments after `--` go to jest instead (`npm test -- libs/bus`), and skip the cluster run
+ * and the contract check.
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from './child-command';
 import { LauncherError } from './launcher-error';
@@ -30,6 +33,9 @@ interface Step {
   args: string[];
   env?: Record<string, string>;
 }
+
+/** Where the harness keeps samples of what the services answered (test-e2e/contract reads them). */
+const ANSWERS = join(REPO_ROOT, '.careen', 'answers');
 
 /** What runs again on three-node JetStream clusters: the bus, the cluster, and services end to end, replicated. */
 const CLUSTER_SUITE = [
@@ -65,22 +71,31 @@ export async function main(argv: string[]): Promise<number> {
     NX_DAEMON: 'false',
   };
   const ci = process.env.CI === 'true' || process.env.CI === '1';
+  // The whole run keeps samples of the services' answers for the contract check at its end.
+  const recording = argv.length === 0 ? { CAREEN_RECORD_ANSWERS: ANSWERS } : undefined;
   const steps: Step[] = [
     { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
     { name: 'format', bin: 'prettier', args: ['--check', '.', '--log-level', 'warn'] },
     // The module-boundaries lint rule reads Nx's project graph and is silently skipped without one.
     { name: 'project graph', bin: 'nx', args: ['show', 'projects'] },
     { name: 'lint', bin: 'eslint', args: ['.'] },
-    { name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv] },
+    { name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv], env: recording },
   ];
   // The whole run (no jest arguments) also runs a part of the suite on clusters.
-  if (argv.length === 0)
+  if (argv.length === 0) {
+    rmSync(ANSWERS, { recursive: true, force: true });
     steps.push({
       name: 'tests on a three-node JetStream cluster',
       bin: 'jest',
       args: [...(ci ? ['--ci'] : []), ...CLUSTER_SUITE],
-      env: { CAREEN_NATS_CLUSTER: '1' },
+      env: { CAREEN_NATS_CLUSTER: '1', ...recording },
     });
+    steps.push({
+      name: 'contract: the answers seen, against the OpenAPI documents',
+      bin: 'jest',
+      args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/contract/*.contract-spec.ts'],
+    });
+  }
   for (const step of steps) {
     const shownEnv = Object.entries(step.env ?? {}).map(([name, value]) => `${name}=${value} `);
     process.stdout.write(`\n▶ ${step.name}: ${shownEnv.join('')}${step.bin} ${step.args.join(' ')}\n`);

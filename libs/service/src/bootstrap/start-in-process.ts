@@ -6,6 +6,7 @@ import { createLogger, NestJsonLogger, type LoggerOptions } from '@careen/teleme
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '../config/load-config';
 import { type ServiceConfig } from '../config/service-config';
+import { answerRecorder } from '../http/answer-recorder';
 import { createServiceApp } from './create-service-app';
 import { type ServiceDefinition } from './run-service';
 
@@ -51,6 +52,9 @@ export async function startServiceInProcess<C extends ServiceConfig>(
     logger: new NestJsonLogger(logger),
     yamlBodies: definition.yamlBodies,
   });
+  // `npm test` keeps samples of every answer for the contract check (test-e2e/contract).
+  const answers = process.env.CAREEN_RECORD_ANSWERS;
+  if (answers) app.use(answerRecorder(answers, definition.service));
   await app.listen(0, '127.0.0.1');
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close());
