@@ -8,6 +8,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '.careen/**',
+      // made by openapi-typescript from the services' documents (npm run api-client)
+      'libs/api-client/src/generated/**',
       '.nx/**',
       'coverage/**',
       '**/*.js',

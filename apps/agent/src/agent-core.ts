@@ -4,6 +4,7 @@
  * status when it changes and at least once per status interval, keep the node's workloads
  * reconciled, and hand the management policies that apply to the enactor (enactment/).
  */
+import { ApiError, dataOf, type Exchange, serviceClient } from '@careen/api-client';
 import { builtinNodeProperties } from '@careen/policy';
 import { type JsonLogger } from '@careen/telemetry';
 import { AgbotClient } from './agbot/agbot-client';
@@ -17,7 +18,6 @@ import { Enactor } from './enactment/enactor';
 import { NmpPlanner } from './enactment/nmp-planner';
 import { ExchangeClient, type RequestObserver } from './exchange/exchange-client';
 import { type FeedChange, type NodeView } from './exchange/exchange.types';
-import { HttpError, requestJson, serviceUrl } from './exchange/http-json';
 import { ChangeFollower } from './feed/change-follower';
 import { type FeedNews } from './feed/feed-news';
 import { type AgentMemory } from './state/agent-memory';
@@ -192,7 +192,7 @@ export class AgentCore {
         if (caughtUp && this.node) await this.enactor.enact(this.node, this.packages);
       } catch (error) {
         if (signal.aborted) break;
-        if (this.pollAbort?.signal.aborted && !(error instanceof HttpError)) continue;
+        if (this.pollAbort?.signal.aborted && !(error instanceof ApiError)) continue;
         this.reachable(false, error);
         await this.options.clock.sleep(backoff.next(), signal);
       }
@@ -221,7 +221,7 @@ export class AgentCore {
         this.reachable(true);
         return;
       } catch (error) {
-        if (error instanceof HttpError && error.status === 401 && this.options.registration) {
+        if (error instanceof ApiError && error.status === 401 && this.options.registration) {
           await this.register().catch((failure: unknown) => this.reachable(false, failure));
           continue;
         }
@@ -234,15 +234,28 @@ export class AgentCore {
   private async register(): Promise<void> {
     const { org, nodeId, token } = this.options.memory.state;
     const { username, password } = this.options.registration!;
-    await requestJson(serviceUrl(this.options.exchangeUrl, `/v1/orgs/${org}/nodes/${nodeId}`), {
-      method: 'PUT',
-      headers: { authorization: `Basic ${Buffer.from(`${org}/${username}:${password}`).toString('base64')}` },
-      // Registered with the built-in properties, so policies can select it by them.
-      body: {
-        token,
-        policy: { properties: builtinNodeProperties(hostFacts(this.enactor.version)), constraints: [] },
-      },
-    });
+    await dataOf(
+      serviceClient<Exchange.paths>(this.options.exchangeUrl, { retries: 0 }).PUT(
+        '/v1/orgs/{org}/nodes/{id}',
+        {
+          params: { path: { org, id: nodeId } },
+          headers: {
+            authorization: `Basic ${Buffer.from(`${org}/${username}:${password}`).toString('base64')}`,
+          },
+          // Registered with the built-in properties, so policies can select it by them.
+          body: {
+            token,
+            policy: {
+              properties: builtinNodeProperties(hostFacts(this.enactor.version)).map((property) => ({
+                ...property,
+                value: typeof property.value === 'object' ? [...property.value] : property.value,
+              })),
+              constraints: [],
+            },
+          },
+        },
+      ),
+    );
     this.options.logger.info({ node: nodeId }, 'node registered');
   }
 

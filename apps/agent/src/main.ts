@@ -7,7 +7,7 @@ import { createLogger } from '@careen/telemetry';
 import { Command, InvalidArgumentError } from 'commander';
 import { AgentConfig } from './agent.config';
 import { AgentDaemon } from './agent-daemon';
-import { HttpError } from './exchange/http-json';
+import { ApiError } from '@careen/api-client';
 import { startSimulatedFleet } from './simulator/simulated-fleet';
 import { SimulatorConfig } from './simulator/simulator.config';
 import { AgentStateError, AgentStateStore } from './state/agent-state.store';
@@ -79,7 +79,7 @@ async function runSimulation(options: {
     installSeconds: options.installSeconds,
     logger,
   }).catch((error: unknown) => {
-    if (error instanceof HttpError && (error.status === 401 || error.status === 403))
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403))
       throw new ConfigError([
         `the exchange refused org admin "${username}" of org "${options.org}" (${error.status}): check --admin or CAREEN_SIMULATOR_ADMIN`,
       ]);

@@ -14,6 +14,7 @@
  *
  * Replies go on `careen.maint.reply.<session>.<project>` or to the event's `reply_url`.
  */
+import { dataOf } from '@careen/api-client';
 import { runConsumer, cloudEventHeaders, type BusConnection, type RunningConsumer } from '@careen/bus';
 import {
   type InstanceAction,
@@ -59,15 +60,6 @@ export interface ReferenceVnfManagerOptions {
   /** Sees every event the manager handled and the reply it sent, if any. */
   observe?: (event: MaintenanceProjectEventPayload, reply: MaintenanceReplyPayload | undefined) => void;
   logger: VnfManagerLogger;
-}
-
-interface PolicyAnswer {
-  description: string | null;
-  project: string;
-  service: object;
-  properties: object[];
-  constraints: string[];
-  placement: { mode: string; replicas?: number };
 }
 
 export class ReferenceVnfManager {
@@ -175,8 +167,8 @@ export class ReferenceVnfManager {
   private async scale(session: string, direction: 'down' | 'back'): Promise<void> {
     const target = this.options.exchange;
     if (!target) return;
-    const path = `/v1/orgs/${encodeURIComponent(target.org)}/deployment-policies/${encodeURIComponent(target.deploymentPolicy)}`;
-    const policy = await target.client.call<PolicyAnswer>('GET', path);
+    const path = { params: { path: { org: target.org, name: target.deploymentPolicy } } };
+    const policy = await dataOf(target.client.api.GET('/v1/orgs/{org}/deployment-policies/{name}', path));
     const replicas = policy.placement.replicas;
     if (policy.placement.mode !== 'replicas' || replicas === undefined) return;
     let next: number | undefined;
@@ -188,14 +180,19 @@ export class ReferenceVnfManager {
       this.scaledFrom.delete(session);
     }
     if (next === undefined || next === replicas) return;
-    await target.client.call('PUT', path, {
-      ...(policy.description ? { description: policy.description } : {}),
-      project: policy.project,
-      service: policy.service,
-      properties: policy.properties,
-      constraints: policy.constraints,
-      placement: { mode: 'replicas', replicas: next },
-    });
+    await dataOf(
+      target.client.api.PUT('/v1/orgs/{org}/deployment-policies/{name}', {
+        ...path,
+        body: {
+          ...(policy.description ? { description: policy.description } : {}),
+          project: policy.project,
+          service: policy.service,
+          properties: policy.properties,
+          constraints: policy.constraints,
+          placement: { mode: 'replicas', replicas: next },
+        },
+      }),
+    );
     this.options.logger.info(
       { deploymentPolicy: target.deploymentPolicy, replicas: next },
       `scaled ${direction}`,

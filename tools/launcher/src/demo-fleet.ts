@@ -11,6 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { dataOf, type Notifier, type ServiceClient } from '@careen/api-client';
 import { connectBus } from '@careen/bus';
 import { ExchangeClient } from '@careen/service';
 import { createLogger, type JsonLogger } from '@careen/telemetry';
@@ -267,27 +268,24 @@ async function startVnfManager(
 class DemoSubscription {
   /** Known once subscribed; the receiver checks deliveries with it. */
   secret: string | undefined;
+  private readonly notifier: ServiceClient<Notifier.paths>;
 
-  constructor(
-    private readonly exchange: ExchangeClient,
-    private readonly notifierUrl: string,
-  ) {}
+  constructor(exchange: ExchangeClient, notifierUrl: string) {
+    this.notifier = exchange.service<Notifier.paths>(notifierUrl);
+  }
 
   /** Subscribes `url`, removing the demo's subscriptions of earlier starts (their receivers are gone). */
   async replace(url: string): Promise<void> {
-    const { items } = await this.exchange.call<{
-      items: { id: string; project_id: string | null; created_by: string }[];
-    }>('GET', '/v1/subscriptions', undefined, this.notifierUrl);
+    const { items } = await dataOf(this.notifier.GET('/v1/subscriptions'));
     const earlier = items.filter(
       (each) => each.project_id === DEMO_PROJECT && each.created_by === `${DEMO_ORG}/${DEMO_ADMIN}`,
     );
     for (const old of earlier)
-      await this.exchange.call('DELETE', `/v1/subscriptions/${old.id}`, undefined, this.notifierUrl);
-    const created = await this.exchange.call<{ secret: string }>(
-      'POST',
-      '/v1/subscriptions',
-      { scope: 'project', project_id: DEMO_PROJECT, kind: 'webhook', url, format: 'cloudevents' },
-      this.notifierUrl,
+      await dataOf(this.notifier.DELETE('/v1/subscriptions/{id}', { params: { path: { id: old.id } } }));
+    const created = await dataOf(
+      this.notifier.POST('/v1/subscriptions', {
+        body: { scope: 'project', project_id: DEMO_PROJECT, kind: 'webhook', url, format: 'cloudevents' },
+      }),
     );
     this.secret = created.secret;
   }

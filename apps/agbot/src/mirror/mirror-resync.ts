@@ -2,19 +2,38 @@
  * A full resync: walks every org of the exchange and replaces the mirror with what it finds,
  * in one transaction. The leader runs it before it starts consuming changes.
  */
-import { type DataSource } from 'typeorm';
+import { dataOf } from '@careen/api-client';
 import { type ExchangeClient } from '@careen/service';
+import { type DataSource } from 'typeorm';
 import { type ExchangeMirror, type MirroredResource } from './exchange-mirror';
 import { type MirroredNode } from './mirrored-node';
 
+/** The resources the agbot mirrors besides nodes, each read whole from the exchange. */
 const COLLECTIONS: {
   resource: MirroredResource;
-  collection: 'services' | 'deployment-policies' | 'management-policies';
+  read: (exchange: ExchangeClient, org: string) => Promise<{ org: string; id?: string; name?: string }[]>;
   key: 'id' | 'name';
 }[] = [
-  { resource: 'service', collection: 'services', key: 'id' },
-  { resource: 'deploymentPolicy', collection: 'deployment-policies', key: 'name' },
-  { resource: 'managementPolicy', collection: 'management-policies', key: 'name' },
+  {
+    resource: 'service',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/services', { params: { path: { org } } }))).items,
+    key: 'id',
+  },
+  {
+    resource: 'deploymentPolicy',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/deployment-policies', { params: { path: { org } } })))
+        .items,
+    key: 'name',
+  },
+  {
+    resource: 'managementPolicy',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/management-policies', { params: { path: { org } } })))
+        .items,
+    key: 'name',
+  },
 ];
 
 export interface ResyncCounts {
@@ -40,9 +59,12 @@ export class MirrorResync {
     const nodes: MirroredNode[] = [];
     const resources: { resource: MirroredResource; id: string; data: { org: string } }[] = [];
     for (const org of orgs) {
-      nodes.push(...(await this.exchange.list<MirroredNode>(org, 'nodes')));
-      for (const { resource, collection, key } of COLLECTIONS) {
-        const items = await this.exchange.list<{ org: string; id?: string; name?: string }>(org, collection);
+      const listed = await dataOf(
+        this.exchange.api.GET('/v1/orgs/{org}/nodes', { params: { path: { org } } }),
+      );
+      nodes.push(...listed.items);
+      for (const { resource, read, key } of COLLECTIONS) {
+        const items = await read(this.exchange, org);
         resources.push(...items.map((data) => ({ resource, id: String(data[key]), data })));
       }
     }

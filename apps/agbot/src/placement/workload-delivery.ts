@@ -5,7 +5,8 @@
  * next round, since the entry stays unpublished.
  */
 import { type JsonLogger } from '@careen/telemetry';
-import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
+import { ApiError, dataOf } from '@careen/api-client';
+import { type ExchangeClient } from '@careen/service';
 import { type NodeWorkloads } from './placement.types';
 import { type PlacementStore } from './placement-store';
 
@@ -28,11 +29,16 @@ export async function deliverWorkloads(
   const worker = async (): Promise<void> => {
     for (let entry = entries[next++]; entry; entry = entries[next++]) {
       try {
-        await exchange.putDesiredWorkloads(entry.org, entry.node, [...entry.workloads]);
+        await dataOf(
+          exchange.api.PUT('/v1/orgs/{org}/nodes/{id}/workloads', {
+            params: { path: { org: entry.org, id: entry.node } },
+            body: { workloads: [...entry.workloads] },
+          }),
+        );
         delivered.push(entry);
         if (delivered.length >= MARK_BATCH) await markDelivered();
       } catch (error) {
-        if (error instanceof ExchangeRequestError && error.status === 404) {
+        if (error instanceof ApiError && error.status === 404) {
           await store.forget(entry.org, entry.node);
         } else {
           logger.warn(

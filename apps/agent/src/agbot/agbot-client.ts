@@ -1,24 +1,17 @@
 /**
- * The agbot's HA-group upgrade semaphore, as a node asks for it: a grant (200) or the current
- * holder (409), at once or after waiting for the slot; a holder's repeated request renews its
- * lease; DELETE releases it.
+ * The agbot's HA-group upgrade semaphore, as a node asks for it, on the client generated from
+ * the agbot's document: a grant (200) or the current holder (409), at once or after waiting
+ * for the slot; a holder's repeated request renews its lease; DELETE releases it.
  */
+import { type Agbot, ApiError, dataOf, resilientFetch, serviceClient } from '@careen/api-client';
 import { type RequestObserver } from '../exchange/exchange-client';
-import { errorCode, HttpError, requestJson, serviceUrl } from '../exchange/http-json';
 import { type TokenSource } from '../exchange/token-source';
 
-export interface UpgradeGrant {
-  org: string;
-  node: string;
-  haGroup: string | null;
-  managementPolicy: string;
-  grantedAt: string;
-  leaseExpiresAt: string;
-}
+export type UpgradeGrant = Agbot.components['schemas']['UpgradeGrantResponse'];
 
 export interface UpgradeHolder {
   node: string;
-  managementPolicy: string;
+  managementPolicy: string | null;
   grantedAt: string;
   /** null while the holder halts its group (failed and not healthy again). */
   leaseExpiresAt: string | null;
@@ -34,16 +27,17 @@ export type UpgradeAnswer =
 const ANSWER_SECONDS = 30;
 
 export class AgbotClient {
+  private readonly api;
+
   constructor(
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly org: string,
     private readonly node: string,
     private readonly tokens: TokenSource,
     private readonly observe: RequestObserver = () => undefined,
-  ) {}
-
-  private get url(): URL {
-    return serviceUrl(this.baseUrl, `/v1/orgs/${this.org}/nodes/${this.node}/upgrade`);
+  ) {
+    // The HA permit decides when to ask again: one attempt per call.
+    this.api = serviceClient<Agbot.paths>(baseUrl, { auth: tokens, retries: 0 });
   }
 
   /**
@@ -59,10 +53,9 @@ export class AgbotClient {
       const grant = await this.post({ managementPolicy }, waitSeconds, signal);
       return { granted: true, grant };
     } catch (error) {
-      if (error instanceof HttpError && error.status === 409) {
-        if (errorCode(error) === 'UPGRADE_POLICY_STOPPED') return { granted: false, policyStopped: true };
-        const details = (error.body as { details?: { holder?: UpgradeHolder } } | undefined)?.details;
-        return { granted: false, holder: details?.holder };
+      if (error instanceof ApiError && error.status === 409) {
+        if (error.code === 'UPGRADE_POLICY_STOPPED') return { granted: false, policyStopped: true };
+        return { granted: false, holder: error.body?.details.holder as UpgradeHolder | undefined };
       }
       throw error;
     }
@@ -77,44 +70,45 @@ export class AgbotClient {
       await this.post({ managementPolicy, renew: true }, 0, signal);
       return true;
     } catch (error) {
-      if (error instanceof HttpError && error.status === 404) return false;
+      if (error instanceof ApiError && error.status === 404) return false;
       throw error;
     }
   }
 
-  /** POST …/upgrade; a 401 drops the cached token so the next call fetches a new one. */
-  private async post(
-    body: object,
+  private post(
+    body: { managementPolicy: string; renew?: boolean },
     waitSeconds: number,
     signal: AbortSignal | undefined,
   ): Promise<UpgradeGrant> {
     this.observe('agbot', 'POST /v1/orgs/{org}/nodes/{node}/upgrade');
-    const url = this.url;
-    if (waitSeconds > 0) url.searchParams.set('wait', String(waitSeconds));
-    try {
-      return await requestJson<UpgradeGrant>(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
+    return dataOf(
+      this.api.POST('/v1/orgs/{org}/nodes/{node}/upgrade', {
+        params: {
+          path: { org: this.org, node: this.node },
+          query: waitSeconds > 0 ? { wait: waitSeconds } : {},
+        },
         body,
-        timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
         signal,
-      });
-    } catch (error) {
-      if (error instanceof HttpError && error.status === 401) this.tokens.invalidate();
-      throw error;
-    }
+        fetch: resilientFetch({
+          auth: this.tokens,
+          retries: 0,
+          timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
+        }),
+      }),
+    );
   }
 
   async release(): Promise<void> {
     this.observe('agbot', 'DELETE /v1/orgs/{org}/nodes/{node}/upgrade');
     try {
-      await requestJson(this.url, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
-      });
+      await dataOf(
+        this.api.DELETE('/v1/orgs/{org}/nodes/{node}/upgrade', {
+          params: { path: { org: this.org, node: this.node } },
+        }),
+      );
     } catch (error) {
       // Released already (by the agbot's monitor, or never granted): nothing to undo.
-      if (error instanceof HttpError && error.status === 404) return;
+      if (error instanceof ApiError && error.status === 404) return;
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { type Clock } from '../core/clock';
-import { type AgbotClient, type UpgradeAnswer } from './agbot-client';
+import { type AgbotClient, type UpgradeAnswer, type UpgradeGrant } from './agbot-client';
 import { PolicyStopped } from '../enactment/policy-stopped';
-import { HttpError } from '../exchange/http-json';
+import { ApiError } from '@careen/api-client';
 import { HaPermit } from './ha-permit';
 
 /** A clock whose sleeps end when the test says so, recording how long each was meant to be. */
@@ -63,7 +63,7 @@ function failingReleases(failures: Error[]) {
   return { client: client as unknown as AgbotClient, asked: () => asked };
 }
 
-const unavailable = () => new HttpError(503, { message: 'the database is unavailable' }, 'agbot');
+const unavailable = () => new ApiError(503, undefined, 'http://agbot/v1/orgs/acme/nodes/n1/upgrade');
 
 /**
  * The agbot's answers in order, and what it was asked. `holds` makes it keep a waiting
@@ -91,10 +91,11 @@ function agbot(answers: UpgradeAnswer[], holds?: SteppedClock) {
 }
 
 const holder = { node: 'peer', managementPolicy: 'up', grantedAt: '', leaseExpiresAt: '' };
-const grant = {
+const grant: UpgradeGrant = {
   org: 'acme',
   node: 'edge-1',
   haGroup: 'g1',
+  holder: 'agent-upgrade',
   managementPolicy: 'up',
   grantedAt: '2026-03-01T12:00:00.000Z',
   leaseExpiresAt: '2026-03-01T12:00:30.000Z',
@@ -244,7 +245,9 @@ describe('HaPermit', () => {
     });
 
     it('takes a refusal as final', async () => {
-      const { client, asked } = failingReleases([new HttpError(403, {}, 'agbot')]);
+      const { client, asked } = failingReleases([
+        new ApiError(403, undefined, 'http://agbot/v1/orgs/acme/nodes/n1/upgrade'),
+      ]);
       await new HaPermit(client, new HurriedClock(), () => 0.5).giveBack();
 
       expect(asked()).toBe(1);

@@ -11,7 +11,7 @@
 import { Backoff } from '../core/backoff';
 import { type Clock, type RandomSource } from '../core/clock';
 import { PolicyStopped } from '../enactment/policy-stopped';
-import { HttpError } from '../exchange/http-json';
+import { ApiError } from '@careen/api-client';
 import { type AgbotClient, type UpgradeHolder } from './agbot-client';
 
 /** How long an agent tries to give its slot back: the agbot's default lease. */
@@ -123,7 +123,7 @@ export class HaPermit {
         await this.agbot.release();
         return;
       } catch (error) {
-        if (error instanceof HttpError && error.status < 500 && error.status !== 429) return;
+        if (error instanceof ApiError && error.status < 500 && error.status !== 429) return;
         const pause = backoff.next();
         if (this.options.stopping?.aborted || this.clock.now().getTime() + pause >= until) return;
         await this.clock.sleep(pause, this.options.stopping);

@@ -13,7 +13,7 @@ import {
   type AgentVersionReport,
   type ManagementStatusReport,
 } from '../exchange/exchange.types';
-import { errorCode, HttpError } from '../exchange/http-json';
+import { ApiError } from '@careen/api-client';
 import { PolicyStopped } from '../enactment/policy-stopped';
 import { type AgentMemory } from '../state/agent-memory';
 import { type UpgradeReporter } from '../upgrade/upgrade-runner';
@@ -58,7 +58,7 @@ export class StatusReporter implements UpgradeReporter {
       try {
         await this.exchange.putManagementStatus(nmp, report);
       } catch (error) {
-        if (errorCode(error) !== 'MANAGEMENT_POLICY_STOPPED') throw error;
+        if (!(error instanceof ApiError && error.code === 'MANAGEMENT_POLICY_STOPPED')) throw error;
         stopped = true;
       }
     });
@@ -118,7 +118,7 @@ export class StatusReporter implements UpgradeReporter {
       } catch (error) {
         // The exchange refused it for good (a deleted policy or node): nothing to retry.
         if (
-          error instanceof HttpError &&
+          error instanceof ApiError &&
           error.status >= 400 &&
           error.status < 500 &&
           error.status !== 401 &&

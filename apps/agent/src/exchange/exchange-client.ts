@@ -1,8 +1,17 @@
 /**
- * The node's side of the exchange's REST API. Every call carries a bearer token for the node
- * (refreshed before it expires, fetched again once after a 401); nothing here retries on its
- * own, callers decide how to back off.
+ * The node's side of the exchange's REST API, on the client generated from the exchange's
+ * document. Every call carries a bearer token for the node (refreshed before it expires,
+ * fetched again once after a 401); nothing here retries on its own, callers decide how to
+ * back off.
  */
+import {
+  dataOf,
+  type Exchange,
+  type FetchPolicy,
+  refusal,
+  resilientFetch,
+  serviceClient,
+} from '@careen/api-client';
 import { type Clock } from '../core/clock';
 import {
   type ActualWorkload,
@@ -14,7 +23,6 @@ import {
   type ManagementStatusReport,
   type NodeView,
 } from './exchange.types';
-import { HttpError, requestJson, serviceUrl, UnreachableError, type JsonRequest } from './http-json';
 import { type NodeCredentials, TokenSource } from './token-source';
 
 /** Sees every request the agent makes, e.g. to count them in a benchmark. */
@@ -22,6 +30,8 @@ export type RequestObserver = (target: 'exchange' | 'agbot', route: string) => v
 
 export class ExchangeClient {
   readonly tokens: TokenSource;
+  private readonly policy: FetchPolicy;
+  private readonly api;
 
   constructor(
     readonly baseUrl: string,
@@ -30,58 +40,87 @@ export class ExchangeClient {
     private readonly observe: RequestObserver = () => undefined,
   ) {
     this.tokens = new TokenSource(baseUrl, credentials, clock);
+    this.policy = { auth: this.tokens, retries: 0 };
+    this.api = serviceClient<Exchange.paths>(baseUrl, this.policy);
   }
 
-  private get nodePath(): string {
-    return `/v1/orgs/${this.credentials.org}/nodes/${this.credentials.node}`;
+  private get node() {
+    return { org: this.credentials.org, id: this.credentials.node };
   }
 
   getNode(): Promise<NodeView> {
-    return this.call('GET', this.nodePath);
+    this.observe('exchange', 'GET /v1/orgs/{org}/nodes/{node}');
+    return dataOf(this.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: this.node } }));
   }
 
-  /** Long-poll; also the node's heartbeat. */
-  changes(since: number, waitSeconds: number, signal?: AbortSignal): Promise<ChangePage> {
-    return this.call(
-      'GET',
-      `/v1/orgs/${this.credentials.org}/changes?since=${since}&wait=${waitSeconds}&limit=1000`,
-      { signal, timeoutMs: (waitSeconds + 30) * 1000 },
-    );
+  /**
+   * Long-poll; also the node's heartbeat. The document types a change's data loosely; the
+   * follower holds each one to its contract before it is applied.
+   */
+  async changes(since: number, waitSeconds: number, signal?: AbortSignal): Promise<ChangePage> {
+    this.observe('exchange', 'GET /v1/orgs/{org}/changes');
+    return (await dataOf(
+      this.api.GET('/v1/orgs/{org}/changes', {
+        params: { path: { org: this.credentials.org }, query: { since, wait: waitSeconds, limit: 1000 } },
+        signal,
+        fetch: resilientFetch({ ...this.policy, timeoutMs: (waitSeconds + 30) * 1000 }),
+      }),
+    )) as ChangePage;
   }
 
   /** Where the feed is now: a poll from here sees only what changes after this call. */
   async changeHead(): Promise<number> {
-    return (await this.call<{ lastId: number }>('GET', `/v1/orgs/${this.credentials.org}/changes/head`))
-      .lastId;
+    this.observe('exchange', 'GET /v1/orgs/{org}/changes/head');
+    const head = await dataOf(
+      this.api.GET('/v1/orgs/{org}/changes/head', { params: { path: { org: this.credentials.org } } }),
+    );
+    return head.lastId;
   }
 
   async managementPolicies(): Promise<ManagementPolicy[]> {
-    return (
-      await this.call<{ items: ManagementPolicy[] }>(
-        'GET',
-        `/v1/orgs/${this.credentials.org}/management-policies`,
-      )
-    ).items;
+    this.observe('exchange', 'GET /v1/orgs/{org}/management-policies');
+    const list = await dataOf(
+      this.api.GET('/v1/orgs/{org}/management-policies', { params: { path: { org: this.credentials.org } } }),
+    );
+    return list.items;
   }
 
   async desiredWorkloads(): Promise<DesiredWorkload[]> {
-    return (await this.call<{ items: DesiredWorkload[] }>('GET', `${this.nodePath}/workloads`)).items;
+    this.observe('exchange', 'GET /v1/orgs/{org}/nodes/{node}/workloads');
+    const list = await dataOf(
+      this.api.GET('/v1/orgs/{org}/nodes/{id}/workloads', { params: { path: this.node } }),
+    );
+    return list.items;
   }
 
   reportStatus(agentVersion: AgentVersionReport, workloads: ActualWorkload[]): Promise<NodeView> {
-    return this.call('PUT', `${this.nodePath}/status`, { body: { agentVersion, workloads } });
+    this.observe('exchange', 'PUT /v1/orgs/{org}/nodes/{node}/status');
+    return dataOf(
+      this.api.PUT('/v1/orgs/{org}/nodes/{id}/status', {
+        params: { path: this.node },
+        body: { agentVersion, workloads },
+      }),
+    );
   }
 
-  putManagementStatus(nmp: string, report: ManagementStatusReport): Promise<unknown> {
-    return this.call('PUT', `${this.nodePath}/managementStatus/${encodeURIComponent(nmp)}`, { body: report });
+  async putManagementStatus(nmp: string, report: ManagementStatusReport): Promise<void> {
+    this.observe('exchange', 'PUT /v1/orgs/{org}/nodes/{node}/managementStatus/{nmp}');
+    await dataOf(
+      this.api.PUT('/v1/orgs/{org}/nodes/{node}/managementStatus/{nmp}', {
+        params: { path: { org: this.credentials.org, node: this.credentials.node, nmp } },
+        body: report,
+      }),
+    );
   }
 
   async listPackages(): Promise<AgentPackage[]> {
-    return (await this.call<{ items: AgentPackage[] }>('GET', '/v1/agent-packages')).items;
+    this.observe('exchange', 'GET /v1/agent-packages');
+    return (await dataOf(this.api.GET('/v1/agent-packages'))).items;
   }
 
   getPackage(version: string): Promise<AgentPackage> {
-    return this.call('GET', `/v1/agent-packages/${encodeURIComponent(version)}`);
+    this.observe('exchange', 'GET /v1/agent-packages/{version}');
+    return dataOf(this.api.GET('/v1/agent-packages/{version}', { params: { path: { version } } }));
   }
 
   /** The package bytes from `offset` on; the answer is 206 when the range held, else 200 from 0. */
@@ -91,45 +130,15 @@ export class ExchangeClient {
     etag: string | undefined,
     signal?: AbortSignal,
   ): Promise<Response> {
-    const url = serviceUrl(this.baseUrl, `/v1/agent-packages/${encodeURIComponent(version)}/content`);
-    const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.bearer()}` };
-    if (offset > 0 && etag) Object.assign(headers, { range: `bytes=${offset}-`, 'if-range': etag });
     this.observe('exchange', 'GET /v1/agent-packages/{version}/content');
-    let response: Response;
-    try {
-      response = await fetch(url, { headers, signal });
-    } catch (error) {
-      throw new UnreachableError(`${url.origin} unreachable: ${(error as Error).message}`);
-    }
-    if (response.status === 401) this.tokens.invalidate();
-    if (!response.ok) throw new HttpError(response.status, await response.text(), `GET ${url.pathname}`);
+    const resume = offset > 0 && etag ? { range: `bytes=${offset}-`, 'if-range': etag } : {};
+    const { response, error } = await this.api.GET('/v1/agent-packages/{version}/content', {
+      params: { path: { version } },
+      headers: resume,
+      parseAs: 'stream',
+      signal,
+    });
+    if (!response.ok) throw refusal(response, error);
     return response;
   }
-
-  private async call<T>(method: string, path: string, request: JsonRequest = {}): Promise<T> {
-    this.observe('exchange', `${method} ${routeOf(path)}`);
-    const send = async () =>
-      requestJson<T>(serviceUrl(this.baseUrl, path), {
-        ...request,
-        method,
-        headers: { authorization: `Bearer ${await this.tokens.bearer()}` },
-      });
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 401) throw error;
-      this.tokens.invalidate();
-      return send();
-    }
-  }
-}
-
-/** The route of a path without its ids, for counting. */
-function routeOf(path: string): string {
-  return path
-    .split('?')[0]!
-    .replace(/\/orgs\/[^/]+/, '/orgs/{org}')
-    .replace(/\/nodes\/[^/]+/, '/nodes/{node}')
-    .replace(/\/managementStatus\/[^/]+/, '/managementStatus/{nmp}')
-    .replace(/\/agent-packages\/[^/]+/, '/agent-packages/{version}');
 }

@@ -3,8 +3,8 @@
  * refreshed once a fifth of its life is left, so the hot paths (polls, status reports) never
  * send the node token itself nor make the exchange hash it on every request.
  */
+import { type BearerSource, dataOf, type Exchange, serviceClient } from '@careen/api-client';
 import { type Clock } from '../core/clock';
-import { requestJson, serviceUrl } from './http-json';
 
 export interface NodeCredentials {
   org: string;
@@ -12,15 +12,19 @@ export interface NodeCredentials {
   token: string;
 }
 
-export class TokenSource {
+export class TokenSource implements BearerSource {
+  private readonly exchange;
   private current: { token: string; refreshAt: number } | undefined;
   private pending: Promise<string> | undefined;
 
   constructor(
-    private readonly exchangeUrl: string,
+    exchangeUrl: string,
     private readonly credentials: NodeCredentials,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // The agent's loops back off on their own: one attempt per call.
+    this.exchange = serviceClient<Exchange.paths>(exchangeUrl, { retries: 0 });
+  }
 
   async bearer(): Promise<string> {
     if (this.current && this.clock.now().getTime() < this.current.refreshAt) return this.current.token;
@@ -40,10 +44,7 @@ export class TokenSource {
 
   private async fetchToken(): Promise<string> {
     const { org, node, token } = this.credentials;
-    const answer = await requestJson<{ accessToken: string; expiresIn: number }>(
-      serviceUrl(this.exchangeUrl, '/v1/auth/token'),
-      { method: 'POST', body: { org, node, token } },
-    );
+    const answer = await dataOf(this.exchange.POST('/v1/auth/token', { body: { org, node, token } }));
     this.current = {
       token: answer.accessToken,
       refreshAt: this.clock.now().getTime() + answer.expiresIn * 800,

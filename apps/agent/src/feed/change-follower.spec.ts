@@ -1,6 +1,6 @@
 import { createLogger } from '@careen/telemetry';
 import { type ChangePage, type FeedChange, type ManagementPolicy } from '../exchange/exchange.types';
-import { HttpError } from '../exchange/http-json';
+import { ApiError } from '@careen/api-client';
 import { AgentMemory } from '../state/agent-memory';
 import { AGENT_STATE_VERSION } from '../state/agent-state';
 import { MemoryStateStore } from '../state/state-store';
@@ -35,13 +35,13 @@ const policyChange = (id: number, data: object): FeedChange => ({
 class MemoryFeed implements FeedSource {
   head = 10;
   policies: ManagementPolicy[] = [policy('up', '1.0.0')];
-  readonly pages: (ChangePage | HttpError)[] = [];
+  readonly pages: (ChangePage | ApiError)[] = [];
   readonly polledFrom: number[] = [];
 
   changes(since: number): Promise<ChangePage> {
     this.polledFrom.push(since);
     const page = this.pages.shift() ?? { changes: [], lastId: since };
-    return page instanceof HttpError ? Promise.reject(page) : Promise.resolve(page);
+    return page instanceof ApiError ? Promise.reject(page) : Promise.resolve(page);
   }
 
   changeHead(): Promise<number> {
@@ -188,11 +188,11 @@ describe('ChangeFollower', () => {
 
   it('reads afresh when the feed has moved past the cursor (410), and rethrows anything else', async () => {
     await follower.readAfresh();
-    feed.pages.push(new HttpError(410, { message: 'gone' }, 'http://exchange/changes'));
+    feed.pages.push(new ApiError(410, undefined, 'http://exchange/v1/orgs/acme/changes'));
     expect((await follower.poll(30, never)).changes).toEqual([]);
     expect(follower.lost).toBe(true);
     await follower.readAfresh();
-    feed.pages.push(new HttpError(503, { message: 'unavailable' }, 'http://exchange/changes'));
+    feed.pages.push(new ApiError(503, undefined, 'http://exchange/v1/orgs/acme/changes'));
     await expect(follower.poll(30, never)).rejects.toMatchObject({ status: 503 });
     expect(follower.lost).toBe(false);
   });

@@ -8,7 +8,7 @@
 import { type JsonLogger } from '@careen/telemetry';
 import { type ExchangeClient } from '../exchange/exchange-client';
 import { type FeedChange } from '../exchange/exchange.types';
-import { HttpError } from '../exchange/http-json';
+import { ApiError } from '@careen/api-client';
 import { type AgentMemory } from '../state/agent-memory';
 import { feedChangeProblem } from './feed-change';
 import { applyChanges, type FeedNews } from './feed-news';
@@ -61,7 +61,7 @@ export class ChangeFollower {
     try {
       page = await this.source.changes(cursor, waitSeconds, signal);
     } catch (error) {
-      if (!(error instanceof HttpError && error.status === 410)) throw error;
+      if (!(error instanceof ApiError && error.status === 410)) throw error;
       this.logger.warn({ cursor }, 'change feed moved past our cursor; reading afresh');
       return this.lose([]);
     }

@@ -4,6 +4,7 @@
  * the real exchange and agbot. It registers its nodes and HA groups with an org admin's
  * credentials, and keeps every agent's management-status steps as a timeline.
  */
+import { ApiError, dataOf, type Exchange, serviceClient } from '@careen/api-client';
 import { type JsonLogger } from '@careen/telemetry';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,6 @@ import { join } from 'node:path';
 import { AgentCore, type AgentCoreOptions } from '../agent-core';
 import { type Clock, type RandomSource, systemClock } from '../core/clock';
 import { type RequestObserver } from '../exchange/exchange-client';
-import { HttpError, requestJson, serviceUrl } from '../exchange/http-json';
 import { AgentMemory } from '../state/agent-memory';
 import { AGENT_STATE_VERSION } from '../state/agent-state';
 import { MemoryStateStore } from '../state/state-store';
@@ -101,22 +101,41 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   const ids = Array.from({ length: options.nodes }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
   const groupOf = (i: number) => (groups > 0 ? `${prefix}-group-${(i % groups) + 1}` : null);
   const admin = `Basic ${Buffer.from(`${options.admin.org ?? options.org}/${options.admin.username}:${options.admin.password}`).toString('base64')}`;
-  const call = (method: string, path: string, body?: unknown) =>
-    requestJson(serviceUrl(options.exchangeUrl, path), { method, body, headers: { authorization: admin } });
+  const exchange = serviceClient<Exchange.paths>(options.exchangeUrl);
+  const asAdmin = { headers: { authorization: admin } };
+  const org = options.org;
 
   if (!options.registered) {
-    await inBatches(ids, options.concurrency ?? 32, (node) =>
-      call('PUT', `/v1/orgs/${options.org}/nodes/${node}`, { token: nodeToken(node) }),
+    await inBatches(ids, options.concurrency ?? 32, (id) =>
+      dataOf(
+        exchange.PUT('/v1/orgs/{org}/nodes/{id}', {
+          params: { path: { org, id } },
+          body: { token: nodeToken(id) },
+          ...asAdmin,
+        }),
+      ),
     );
   }
   for (let g = 0; g < groups; g++) {
     const name = `${prefix}-group-${g + 1}`;
     const members = ids.filter((_, i) => i % groups === g);
     try {
-      await call('POST', `/v1/orgs/${options.org}/hagroups`, { name, members });
+      await dataOf(
+        exchange.POST('/v1/orgs/{org}/hagroups', {
+          params: { path: { org } },
+          body: { name, members },
+          ...asAdmin,
+        }),
+      );
     } catch (error) {
-      if (!(error instanceof HttpError && error.status === 409)) throw error;
-      await call('PUT', `/v1/orgs/${options.org}/hagroups/${name}`, { members });
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+      await dataOf(
+        exchange.PUT('/v1/orgs/{org}/hagroups/{name}', {
+          params: { path: { org, name } },
+          body: { members },
+          ...asAdmin,
+        }),
+      );
     }
   }
 

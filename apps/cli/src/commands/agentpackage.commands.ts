@@ -6,29 +6,18 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
 import { pack, type Pack } from 'tar-stream';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { type CliServices, contextOf } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 
-interface AgentPackageAnswer {
-  version: string;
-  manifest: Record<string, string>;
-  sha256: string;
-  size: number;
-  signature?: string;
-  type: string;
-  public: true;
-  uploadedBy: string;
-  uploadedAt: string;
-}
-
-const PACKAGE_COLUMNS: readonly Column<AgentPackageAnswer>[] = [
+const PACKAGE_COLUMNS: readonly Column<Exchange.components['schemas']['AgentPackageResponse']>[] = [
   { header: 'VERSION', value: (item) => item.version },
   { header: 'SIZE', value: (item) => item.size },
   { header: 'SIGNED', value: (item) => item.signature !== undefined },
@@ -39,7 +28,6 @@ const PACKAGE_COLUMNS: readonly Column<AgentPackageAnswer>[] = [
 
 export const MANIFEST_NAME = 'package.json';
 export const PACKAGE_FOLDERS = ['packages', 'ssl', 'config'];
-const SIGNATURE_HEADER = 'x-careen-signature';
 const ED25519_SIGNATURE_BYTES = 64;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
@@ -74,14 +62,23 @@ export function registerAgentPackageCommands(program: Command, services: CliServ
     .option('--signature-file <file>', 'its ed25519 signature: 64 bytes, or their base64')
     .action(async (file: string, options: { signatureFile?: string }, command: Command) => {
       const context = contextOf(command, services);
-      const headers: Record<string, string> = {
-        'content-type': 'application/gzip',
-        'content-length': String(await sizeOf(file)),
-      };
-      if (options.signatureFile) headers[SIGNATURE_HEADER] = await readSignature(options.signatureFile);
-      const client = await context.client();
+      const size = await sizeOf(file);
+      const signature = options.signatureFile ? await readSignature(options.signatureFile) : undefined;
+      const exchange = await context.exchange();
       context.printer.record(
-        await client.upload<AgentPackageAnswer>('/v1/agent-packages', createReadStream(file), headers),
+        await exchange((api) =>
+          api.POST('/v1/agent-packages', {
+            params: { header: { 'x-careen-signature': signature } },
+            headers: { 'content-type': 'application/gzip', 'content-length': String(size) },
+            // The file is streamed, not read whole: the document types a binary body as a string.
+            body: Readable.toWeb(createReadStream(file)) as unknown as string,
+            bodySerializer: (body) => body,
+            // What fetch needs to send a stream; and fetch keeps a copy of a body it may follow a
+            // redirect with, so none is followed.
+            duplex: 'half',
+            redirect: 'error',
+          }),
+        ),
       );
     });
 
@@ -90,8 +87,8 @@ export function registerAgentPackageCommands(program: Command, services: CliServ
     .description('list the agent packages')
     .action(async (_options: object, command: Command) => {
       const context = contextOf(command, services);
-      const client = await context.client();
-      const answer = await client.get<{ items: AgentPackageAnswer[]; total: number }>('/v1/agent-packages');
+      const exchange = await context.exchange();
+      const answer = await exchange((api) => api.GET('/v1/agent-packages'));
       context.printer.list(answer, PACKAGE_COLUMNS, 'no agent packages');
     });
 
@@ -101,8 +98,10 @@ export function registerAgentPackageCommands(program: Command, services: CliServ
     .argument('<version>', 'its version')
     .action(async (version: string, _options: object, command: Command) => {
       const context = contextOf(command, services);
-      const client = await context.client();
-      context.printer.record(await client.get<AgentPackageAnswer>(path`/v1/agent-packages/${version}`));
+      const exchange = await context.exchange();
+      context.printer.record(
+        await exchange((api) => api.GET('/v1/agent-packages/{version}', { params: { path: { version } } })),
+      );
     });
 
   agentpackage
@@ -112,13 +111,9 @@ export function registerAgentPackageCommands(program: Command, services: CliServ
     .option(...YES_OPTION)
     .action(async (version: string, options: { yes?: boolean }, command: Command) => {
       const context = contextOf(command, services);
-      const client = await context.client();
-      await removeAfterConfirmation(
-        context,
-        client,
-        `agent package ${version}`,
-        path`/v1/agent-packages/${version}`,
-        options.yes,
+      const exchange = await context.exchange();
+      await removeAfterConfirmation(context, `agent package ${version}`, options.yes, () =>
+        exchange((api) => api.DELETE('/v1/agent-packages/{version}', { params: { path: { version } } })),
       );
     });
 }

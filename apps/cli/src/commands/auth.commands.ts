@@ -5,7 +5,6 @@
 import { type Command } from 'commander';
 import { formatInstant } from '../auth/credentials';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { isInteractive, promptLine, promptSecret, readAllInput } from '../terminal/prompts';
 import { type CliServices, contextOf, type CommandContext } from './command-context';
 
@@ -13,11 +12,6 @@ interface LoginOptions {
   org?: string;
   user?: string;
   passwordStdin?: boolean;
-}
-
-interface TokenAnswer {
-  accessToken: string;
-  expiresIn: number;
 }
 
 export function registerAuthCommands(program: Command, services: CliServices): void {
@@ -75,9 +69,9 @@ async function login(context: CommandContext, options: LoginOptions): Promise<vo
     throw new CliError('missing password: pass --password-stdin or set CAREEN_PASSWORD');
   }
 
-  const client = await context.anonymousClient();
+  const exchange = await context.anonymousExchange();
   const issuedAt = context.services.now();
-  const token = await client.post<TokenAnswer>(path`/v1/auth/token`, { org, username, password });
+  const token = await exchange((api) => api.POST('/v1/auth/token', { body: { org, username, password } }));
   const expiresAt = formatInstant(new Date(issuedAt.getTime() + token.expiresIn * 1000));
   await context.services.store.save({
     exchangeUrl,

@@ -1,13 +1,20 @@
 /**
  * What every command needs, resolved lazily from the global options: the printer, the stored
- * login, the exchange URL, an authenticated client, the org to act on.
+ * login, the exchange URL, authenticated calls to the exchange and the other services, the org
+ * to act on.
  */
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import { resolveExchangeUrl, resolveLogin, type ResolvedLogin } from '../auth/credentials';
+import {
+  authorizationHeader,
+  resolveExchangeUrl,
+  resolveLogin,
+  type ResolvedLogin,
+} from '../auth/credentials';
 import { type CliEnv } from '../cli-env';
 import { type CliIo } from '../cli-io';
 import { type ConfigStore, type StoredConfig } from '../config/config-store';
-import { ExchangeClient } from '../http/exchange-client';
+import { type Call, serviceCalls } from '../http/service-calls';
 import { askService } from '../http/service-url';
 import { Printer, type OutputFormat } from '../output/output';
 
@@ -24,10 +31,8 @@ export interface CliServices {
   now: () => Date;
 }
 
-interface WhoAmI {
-  kind: string;
-  org: string;
-}
+/** Calls to the exchange. */
+export type ExchangeCall = Call<Exchange.paths>;
 
 export class CommandContext {
   readonly printer: Printer;
@@ -58,46 +63,42 @@ export class CommandContext {
     return resolveExchangeUrl(this.globals.exchange, this.env, await this.storedConfig());
   }
 
-  /** A client without credentials, for logging in. */
-  async anonymousClient(): Promise<ExchangeClient> {
-    return new ExchangeClient({ exchangeUrl: await this.exchangeUrl() });
+  /** Calls without credentials, for logging in. */
+  async anonymousExchange(): Promise<ExchangeCall> {
+    return serviceCalls<Exchange.paths>(await this.exchangeUrl());
   }
 
-  /** A client with the caller's credentials; a CliError when there are none usable. */
-  async client(): Promise<ExchangeClient> {
+  /** Calls with the caller's credentials; a CliError when there are none usable. */
+  async exchange(): Promise<ExchangeCall> {
     const exchangeUrl = await this.exchangeUrl();
     this.login = resolveLogin(this.env, await this.storedConfig(), exchangeUrl, this.services.now());
-    return new ExchangeClient({
-      exchangeUrl,
-      credentials: this.login.credentials,
-      refusalHint: this.login.refusalHint,
-    });
+    return serviceCalls<Exchange.paths>(exchangeUrl, this.loginOptions(this.login));
   }
 
   /**
-   * A client of another Careen service (the agbot) at `serviceUrl`, with the caller's exchange
+   * Calls to another Careen service (the agbot, say) at `serviceUrl`, with the caller's exchange
    * credentials: the other services accept what the exchange issued.
    */
-  async serviceClient(serviceUrl: string): Promise<ExchangeClient> {
+  async serviceCalls<Paths extends object>(serviceUrl: string): Promise<Call<Paths>> {
     this.login ??= resolveLogin(
       this.env,
       await this.storedConfig(),
       await this.exchangeUrl(),
       this.services.now(),
     );
-    return new ExchangeClient({
-      exchangeUrl: serviceUrl,
-      credentials: this.login.credentials,
-      refusalHint: this.login.refusalHint,
-    });
+    return serviceCalls<Paths>(serviceUrl, this.loginOptions(this.login));
   }
 
   /** The org named on the command line, else CAREEN_ORG, else the caller's own org. */
-  async org(client: ExchangeClient, explicit?: string): Promise<string> {
+  async org(exchange: ExchangeCall, explicit?: string): Promise<string> {
     const known = explicit ?? this.env.org ?? this.login?.org;
     if (known) return known;
     // Only a bare CAREEN_TOKEN leaves the caller's org unknown here.
-    return (await client.get<WhoAmI>('/v1/whoami')).org;
+    return (await exchange((api) => api.GET('/v1/whoami'))).org;
+  }
+
+  private loginOptions(login: ResolvedLogin) {
+    return { authorization: authorizationHeader(login.credentials), refusalHint: login.refusalHint };
   }
 }
 
@@ -105,15 +106,15 @@ export function contextOf(command: Command, services: CliServices): CommandConte
   return new CommandContext(services, command.optsWithGlobals<GlobalOptions>());
 }
 
-/** What a command acting inside one org needs: its context, an authenticated client and the org. */
+/** What a command acting inside one org needs: its context, authenticated exchange calls and the org. */
 export async function orgCommandContext(
   command: Command,
   services: CliServices,
   explicitOrg?: string,
-): Promise<{ context: CommandContext; client: ExchangeClient; org: string }> {
+): Promise<{ context: CommandContext; exchange: ExchangeCall; org: string }> {
   const context = contextOf(command, services);
-  const client = await context.client();
-  return { context, client, org: await context.org(client, explicitOrg) };
+  const exchange = await context.exchange();
+  return { context, exchange, org: await context.org(exchange, explicitOrg) };
 }
 
 /** Another Careen service a command talks to: its name, base URL, and the setting that points elsewhere. */
@@ -127,10 +128,14 @@ export interface OtherService {
  * What a command asking another service needs: its context, and `ask`, which runs a request with
  * an authenticated client of that service and names the service in its failures.
  */
-export async function serviceCommandContext(command: Command, services: CliServices, service: OtherService) {
+export async function serviceCommandContext<Paths extends object>(
+  command: Command,
+  services: CliServices,
+  service: OtherService,
+): Promise<{ context: CommandContext; ask: Call<Paths> }> {
   const context = contextOf(command, services);
-  const client = await context.serviceClient(service.url);
-  const ask = <T>(request: (client: ExchangeClient) => Promise<T>) =>
-    askService(service.name, service.url, service.setting, () => request(client));
+  const call = await context.serviceCalls<Paths>(service.url);
+  const ask: Call<Paths> = (request) =>
+    askService(service.name, service.url, service.setting, () => call(request));
   return { context, ask };
 }

@@ -4,7 +4,6 @@
  */
 import { CliError } from '../cli-errors';
 import { confirm, isInteractive } from '../terminal/prompts';
-import { type ExchangeClient } from '../http/exchange-client';
 import { type CommandContext } from './command-context';
 
 /**
@@ -26,17 +25,16 @@ export async function confirmed(
   return false;
 }
 
-/** Deletes `url` once confirmed (see `confirmed`), then says what was removed. */
+/** Runs `remove` once confirmed (see `confirmed`), then says what was removed. */
 export async function removeAfterConfirmation(
   context: CommandContext,
-  client: ExchangeClient,
   what: string,
-  url: string,
   yes: boolean | undefined,
+  remove: () => Promise<unknown>,
 ): Promise<void> {
   if (!(await confirmed(context, yes, `Remove ${what}?`, `not removing ${what} without confirmation`)))
     return;
-  await client.delete(url);
+  await remove();
   context.printer.note(`removed ${what}`);
 }
 

@@ -1,34 +1,11 @@
 /** How a deploy check's answer reads in a terminal: a summary line, node verdicts, group verdicts. */
+import { type Agbot } from '@careen/api-client';
 import { type Column, formatColumns } from '../output/output';
 
-export interface NodeVerdictAnswer {
-  node: string;
-  haGroup: string | null;
-  compatible: boolean;
-  deployable: boolean;
-  version: string | null;
-  reasons: string[];
-}
-
-export interface GroupVerdictAnswer {
-  haGroup: string;
-  members: string[];
-  compatibleMembers: string[];
-  deployableMembers: string[];
-  available: boolean;
-  staysAvailableDuringUpgrade: boolean;
-  reason: string;
-}
-
-export interface DeployCheckAnswer {
-  org: string;
-  deploymentPolicy: string | null;
-  service: { org: string; url: string; version: string | null };
-  compatible: boolean;
-  summary: { nodes: number; compatible: number; deployable: number };
-  nodes: NodeVerdictAnswer[];
-  haGroups?: GroupVerdictAnswer[];
-}
+type Schemas = Agbot.components['schemas'];
+export type DeployCheckAnswer = Schemas['DeployCheckResponse'];
+export type NodeVerdictAnswer = Schemas['DeployCheckNodeResponse'];
+export type GroupVerdictAnswer = Schemas['DeployCheckGroupResponse'];
 
 const NODE_COLUMNS: readonly Column<NodeVerdictAnswer>[] = [
   { header: 'NODE', value: (node) => node.node },

@@ -2,6 +2,7 @@
  * What `careen deploycheck` sends and where: its options read into the agbot's request body,
  * the service reference parsed, the agbot URL resolved. Pure, so every rule is tested without I/O.
  */
+import { type Agbot } from '@careen/api-client';
 import { type CliEnv } from '../cli-env';
 import { CliError } from '../cli-errors';
 import { serviceBaseUrl } from '../http/service-url';
@@ -16,19 +17,14 @@ export interface DeployCheckOptions {
   checkHa?: boolean;
 }
 
+/** A service reference as parsed: the org always named (the document lets the agbot default it). */
 export interface ServiceRef {
   org: string;
   url: string;
   version?: string;
 }
 
-export interface DeployCheckBody {
-  deploymentPolicy?: string;
-  service?: ServiceRef;
-  checkHA: boolean;
-  haGroup?: string;
-  node?: string;
-}
+export type DeployCheckBody = Agbot.components['schemas']['DeployCheckDto'];
 
 /**
  * `org/url[@version]`, or `url[@version]` in `defaultOrg`. The org is what precedes the first

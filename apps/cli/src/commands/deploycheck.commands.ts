@@ -1,11 +1,11 @@
 /** `careen deploycheck`: where a deployment policy or a service could run, asked of the agbot. */
+import { type Agbot } from '@careen/api-client';
 import { type Command, Option } from 'commander';
-import { path } from '../http/exchange-client';
 import { askService } from '../http/service-url';
 import { formatJson } from '../output/output';
 import { type CliServices, orgCommandContext } from './command-context';
 import { type DeployCheckOptions, deployCheckBody, resolveAgbotUrl } from './deploycheck-request';
-import { type DeployCheckAnswer, formatDeployCheck } from './deploycheck-report';
+import { formatDeployCheck } from './deploycheck-report';
 
 interface Options extends DeployCheckOptions {
   org?: string;
@@ -29,9 +29,9 @@ export function registerDeployCheckCommands(program: Command, services: CliServi
       const agbotUrl = resolveAgbotUrl(options.agbotUrl, services.env);
       const { context, org } = await orgCommandContext(command, services, options.org);
       const body = deployCheckBody(options, org);
-      const agbot = await context.serviceClient(agbotUrl);
+      const agbot = await context.serviceCalls<Agbot.paths>(agbotUrl);
       const answer = await askService('agbot', agbotUrl, '--agbot-url or CAREEN_AGBOT_URL', () =>
-        agbot.post<DeployCheckAnswer>(path`/v1/orgs/${org}/deploycheck`, body),
+        agbot((api) => api.POST('/v1/orgs/{org}/deploycheck', { params: { path: { org } }, body })),
       );
       context.io.stdout.write(
         context.printer.format === 'json' ? formatJson(answer) : formatDeployCheck(answer),

@@ -55,11 +55,6 @@ export function registerEventsCommand(program: Command, services: CliServices): 
     .option(...NOTIFIER_URL_OPTION)
     .action(async (options: EventsOptions, command: Command) => {
       const { context, ask } = await notifierContext(command, services);
-      const query = new URLSearchParams({
-        project_id: options.project,
-        ...(options.org && { org: options.org }),
-      });
-      const route = `/v1/stream?${query.toString()}`;
       const stop = new AbortController();
       const stopListening = context.io.onInterrupt?.(() => stop.abort());
       let last = options.after;
@@ -77,15 +72,24 @@ export function registerEventsCommand(program: Command, services: CliServices): 
       };
       try {
         while (!stop.signal.aborted) {
-          const body = await ask((client) => client.openEventStream(route, last, stop.signal)).catch(
-            (error: unknown) => {
-              if (stop.signal.aborted) return undefined;
-              // The first answer decides; later, an outage is waited out.
-              if (!opened) throw error;
-              context.io.stderr.write(`${(error as Error).message}\n`);
-              return null;
-            },
-          );
+          // Once the answer's head is in, the stream has no timeout: it stays open as long as it lasts.
+          const body = await ask((api) =>
+            api.GET('/v1/stream', {
+              params: {
+                query: { project_id: options.project, org: options.org || undefined },
+                header: { 'Last-Event-ID': last || undefined },
+              },
+              headers: { accept: 'text/event-stream' },
+              parseAs: 'stream',
+              signal: stop.signal,
+            }),
+          ).catch((error: unknown) => {
+            if (stop.signal.aborted) return undefined;
+            // The first answer decides; later, an outage is waited out.
+            if (!opened) throw error;
+            context.io.stderr.write(`${(error as Error).message}\n`);
+            return null;
+          });
           if (body === undefined) break;
           if (body) {
             opened = true;

@@ -2,12 +2,14 @@
  * Resources of an org published whole from a JSON file (`PUT` creates or replaces them), then
  * listed, shown and removed: `careen service …` and `careen deploypolicy …`.
  */
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
-import { type CliServices, contextOf, orgCommandContext } from './command-context';
+import { type CliServices, contextOf, type ExchangeCall, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
+
+type Schemas = Exchange.components['schemas'];
 
 interface FileResource<T> {
   /** The command group, e.g. `service`. */
@@ -16,46 +18,29 @@ interface FileResource<T> {
   /** What one is called in messages, e.g. `service`. */
   noun: string;
   plural: string;
-  /** The route under /v1/orgs/{org}/, e.g. `services`. */
-  route: string;
   /** The argument naming one, e.g. `id`. */
   key: string;
   keyRule: string;
   fileHelp: string;
   columns: readonly Column<T>[];
+  /** The options of `list` that narrow it, each named after the query parameter it sets. */
+  listFilters: { flag: string; help: string; query: string }[];
+  /** Creates or replaces one from the file as written: the exchange checks it and names what is wrong. */
+  publish(exchange: ExchangeCall, org: string, key: string, file: Record<string, unknown>): Promise<T>;
+  list(
+    exchange: ExchangeCall,
+    org: string,
+    filters: Record<string, string | undefined>,
+  ): Promise<{ items: T[]; total: number }>;
+  show(exchange: ExchangeCall, org: string, key: string): Promise<T>;
+  remove(exchange: ExchangeCall, org: string, key: string): Promise<unknown>;
 }
 
-interface ServiceAnswer {
-  org: string;
-  id: string;
-  url: string;
-  version: string;
-  arch: string;
-  runtime: Record<string, unknown>;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface DeploymentPolicyAnswer {
-  org: string;
-  name: string;
-  description: string | null;
-  project: string;
-  service: { org: string; url: string; versionRange: string };
-  properties: unknown[];
-  constraints: string[];
-  placement: { mode: string; replicas?: number };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const SERVICE_RESOURCE: FileResource<ServiceAnswer> = {
+export const SERVICE_RESOURCE: FileResource<Schemas['ServiceResponse']> = {
   command: 'service',
   description: 'manage the services an org publishes',
   noun: 'service',
   plural: 'services',
-  route: 'services',
   key: 'id',
   keyRule: "service id: letters, digits, '-' or '_'",
   fileHelp: 'the service, as JSON: {"url", "version", "arch", "runtime", "description"}',
@@ -66,14 +51,29 @@ export const SERVICE_RESOURCE: FileResource<ServiceAnswer> = {
     { header: 'ARCH', value: (service) => service.arch },
     { header: 'UPDATED', value: (service) => service.updatedAt },
   ],
+  listFilters: [{ flag: '--url <url>', help: 'only versions of this service url', query: 'url' }],
+  publish: (exchange, org, id, file) =>
+    exchange((api) =>
+      api.PUT('/v1/orgs/{org}/services/{id}', {
+        params: { path: { org, id } },
+        body: file as Schemas['PutServiceDto'],
+      }),
+    ),
+  list: (exchange, org, filters) =>
+    exchange((api) =>
+      api.GET('/v1/orgs/{org}/services', { params: { path: { org }, query: { url: filters.url } } }),
+    ),
+  show: (exchange, org, id) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/services/{id}', { params: { path: { org, id } } })),
+  remove: (exchange, org, id) =>
+    exchange((api) => api.DELETE('/v1/orgs/{org}/services/{id}', { params: { path: { org, id } } })),
 };
 
-export const DEPLOYMENT_POLICY_RESOURCE: FileResource<DeploymentPolicyAnswer> = {
+export const DEPLOYMENT_POLICY_RESOURCE: FileResource<Schemas['DeploymentPolicyResponse']> = {
   command: 'deploypolicy',
   description: "manage an org's deployment policies",
   noun: 'deployment policy',
   plural: 'deployment policies',
-  route: 'deployment-policies',
   key: 'name',
   keyRule: "policy name: letters, digits, '-' or '_'",
   fileHelp:
@@ -94,20 +94,36 @@ export const DEPLOYMENT_POLICY_RESOURCE: FileResource<DeploymentPolicyAnswer> = 
     },
     { header: 'UPDATED', value: (policy) => policy.updatedAt },
   ],
+  listFilters: [],
+  publish: (exchange, org, name, file) =>
+    exchange((api) =>
+      api.PUT('/v1/orgs/{org}/deployment-policies/{name}', {
+        params: { path: { org, name } },
+        body: file as Schemas['PutDeploymentPolicyDto'],
+      }),
+    ),
+  list: (exchange, org) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/deployment-policies', { params: { path: { org } } })),
+  show: (exchange, org, name) =>
+    exchange((api) =>
+      api.GET('/v1/orgs/{org}/deployment-policies/{name}', { params: { path: { org, name } } }),
+    ),
+  remove: (exchange, org, name) =>
+    exchange((api) =>
+      api.DELETE('/v1/orgs/{org}/deployment-policies/{name}', { params: { path: { org, name } } }),
+    ),
 };
 
 export function registerFileResourceCommands<T extends object>(
   program: Command,
   services: CliServices,
   resource: FileResource<T>,
-  listFilters: { flag: string; help: string; query: string }[] = [],
 ): void {
   const group = program.command(resource.command).description(resource.description);
   const orgOption = [
     '--org <org>',
     `org of the ${resource.noun} (default: CAREEN_ORG, else your own org)`,
   ] as const;
-  const one = (org: string, key: string) => `${path`/v1/orgs/${org}`}/${resource.route}${path`/${key}`}`;
 
   group
     .command('publish')
@@ -118,29 +134,24 @@ export function registerFileResourceCommands<T extends object>(
     .action(async (key: string, options: { file: string; org?: string }, command: Command) => {
       const context = contextOf(command, services);
       const body = await readJsonObject(options.file);
-      const client = await context.client();
-      const org = await context.org(client, options.org);
-      context.printer.record(await client.put<T>(one(org, key), body));
+      const exchange = await context.exchange();
+      const org = await context.org(exchange, options.org);
+      context.printer.record(await resource.publish(exchange, org, key, body));
     });
 
   const list = group
     .command('list')
     .description(`list the ${resource.plural} of an org`)
     .option(...orgOption);
-  for (const filter of listFilters) list.option(filter.flag, filter.help);
+  for (const filter of resource.listFilters) list.option(filter.flag, filter.help);
   list.action(async (options: Record<string, string | undefined>, command: Command) => {
     const context = contextOf(command, services);
-    const client = await context.client();
-    const org = await context.org(client, options.org);
-    const query = new URLSearchParams();
-    for (const filter of listFilters) {
-      const value = options[filter.query];
-      if (value !== undefined) query.append(filter.query, value);
-    }
-    const search = query.toString() ? `?${query.toString()}` : '';
-    const answer = await client.get<{ items: T[]; total: number }>(
-      `${path`/v1/orgs/${org}`}/${resource.route}${search}`,
+    const exchange = await context.exchange();
+    const org = await context.org(exchange, options.org);
+    const filters = Object.fromEntries(
+      resource.listFilters.map((filter) => [filter.query, options[filter.query]]),
     );
+    const answer = await resource.list(exchange, org, filters);
     context.printer.list(answer, resource.columns, `no ${resource.plural} in org "${org}"`);
   });
 
@@ -150,8 +161,8 @@ export function registerFileResourceCommands<T extends object>(
     .argument(`<${resource.key}>`, `${resource.noun} ${resource.key}`)
     .option(...orgOption)
     .action(async (key: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      context.printer.record(await client.get<T>(one(org, key)));
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      context.printer.record(await resource.show(exchange, org, key));
     });
 
   group
@@ -161,16 +172,15 @@ export function registerFileResourceCommands<T extends object>(
     .option(...orgOption)
     .option(...YES_OPTION)
     .action(async (key: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const what = `${resource.noun} "${org}/${key}"`;
-      await removeAfterConfirmation(context, client, what, one(org, key), options.yes);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      await removeAfterConfirmation(context, `${resource.noun} "${org}/${key}"`, options.yes, () =>
+        resource.remove(exchange, org, key),
+      );
     });
 }
 
 export function registerServiceCommands(program: Command, services: CliServices): void {
-  registerFileResourceCommands(program, services, SERVICE_RESOURCE, [
-    { flag: '--url <url>', help: 'only versions of this service url', query: 'url' },
-  ]);
+  registerFileResourceCommands(program, services, SERVICE_RESOURCE);
 }
 
 export function registerDeployPolicyCommands(program: Command, services: CliServices): void {

@@ -1,18 +1,10 @@
 /** `careen hagroup create|update|delete|list|show`: HA groups of an org's nodes. */
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { type CliServices, orgCommandContext } from './command-context';
 
-interface HaGroupAnswer {
-  org: string;
-  name: string;
-  description: string;
-  members: string[];
-  updated: string;
-}
-
-const HA_GROUP_COLUMNS: readonly Column<HaGroupAnswer>[] = [
+const HA_GROUP_COLUMNS: readonly Column<Exchange.components['schemas']['HaGroupResponse']>[] = [
   { header: 'NAME', value: (group) => group.name },
   { header: 'MEMBERS', value: (group) => group.members.join(',') },
   { header: 'DESCRIPTION', value: (group) => group.description },
@@ -47,13 +39,14 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .option('--description <text>', 'what the group is for')
     .option(...ORG_OPTION)
     .action(async (name: string, options: GroupOptions, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(
-        await client.post<HaGroupAnswer>(path`/v1/orgs/${org}/hagroups`, {
-          name,
-          description: options.description,
-          members: parseMembers(options.members),
-        }),
+        await exchange((api) =>
+          api.POST('/v1/orgs/{org}/hagroups', {
+            params: { path: { org } },
+            body: { name, description: options.description, members: parseMembers(options.members) },
+          }),
+        ),
       );
     });
 
@@ -65,12 +58,14 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .option('--description <text>', 'what the group is for (default: empty)')
     .option(...ORG_OPTION)
     .action(async (name: string, options: GroupOptions, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
       context.printer.record(
-        await client.put<HaGroupAnswer>(path`/v1/orgs/${org}/hagroups/${name}`, {
-          description: options.description,
-          members: parseMembers(options.members),
-        }),
+        await exchange((api) =>
+          api.PUT('/v1/orgs/{org}/hagroups/{name}', {
+            params: { path: { org, name } },
+            body: { description: options.description, members: parseMembers(options.members) },
+          }),
+        ),
       );
     });
 
@@ -79,9 +74,9 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .description('list the HA groups of an org')
     .option(...ORG_OPTION)
     .action(async (options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const answer = await client.get<{ items: HaGroupAnswer[]; total: number }>(
-        path`/v1/orgs/${org}/hagroups`,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const answer = await exchange((api) =>
+        api.GET('/v1/orgs/{org}/hagroups', { params: { path: { org } } }),
       );
       context.printer.list(answer, HA_GROUP_COLUMNS, `no HA groups in org "${org}"`);
     });
@@ -92,8 +87,12 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .argument('<name>', 'group name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      context.printer.record(await client.get<HaGroupAnswer>(path`/v1/orgs/${org}/hagroups/${name}`));
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      context.printer.record(
+        await exchange((api) =>
+          api.GET('/v1/orgs/{org}/hagroups/{name}', { params: { path: { org, name } } }),
+        ),
+      );
     });
 
   hagroup
@@ -102,8 +101,10 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .argument('<name>', 'group name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      await client.delete(path`/v1/orgs/${org}/hagroups/${name}`);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      await exchange((api) =>
+        api.DELETE('/v1/orgs/{org}/hagroups/{name}', { params: { path: { org, name } } }),
+      );
       context.printer.note(`deleted HA group "${org}/${name}"`);
     });
 }

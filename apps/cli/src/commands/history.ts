@@ -1,21 +1,10 @@
 /** Reading rollout history (a node's or a policy's), newest first, page after page. */
+import { type Exchange } from '@careen/api-client';
 import { InvalidArgumentError } from 'commander';
-import { type ExchangeClient } from '../http/exchange-client';
 import { type Column } from '../output/output';
 
-export interface HistoryEntry {
-  id: string;
-  nmp: string;
-  node: string | null;
-  kind: 'status' | 'policy';
-  event: string;
-  version: string | null;
-  fromVersion: string | null;
-  attempt: number | null;
-  detail: string | null;
-  actor: string | null;
-  at: string;
-}
+export type HistoryEntry = Exchange.components['schemas']['HistoryEntryResponse'];
+type HistoryPage = Exchange.components['schemas']['HistoryPageResponse'];
 
 export const HISTORY_COLUMNS: readonly Column<HistoryEntry>[] = [
   { header: 'AT', value: (entry) => entry.at },
@@ -39,21 +28,20 @@ export function historyLimit(value: string): number {
   return limit;
 }
 
-/** Up to `limit` entries of the history at `route` (which may carry a query already). */
+/**
+ * Up to `limit` entries of a history, newest first, read a page at a time.
+ * @param page reads the page of at most `limit` entries older than `before`
+ */
 export async function readHistory(
-  client: ExchangeClient,
-  route: string,
   limit: number,
+  page: (query: { limit: number; before?: string }) => Promise<HistoryPage>,
 ): Promise<HistoryEntry[]> {
   const entries: HistoryEntry[] = [];
-  const separator = route.includes('?') ? '&' : '?';
-  for (let before: string | null = null; entries.length < limit;) {
-    const page: { items: HistoryEntry[]; next: string | null } = await client.get(
-      `${route}${separator}limit=${Math.min(1000, limit - entries.length)}${before ? `&before=${before}` : ''}`,
-    );
-    entries.push(...page.items);
-    if (!page.next) break;
-    before = page.next;
+  for (let before: string | undefined; entries.length < limit;) {
+    const read = await page({ limit: Math.min(1000, limit - entries.length), before });
+    entries.push(...read.items);
+    if (!read.next) break;
+    before = read.next;
   }
   return entries;
 }

@@ -3,12 +3,12 @@
  * maintenance sessions, asked of the maintenance service (--maintenance-url, else
  * CAREEN_MAINTENANCE_URL, else http://127.0.0.1:8082) with the caller's exchange login.
  */
+import { type MaintenanceSession } from '@careen/api-client';
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { serviceBaseUrl } from '../http/service-url';
 import { type Column } from '../output/output';
-import { FINISHED_SESSION_STATES, renderSession, type SessionAnswer } from '../watch/maintenance-screen';
+import { FINISHED_SESSION_STATES, renderSession } from '../watch/maintenance-screen';
 import { since } from '../watch/rollout-screen';
 import { watchLive } from '../watch/watch-live';
 import { type CliServices, serviceCommandContext } from './command-context';
@@ -18,23 +18,27 @@ import { parseMembers } from './hagroup.commands';
 export const DEFAULT_MAINTENANCE_URL = 'http://127.0.0.1:8082';
 const SETTING = '--maintenance-url or CAREEN_MAINTENANCE_URL';
 
+type Schemas = MaintenanceSession.components['schemas'];
+type SessionRequest = Schemas['CreateSessionDto'];
+
 interface StartOptions {
   file?: string;
   hosts?: string;
   label?: string[];
   rack?: string;
   haGroup?: string;
-  hostAction?: string;
+  // The kind and the policy as typed: the service refuses any other with 400 naming what it takes.
+  hostAction?: Schemas['HostActionDto']['kind'];
   seconds?: number;
   agentVersion?: string;
   actionsAt?: string;
   replyTimeout?: number;
-  replyTimeoutPolicy?: string;
+  replyTimeoutPolicy?: SessionRequest['reply_timeout_policy'];
   parallel?: number;
   org?: string;
 }
 
-const SESSION_COLUMNS: readonly Column<SessionAnswer>[] = [
+const SESSION_COLUMNS: readonly Column<Schemas['SessionResponse']>[] = [
   { header: 'SESSION', value: (session) => session.session_id },
   { header: 'STATE', value: (session) => `${session.state}${session.paused ? ' (paused)' : ''}` },
   {
@@ -57,8 +61,9 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** The request body from the options (or the file, which the options then refine). */
-export async function sessionRequest(options: StartOptions): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = options.file ? await readJsonObject(options.file) : {};
+export async function sessionRequest(options: StartOptions): Promise<SessionRequest> {
+  // The file goes as written (Careen or Fenix fields): the service checks it and names what is wrong.
+  const body = (options.file ? await readJsonObject(options.file) : {}) as SessionRequest;
   if (options.hosts !== undefined) body.hosts = parseMembers(options.hosts);
   const labels = Object.fromEntries(
     (options.label ?? []).map((label) => {
@@ -67,8 +72,9 @@ export async function sessionRequest(options: StartOptions): Promise<Record<stri
       return [label.slice(0, at), label.slice(at + 1)];
     }),
   );
-  const selector = {
-    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+  const selector: Schemas['HostSelectorDto'] = {
+    // The document types labels as an object with no properties; they are strings by key.
+    ...(Object.keys(labels).length > 0 ? { labels: labels as Schemas['HostSelectorDto']['labels'] } : {}),
     ...(options.rack ? { racks: parseMembers(options.rack) } : {}),
     ...(options.haGroup ? { ha_groups: parseMembers(options.haGroup) } : {}),
   };
@@ -103,7 +109,11 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     const flag = command.optsWithGlobals<{ maintenanceUrl?: string }>().maintenanceUrl;
     const name = 'maintenance service';
     const url = serviceBaseUrl(name, flag ?? services.env.maintenanceUrl ?? DEFAULT_MAINTENANCE_URL);
-    return serviceCommandContext(command, services, { name, url, setting: SETTING });
+    return serviceCommandContext<MaintenanceSession.paths>(command, services, {
+      name,
+      url,
+      setting: SETTING,
+    });
   };
 
   maintenance
@@ -125,7 +135,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .action(async (options: StartOptions, command: Command) => {
       const { context, ask } = await service(command);
       const body = await sessionRequest(options);
-      const session = await ask((client) => client.post<SessionAnswer>('/v1/maintenance', body));
+      const session = await ask((api) => api.POST('/v1/maintenance', { body }));
       context.printer.result(
         session,
         `started session ${session.session_id} over ${session.hosts.length} host(s)`,
@@ -138,9 +148,8 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (options: { org?: string }, command: Command) => {
       const { context, ask } = await service(command);
-      const query = options.org ? `?org=${encodeURIComponent(options.org)}` : '';
-      const answer = await ask((client) =>
-        client.get<{ items: SessionAnswer[]; total: number }>(`/v1/maintenance${query}`),
+      const answer = await ask((api) =>
+        api.GET('/v1/maintenance', { params: { query: { org: options.org || undefined } } }),
       );
       context.printer.list(answer, SESSION_COLUMNS, 'no maintenance sessions');
     });
@@ -151,7 +160,9 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .argument('<session>', 'session id')
     .action(async (id: string, _options: object, command: Command) => {
       const { context, ask } = await service(command);
-      const session = await ask((client) => client.get<SessionAnswer>(path`/v1/maintenance/${id}`));
+      const session = await ask((api) =>
+        api.GET('/v1/maintenance/{session}', { params: { path: { session: id } } }),
+      );
       if (context.printer.format === 'json') context.printer.record(session);
       else context.io.stdout.write(renderSession(session, services.now(), Number.POSITIVE_INFINITY));
     });
@@ -169,7 +180,9 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .action(async (id: string, options: { interval: number }, command: Command) => {
       const { context, ask } = await service(command);
       await watchLive(context.io, context.printer.format, options.interval, async () => {
-        const session = await ask((client) => client.get<SessionAnswer>(path`/v1/maintenance/${id}`));
+        const session = await ask((api) =>
+          api.GET('/v1/maintenance/{session}', { params: { path: { session: id } } }),
+        );
         const failed =
           session.state === 'MAINTENANCE_FAILED' &&
           new CliError(`maintenance session ${id} failed: ${session.failure ?? 'no reason given'}`);
@@ -182,8 +195,12 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     });
 
   for (const [name, description, route] of [
-    ['pause', 'pause a session: nothing more is carried out until it is resumed', 'pause'],
-    ['resume', 'resume a paused session', 'resume'],
+    [
+      'pause',
+      'pause a session: nothing more is carried out until it is resumed',
+      '/v1/maintenance/{session}/pause',
+    ],
+    ['resume', 'resume a paused session', '/v1/maintenance/{session}/resume'],
   ] as const) {
     maintenance
       .command(name)
@@ -191,9 +208,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
       .argument('<session>', 'session id')
       .action(async (id: string, _options: object, command: Command) => {
         const { context, ask } = await service(command);
-        const session = await ask((client) =>
-          client.post<SessionAnswer>(path`/v1/maintenance/${id}/${route}`, {}),
-        );
+        const session = await ask((api) => api.POST(route, { params: { path: { session: id } } }));
         context.printer.result(
           session,
           `session ${id} ${session.paused ? 'paused' : 'resumed'} (${session.state})`,
@@ -207,7 +222,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .argument('<session>', 'session id')
     .action(async (id: string, _options: object, command: Command) => {
       const { context, ask } = await service(command);
-      await ask((client) => client.delete(path`/v1/maintenance/${id}`));
+      await ask((api) => api.DELETE('/v1/maintenance/{session}', { params: { path: { session: id } } }));
       context.printer.note(`session ${id} aborted`);
     });
 
@@ -218,8 +233,10 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .argument('<host>', 'node id')
     .action(async (id: string, host: string, _options: object, command: Command) => {
       const { context, ask } = await service(command);
-      const session = await ask((client) =>
-        client.post<SessionAnswer>(path`/v1/maintenance/${id}/hosts/${host}/complete`, {}),
+      const session = await ask((api) =>
+        api.POST('/v1/maintenance/{session}/hosts/{host}/complete', {
+          params: { path: { session: id, host } },
+        }),
       );
       const phase = session.hosts.find((each) => each.host === host);
       context.printer.result(

@@ -6,18 +6,10 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
-import { type ExchangeClient, path } from '../http/exchange-client';
 import { renderRollout } from '../watch/rollout-screen';
-import {
-  buildRolloutView,
-  EtaEstimator,
-  type RolloutView,
-  type WatchedNode,
-  type WatchedPolicy,
-  type WatchedStatus,
-} from '../watch/rollout-view';
+import { buildRolloutView, EtaEstimator, type RolloutView, type WatchedStatus } from '../watch/rollout-view';
 import { watchLive } from '../watch/watch-live';
-import { type CliServices, orgCommandContext } from './command-context';
+import { type CliServices, type ExchangeCall, orgCommandContext } from './command-context';
 
 function interval(value: string): number {
   const seconds = Number(value);
@@ -25,17 +17,18 @@ function interval(value: string): number {
   return seconds;
 }
 
-async function readRollout(client: ExchangeClient, org: string, name: string): Promise<RolloutView> {
-  const base = path`/v1/orgs/${org}/management-policies/${name}`;
+async function readRollout(exchange: ExchangeCall, org: string, name: string): Promise<RolloutView> {
+  const policyPath = { path: { org, name } };
   const [appliesTo, nodes] = await Promise.all([
-    client.get<{ items: string[] }>(`${base}/nodes`),
-    client.get<{ items: WatchedNode[] }>(path`/v1/orgs/${org}/nodes`),
+    exchange((api) => api.GET('/v1/orgs/{org}/management-policies/{name}/nodes', { params: policyPath })),
+    exchange((api) => api.GET('/v1/orgs/{org}/nodes', { params: { path: { org } } })),
   ]);
   const statuses: WatchedStatus[] = [];
-  for (let after: string | null = null; ;) {
-    const query: string = after ? `?after=${encodeURIComponent(after)}` : '';
-    const page: { items: WatchedStatus[]; next: string | null } = await client.get(
-      `${base}/statuses${query}`,
+  for (let after: string | undefined; ;) {
+    const page = await exchange((api) =>
+      api.GET('/v1/orgs/{org}/management-policies/{name}/statuses', {
+        params: { ...policyPath, query: { after } },
+      }),
     );
     statuses.push(...page.items);
     if (!page.next) break;
@@ -43,7 +36,9 @@ async function readRollout(client: ExchangeClient, org: string, name: string): P
   }
   // Read after the statuses: the status that reaches failureThreshold disables the policy in the
   // same transaction, so a stop that came with the last status read is seen here.
-  const policy = await client.get<WatchedPolicy>(base);
+  const policy = await exchange((api) =>
+    api.GET('/v1/orgs/{org}/management-policies/{name}', { params: policyPath }),
+  );
   return buildRolloutView(policy, appliesTo.items, statuses, nodes.items);
 }
 
@@ -61,10 +56,10 @@ export function registerNmpWatchCommand(
     .option('--interval <seconds>', 'how often to look again', interval, 2)
     .option(...orgOption)
     .action(async (name: string, options: { interval: number; org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
       const eta = new EtaEstimator();
       await watchLive(context.io, context.printer.format, options.interval, async () => {
-        const view = await readRollout(client, org, name);
+        const view = await readRollout(exchange, org, name);
         const now = services.now();
         eta.observe(now, view.final);
         const stopped =

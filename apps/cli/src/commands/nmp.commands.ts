@@ -3,8 +3,8 @@
  * node management policies, which roll agent upgrades out to the nodes they select, and the
  * steering of their rollouts.
  */
+import { type Exchange } from '@careen/api-client';
 import { type Command, InvalidArgumentError } from 'commander';
-import { path } from '../http/exchange-client';
 import { type Column, formatColumns, formatJson, formatRecord } from '../output/output';
 import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { CliError } from '../cli-errors';
@@ -13,50 +13,9 @@ import { readJsonObject } from './file-input';
 import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
 import { registerNmpWatchCommand } from './nmp-watch.command';
 
-interface NmpAnswer {
-  org: string;
-  name: string;
-  owner: string | null;
-  label: string;
-  description: string;
-  constraints: string[];
-  properties: unknown[];
-  patterns: string[];
-  nodes: string[];
-  enabled: boolean;
-  agentUpgradePolicy: { atLeastVersion?: string; start?: string; action?: string } | null;
-  failureThreshold: number | null;
-  disabledReason: string | null;
-  lastUpdated: string;
-  state: 'active' | 'paused' | 'disabled';
-  resumeWindow: { start: string; duration: number } | null;
-  failuresCountedSince: string | null;
-}
+type Schemas = Exchange.components['schemas'];
 
-interface RollupAnswer {
-  nmp: string;
-  counts: Record<string, number>;
-  total: number;
-  failed: number;
-  enabled: boolean;
-  state: string;
-  disabledReason: string | null;
-  failuresCountedSince: string | null;
-}
-
-interface ResetAnswer {
-  nmp: string;
-  nodes: string[];
-  total: number;
-}
-
-interface AppliesToAnswer {
-  enabled: boolean;
-  items: string[];
-  total: number;
-}
-
-const NMP_COLUMNS: readonly Column<NmpAnswer>[] = [
+const NMP_COLUMNS: readonly Column<Schemas['ManagementPolicyResponse']>[] = [
   { header: 'NAME', value: (nmp) => nmp.name },
   { header: 'STATE', value: (nmp) => nmp.state },
   { header: 'VERSION', value: (nmp) => nmp.agentUpgradePolicy?.atLeastVersion },
@@ -142,9 +101,10 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
       async (name: string, options: { file: string; org?: string; yes?: boolean }, command: Command) => {
         const context = contextOf(command, services);
         const { allowDisruptive: _ignored, ...policy } = await readJsonObject(options.file);
-        const client = await context.client();
-        const org = await context.org(client, options.org);
-        const body: Record<string, unknown> = { ...policy };
+        const exchange = await context.exchange();
+        const org = await context.org(exchange, options.org);
+        // The file goes as written: the exchange checks it and names what is wrong.
+        const body = { ...policy } as Schemas['ManagementPolicyDto'];
         if (selectsEveryNode(policy)) {
           const what = `policy "${org}/${name}"`;
           const ok = await confirmed(
@@ -158,7 +118,9 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
           body.allowDisruptive = true;
         }
         context.printer.record(
-          await client.put<NmpAnswer>(path`/v1/orgs/${org}/management-policies/${name}`, body),
+          await exchange((api) =>
+            api.PUT('/v1/orgs/{org}/management-policies/{name}', { params: { path: { org, name } }, body }),
+          ),
         );
       },
     );
@@ -168,9 +130,9 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .description('list the policies of an org')
     .option(...ORG_OPTION)
     .action(async (options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const answer = await client.get<{ items: NmpAnswer[]; total: number }>(
-        path`/v1/orgs/${org}/management-policies`,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const answer = await exchange((api) =>
+        api.GET('/v1/orgs/{org}/management-policies', { params: { path: { org } } }),
       );
       context.printer.list(answer, NMP_COLUMNS, `no management policies in org "${org}"`);
     });
@@ -181,8 +143,12 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      context.printer.record(await client.get<NmpAnswer>(path`/v1/orgs/${org}/management-policies/${name}`));
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      context.printer.record(
+        await exchange((api) =>
+          api.GET('/v1/orgs/{org}/management-policies/{name}', { params: { path: { org, name } } }),
+        ),
+      );
     });
 
   nmp
@@ -192,14 +158,11 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .option(...ORG_OPTION)
     .option(...YES_OPTION)
     .action(async (name: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const what = `management policy "${org}/${name}"`;
-      await removeAfterConfirmation(
-        context,
-        client,
-        what,
-        path`/v1/orgs/${org}/management-policies/${name}`,
-        options.yes,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      await removeAfterConfirmation(context, `management policy "${org}/${name}"`, options.yes, () =>
+        exchange((api) =>
+          api.DELETE('/v1/orgs/{org}/management-policies/{name}', { params: { path: { org, name } } }),
+        ),
       );
     });
 
@@ -209,8 +172,10 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const rollup = await client.get<RollupAnswer>(path`/v1/orgs/${org}/management-policies/${name}/status`);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const rollup = await exchange((api) =>
+        api.GET('/v1/orgs/{org}/management-policies/{name}/status', { params: { path: { org, name } } }),
+      );
       const { stdout } = context.io;
       if (context.printer.format === 'json') {
         stdout.write(formatJson(rollup));
@@ -239,9 +204,9 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const answer = await client.get<AppliesToAnswer>(
-        path`/v1/orgs/${org}/management-policies/${name}/nodes`,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const answer = await exchange((api) =>
+        api.GET('/v1/orgs/{org}/management-policies/{name}/nodes', { params: { path: { org, name } } }),
       );
       const empty = answer.enabled
         ? `policy "${org}/${name}" applies to no nodes`
@@ -257,10 +222,9 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .argument('<name>', 'policy name')
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const policy = await client.post<NmpAnswer>(
-        path`/v1/orgs/${org}/management-policies/${name}/pause`,
-        {},
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const policy = await exchange((api) =>
+        api.POST('/v1/orgs/{org}/management-policies/{name}/pause', { params: { path: { org, name } } }),
       );
       context.printer.result(policy, `paused the rollout of policy "${org}/${name}"`);
     });
@@ -278,10 +242,12 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     )
     .option(...ORG_OPTION)
     .action(async (name: string, options: { org?: string; window?: number }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const policy = await client.post<NmpAnswer>(
-        path`/v1/orgs/${org}/management-policies/${name}/resume`,
-        options.window === undefined ? {} : { window: options.window },
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const policy = await exchange((api) =>
+        api.POST('/v1/orgs/{org}/management-policies/{name}/resume', {
+          params: { path: { org, name } },
+          body: options.window === undefined ? {} : { window: options.window },
+        }),
       );
       const spread = policy.resumeWindow
         ? `; nodes that have not started go over ${policy.resumeWindow.duration} s from ${policy.resumeWindow.start}`
@@ -307,8 +273,8 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
       ) => {
         if (options.node.length > 0 && options.failed)
           throw new CliError('give --node or --failed, not both');
-        const { context, client, org } = await orgCommandContext(command, services, options.org);
-        const body = options.failed
+        const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+        const body: Schemas['ResetRolloutDto'] = options.failed
           ? { failed: true }
           : options.node.length > 0
             ? { nodes: options.node }
@@ -323,9 +289,11 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
           );
           if (!ok) return;
         }
-        const answer = await client.post<ResetAnswer>(
-          path`/v1/orgs/${org}/management-policies/${name}/reset`,
-          body,
+        const answer = await exchange((api) =>
+          api.POST('/v1/orgs/{org}/management-policies/{name}/reset', {
+            params: { path: { org, name } },
+            body,
+          }),
         );
         context.printer.result(
           answer,
@@ -347,12 +315,13 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .option(...ORG_OPTION)
     .action(
       async (name: string, options: { org?: string; node?: string; limit: number }, command: Command) => {
-        const { context, client, org } = await orgCommandContext(command, services, options.org);
-        const filter = options.node ? `?node=${encodeURIComponent(options.node)}` : '';
-        const items = await readHistory(
-          client,
-          `${path`/v1/orgs/${org}/management-policies/${name}/history`}${filter}`,
-          options.limit,
+        const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+        const items = await readHistory(options.limit, (page) =>
+          exchange((api) =>
+            api.GET('/v1/orgs/{org}/management-policies/{name}/history', {
+              params: { path: { org, name }, query: { ...page, node: options.node || undefined } },
+            }),
+          ),
         );
         context.printer.list<HistoryEntry>(
           { items, total: items.length },

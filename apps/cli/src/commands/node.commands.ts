@@ -1,7 +1,7 @@
 /** `careen node register|list|show|remove|cordon|uncordon|history`: the edge nodes of an org. */
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
@@ -9,26 +9,8 @@ import { readJsonObject } from './file-input';
 import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
 import { since } from '../watch/rollout-screen';
 
-interface NodeAnswer {
-  org: string;
-  id: string;
-  name: string;
-  owner: string | null;
-  pattern: string | null;
-  labels: Record<string, string>;
-  tags: string[];
-  rack: string | null;
-  haGroup: string | null;
-  schedulable: boolean;
-  status: { lastHeartbeat?: string | null; agentVersion?: { package?: string | null } | null } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface RegisteredAnswer {
-  id: string;
-  token?: string;
-}
+type NodeView = Exchange.components['schemas']['NodeResponse'];
+type NodePolicy = Exchange.components['schemas']['PolicyDto'];
 
 interface RegisterOptions {
   org?: string;
@@ -41,7 +23,7 @@ interface RegisterOptions {
   rack?: string;
 }
 
-const nodeColumns = (now: Date): readonly Column<NodeAnswer>[] => [
+const nodeColumns = (now: Date): readonly Column<NodeView>[] => [
   { header: 'ID', value: (node) => node.id },
   { header: 'VERSION', value: (node) => node.status?.agentVersion?.package },
   { header: 'LAST SEEN', value: (node) => since(node.status?.lastHeartbeat, now) },
@@ -94,18 +76,26 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .action(async (id: string, options: RegisterOptions, command: Command) => {
       const context = contextOf(command, services);
       const labels = parseLabels(options.label);
-      const policy = options.policyFile ? await readJsonObject(options.policyFile) : undefined;
-      const client = await context.client();
-      const org = await context.org(client, options.org);
-      const answer = await client.put<RegisteredAnswer>(path`/v1/orgs/${org}/nodes/${id}`, {
-        token: options.token,
-        name: options.name,
-        pattern: options.pattern,
-        policy,
-        labels: options.label.length > 0 ? labels : undefined,
-        tags: options.tag.length > 0 ? options.tag : undefined,
-        rack: options.rack,
-      });
+      // The file goes as written: the exchange checks it and names what is wrong.
+      const policy = options.policyFile
+        ? ((await readJsonObject(options.policyFile)) as NodePolicy)
+        : undefined;
+      const exchange = await context.exchange();
+      const org = await context.org(exchange, options.org);
+      const answer = await exchange((api) =>
+        api.PUT('/v1/orgs/{org}/nodes/{id}', {
+          params: { path: { org, id } },
+          body: {
+            token: options.token,
+            name: options.name,
+            pattern: options.pattern,
+            policy,
+            labels: options.label.length > 0 ? labels : undefined,
+            tags: options.tag.length > 0 ? options.tag : undefined,
+            rack: options.rack,
+          },
+        }),
+      );
       const sentence = answer.token
         ? `registered node "${org}/${id}"\ntoken: ${answer.token}\n(the token is not shown again: keep it for the node's agent)`
         : `registered node "${org}/${id}"; its token is unchanged`;
@@ -124,15 +114,13 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     )
     .option(...ORG_OPTION)
     .action(async (options: { org?: string; haGroup?: string; label: string[] }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const query = new URLSearchParams();
-      if (options.haGroup) query.append('haGroup', options.haGroup);
-      for (const label of options.label) query.append('label', label);
-      const search = query.toString() ? `?${query.toString()}` : '';
-      const answer = await client.get<{ items: NodeAnswer[]; total: number }>(
-        `${path`/v1/orgs/${org}/nodes`}${search}`,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const answer = await exchange((api) =>
+        api.GET('/v1/orgs/{org}/nodes', {
+          params: { path: { org }, query: { haGroup: options.haGroup || undefined, label: options.label } },
+        }),
       );
-      const filtered = search ? ' matching the filters' : '';
+      const filtered = options.haGroup || options.label.length > 0 ? ' matching the filters' : '';
       context.printer.list(answer, nodeColumns(services.now()), `no nodes${filtered} in org "${org}"`);
     });
 
@@ -142,8 +130,10 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .argument('<id>', 'node id')
     .option(...ORG_OPTION)
     .action(async (id: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      context.printer.record(await client.get<NodeAnswer>(path`/v1/orgs/${org}/nodes/${id}`));
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      context.printer.record(
+        await exchange((api) => api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id } } })),
+      );
     });
 
   node
@@ -153,9 +143,10 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .option(...ORG_OPTION)
     .option(...YES_OPTION)
     .action(async (id: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const what = `node "${org}/${id}"`;
-      await removeAfterConfirmation(context, client, what, path`/v1/orgs/${org}/nodes/${id}`, options.yes);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      await removeAfterConfirmation(context, `node "${org}/${id}"`, options.yes, () =>
+        exchange((api) => api.DELETE('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id } } })),
+      );
     });
 
   for (const [name, schedulable, what] of [
@@ -168,8 +159,10 @@ export function registerNodeCommands(program: Command, services: CliServices): v
       .argument('<id>', 'node id')
       .option(...ORG_OPTION)
       .action(async (id: string, options: { org?: string }, command: Command) => {
-        const { context, client, org } = await orgCommandContext(command, services, options.org);
-        const updated = await client.patch<NodeAnswer>(path`/v1/orgs/${org}/nodes/${id}`, { schedulable });
+        const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+        const updated = await exchange((api) =>
+          api.PATCH('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id } }, body: { schedulable } }),
+        );
         context.printer.result(
           updated,
           schedulable
@@ -187,12 +180,13 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .option('--limit <n>', 'show at most this many entries', historyLimit, 50)
     .option(...ORG_OPTION)
     .action(async (id: string, options: { org?: string; nmp?: string; limit: number }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const filter = options.nmp ? `?nmp=${encodeURIComponent(options.nmp)}` : '';
-      const items = await readHistory(
-        client,
-        `${path`/v1/orgs/${org}/nodes/${id}/history`}${filter}`,
-        options.limit,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const items = await readHistory(options.limit, (page) =>
+        exchange((api) =>
+          api.GET('/v1/orgs/{org}/nodes/{id}/history', {
+            params: { path: { org, id }, query: { ...page, nmp: options.nmp || undefined } },
+          }),
+        ),
       );
       context.printer.list<HistoryEntry>(
         { items, total: items.length },

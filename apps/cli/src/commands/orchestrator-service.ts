@@ -2,6 +2,7 @@
  * The deployment orchestrator, as `careen strategy|rollout|upgrade` reach it: --orchestrator-url,
  * else CAREEN_ORCHESTRATOR_URL, else http://127.0.0.1:8083, asked with the caller's exchange login.
  */
+import { type DeploymentOrchestrator } from '@careen/api-client';
 import { type Command } from 'commander';
 import { serviceBaseUrl } from '../http/service-url';
 import { type CliServices, serviceCommandContext } from './command-context';
@@ -18,12 +19,9 @@ export const ORCHESTRATOR_URL_OPTION = [
 export function orchestratorContext(command: Command, services: CliServices) {
   const flag = command.optsWithGlobals<{ orchestratorUrl?: string }>().orchestratorUrl;
   const url = serviceBaseUrl(NAME, flag ?? services.env.orchestratorUrl ?? DEFAULT_ORCHESTRATOR_URL);
-  return serviceCommandContext(command, services, { name: NAME, url, setting: SETTING });
-}
-
-/** `?org=…&…` from the options given. */
-export function query(parameters: Record<string, string | number | undefined>): string {
-  const given = Object.entries(parameters).filter(([, value]) => value !== undefined);
-  if (given.length === 0) return '';
-  return `?${given.map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`).join('&')}`;
+  return serviceCommandContext<DeploymentOrchestrator.paths>(command, services, {
+    name: NAME,
+    url,
+    setting: SETTING,
+  });
 }

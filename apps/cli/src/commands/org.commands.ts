@@ -1,15 +1,9 @@
 /** `careen org create|list|show`: orgs of the exchange. */
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import { path } from '../http/exchange-client';
 import { type CliServices, contextOf } from './command-context';
 
-interface OrgAnswer {
-  id: string;
-  label: string;
-  upgradeDefaults: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+type Org = Exchange.components['schemas']['OrgResponse'];
 
 export function registerOrgCommands(program: Command, services: CliServices): void {
   const org = program.command('org').description('manage orgs');
@@ -21,11 +15,12 @@ export function registerOrgCommands(program: Command, services: CliServices): vo
     .option('--label <label>', 'human-readable name (default: the id)')
     .action(async (id: string, options: { label?: string }, command: Command) => {
       const context = contextOf(command, services);
-      const client = await context.client();
-      const created = await client.post<OrgAnswer>(path`/v1/orgs`, {
-        id,
-        ...(options.label === undefined ? {} : { label: options.label }),
-      });
+      const exchange = await context.exchange();
+      const created = await exchange((api) =>
+        api.POST('/v1/orgs', {
+          body: { id, ...(options.label === undefined ? {} : { label: options.label }) },
+        }),
+      );
       context.printer.record(created);
     });
 
@@ -34,14 +29,14 @@ export function registerOrgCommands(program: Command, services: CliServices): vo
     .description('list the orgs you may see (every org, for hub admins)')
     .action(async (_options: object, command: Command) => {
       const context = contextOf(command, services);
-      const client = await context.client();
-      const answer = await client.get<{ items: OrgAnswer[]; total: number }>(path`/v1/orgs`);
+      const exchange = await context.exchange();
+      const answer = await exchange((api) => api.GET('/v1/orgs'));
       context.printer.list(
         answer,
         [
-          { header: 'ID', value: (each: OrgAnswer) => each.id },
-          { header: 'LABEL', value: (each: OrgAnswer) => each.label },
-          { header: 'CREATED', value: (each: OrgAnswer) => each.createdAt },
+          { header: 'ID', value: (each: Org) => each.id },
+          { header: 'LABEL', value: (each: Org) => each.label },
+          { header: 'CREATED', value: (each: Org) => each.createdAt },
         ],
         'no orgs',
       );
@@ -53,8 +48,10 @@ export function registerOrgCommands(program: Command, services: CliServices): vo
     .argument('[id]', 'org id (default: the org you are logged in to)')
     .action(async (id: string | undefined, _options: object, command: Command) => {
       const context = contextOf(command, services);
-      const client = await context.client();
-      const orgId = await context.org(client, id);
-      context.printer.record(await client.get<OrgAnswer>(path`/v1/orgs/${orgId}`));
+      const exchange = await context.exchange();
+      const orgId = await context.org(exchange, id);
+      context.printer.record(
+        await exchange((api) => api.GET('/v1/orgs/{org}', { params: { path: { org: orgId } } })),
+      );
     });
 }

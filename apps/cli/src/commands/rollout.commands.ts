@@ -4,15 +4,10 @@
  */
 import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
-import {
-  FINISHED_ROLLOUT_STATES,
-  renderStrategyRollout,
-  type StrategyRolloutAnswer,
-} from '../watch/strategy-rollout-screen';
+import { FINISHED_ROLLOUT_STATES, renderStrategyRollout } from '../watch/strategy-rollout-screen';
 import { watchLive } from '../watch/watch-live';
 import { type CliServices } from './command-context';
-import { ORCHESTRATOR_URL_OPTION, orchestratorContext, query } from './orchestrator-service';
+import { ORCHESTRATOR_URL_OPTION, orchestratorContext } from './orchestrator-service';
 import { positiveWhole } from './strategy.commands';
 
 interface StartOptions {
@@ -38,13 +33,15 @@ export function registerRolloutCommands(program: Command, services: CliServices)
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (strategy: string, options: StartOptions, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
-      const started = await ask((client) =>
-        client.post<StrategyRolloutAnswer>('/v1/rollouts', {
-          strategy,
-          version: options.agentVersion,
-          ...(options.strategyVersion !== undefined && { strategy_version: options.strategyVersion }),
-          ...(options.phaseTimeout !== undefined && { phase_timeout_seconds: options.phaseTimeout }),
-          ...(options.org !== undefined && { org: options.org }),
+      const started = await ask((api) =>
+        api.POST('/v1/rollouts', {
+          body: {
+            strategy,
+            version: options.agentVersion,
+            ...(options.strategyVersion !== undefined && { strategy_version: options.strategyVersion }),
+            ...(options.phaseTimeout !== undefined && { phase_timeout_seconds: options.phaseTimeout }),
+            ...(options.org !== undefined && { org: options.org }),
+          },
         }),
       );
       context.printer.result(
@@ -60,8 +57,8 @@ export function registerRolloutCommands(program: Command, services: CliServices)
     .option('--limit <n>', 'at most this many (default 50)', positiveWhole)
     .action(async (options: { org?: string; limit?: number }, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
-      const answer = await ask((client) =>
-        client.get<{ items: StrategyRolloutAnswer[]; total: number }>(`/v1/rollouts${query(options)}`),
+      const answer = await ask((api) =>
+        api.GET('/v1/rollouts', { params: { query: { org: options.org, limit: options.limit } } }),
       );
       context.printer.list(
         answer,
@@ -83,7 +80,7 @@ export function registerRolloutCommands(program: Command, services: CliServices)
     .argument('<rollout>', 'rollout id')
     .action(async (id: string, _options: object, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
-      const answer = await ask((client) => client.get<StrategyRolloutAnswer>(path`/v1/rollouts/${id}`));
+      const answer = await ask((api) => api.GET('/v1/rollouts/{id}', { params: { path: { id } } }));
       if (context.printer.format === 'json') context.printer.record(answer);
       else context.io.stdout.write(renderStrategyRollout(answer, services.now()));
     });
@@ -101,7 +98,7 @@ export function registerRolloutCommands(program: Command, services: CliServices)
     .action(async (id: string, options: { interval: number }, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
       await watchLive(context.io, context.printer.format, options.interval, async () => {
-        const answer = await ask((client) => client.get<StrategyRolloutAnswer>(path`/v1/rollouts/${id}`));
+        const answer = await ask((api) => api.GET('/v1/rollouts/{id}', { params: { path: { id } } }));
         const stopped =
           ['failed', 'cancelled'].includes(answer.state) &&
           new CliError(`rollout ${id} ${answer.state}${answer.reason ? `: ${answer.reason}` : ''}`);
@@ -113,13 +110,18 @@ export function registerRolloutCommands(program: Command, services: CliServices)
       });
     });
 
-  for (const [name, description] of [
+  for (const [name, description, route] of [
     [
       'pause',
       'pause a rollout: nothing more is sent; nodes of the phase under way that have not started wait',
+      '/v1/rollouts/{id}/pause',
     ],
-    ['resume', 'resume a paused rollout'],
-    ['cancel', 'cancel a rollout: nothing more is sent, nodes under way finish, no policy is left behind'],
+    ['resume', 'resume a paused rollout', '/v1/rollouts/{id}/resume'],
+    [
+      'cancel',
+      'cancel a rollout: nothing more is sent, nodes under way finish, no policy is left behind',
+      '/v1/rollouts/{id}/cancel',
+    ],
   ] as const) {
     rollout
       .command(name)
@@ -127,9 +129,7 @@ export function registerRolloutCommands(program: Command, services: CliServices)
       .argument('<rollout>', 'rollout id')
       .action(async (id: string, _options: object, command: Command) => {
         const { context, ask } = await orchestratorContext(command, services);
-        const answer = await ask((client) =>
-          client.post<StrategyRolloutAnswer>(path`/v1/rollouts/${id}/${name}`, {}),
-        );
+        const answer = await ask((api) => api.POST(route, { params: { path: { id } } }));
         context.printer.result(answer, `rollout ${id} is ${answer.state}`);
       });
   }

@@ -3,39 +3,17 @@
  * DeploymentStrategy, YAML or JSON). `validate` reads the file here, with the same rules as the
  * orchestrator, and needs no hub.
  */
-import {
-  dependencyStages,
-  type DeploymentStrategy,
-  readStrategy,
-  type StrategyGroup,
-} from '@careen/contracts';
+import { type DeploymentOrchestrator } from '@careen/api-client';
+import { dependencyStages, type DeploymentStrategy, readStrategy } from '@careen/contracts';
 import { type Command, InvalidArgumentError } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { formatColumns } from '../output/output';
 import { type CliServices, contextOf } from './command-context';
-import { ORCHESTRATOR_URL_OPTION, orchestratorContext, query } from './orchestrator-service';
+import { ORCHESTRATOR_URL_OPTION, orchestratorContext } from './orchestrator-service';
 
-interface StrategyAnswer {
-  name: string;
-  version: number;
-  groups: StrategyGroup[];
-  stages: string[][];
-  created_by: string;
-  created_at: string;
-  created?: boolean;
-}
-
-interface PlanAnswer {
-  strategy: string;
-  version: number;
-  stages: string[][];
-  groups: { name: string; critical: boolean; nodes: string[]; ha_groups: string[]; never_passes?: string }[];
-  overlapping: { node: string; groups: string[] }[];
-  unselected: string[];
-}
+type Schemas = DeploymentOrchestrator.components['schemas'];
 
 export function positiveWhole(value: string): number {
   const parsed = Number(value);
@@ -95,8 +73,12 @@ export function registerStrategyCommands(program: Command, services: CliServices
     .action(async (file: string, options: { org?: string }, command: Command) => {
       const document = await readStrategyFile(file);
       const { context, ask } = await orchestratorContext(command, services);
-      const stored = await ask((client) =>
-        client.post<StrategyAnswer>(`/v1/strategies${query({ org: options.org })}`, document),
+      const stored = await ask((api) =>
+        api.POST('/v1/strategies', {
+          params: { query: { org: options.org } },
+          // The document names the body only "Object" (no properties); it is the strategy as read.
+          body: document as unknown as Schemas['Object'],
+        }),
       );
       context.printer.result(
         stored,
@@ -112,10 +94,8 @@ export function registerStrategyCommands(program: Command, services: CliServices
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (options: { org?: string }, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
-      const answer = await ask((client) =>
-        client.get<{ items: StrategyAnswer[]; total: number }>(
-          `/v1/strategies${query({ org: options.org })}`,
-        ),
+      const answer = await ask((api) =>
+        api.GET('/v1/strategies', { params: { query: { org: options.org } } }),
       );
       context.printer.list(
         answer,
@@ -138,10 +118,10 @@ export function registerStrategyCommands(program: Command, services: CliServices
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (name: string, options: { strategyVersion?: number; org?: string }, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
-      const stored = await ask((client) =>
-        client.get<StrategyAnswer>(
-          `${path`/v1/strategies/${name}`}${query({ version: options.strategyVersion, org: options.org })}`,
-        ),
+      const stored = await ask((api) =>
+        api.GET('/v1/strategies/{name}', {
+          params: { path: { name }, query: { version: options.strategyVersion, org: options.org } },
+        }),
       );
       if (context.printer.format === 'json') return context.printer.record(stored);
       context.io.stdout.write(
@@ -149,7 +129,7 @@ export function registerStrategyCommands(program: Command, services: CliServices
           `stages:\n${describeStages(stored.stages)}\n\n` +
           formatColumns(
             [
-              { header: 'GROUP', value: (row: StrategyGroup) => row.name },
+              { header: 'GROUP', value: (row: Schemas['StrategyGroupResponse']) => row.name },
               { header: 'CRITICAL', value: (row) => (row.critical ? 'yes' : 'no') },
               { header: 'DEPENDS ON', value: (row) => row.depends_on.join(', ') },
               { header: 'SELECTORS', value: (row) => row.selectors.length || 'all nodes' },
@@ -176,11 +156,10 @@ export function registerStrategyCommands(program: Command, services: CliServices
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (name: string, options: { strategyVersion?: number; org?: string }, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
-      const plan = await ask((client) =>
-        client.post<PlanAnswer>(
-          `${path`/v1/strategies/${name}/plan`}${query({ version: options.strategyVersion, org: options.org })}`,
-          {},
-        ),
+      const plan = await ask((api) =>
+        api.POST('/v1/strategies/{name}/plan', {
+          params: { path: { name }, query: { version: options.strategyVersion, org: options.org } },
+        }),
       );
       if (context.printer.format === 'json') return context.printer.record(plan);
       const warnings = [
@@ -200,7 +179,7 @@ export function registerStrategyCommands(program: Command, services: CliServices
             [
               {
                 header: 'GROUP',
-                value: (row: PlanAnswer['groups'][number]) => `${row.name}${row.critical ? ' *' : ''}`,
+                value: (row: Schemas['PlannedGroupResponse']) => `${row.name}${row.critical ? ' *' : ''}`,
               },
               { header: 'NODES', value: (row) => row.nodes.length },
               { header: 'HA GROUPS', value: (row) => row.ha_groups.join(', ') },

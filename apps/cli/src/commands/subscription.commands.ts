@@ -4,10 +4,10 @@
  * server-sent event stream), and what was delivered, asked of the notifier
  * (--notifier-url, else CAREEN_NOTIFIER_URL, else http://127.0.0.1:8084) with the caller's login.
  */
+import { type Notifier } from '@careen/api-client';
 import { type Command, InvalidArgumentError } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { serviceBaseUrl } from '../http/service-url';
 import { type Column } from '../output/output';
 import { type CliServices, serviceCommandContext } from './command-context';
@@ -19,35 +19,10 @@ export const NOTIFIER_URL_OPTION = [
   `notifier URL (default: CAREEN_NOTIFIER_URL, else ${DEFAULT_NOTIFIER_URL})`,
 ] as const;
 
-interface SubscriptionAnswer {
-  id: string;
-  org: string;
-  scope: string;
-  project_id: string | null;
-  hosts: string[];
-  states: string[];
-  kind: string;
-  url: string | null;
-  format: string | null;
-  created_at: string;
-  secrets: { expires_at: string | null }[];
-  nats?: { durable: string; subject: string; reply_subject: string; inbox_prefix: string };
-  secret?: string;
-  credentials?: string;
-}
+type Schemas = Notifier.components['schemas'];
+type SubscriptionRequest = Schemas['CreateSubscriptionDto'];
 
-interface DeliveryAnswer {
-  id: string;
-  subscription_id: string;
-  event_id: string;
-  subject: string;
-  state: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-}
-
-const SUBSCRIPTION_COLUMNS: readonly Column<SubscriptionAnswer>[] = [
+const SUBSCRIPTION_COLUMNS: readonly Column<Schemas['SubscriptionResponse']>[] = [
   { header: 'ID', value: (row) => row.id },
   {
     header: 'SCOPE',
@@ -63,7 +38,7 @@ const SUBSCRIPTION_COLUMNS: readonly Column<SubscriptionAnswer>[] = [
   { header: 'TARGET', value: (row) => row.url ?? row.nats?.durable ?? '' },
 ];
 
-const DELIVERY_COLUMNS: readonly Column<DeliveryAnswer>[] = [
+const DELIVERY_COLUMNS: readonly Column<Schemas['DeliveryResponse']>[] = [
   { header: 'ID', value: (row) => row.id },
   { header: 'SUBSCRIPTION', value: (row) => row.subscription_id },
   { header: 'EVENT', value: (row) => row.event_id },
@@ -92,7 +67,7 @@ interface AddOptions {
 }
 
 /** The request body of `subscription add`; exactly one scope. */
-export function subscriptionRequest(options: AddOptions): Record<string, unknown> {
+export function subscriptionRequest(options: AddOptions): SubscriptionRequest {
   const scopes = [options.project !== undefined, options.allProjects === true, options.admin === true];
   if (scopes.filter(Boolean).length !== 1)
     throw new CliError('say what to subscribe to: exactly one of --project P, --all-projects and --admin');
@@ -106,14 +81,22 @@ export function subscriptionRequest(options: AddOptions): Record<string, unknown
     scope: options.project !== undefined ? 'project' : options.admin ? 'admin' : 'all-projects',
     ...(options.project !== undefined ? { project_id: options.project } : {}),
     ...(options.hosts !== undefined ? { hosts: parseMembers(options.hosts) } : {}),
-    ...(options.states !== undefined ? { states: parseMembers(options.states) } : {}),
-    kind: options.kind,
-    ...(webhook ? { url: options.url, format: options.format ?? 'cloudevents' } : {}),
+    // The kind, states and format as typed: the notifier refuses any other with 400 naming what it takes.
+    ...(options.states !== undefined
+      ? { states: parseMembers(options.states) as SubscriptionRequest['states'] }
+      : {}),
+    kind: options.kind as SubscriptionRequest['kind'],
+    ...(webhook
+      ? { url: options.url, format: (options.format ?? 'cloudevents') as SubscriptionRequest['format'] }
+      : {}),
   };
 }
 
 /** What is shown once: a webhook's secret, or a NATS subscriber's creds, printed or written to a file. */
-async function shownOnce(answer: SubscriptionAnswer, credsOut: string | undefined): Promise<string> {
+async function shownOnce(
+  answer: Schemas['SubscriptionCreatedResponse'],
+  credsOut: string | undefined,
+): Promise<string> {
   if (answer.secret) return `signing secret (shown once, keep it with the receiver): ${answer.secret}`;
   if (!answer.credentials) return '';
   const where = answer.nats
@@ -131,7 +114,7 @@ async function shownOnce(answer: SubscriptionAnswer, credsOut: string | undefine
 export function notifierContext(command: Command, services: CliServices) {
   const flag = command.optsWithGlobals<{ notifierUrl?: string }>().notifierUrl;
   const url = serviceBaseUrl('notifier', flag ?? services.env.notifierUrl ?? DEFAULT_NOTIFIER_URL);
-  return serviceCommandContext(command, services, {
+  return serviceCommandContext<Notifier.paths>(command, services, {
     name: 'notifier',
     url,
     setting: '--notifier-url or CAREEN_NOTIFIER_URL',
@@ -140,7 +123,6 @@ export function notifierContext(command: Command, services: CliServices) {
 
 export function registerSubscriptionCommands(program: Command, services: CliServices): void {
   const notifier = (command: Command) => notifierContext(command, services);
-  const orgQuery = (org?: string) => (org ? `?org=${encodeURIComponent(org)}` : '');
 
   const subscription = program
     .command('subscription')
@@ -165,7 +147,7 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .action(async (options: AddOptions & { credsOut?: string }, command: Command) => {
       const body = subscriptionRequest(options);
       const { context, ask } = await notifier(command);
-      const created = await ask((client) => client.post<SubscriptionAnswer>('/v1/subscriptions', body));
+      const created = await ask((api) => api.POST('/v1/subscriptions', { body }));
       const once = await shownOnce(created, options.credsOut);
       context.printer.result(created, `subscription ${created.id}${once ? `\n${once}` : ''}`);
     });
@@ -176,10 +158,8 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .option('--org <org>', 'org (default: your own)')
     .action(async (options: { org?: string }, command: Command) => {
       const { context, ask } = await notifier(command);
-      const answer = await ask((client) =>
-        client.get<{ items: SubscriptionAnswer[]; total: number }>(
-          `/v1/subscriptions${orgQuery(options.org)}`,
-        ),
+      const answer = await ask((api) =>
+        api.GET('/v1/subscriptions', { params: { query: { org: options.org || undefined } } }),
       );
       context.printer.list(answer, SUBSCRIPTION_COLUMNS, 'no subscriptions');
     });
@@ -191,7 +171,7 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .action(async (id: string, _options: object, command: Command) => {
       const { context, ask } = await notifier(command);
       context.printer.record(
-        await ask((client) => client.get<SubscriptionAnswer>(path`/v1/subscriptions/${id}`)),
+        await ask((api) => api.GET('/v1/subscriptions/{id}', { params: { path: { id } } })),
       );
     });
 
@@ -201,7 +181,7 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .argument('<id>', 'subscription id')
     .action(async (id: string, _options: object, command: Command) => {
       const { context, ask } = await notifier(command);
-      await ask((client) => client.delete(path`/v1/subscriptions/${id}`));
+      await ask((api) => api.DELETE('/v1/subscriptions/{id}', { params: { path: { id } } }));
       context.printer.note(`removed subscription ${id}`);
     });
 
@@ -212,9 +192,10 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .requiredOption('--overlap <seconds>', 'how long the old secret keeps signing', seconds)
     .action(async (id: string, options: { overlap: number }, command: Command) => {
       const { context, ask } = await notifier(command);
-      const rotated = await ask((client) =>
-        client.post<SubscriptionAnswer>(path`/v1/subscriptions/${id}/rotate-secret`, {
-          overlap_seconds: options.overlap,
+      const rotated = await ask((api) =>
+        api.POST('/v1/subscriptions/{id}/rotate-secret', {
+          params: { path: { id } },
+          body: { overlap_seconds: options.overlap },
         }),
       );
       context.printer.result(rotated, `new signing secret (shown once): ${rotated.secret}`);
@@ -229,8 +210,8 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .option('--creds-out <file>', 'write the credentials to this file instead of printing them')
     .action(async (id: string, options: { credsOut?: string }, command: Command) => {
       const { context, ask } = await notifier(command);
-      const renewed = await ask((client) =>
-        client.post<SubscriptionAnswer>(path`/v1/subscriptions/${id}/credentials`, {}),
+      const renewed = await ask((api) =>
+        api.POST('/v1/subscriptions/{id}/credentials', { params: { path: { id } } }),
       );
       context.printer.result(renewed, await shownOnce(renewed, options.credsOut));
     });
@@ -241,8 +222,8 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .argument('<delivery>', 'delivery id (careen deliveries --state dead)')
     .action(async (id: string, _options: object, command: Command) => {
       const { context, ask } = await notifier(command);
-      const again = await ask((client) =>
-        client.post<DeliveryAnswer>(path`/v1/deliveries/${id}/redeliver`, {}),
+      const again = await ask((api) =>
+        api.POST('/v1/deliveries/{id}/redeliver', { params: { path: { id } } }),
       );
       context.printer.result(again, `delivery ${id} is ${again.state} again`);
     });
@@ -254,16 +235,25 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .option('--state <state>', 'pending, delivered or dead')
     .option('--org <org>', 'org (default: your own)')
     .option(...NOTIFIER_URL_OPTION)
-    .action(async (options: { subscription?: string; state?: string; org?: string }, command: Command) => {
-      const { context, ask } = await notifier(command);
-      const query = new URLSearchParams({
-        ...(options.subscription ? { subscription: options.subscription } : {}),
-        ...(options.state ? { state: options.state } : {}),
-        ...(options.org ? { org: options.org } : {}),
-      }).toString();
-      const answer = await ask((client) =>
-        client.get<{ items: DeliveryAnswer[]; total: number }>(`/v1/deliveries${query ? `?${query}` : ''}`),
-      );
-      context.printer.list(answer, DELIVERY_COLUMNS, 'no deliveries');
-    });
+    .action(
+      async (
+        // The state as typed: the notifier refuses any other with 400 naming the states.
+        options: { subscription?: string; state?: Schemas['DeliveryResponse']['state']; org?: string },
+        command: Command,
+      ) => {
+        const { context, ask } = await notifier(command);
+        const answer = await ask((api) =>
+          api.GET('/v1/deliveries', {
+            params: {
+              query: {
+                subscription: options.subscription || undefined,
+                state: options.state || undefined,
+                org: options.org || undefined,
+              },
+            },
+          }),
+        );
+        context.printer.list(answer, DELIVERY_COLUMNS, 'no deliveries');
+      },
+    );
 }

@@ -1,20 +1,11 @@
 /** `careen upgrade node|history`: one node's agent upgraded on its own, and the history of such upgrades. */
+import { type DeploymentOrchestrator } from '@careen/api-client';
 import { type Command } from 'commander';
 import { type CliServices } from './command-context';
-import { ORCHESTRATOR_URL_OPTION, orchestratorContext, query } from './orchestrator-service';
+import { ORCHESTRATOR_URL_OPTION, orchestratorContext } from './orchestrator-service';
 import { positiveWhole } from './strategy.commands';
 
-interface UpgradeAnswer {
-  id: string;
-  node_id: string;
-  from_version: string | null;
-  to_version: string;
-  strategy: string;
-  state: string;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
+type Upgrade = DeploymentOrchestrator.components['schemas']['UpgradeResponse'];
 
 export function registerUpgradeCommands(program: Command, services: CliServices): void {
   const upgrade = program
@@ -36,13 +27,14 @@ export function registerUpgradeCommands(program: Command, services: CliServices)
     .action(
       async (
         node: string,
-        options: { agentVersion: string; strategy: string; location?: string; org?: string },
+        // The strategy as typed: the orchestrator refuses any other with 400 naming what it takes.
+        options: { agentVersion: string; strategy: Upgrade['strategy']; location?: string; org?: string },
         command: Command,
       ) => {
         const { context, ask } = await orchestratorContext(command, services);
         const { agentVersion, ...rest } = options;
-        const asked = await ask((client) =>
-          client.post<UpgradeAnswer>('/v1/upgrades', { node_id: node, version: agentVersion, ...rest }),
+        const asked = await ask((api) =>
+          api.POST('/v1/upgrades', { body: { node_id: node, version: agentVersion, ...rest } }),
         );
         context.printer.result(
           asked,
@@ -62,12 +54,15 @@ export function registerUpgradeCommands(program: Command, services: CliServices)
     .option('--limit <n>', 'at most this many (default 50)', positiveWhole)
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(
-      async (options: { node?: string; state?: string; limit?: number; org?: string }, command: Command) => {
+      async (
+        // The state as typed: the orchestrator refuses any other with 400 naming the states.
+        options: { node?: string; state?: Upgrade['state']; limit?: number; org?: string },
+        command: Command,
+      ) => {
         const { context, ask } = await orchestratorContext(command, services);
-        const answer = await ask((client) =>
-          client.get<{ items: UpgradeAnswer[]; total: number }>(
-            `/v1/upgrades${query({ node_id: options.node, state: options.state, limit: options.limit, org: options.org })}`,
-          ),
+        const { node, state, limit, org } = options;
+        const answer = await ask((api) =>
+          api.GET('/v1/upgrades', { params: { query: { node_id: node, state, limit, org } } }),
         );
         context.printer.list(
           answer,

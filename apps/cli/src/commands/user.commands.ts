@@ -1,20 +1,16 @@
 /** `careen user add|list|show|remove`: users of an org. */
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
-import { path } from '../http/exchange-client';
 import { type Column } from '../output/output';
 import { isInteractive, promptSecret, readAllInput } from '../terminal/prompts';
 import { type CliServices, type CommandContext, contextOf, orgCommandContext } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 
-interface UserAnswer {
-  org: string;
-  username: string;
-  role: string;
-  createdAt: string;
-}
+type User = Exchange.components['schemas']['UserResponse'];
+type Role = User['role'];
 
-const USER_COLUMNS: readonly Column<UserAnswer>[] = [
+const USER_COLUMNS: readonly Column<User>[] = [
   { header: 'USERNAME', value: (user) => user.username },
   { header: 'ROLE', value: (user) => user.role },
   { header: 'CREATED', value: (user) => user.createdAt },
@@ -38,19 +34,21 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .action(
       async (
         username: string,
-        options: { role: string; org?: string; passwordStdin?: boolean },
+        // The role as typed: the exchange refuses any other with 400 naming the roles it takes.
+        options: { role: Role; org?: string; passwordStdin?: boolean },
         command: Command,
       ) => {
         const context = contextOf(command, services);
-        const client = await context.client();
-        const org = await context.org(client, options.org);
+        const exchange = await context.exchange();
+        const org = await context.org(exchange, options.org);
         const password = await newPassword(context, options.passwordStdin === true, `${org}/${username}`);
         context.printer.record(
-          await client.post<UserAnswer>(path`/v1/orgs/${org}/users`, {
-            username,
-            password,
-            role: options.role,
-          }),
+          await exchange((api) =>
+            api.POST('/v1/orgs/{org}/users', {
+              params: { path: { org } },
+              body: { username, password, role: options.role },
+            }),
+          ),
         );
       },
     );
@@ -60,8 +58,8 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .description('list the users of an org')
     .option(...ORG_OPTION)
     .action(async (options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const answer = await client.get<{ items: UserAnswer[]; total: number }>(path`/v1/orgs/${org}/users`);
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const answer = await exchange((api) => api.GET('/v1/orgs/{org}/users', { params: { path: { org } } }));
       context.printer.list(answer, USER_COLUMNS, `no users in org "${org}"`);
     });
 
@@ -71,8 +69,12 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .argument('<username>', 'user name')
     .option(...ORG_OPTION)
     .action(async (username: string, options: { org?: string }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      context.printer.record(await client.get<UserAnswer>(path`/v1/orgs/${org}/users/${username}`));
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      context.printer.record(
+        await exchange((api) =>
+          api.GET('/v1/orgs/{org}/users/{username}', { params: { path: { org, username } } }),
+        ),
+      );
     });
 
   user
@@ -82,14 +84,11 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .option(...ORG_OPTION)
     .option(...YES_OPTION)
     .action(async (username: string, options: { org?: string; yes?: boolean }, command: Command) => {
-      const { context, client, org } = await orgCommandContext(command, services, options.org);
-      const what = `user "${org}/${username}"`;
-      await removeAfterConfirmation(
-        context,
-        client,
-        what,
-        path`/v1/orgs/${org}/users/${username}`,
-        options.yes,
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      await removeAfterConfirmation(context, `user "${org}/${username}"`, options.yes, () =>
+        exchange((api) =>
+          api.DELETE('/v1/orgs/{org}/users/{username}', { params: { path: { org, username } } }),
+        ),
       );
     });
 }

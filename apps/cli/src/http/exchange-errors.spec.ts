@@ -1,4 +1,5 @@
-import { ExchangeUnreachable, failureReason, fieldProblems, refusal } from './exchange-errors';
+import { ApiError, ServiceUnreachable } from '@careen/api-client';
+import { cliErrorOf, ExchangeRefusal, ExchangeUnreachable, fieldProblems, refusal } from './exchange-errors';
 
 const URL = 'http://localhost:8080';
 
@@ -6,7 +7,6 @@ describe('error mapping', () => {
   it('shows the message and status of an error answer', () => {
     const error = refusal(
       409,
-      'Conflict',
       {
         statusCode: 409,
         error: 'Conflict',
@@ -23,16 +23,21 @@ describe('error mapping', () => {
   it('lists each invalid field of a 400 on its own line', () => {
     const error = refusal(
       400,
-      'Bad Request',
       {
         statusCode: 400,
         error: 'Bad Request',
         message:
           'invalid request: role: role must be one of the following values: hubAdmin, orgAdmin, user; password: too short',
-        details: [
-          { field: 'role', problems: ['role must be one of the following values: hubAdmin, orgAdmin, user'] },
-          { field: 'password', problems: ['too short', 'too simple'] },
-        ],
+        details: {
+          code: 'INVALID_REQUEST',
+          fields: [
+            {
+              field: 'role',
+              problems: ['role must be one of the following values: hubAdmin, orgAdmin, user'],
+            },
+            { field: 'password', problems: ['too short', 'too simple'] },
+          ],
+        },
       },
       URL,
     );
@@ -50,47 +55,64 @@ describe('error mapping', () => {
       message,
       details: { code: 'X' },
     });
-    expect(refusal(401, 'Unauthorized', body(401, 'token expired'), URL, 'run "careen login"').message).toBe(
+    expect(refusal(401, body(401, 'token expired'), URL, 'run "careen login"').message).toBe(
       'token expired (401); run "careen login"',
     );
-    expect(refusal(403, 'Forbidden', body(403, 'forbidden'), URL, 'run "careen login"').message).toBe(
-      'forbidden (403)',
-    );
+    expect(refusal(403, body(403, 'forbidden'), URL, 'run "careen login"').message).toBe('forbidden (403)');
   });
 
   it('says when the answer is not one of an exchange', () => {
-    expect(refusal(502, 'Bad Gateway', undefined, URL).message).toBe(
+    expect(refusal(502, undefined, URL).message).toBe(
       'the exchange at http://localhost:8080 answered 502 Bad Gateway; is that URL a Careen exchange?',
     );
-    expect(refusal(404, 'Not Found', '<html>', URL).body).toBeUndefined();
+    expect(refusal(404, '<html>', URL).body).toBeUndefined();
+    expect(refusal(200, undefined, URL).message).toBe(
+      'the exchange at http://localhost:8080 answered 200 OK; is that URL a Careen exchange?',
+    );
   });
 
   it('recognizes only well-formed field details', () => {
-    expect(fieldProblems([{ field: 'id', problems: ['bad'] }])).toEqual([{ field: 'id', problems: ['bad'] }]);
+    expect(fieldProblems({ code: 'X', fields: [{ field: 'id', problems: ['bad'] }] })).toEqual([
+      { field: 'id', problems: ['bad'] },
+    ]);
     expect(fieldProblems({ code: 'X' })).toBeUndefined();
-    expect(fieldProblems([])).toBeUndefined();
-    expect(fieldProblems([{ field: 'id', problems: [1] }])).toBeUndefined();
+    expect(fieldProblems({ code: 'X', fields: [] })).toBeUndefined();
+    expect(fieldProblems({ code: 'X', fields: [{ field: 'id', problems: [1] }] })).toBeUndefined();
+    expect(fieldProblems(undefined)).toBeUndefined();
   });
 
-  it('names the system reason of a request that got no answer', () => {
-    const refused = new TypeError('fetch failed', {
-      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
-    });
-    expect(failureReason(refused, 30_000)).toBe('ECONNREFUSED');
+  it("turns a client's failures into the CLI's errors, and leaves any other as it is", () => {
+    const refused = cliErrorOf(
+      new ApiError(
+        401,
+        {
+          statusCode: 401,
+          error: 'Unauthorized',
+          message: 'token expired',
+          details: { code: 'TOKEN_EXPIRED' },
+        },
+        `${URL}/v1/orgs/acme`,
+      ),
+      URL,
+      'run "careen login"',
+    );
+    expect(refused).toBeInstanceOf(ExchangeRefusal);
+    expect((refused as ExchangeRefusal).lines()).toEqual(['error: token expired (401); run "careen login"']);
 
-    const everyAddress = new TypeError('fetch failed', {
-      cause: new AggregateError([
-        Object.assign(new Error('a'), { code: 'ECONNREFUSED' }),
-        Object.assign(new Error('b'), { code: 'ENETUNREACH' }),
-      ]),
-    });
-    expect(failureReason(everyAddress, 30_000)).toBe('ECONNREFUSED');
+    const proxied = cliErrorOf(new ApiError(502, undefined, `${URL}/v1/orgs`), URL) as ExchangeRefusal;
+    expect([proxied.status, proxied.body, proxied.message]).toEqual([
+      502,
+      undefined,
+      'the exchange at http://localhost:8080 answered 502 Bad Gateway; is that URL a Careen exchange?',
+    ]);
 
-    const timeout = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
-    expect(failureReason(timeout, 30_000)).toBe('no answer within 30s');
-
-    expect(new ExchangeUnreachable(URL, 'ECONNREFUSED').lines()).toEqual([
+    const unreachable = cliErrorOf(new ServiceUnreachable(`${URL}/v1/orgs`, 'ECONNREFUSED'), URL);
+    expect(unreachable).toBeInstanceOf(ExchangeUnreachable);
+    expect((unreachable as ExchangeUnreachable).lines()).toEqual([
       'error: cannot reach the exchange at http://localhost:8080 (ECONNREFUSED)',
     ]);
+
+    const hungUp = new DOMException('This operation was aborted', 'AbortError');
+    expect(cliErrorOf(hungUp, URL)).toBe(hungUp);
   });
 });

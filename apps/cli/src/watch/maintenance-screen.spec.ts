@@ -1,16 +1,21 @@
-import { renderSession, type SessionAnswer } from './maintenance-screen';
+import { renderSession, type SessionWithTimeline } from './maintenance-screen';
 
 const NOW = new Date('2026-12-01T02:10:00.000Z');
 
-const SESSION: SessionAnswer = {
+const SESSION: SessionWithTimeline = {
   session_id: '0b5e6a4c-1111-4222-8333-444455556666',
   org: 'acme',
   state: 'PLANNED_MAINTENANCE',
   paused: false,
   failure: null,
+  created_by: 'acme/ada',
   created_at: '2026-12-01T02:00:00.000Z',
+  updated_at: '2026-12-01T02:09:30.000Z',
   closed_at: null,
+  actions_at: '2026-12-01T02:01:00.000Z',
   host_action: { kind: 'manual' },
+  max_parallel_hosts: 1,
+  metadata: {},
   hosts: [
     { host: 'h1', ha_group: 'pair', phase: 'done', since: '2026-12-01T02:05:00.000Z', reason: null },
     {
@@ -32,13 +37,39 @@ const SESSION: SessionAnswer = {
     {
       project_id: 'red',
       subscribed: true,
+      reply_timeout_seconds: 60,
+      reply_timeout_policy: 'proceed',
       instance_ids: ['web@h1', 'web@h2'],
-      asks: [{ state: 'PLANNED_MAINTENANCE', host: 'h2', answer: 'ack' }],
+      asks: [
+        {
+          state: 'PLANNED_MAINTENANCE',
+          host: 'h2',
+          asked_at: '2026-12-01T02:09:00.000Z',
+          deadline: '2026-12-01T02:10:00.000Z',
+          answer: 'ack',
+          answered_at: '2026-12-01T02:09:20.000Z',
+          instance_actions: null,
+        },
+      ],
     },
-    { project_id: 'blue', subscribed: false, instance_ids: ['db@h2'], asks: [] },
+    {
+      project_id: 'blue',
+      subscribed: false,
+      reply_timeout_seconds: 60,
+      reply_timeout_policy: 'proceed',
+      instance_ids: ['db@h2'],
+      asks: [],
+    },
   ],
   timeline: [
-    { at: '2026-12-01T02:09:30.000Z', kind: 'sent', project_id: null, host: 'h2', state: 'IN_MAINTENANCE' },
+    {
+      at: '2026-12-01T02:09:30.000Z',
+      kind: 'sent',
+      project_id: null,
+      host: 'h2',
+      state: 'IN_MAINTENANCE',
+      detail: {},
+    },
   ],
 };
 

@@ -2,37 +2,15 @@
  * A maintenance session as `careen maintenance show|watch` print it: a headline, the hosts with
  * their phase, the projects with their last ask, and the latest lines of the timeline.
  */
+import { type MaintenanceSession } from '@careen/api-client';
 import { formatColumns } from '../output/output';
 import { since } from './rollout-screen';
 
-export interface SessionAnswer {
-  session_id: string;
-  org: string;
-  state: string;
-  paused: boolean;
-  failure: string | null;
-  created_at: string;
-  closed_at: string | null;
-  host_action: { kind: string };
-  hosts: { host: string; ha_group: string | null; phase: string; since: string; reason: string | null }[];
-  projects: {
-    project_id: string;
-    subscribed: boolean;
-    instance_ids: string[];
-    asks: { state: string; host: string | null; answer: string }[];
-  }[];
-  timeline?: {
-    at: string;
-    kind: string;
-    project_id: string | null;
-    host: string | null;
-    state: string | null;
-  }[];
-}
+export type SessionWithTimeline = MaintenanceSession.components['schemas']['SessionWithTimelineResponse'];
 
 export const FINISHED_SESSION_STATES = ['MAINTENANCE_DONE', 'MAINTENANCE_FAILED'];
 
-export function renderSession(session: SessionAnswer, now: Date, timelineLines = 8): string {
+export function renderSession(session: SessionWithTimeline, now: Date, timelineLines = 8): string {
   const done = session.hosts.filter((host) => host.phase === 'done').length;
   const skipped = session.hosts.filter((host) => host.phase === 'skipped').length;
   const headline = [
@@ -42,7 +20,7 @@ export function renderSession(session: SessionAnswer, now: Date, timelineLines =
   ];
   const hosts = formatColumns(
     [
-      { header: 'HOST', value: (row: SessionAnswer['hosts'][number]) => row.host },
+      { header: 'HOST', value: (row: SessionWithTimeline['hosts'][number]) => row.host },
       { header: 'HA GROUP', value: (row) => row.ha_group ?? '' },
       { header: 'PHASE', value: (row) => row.phase },
       { header: 'SINCE', value: (row) => since(row.since, now) },
@@ -55,14 +33,14 @@ export function renderSession(session: SessionAnswer, now: Date, timelineLines =
       ? 'no project has instances on these hosts\n'
       : formatColumns(
           [
-            { header: 'PROJECT', value: (row: SessionAnswer['projects'][number]) => row.project_id },
+            { header: 'PROJECT', value: (row: SessionWithTimeline['projects'][number]) => row.project_id },
             { header: 'INSTANCES', value: (row) => row.instance_ids.length },
             { header: 'SUBSCRIBED', value: (row) => (row.subscribed ? 'yes' : 'no') },
             { header: 'LAST ASK', value: (row) => lastAsk(row.asks) },
           ],
           session.projects,
         );
-  const timeline = (session.timeline ?? [])
+  const timeline = session.timeline
     .slice(-timelineLines)
     .map(
       (entry) =>
@@ -71,7 +49,7 @@ export function renderSession(session: SessionAnswer, now: Date, timelineLines =
   return `${headline.join('\n')}\n\n${hosts}\n${projects}${timeline.length > 0 ? `\n${timeline.join('\n')}\n` : ''}`;
 }
 
-function lastAsk(asks: SessionAnswer['projects'][number]['asks']): string {
+function lastAsk(asks: SessionWithTimeline['projects'][number]['asks']): string {
   const ask = asks.at(-1);
   if (!ask) return 'not asked';
   return `${ask.state}${ask.host ? ` ${ask.host}` : ''}: ${ask.answer}`;

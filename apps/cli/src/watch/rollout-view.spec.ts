@@ -1,18 +1,18 @@
 import { renderRollout, since } from './rollout-screen';
-import { buildRolloutView, EtaEstimator, type WatchedPolicy } from './rollout-view';
+import { buildRolloutView, EtaEstimator, type WatchedPolicy, type WatchedStatus } from './rollout-view';
 
 const policy: WatchedPolicy = {
   name: 'to-two',
   state: 'active',
   disabledReason: null,
-  agentUpgradePolicy: { atLeastVersion: '2.0.0' },
+  agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now', duration: 0, action: 'install' },
 };
 const node = (id: string, haGroup: string | null, version = '1.0.0') => ({
   id,
   haGroup,
   status: { lastHeartbeat: '2026-03-01T11:59:50.000Z', agentVersion: { package: version } },
 });
-const status = (id: string, value: string, error: string | null = null) => ({
+const status = (id: string, value: WatchedStatus['status'], error: string | null = null) => ({
   node: id,
   status: value,
   version: '2.0.0',

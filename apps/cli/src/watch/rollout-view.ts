@@ -4,6 +4,7 @@
  * error and when it was last seen; the groups a failed member halts; counts; whether the
  * rollout is over, or stopped. Pure: the answers and the time come in, the view goes out.
  */
+import { type Exchange } from '@careen/api-client';
 import {
   type ManagementStatusValue,
   MANAGEMENT_STATUSES,
@@ -11,25 +12,18 @@ import {
   UNHEALTHY_STATUSES,
 } from '@careen/contracts';
 
-export interface WatchedPolicy {
-  name: string;
-  state: 'active' | 'paused' | 'disabled';
-  disabledReason: string | null;
-  agentUpgradePolicy: { atLeastVersion?: string } | null;
-}
+type Schemas = Exchange.components['schemas'];
 
-export interface WatchedStatus {
-  node: string;
-  status: string;
-  version: string | null;
-  error: string | null;
-}
-
-export interface WatchedNode {
-  id: string;
-  haGroup: string | null;
-  status: { lastHeartbeat?: string | null; agentVersion?: { package?: string | null } | null } | null;
-}
+/** What the view reads of the policy, its nodes' statuses and the nodes, as the exchange answers them. */
+export type WatchedPolicy = Pick<
+  Schemas['ManagementPolicyResponse'],
+  'name' | 'state' | 'disabledReason' | 'agentUpgradePolicy'
+>;
+export type WatchedStatus = Pick<
+  Schemas['ManagementStatusResponse'],
+  'node' | 'status' | 'version' | 'error'
+>;
+export type WatchedNode = Pick<Schemas['NodeResponse'], 'id' | 'haGroup' | 'status'>;
 
 export interface MemberView {
   node: string;

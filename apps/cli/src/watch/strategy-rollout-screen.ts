@@ -3,37 +3,11 @@
  * bar of its nodes (done well, failed, left), its phase, and why it failed; with `nodes`, every
  * node that failed and why.
  */
+import { type DeploymentOrchestrator } from '@careen/api-client';
 import { formatColumns } from '../output/output';
 import { since } from './rollout-screen';
 
-export interface StrategyRolloutAnswer {
-  id: string;
-  org: string;
-  strategy: string;
-  strategy_version: number;
-  version: string;
-  state: string;
-  reason: string | null;
-  current_group: string | null;
-  counts: Record<'nodes' | 'not started' | 'prepared' | 'success' | 'failure', number>;
-  groups: {
-    name: string;
-    critical: boolean;
-    phase: string;
-    reason: string | null;
-    nodes: number;
-    successful: number;
-    failed: number;
-  }[];
-  nodes?: {
-    node: string;
-    state: string;
-    group: string | null;
-    status: string | null;
-    error: string | null;
-  }[];
-  created_at: string;
-}
+type Schemas = DeploymentOrchestrator.components['schemas'];
 
 export const FINISHED_ROLLOUT_STATES = ['completed', 'failed', 'cancelled'];
 const BAR = 20;
@@ -46,7 +20,7 @@ export function progressBar(total: number, successful: number, failed: number): 
   return `[${'#'.repeat(good)}${'x'.repeat(bad)}${'.'.repeat(BAR - good - bad)}]`;
 }
 
-export function renderStrategyRollout(rollout: StrategyRolloutAnswer, now: Date): string {
+export function renderStrategyRollout(rollout: Schemas['RolloutResponse'], now: Date): string {
   const { counts } = rollout;
   const headline = [
     `rollout ${rollout.id} of ${rollout.strategy} v${rollout.strategy_version} to ${rollout.version}: ${rollout.state}`,
@@ -58,7 +32,7 @@ export function renderStrategyRollout(rollout: StrategyRolloutAnswer, now: Date)
     [
       {
         header: 'GROUP',
-        value: (row: StrategyRolloutAnswer['groups'][number]) => `${row.name}${row.critical ? ' *' : ''}`,
+        value: (row: Schemas['RolloutGroupResponse']) => `${row.name}${row.critical ? ' *' : ''}`,
       },
       { header: 'PROGRESS', value: (row) => progressBar(row.nodes, row.successful, row.failed) },
       {
@@ -70,7 +44,7 @@ export function renderStrategyRollout(rollout: StrategyRolloutAnswer, now: Date)
     ],
     rollout.groups,
   );
-  const failed = (rollout.nodes ?? []).filter((node) => node.state === 'failure');
+  const failed = rollout.nodes.filter((node) => node.state === 'failure');
   const failures =
     failed.length === 0
       ? ''

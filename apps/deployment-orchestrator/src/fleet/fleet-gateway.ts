@@ -4,7 +4,8 @@
  * exists, and the node-targeted management policies through which nodes download and install
  * (created once, read back, paused, resumed, removed).
  */
-import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
+import { ApiError, dataOf, type Exchange } from '@careen/api-client';
+import { type ExchangeClient } from '@careen/service';
 import { exchangeUnavailable } from '../orchestrator.errors';
 import { type SelectableNode } from '../strategies/node-selection';
 
@@ -15,15 +16,7 @@ export interface FleetNode extends SelectableNode {
   agentVersion: string | null;
 }
 
-interface NodeAnswer {
-  id: string;
-  tags: string[];
-  labels: Record<string, string>;
-  rack: string | null;
-  haGroup: string | null;
-  maintenance: Record<string, unknown> | null;
-  status: { lastHeartbeat?: string; agentVersion?: { package?: string } } | null;
-}
+type NodeAnswer = Exchange.components['schemas']['NodeResponse'];
 
 export interface PolicyStatus {
   node: string;
@@ -49,38 +42,41 @@ export class FleetGateway {
   constructor(private readonly client: ExchangeClient | undefined) {}
 
   async nodes(org: string): Promise<FleetNode[]> {
-    const nodes = await this.orUndefined(this.exchange.list<NodeAnswer>(org, 'nodes'));
-    return (nodes ?? []).map(toFleetNode);
+    const nodes = await this.orUndefined(this.api.GET('/v1/orgs/{org}/nodes', { params: { path: { org } } }));
+    return (nodes?.items ?? []).map(toFleetNode);
   }
 
   async node(org: string, id: string): Promise<FleetNode | undefined> {
     const node = await this.orUndefined(
-      this.exchange.call<NodeAnswer>('GET', `${orgPath(org)}/nodes/${encodeURIComponent(id)}`),
+      this.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id } } }),
     );
     return node && toFleetNode(node);
   }
 
   async packageExists(version: string): Promise<boolean> {
     const found = await this.orUndefined(
-      this.exchange.call<object>('GET', `/v1/agent-packages/${encodeURIComponent(version)}`),
+      this.api.GET('/v1/agent-packages/{version}', { params: { path: { version } } }),
     );
     return found !== undefined;
   }
 
   /** Creates the policy unless it exists: after a restart the nodes are not asked again. */
   async ensurePolicy(org: string, policy: NodePolicy): Promise<void> {
-    const path = policyPath(org, policy.name);
-    if (await this.orUndefined(this.exchange.call<object>('GET', path))) return;
+    const path = { params: { path: { org, name: policy.name } } };
+    if (await this.orUndefined(this.api.GET('/v1/orgs/{org}/management-policies/{name}', path))) return;
     await this.orUndefined(
-      this.exchange.call('PUT', path, {
-        description: policy.description,
-        enabled: true,
-        nodes: policy.nodes,
-        agentUpgradePolicy: {
-          atLeastVersion: policy.version,
-          start: 'now',
-          action: policy.action,
-          ...(policy.location && { location: policy.location }),
+      this.api.PUT('/v1/orgs/{org}/management-policies/{name}', {
+        ...path,
+        body: {
+          description: policy.description,
+          enabled: true,
+          nodes: policy.nodes,
+          agentUpgradePolicy: {
+            atLeastVersion: policy.version,
+            start: 'now',
+            action: policy.action,
+            ...(policy.location && { location: policy.location }),
+          },
         },
       }),
     );
@@ -90,12 +86,10 @@ export class FleetGateway {
   async statuses(org: string, name: string): Promise<PolicyStatus[] | undefined> {
     const statuses: PolicyStatus[] = [];
     for (let after: string | null = null; ;) {
-      const query: string = after ? `?after=${encodeURIComponent(after)}` : '';
-      const page = await this.orUndefined(
-        this.exchange.call<{ items: PolicyStatus[]; next: string | null }>(
-          'GET',
-          `${policyPath(org, name)}/statuses${query}`,
-        ),
+      const page: { items: PolicyStatus[]; next: string | null } | undefined = await this.orUndefined(
+        this.api.GET('/v1/orgs/{org}/management-policies/{name}/statuses', {
+          params: { path: { org, name }, query: after ? { after } : {} },
+        }),
       );
       if (!page) return undefined;
       statuses.push(...page.items);
@@ -106,37 +100,40 @@ export class FleetGateway {
 
   /** Pauses or resumes the policy's rollout; a policy that is gone needs neither. */
   async setPaused(org: string, name: string, paused: boolean): Promise<void> {
+    const path = { params: { path: { org, name } } };
     await this.orUndefined(
-      this.exchange.call('POST', `${policyPath(org, name)}/${paused ? 'pause' : 'resume'}`, {}),
+      paused
+        ? this.api.POST('/v1/orgs/{org}/management-policies/{name}/pause', path)
+        : this.api.POST('/v1/orgs/{org}/management-policies/{name}/resume', { ...path, body: {} }),
     );
   }
 
   async removePolicy(org: string, name: string): Promise<void> {
-    await this.orUndefined(this.exchange.call('DELETE', policyPath(org, name)));
+    await this.orUndefined(
+      this.api.DELETE('/v1/orgs/{org}/management-policies/{name}', { params: { path: { org, name } } }),
+    );
   }
 
-  private get exchange(): ExchangeClient {
+  private get api(): ExchangeClient['api'] {
     if (!this.client)
       throw exchangeUnavailable(
         'the orchestrator has no exchange credentials (CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD): it cannot read nodes or send upgrades',
       );
-    return this.client;
+    return this.client.api;
   }
 
   /** The answer; undefined when the exchange has no such thing. */
-  private async orUndefined<T>(call: Promise<T>): Promise<T | undefined> {
+  private async orUndefined<T>(
+    call: Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<T | undefined> {
     try {
-      return await call;
+      return await dataOf(call);
     } catch (error) {
-      if (error instanceof ExchangeRequestError && error.status === 404) return undefined;
+      if (error instanceof ApiError && error.status === 404) return undefined;
       throw exchangeUnavailable(`the exchange did not do what was asked: ${(error as Error).message}`);
     }
   }
 }
-
-const orgPath = (org: string) => `/v1/orgs/${encodeURIComponent(org)}`;
-const policyPath = (org: string, name: string) =>
-  `${orgPath(org)}/management-policies/${encodeURIComponent(name)}`;
 
 function toFleetNode(node: NodeAnswer): FleetNode {
   return {

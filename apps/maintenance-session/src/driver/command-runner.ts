@@ -6,7 +6,8 @@
  * attempt after one whose end was lost does not take the session's own cordon for an
  * operator's), the host action started once. A command the platform refuses for now (the group's slot is held) stays pending.
  */
-import { ExchangeRequestError, type ExchangeClient } from '@careen/service';
+import { type Agbot, ApiError, dataOf, type ServiceClient } from '@careen/api-client';
+import { type ExchangeClient } from '@careen/service';
 import { type WorkflowInput } from '../workflow/workflow.types';
 import { type PendingCommand, type SessionRecord } from '../sessions/session-record';
 import { type SessionStore } from '../sessions/session-store';
@@ -20,60 +21,72 @@ export interface CommandRunnerSettings {
 }
 
 export class CommandRunner {
+  private readonly agbot: ServiceClient<Agbot.paths>;
+
   constructor(
     private readonly exchange: ExchangeClient,
     private readonly store: SessionStore,
     private readonly settings: CommandRunnerSettings,
-  ) {}
+  ) {
+    this.agbot = exchange.service<Agbot.paths>(settings.agbotUrl);
+  }
 
   async run(record: SessionRecord, pending: PendingCommand): Promise<CommandOutcome> {
     const { command } = pending;
-    const node = `/v1/orgs/${encodeURIComponent(record.org)}/nodes/${encodeURIComponent(command.host)}`;
+    const node = { params: { path: { org: record.org, id: command.host } } };
     try {
       switch (command.kind) {
         case 'take-slot':
-          await this.takeSlot(node);
+          await this.takeSlot(record.org, command.host);
           return { done: true, input: { kind: 'slot-granted', host: command.host } };
         case 'release-slot':
-          await this.exchange.call('DELETE', `${node}/maintenance-slot`, undefined, this.settings.agbotUrl);
+          await dataOf(
+            this.agbot.DELETE('/v1/orgs/{org}/nodes/{node}/maintenance-slot', {
+              params: { path: { org: record.org, node: command.host } },
+            }),
+          );
           return { done: true };
         case 'cordon': {
           // A host an operator had cordoned already stays cordoned after the session.
           let found = pending.result as { alreadyCordoned: boolean } | null;
           if (!found) {
-            const { schedulable } = await this.exchange.call<{ schedulable: boolean }>('GET', node);
+            const { schedulable } = await dataOf(this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}', node));
             found = { alreadyCordoned: !schedulable };
             await this.store.keepFinding(pending.id, found);
           }
-          if (!found.alreadyCordoned) await this.exchange.call('PATCH', node, { schedulable: false });
+          if (!found.alreadyCordoned)
+            await dataOf(
+              this.exchange.api.PATCH('/v1/orgs/{org}/nodes/{id}', { ...node, body: { schedulable: false } }),
+            );
           return { done: true, result: found };
         }
         case 'uncordon':
           if ((await this.store.commandResult(record.id, command.host, 'cordon'))?.alreadyCordoned)
             return { done: true };
-          await this.exchange.call('PATCH', node, { schedulable: true });
+          await dataOf(
+            this.exchange.api.PATCH('/v1/orgs/{org}/nodes/{id}', { ...node, body: { schedulable: true } }),
+          );
           return { done: true };
         case 'start-host-action':
           await this.startHostAction(record, command.host);
           return { done: true };
       }
     } catch (error) {
-      if (error instanceof ExchangeRequestError && error.status === 409)
-        return { done: false, why: error.message };
+      if (error instanceof ApiError && error.status === 409) return { done: false, why: error.message };
       // A node removed from the exchange meanwhile has nothing left to cordon, release or upgrade.
-      if (error instanceof ExchangeRequestError && error.status === 404 && command.kind !== 'take-slot')
+      if (error instanceof ApiError && error.status === 404 && command.kind !== 'take-slot')
         return { done: true };
       throw error;
     }
   }
 
   /** Asks for the host's slot again, which renews its lease. */
-  async takeSlot(node: string): Promise<void> {
-    await this.exchange.call(
-      'POST',
-      `${node}/maintenance-slot`,
-      { leaseSeconds: this.settings.slotLeaseSeconds },
-      this.settings.agbotUrl,
+  async takeSlot(org: string, host: string): Promise<void> {
+    await dataOf(
+      this.agbot.POST('/v1/orgs/{org}/nodes/{node}/maintenance-slot', {
+        params: { path: { org, node: host } },
+        body: { leaseSeconds: this.settings.slotLeaseSeconds },
+      }),
     );
   }
 
@@ -92,15 +105,16 @@ export class CommandRunner {
     }
     if (action.kind === 'agent-upgrade') {
       const policy = agentUpgradePolicyName(record.id, host);
-      await this.exchange.call(
-        'PUT',
-        `/v1/orgs/${encodeURIComponent(record.org)}/management-policies/${policy}`,
-        {
-          description: `maintenance session ${record.id}: agent of ${host} to ${action.version}`,
-          enabled: true,
-          nodes: [host],
-          agentUpgradePolicy: { atLeastVersion: action.version, start: 'now' },
-        },
+      await dataOf(
+        this.exchange.api.PUT('/v1/orgs/{org}/management-policies/{name}', {
+          params: { path: { org: record.org, name: policy } },
+          body: {
+            description: `maintenance session ${record.id}: agent of ${host} to ${action.version}`,
+            enabled: true,
+            nodes: [host],
+            agentUpgradePolicy: { atLeastVersion: action.version, start: 'now' },
+          },
+        }),
       );
       await this.store.startHostAction(manager, record.id, host, null, { managementPolicy: policy });
       return;

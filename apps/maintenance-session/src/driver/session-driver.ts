@@ -7,6 +7,7 @@
  * whose commands are all carried out gives its hosts back. After a restart the pass starts from
  * the stored progress and pending commands: nothing acknowledged is asked again.
  */
+import { dataOf } from '@careen/api-client';
 import { TERMINAL_STATUSES, type ManagementStatusValue } from '@careen/contracts';
 import { type ExchangeClient, WakeableLoop } from '@careen/service';
 import { type FleetFacts } from '../planning/fleet-facts';
@@ -138,13 +139,12 @@ export class SessionDriver {
     if (record.hostAction.kind === 'simulated') return action.dueAt !== null && action.dueAt <= this.now();
     if (record.hostAction.kind !== 'agent-upgrade') return false;
     const policy = String(action.detail.managementPolicy);
-    const status = await this.options.exchange
-      .call<{ status: ManagementStatusValue }>(
-        'GET',
-        `/v1/orgs/${encodeURIComponent(record.org)}/nodes/${encodeURIComponent(host)}/managementStatus/${policy}`,
-      )
-      .catch(() => undefined);
-    if (!status || !TERMINAL_STATUSES.includes(status.status)) return false;
+    const status = await dataOf(
+      this.options.exchange.api.GET('/v1/orgs/{org}/nodes/{node}/managementStatus/{nmp}', {
+        params: { path: { org: record.org, node: host, nmp: policy } },
+      }),
+    ).catch(() => undefined);
+    if (!status || !TERMINAL_STATUSES.includes(status.status as ManagementStatusValue)) return false;
     await this.options.steps.note(record.id, {
       kind: 'note',
       project: null,
@@ -165,9 +165,7 @@ export class SessionDriver {
         .map(async ([host]) => {
           const key = `${record.id}/${host}`;
           if (now - (this.renewedAt.get(key) ?? 0) < every) return;
-          await this.options.runner.takeSlot(
-            `/v1/orgs/${encodeURIComponent(record.org)}/nodes/${encodeURIComponent(host)}`,
-          );
+          await this.options.runner.takeSlot(record.org, host);
           this.renewedAt.set(key, now);
         }),
     );

@@ -4,37 +4,25 @@
  * each deployment policy, and, for the replicated policies among them, the nodes the agbot
  * finds compatible (its deploycheck), which says whether the hosts left in service hold them.
  */
+import { type Agbot, dataOf, type ServiceClient } from '@careen/api-client';
 import { type ExchangeClient } from '@careen/service';
 import { type HostFacts, type ReplicatedPolicyFacts, type WorkloadFacts } from '../workflow/session-planner';
-
-interface NodeAnswer {
-  id: string;
-  labels: Record<string, string>;
-  rack: string | null;
-  haGroup: string | null;
-}
-
-interface PolicyAnswer {
-  name: string;
-  project: string;
-  placement: { mode: string; replicas?: number };
-}
-
-interface DeployCheckAnswer {
-  nodes: { node: string; compatible: boolean }[];
-}
 
 const PARALLEL_READS = 16;
 
 export class FleetFacts {
+  private readonly agbot: ServiceClient<Agbot.paths>;
+
   constructor(
     private readonly exchange: ExchangeClient,
-    private readonly agbotUrl: string,
-  ) {}
+    agbotUrl: string,
+  ) {
+    this.agbot = exchange.service<Agbot.paths>(agbotUrl);
+  }
 
   async nodes(org: string): Promise<HostFacts[]> {
-    const nodes = await this.exchange.list<NodeAnswer>(org, 'nodes');
-    return nodes.map((node) => ({
+    const nodes = await dataOf(this.exchange.api.GET('/v1/orgs/{org}/nodes', { params: { path: { org } } }));
+    return nodes.items.map((node) => ({
       id: node.id,
       labels: node.labels,
       rack: node.rack,
@@ -48,10 +36,11 @@ export class FleetFacts {
     hosts: readonly string[],
   ): Promise<{ workloads: WorkloadFacts[]; replicated: ReplicatedPolicyFacts[] }> {
     const policies = new Map(
-      (await this.exchange.list<PolicyAnswer>(org, 'deployment-policies')).map((policy) => [
-        policy.name,
-        policy,
-      ]),
+      (
+        await dataOf(
+          this.exchange.api.GET('/v1/orgs/{org}/deployment-policies', { params: { path: { org } } }),
+        )
+      ).items.map((policy) => [policy.name, policy]),
     );
     const workloads: WorkloadFacts[] = [];
     for (let start = 0; start < hosts.length; start += PARALLEL_READS) {
@@ -70,11 +59,11 @@ export class FleetFacts {
     const replicated = await Promise.all(
       replicatedNames.map(async (name): Promise<ReplicatedPolicyFacts> => {
         const policy = policies.get(name)!;
-        const check = await this.exchange.call<DeployCheckAnswer>(
-          'POST',
-          `/v1/orgs/${encodeURIComponent(org)}/deploycheck`,
-          { deploymentPolicy: name },
-          this.agbotUrl,
+        const check = await dataOf(
+          this.agbot.POST('/v1/orgs/{org}/deploycheck', {
+            params: { path: { org } },
+            body: { deploymentPolicy: name },
+          }),
         );
         return {
           name,
@@ -90,9 +79,8 @@ export class FleetFacts {
   /** The node's desired workloads, and whether it still reports any of them running. */
   async hostEmpty(org: string, host: string): Promise<boolean> {
     if ((await this.desiredWorkloads(org, host)).length > 0) return false;
-    const node = await this.exchange.call<{ status: { workloads?: { state?: string }[] } | null }>(
-      'GET',
-      `/v1/orgs/${encodeURIComponent(org)}/nodes/${encodeURIComponent(host)}`,
+    const node = await dataOf(
+      this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id: host } } }),
     );
     return (node.status?.workloads ?? []).every(
       (workload) => workload.state === 'failed' || workload.state === 'stopped',
@@ -100,9 +88,8 @@ export class FleetFacts {
   }
 
   private async desiredWorkloads(org: string, host: string): Promise<{ deploymentPolicy: string }[]> {
-    const answer = await this.exchange.call<{ items: { deploymentPolicy: string }[] }>(
-      'GET',
-      `/v1/orgs/${encodeURIComponent(org)}/nodes/${encodeURIComponent(host)}/workloads`,
+    const answer = await dataOf(
+      this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}/workloads', { params: { path: { org, id: host } } }),
     );
     return answer.items;
   }

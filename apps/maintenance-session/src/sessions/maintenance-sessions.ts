@@ -9,7 +9,7 @@ import {
   type MaintenanceReplyPayload,
   parseReplyState,
 } from '@careen/contracts';
-import { ExchangeRequestError } from '@careen/service';
+import { ApiError } from '@careen/api-client';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { randomUUID } from 'node:crypto';
@@ -290,7 +290,7 @@ async function readFleet<T>(org: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof ExchangeRequestError && error.status === 404)
+    if (error instanceof ApiError && error.status === 404)
       throw new DomainError('not-found', 'maintenance.org-not-found', `no org "${org}" at the exchange`);
     throw exchangeUnavailable(
       `the hosts could not be read: ${error instanceof Error ? error.message : String(error)}`,

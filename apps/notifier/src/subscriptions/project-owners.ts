@@ -3,6 +3,7 @@
  * subject whatever the org, so an org may subscribe to a project only if no other org's
  * deployment policies name it. Asked of the exchange as the notifier's user (a hub admin).
  */
+import { dataOf } from '@careen/api-client';
 import { DomainError } from '@careen/contracts';
 import { type ExchangeClient } from '@careen/service';
 
@@ -20,8 +21,10 @@ export class ProjectOwners {
     const exchange = this.exchange;
     const others = (await exchange.listOrgs()).filter((each) => each !== org);
     for (const other of others) {
-      const policies = await exchange.list<{ project: string }>(other, 'deployment-policies');
-      if (policies.some((policy) => policy.project === project)) return true;
+      const policies = await dataOf(
+        exchange.api.GET('/v1/orgs/{org}/deployment-policies', { params: { path: { org: other } } }),
+      );
+      if (policies.items.some((policy) => policy.project === project)) return true;
     }
     return false;
   }

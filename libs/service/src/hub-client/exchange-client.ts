@@ -1,9 +1,17 @@
 /**
- * A hub service's HTTP client of the exchange, signed in as a user: it trades the password for
- * a short-lived token and refreshes it before it expires (or when refused). The same token opens
- * the other hub services (they verify it against the exchange's keys), so `call` may address any
- * of them by its base URL.
+ * A hub service's client of the exchange, signed in as a user, on the client generated from
+ * the exchange's document: it trades the password for a short-lived token and refreshes it
+ * before it expires (or once when refused). The same token opens the other hub services (they
+ * verify it against the exchange's keys), so `service` gives a client of any of them.
  */
+import {
+  type BearerSource,
+  dataOf,
+  type Exchange,
+  serviceClient,
+  type ServiceClient,
+} from '@careen/api-client';
+
 export interface ExchangeCredentials {
   org: string;
   username: string;
@@ -20,105 +28,53 @@ export function exchangeCredentials(
   return { org, username, password };
 }
 
-export class ExchangeRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ExchangeRequestError';
-  }
-}
-
-interface Listing<T> {
-  items: T[];
-}
-
 /** Refresh when this share of the token's life has gone. */
 const REFRESH_AT = 0.8;
 
-export class ExchangeClient {
+/** The user's bearer token, fetched on first use and again before it expires. */
+class UserLogin implements BearerSource {
   private token: { value: string; refreshAt: number } | undefined;
+  private pending: Promise<string> | undefined;
 
   constructor(
-    private readonly baseUrl: string,
+    private readonly exchange: ServiceClient<Exchange.paths>,
     private readonly credentials: ExchangeCredentials,
   ) {}
 
-  async listOrgs(): Promise<string[]> {
-    const orgs = await this.request<Listing<{ id: string }>>('GET', '/v1/orgs');
-    return orgs.items.map((org) => org.id);
+  bearer(): Promise<string> {
+    if (this.token && Date.now() < this.token.refreshAt) return Promise.resolve(this.token.value);
+    this.pending ??= this.signIn().finally(() => (this.pending = undefined));
+    return this.pending;
   }
 
-  async list<T>(
-    org: string,
-    collection: 'nodes' | 'services' | 'deployment-policies' | 'management-policies',
-  ): Promise<T[]> {
-    return (await this.request<Listing<T>>('GET', `/v1/orgs/${encodeURIComponent(org)}/${collection}`)).items;
+  invalidate(): void {
+    this.token = undefined;
   }
 
-  async putDesiredWorkloads(org: string, node: string, workloads: object[]): Promise<void> {
-    await this.request(
-      'PUT',
-      `/v1/orgs/${encodeURIComponent(org)}/nodes/${encodeURIComponent(node)}/workloads`,
-      { workloads },
-    );
-  }
-
-  /** A call to the exchange, or with `baseUrl` to another hub service, as this client's user. */
-  call<T>(method: string, path: string, body?: object, baseUrl = this.baseUrl): Promise<T> {
-    return this.request<T>(method, path, body, false, baseUrl);
-  }
-
-  private async request<T>(
-    method: string,
-    path: string,
-    body?: object,
-    retried = false,
-    baseUrl = this.baseUrl,
-  ): Promise<T> {
-    const response = await fetch(new URL(path, baseUrl), {
-      method,
-      headers: {
-        authorization: `Bearer ${await this.bearer()}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (response.status === 401 && !retried) {
-      this.token = undefined;
-      return this.request(method, path, body, true, baseUrl);
-    }
-    if (!response.ok) throw await requestError(method, path, response);
-    if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
-  }
-
-  private async bearer(): Promise<string> {
-    if (this.token && Date.now() < this.token.refreshAt) return this.token.value;
+  private async signIn(): Promise<string> {
     const { org, username, password } = this.credentials;
-    const response = await fetch(new URL('/v1/auth/token', this.baseUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ org, username, password }),
-    });
-    if (!response.ok) throw await requestError('POST', '/v1/auth/token', response);
-    const issued = (await response.json()) as { accessToken: string; expiresIn: number };
+    const issued = await dataOf(this.exchange.POST('/v1/auth/token', { body: { org, username, password } }));
     this.token = { value: issued.accessToken, refreshAt: Date.now() + issued.expiresIn * 1_000 * REFRESH_AT };
     return issued.accessToken;
   }
 }
 
-async function requestError(method: string, path: string, response: Response): Promise<ExchangeRequestError> {
-  const text = await response.text().catch(() => '');
-  let message = text;
-  try {
-    message = (JSON.parse(text) as { message?: string }).message ?? text;
-  } catch {
-    // not JSON: keep the text
+export class ExchangeClient {
+  /** The exchange's API, as this client's user. */
+  readonly api: ServiceClient<Exchange.paths>;
+  private readonly login: UserLogin;
+
+  constructor(baseUrl: string, credentials: ExchangeCredentials) {
+    this.login = new UserLogin(serviceClient<Exchange.paths>(baseUrl), credentials);
+    this.api = serviceClient<Exchange.paths>(baseUrl, { auth: this.login });
   }
-  return new ExchangeRequestError(
-    response.status,
-    `${new URL(response.url).host} answered ${response.status} to ${method} ${path}: ${message}`,
-  );
+
+  /** Another hub service's API (`Agbot.paths`, …) at `baseUrl`, as this client's user. */
+  service<Paths extends object>(baseUrl: string): ServiceClient<Paths> {
+    return serviceClient<Paths>(baseUrl, { auth: this.login });
+  }
+
+  async listOrgs(): Promise<string[]> {
+    return (await dataOf(this.api.GET('/v1/orgs'))).items.map((org) => org.id);
+  }
 }

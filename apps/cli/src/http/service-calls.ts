@@ -1,0 +1,58 @@
+/**
+ * How a command calls a Careen service: through the client generated from the service's
+ * document (routes, parameters, bodies and answers checked by the compiler), with the caller's
+ * credentials on every request. A call answers its data; its failure comes out as the CLI's
+ * error (exchange-errors). Requests the services treat as safe to repeat (GET, PUT, DELETE) are
+ * tried again after no answer or a 429, 502, 503 or 504, as `resilientFetch` does by default.
+ */
+import { ApiError, dataOf, serviceClient, type ServiceClient } from '@careen/api-client';
+import { type Middleware } from 'openapi-fetch';
+import { cliErrorOf } from './exchange-errors';
+
+/**
+ * Runs one request with the service's client and answers the data of its 2xx answer; throws
+ * the CliError that says what went wrong otherwise.
+ */
+export type Call<Paths extends object> = <T>(
+  request: (api: ServiceClient<Paths>) => Promise<{ data?: T; error?: unknown; response: Response }>,
+) => Promise<T>;
+
+export interface CallOptions {
+  /** The Authorization header of the caller's credentials; none for logging in. */
+  authorization?: string;
+  /** Added to the message when the service answers 401 to these credentials. */
+  refusalHint?: string;
+}
+
+/** @param baseUrl normalized: no trailing slash */
+export function serviceCalls<Paths extends object>(baseUrl: string, options: CallOptions = {}): Call<Paths> {
+  const api = serviceClient<Paths>(baseUrl, {
+    headers: options.authorization ? { authorization: options.authorization } : undefined,
+  });
+  api.use(ANSWERS_JSON);
+  return async (request) => {
+    try {
+      return await dataOf(request(api));
+    } catch (error) {
+      throw cliErrorOf(error, baseUrl, options.refusalHint);
+    }
+  };
+}
+
+/**
+ * A 2xx answer that should be JSON and is not (a proxy's or a captive portal's page) is not
+ * the service's: an ApiError without a body, which the user reads as "is that URL a Careen …?".
+ */
+const ANSWERS_JSON: Middleware = {
+  async onResponse({ response, options }) {
+    if (!response.ok || options.parseAs !== 'json') return undefined;
+    const text = await response.clone().text();
+    if (text === '') return undefined;
+    try {
+      JSON.parse(text);
+    } catch {
+      throw new ApiError(response.status, undefined, response.url);
+    }
+    return undefined;
+  },
+};

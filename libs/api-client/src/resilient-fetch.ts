@@ -1,0 +1,166 @@
+/**
+ * The one place where Careen's HTTP clients time out, retry and sign in: a `fetch` for the
+ * generated clients. Each attempt has its own timeout. A request that got no answer (refused,
+ * reset, timed out) or a 429, 502, 503 or 504 is tried again after a jittered, growing delay
+ * (honouring `Retry-After`) when it is safe to send twice: GET, HEAD, PUT and DELETE are; a
+ * POST only when the caller says so. A 401 drops the token and tries once more with a new one.
+ */
+
+/** Where a client's bearer token comes from; it is asked again after `invalidate`. */
+export interface BearerSource {
+  bearer(): Promise<string>;
+  invalidate(): void;
+}
+
+export interface FetchPolicy {
+  /** Per attempt (default 30 s). */
+  timeoutMs?: number;
+  /** Attempts after the first, for a request safe to repeat (default 2). */
+  retries?: number;
+  /** The delay before the first retry; each next one doubles (default 250 ms). */
+  backoffMs?: number;
+  /** Retries a POST too: the route treats a repeat as the same request. */
+  idempotent?: boolean;
+  auth?: BearerSource;
+  /** Sent with every request that does not set them itself (a caller's own Authorization, say). */
+  headers?: Record<string, string>;
+  /** Stops the waits between attempts, and the attempt under way. */
+  signal?: AbortSignal;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+const SAFE_TO_REPEAT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+const LONGEST_WAIT_MS = 30_000;
+
+/** The service never answered: refused, reset, unresolvable, or no answer within the timeout. */
+export class ServiceUnreachable extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`${new URL(url).origin} unreachable: ${reason}`);
+    this.name = 'ServiceUnreachable';
+  }
+}
+
+export function resilientFetch(policy: FetchPolicy = {}): (request: Request) => Promise<Response> {
+  const timeoutMs = policy.timeoutMs ?? 30_000;
+  const retries = policy.retries ?? 2;
+  const send = policy.fetch ?? ((request: Request) => fetch(request));
+  return async (request) => {
+    const repeatable = SAFE_TO_REPEAT.has(request.method) || policy.idempotent === true;
+    // A request sent once is sent as it is: a clone of a streamed body (an upload) would keep
+    // every chunk of it in memory for an attempt that never comes.
+    const mayResend = (repeatable && retries > 0) || policy.auth !== undefined;
+    let reauthenticated = false;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await attemptOnce(mayResend ? request.clone() : request, timeoutMs, policy, send);
+      const response = outcome instanceof Response ? outcome : undefined;
+      if (response?.status === 401 && policy.auth && !reauthenticated) {
+        policy.auth.invalidate();
+        reauthenticated = true;
+        attempt--;
+        continue;
+      }
+      const transient = response === undefined || TRANSIENT_STATUSES.has(response.status);
+      if (
+        !transient ||
+        !repeatable ||
+        attempt >= retries ||
+        policy.signal?.aborted ||
+        request.signal.aborted
+      ) {
+        if (response) return response;
+        throw outcome;
+      }
+      await response?.body?.cancel();
+      const stop = policy.signal ? AbortSignal.any([request.signal, policy.signal]) : request.signal;
+      await pause(delayMs(policy.backoffMs ?? 250, attempt, response), stop);
+    }
+  };
+}
+
+/**
+ * The answer, or the ServiceUnreachable that says why there was none. The timeout runs until
+ * the answer's head arrives: a body read as a stream (a download, server-sent events) may take
+ * as long as it takes.
+ */
+async function attemptOnce(
+  request: Request,
+  timeoutMs: number,
+  policy: FetchPolicy,
+  send: (request: Request) => Promise<Response>,
+): Promise<Response | ServiceUnreachable> {
+  const answered = new AbortController();
+  const timer = setTimeout(
+    () => answered.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
+  const signals = [request.signal, answered.signal];
+  if (policy.signal) signals.push(policy.signal);
+  // `duplex` lets Node's fetch send a streamed body.
+  const attempt = new Request(request, { signal: AbortSignal.any(signals), duplex: 'half' } as RequestInit);
+  for (const [name, value] of Object.entries(policy.headers ?? {}))
+    if (!attempt.headers.has(name)) attempt.headers.set(name, value);
+  try {
+    if (policy.auth) attempt.headers.set('authorization', `Bearer ${await policy.auth.bearer()}`);
+    return await send(attempt);
+  } catch (error) {
+    // A caller that hung up gets its own abort, not a retry.
+    if (request.signal.aborted || policy.signal?.aborted) throw error;
+    return new ServiceUnreachable(request.url, reasonOf(error, timeoutMs));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function delayMs(backoffMs: number, attempt: number, response: Response | undefined): number {
+  const retryAfter = Number(response?.headers.get('retry-after'));
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter * 1_000, LONGEST_WAIT_MS);
+  // Full jitter: replicas retrying together after an outage do not arrive together.
+  return Math.random() * Math.min(backoffMs * 2 ** attempt, LONGEST_WAIT_MS);
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener('abort', aborted);
+      resolve();
+    }
+    function aborted() {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    }
+    signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/**
+ * The system's short reason a request got no answer: ECONNREFUSED, ENOTFOUND, a timeout, …
+ * Duck-typed: fetch's errors may come from another realm than this module's Error.
+ */
+export function reasonOf(error: unknown, timeoutMs: number): string {
+  const failure = asRecord(error);
+  if (failure.name === 'TimeoutError' || failure.name === 'AbortError')
+    return `no answer within ${Math.round(timeoutMs / 1000)}s`;
+  const cause = failure.cause ?? error;
+  const code = errorCode(cause);
+  if (code) return code;
+  const message = asRecord(cause).message ?? failure.message;
+  return typeof message === 'string' && message ? message : String(error);
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+function errorCode(error: unknown): string | undefined {
+  const { code, errors } = asRecord(error);
+  if (typeof code === 'string' && code) return code;
+  // A host with several addresses fails with one error per address attempted.
+  if (Array.isArray(errors)) return errors.map(errorCode).find((inner) => inner !== undefined);
+  return undefined;
+}
