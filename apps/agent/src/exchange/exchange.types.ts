@@ -1,33 +1,21 @@
-/** The exchange's answers as the agent reads them (only the fields it relies on). */
+/**
+ * The exchange's answers as the agent reads them: the generated client's types, and where the
+ * agent holds an answer to a contract of its own (a change's data, a policy), that contract.
+ */
+import { type Exchange } from '@careen/api-client';
 import { type ChangeContractOf, type ChangePayload, type ManagementStatusValue } from '@careen/contracts';
-import { type Property } from '@careen/policy';
 
 /** A management policy: the fields the agent relies on, as the change feed's contract states them. */
 export type ManagementPolicy = ChangeContractOf<'managementPolicy'>;
 
-export interface AgentPackage {
-  version: string;
-  sha256: string;
-  size: number;
-  signature?: string;
-}
+type Schemas = Exchange.components['schemas'];
 
-export interface ServiceRef {
-  org: string;
-  url: string;
-  version: string;
-}
+/** The fields of a package the agent relies on. */
+export type AgentPackage = Pick<Schemas['AgentPackageResponse'], 'version' | 'sha256' | 'size' | 'signature'>;
 
-export interface DesiredWorkload {
-  deploymentPolicy: string;
-  service: ServiceRef;
-}
+export type DesiredWorkload = Schemas['NodeDesiredWorkloadResponse'];
 
-export interface ActualWorkload {
-  deploymentPolicy?: string;
-  service: ServiceRef;
-  state?: string;
-}
+export type ActualWorkload = Schemas['NodeActualWorkloadResponse'];
 
 export interface AgentVersionReport {
   package: string;
@@ -36,14 +24,7 @@ export interface AgentVersionReport {
   upgradeEnd: string | null;
 }
 
-export interface NodeView {
-  org: string;
-  id: string;
-  pattern: string | null;
-  policy: { properties: Property[]; constraints: string[] };
-  haGroup: string | null;
-  updatedAt: string;
-}
+export type NodeView = Schemas['NodeResponse'];
 
 /** A change as the feed serves it: its place in commit order, and the change. */
 export type FeedChange = ChangePayload & { id: number };

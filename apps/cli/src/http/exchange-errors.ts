@@ -5,12 +5,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { ApiError, type ErrorBody, isErrorBody, ServiceUnreachable } from '@careen/api-client';
+import { type FieldProblem } from '@careen/contracts';
 import { CliError } from '../cli-errors';
-
-export interface FieldProblem {
-  field: string;
-  problems: string[];
-}
 
 /** The `{fields: [{field, problems}]}` of a validation error's details; undefined for any other details. */
 export function fieldProblems(details: unknown): FieldProblem[] | undefined {
