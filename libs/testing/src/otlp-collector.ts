@@ -21,6 +21,9 @@ export interface CollectedSpan {
   name: string;
   /** OTLP's span kind: 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes?: { key: string; value: { stringValue?: string; intValue?: string } }[];
 }
 
 interface OtlpTraces {
