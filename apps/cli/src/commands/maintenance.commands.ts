@@ -74,7 +74,7 @@ export async function sessionRequest(options: StartOptions): Promise<SessionRequ
   );
   const selector: Schemas['HostSelectorDto'] = {
     // The document types labels as an object with no properties; they are strings by key.
-    ...(Object.keys(labels).length > 0 ? { labels: labels as Schemas['HostSelectorDto']['labels'] } : {}),
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
     ...(options.rack ? { racks: parseMembers(options.rack) } : {}),
     ...(options.haGroup ? { ha_groups: parseMembers(options.haGroup) } : {}),
   };

@@ -76,8 +76,7 @@ export function registerStrategyCommands(program: Command, services: CliServices
       const stored = await ask((api) =>
         api.POST('/v1/strategies', {
           params: { query: { org: options.org } },
-          // The document names the body only "Object" (no properties); it is the strategy as read.
-          body: document as unknown as Schemas['Object'],
+          body: { ...document },
         }),
       );
       context.printer.result(

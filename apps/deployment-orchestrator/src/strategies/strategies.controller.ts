@@ -48,8 +48,9 @@ export class StrategiesController {
   })
   @ApiConsumes('application/json', ...YAML_MEDIA_TYPES)
   @ApiBody({
-    description: 'a Shipyard document (schema, metadata, data.groups) or {name, groups}',
-    type: Object,
+    description:
+      'a Shipyard document (schema, metadata, data.groups) or {name, groups}, read whole: every problem is named with its path',
+    schema: { type: 'object', additionalProperties: true },
   })
   @ApiBadRequestResponse({
     description:

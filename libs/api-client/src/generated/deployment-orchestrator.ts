@@ -181,7 +181,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    Object: Record<string, never>;
     NodeSelectorResponse: {
       node_names: string[];
       node_tags: string[];
@@ -547,14 +546,24 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description a Shipyard document (schema, metadata, data.groups) or {name, groups} */
+    /** @description a Shipyard document (schema, metadata, data.groups) or {name, groups}, read whole: every problem is named with its path */
     requestBody: {
       content: {
-        'application/json': components['schemas']['Object'];
-        'application/yaml': components['schemas']['Object'];
-        'application/x-yaml': components['schemas']['Object'];
-        'text/yaml': components['schemas']['Object'];
-        'text/x-yaml': components['schemas']['Object'];
+        'application/json': {
+          [key: string]: unknown;
+        };
+        'application/yaml': {
+          [key: string]: unknown;
+        };
+        'application/x-yaml': {
+          [key: string]: unknown;
+        };
+        'text/yaml': {
+          [key: string]: unknown;
+        };
+        'text/x-yaml': {
+          [key: string]: unknown;
+        };
       };
     };
     responses: {

@@ -670,7 +670,9 @@ export interface components {
       /** @example Acme Telecom */
       label?: string;
       /** @description Defaults for agent upgrades of this org's nodes */
-      upgradeDefaults?: Record<string, never>;
+      upgradeDefaults?: {
+        [key: string]: unknown;
+      };
     };
     OrgResponse: {
       id: string;
@@ -973,7 +975,9 @@ export interface components {
        *       ]
        *     }
        */
-      runtime: Record<string, never>;
+      runtime: {
+        [key: string]: unknown;
+      };
       description?: string | null;
     };
     ServiceResponse: {

@@ -143,7 +143,9 @@ export interface components {
        *       "zone": "north"
        *     }
        */
-      labels?: Record<string, never>;
+      labels?: {
+        [key: string]: string;
+      };
       /**
        * @example [
        *       "r1"
@@ -196,7 +198,9 @@ export interface components {
        */
       state?: 'MAINTENANCE';
       /** @description passed to the projects in every event */
-      metadata?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
       /** @description what is done to an empty host: a kind name, or {kind, seconds, version}; default manual */
       host_action?: components['schemas']['HostActionDto'];
       /**

@@ -14,7 +14,11 @@ export class CreateOrgDto {
   @MaxLength(200)
   label?: string;
 
-  @ApiPropertyOptional({ description: "Defaults for agent upgrades of this org's nodes" })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "Defaults for agent upgrades of this org's nodes",
+  })
   @IsOptional()
   @IsObject()
   upgradeDefaults?: Record<string, unknown>;

@@ -22,6 +22,8 @@ export class PutServiceDto {
   arch!: string;
 
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     description: 'how the agent runs the service (runtime-specific object)',
     example: { kind: 'process', command: ['/opt/gateway/bin/gateway'] },
   })

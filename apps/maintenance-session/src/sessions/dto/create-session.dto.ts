@@ -30,7 +30,12 @@ import { HOST_ACTION_KINDS, type HostActionKind } from '../session-record';
 export const MAX_SESSION_HOSTS = 10_000;
 
 export class HostSelectorDto {
-  @ApiPropertyOptional({ example: { zone: 'north' }, description: 'every label must match' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { zone: 'north' },
+    description: 'every label must match',
+  })
   @IsOptional()
   @IsObject()
   labels?: Record<string, string>;
@@ -137,7 +142,11 @@ export class CreateSessionDto {
   @IsIn(['MAINTENANCE'])
   state?: 'MAINTENANCE';
 
-  @ApiPropertyOptional({ description: 'passed to the projects in every event' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'passed to the projects in every event',
+  })
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
