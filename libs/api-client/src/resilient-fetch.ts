@@ -58,6 +58,7 @@ export function resilientFetch(policy: FetchPolicy = {}): (request: Request) => 
       const outcome = await attemptOnce(mayResend ? request.clone() : request, timeoutMs, policy, send);
       const response = outcome instanceof Response ? outcome : undefined;
       if (response?.status === 401 && policy.auth && !reauthenticated) {
+        await response.body?.cancel();
         policy.auth.invalidate();
         reauthenticated = true;
         attempt--;
