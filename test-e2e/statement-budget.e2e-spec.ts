@@ -31,8 +31,8 @@ const SERVER = 2;
 const BUDGETS = {
   /** The cursor check; the heartbeat is written in batches, outside the request. */
   'poll the change feed': 1,
-  /** START, the update, the node read back, the outbox row, COMMIT, pg_notify. */
-  'report status': 6,
+  /** START, the update answering the row (UPDATE … RETURNING), the outbox row, COMMIT, pg_notify. */
+  'report status': 5,
   /** START, the node, the policy, the status, its history row, the outbox row, COMMIT, pg_notify. */
   'report a management status': 8,
   /** The package row, then its chunks (one for a small package). */

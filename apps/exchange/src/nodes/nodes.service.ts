@@ -6,6 +6,7 @@
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { type QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ChangeRecorder } from '../changes/change-recorder';
 import { OrgsService } from '../orgs/orgs.service';
 import { type NodeStatusDto } from './dto/node-status.dto';
@@ -174,10 +175,10 @@ export class NodesService {
           ...(workload.state ? { state: workload.state } : {}),
         })),
       };
-      // The update locks the row itself: a fleet's reports cost no separate locking read.
-      const { affected } = await manager.update(NodeEntity, { org, id }, { status });
-      if (!affected) throw nodeNotFound(org, id);
-      return this.recordNode(manager, org, id, 'updated', { byNode: true });
+      // The update locks the row itself and answers it: a fleet's reports cost no read of their own.
+      const node = await updateReturning(manager, org, id, { status });
+      if (!node) throw nodeNotFound(org, id);
+      return this.recordChange(manager, NodeResponse.from(node), 'updated', { byNode: true });
     });
   }
 
@@ -236,13 +237,21 @@ export class NodesService {
     org: string,
     id: string,
     operation: 'created' | 'updated',
+  ): Promise<NodeResponse> {
+    return this.recordChange(manager, NodeResponse.from(await this.require(manager, org, id)), operation);
+  }
+
+  /** Publishes the node as it is now, through the outbox of `manager`'s transaction. */
+  private async recordChange(
+    manager: EntityManager,
+    node: NodeResponse,
+    operation: 'created' | 'updated',
     { byNode = false } = {},
   ): Promise<NodeResponse> {
-    const node = NodeResponse.from(await this.require(manager, org, id));
     await this.changes.record(manager, {
-      org,
+      org: node.org,
       resource: 'node',
-      resourceId: id,
+      resourceId: node.id,
       operation,
       data: node,
       byNode,
@@ -265,4 +274,30 @@ export class NodesService {
     if (!node) throw nodeNotFound(org, id);
     return node;
   }
+}
+
+/** Updates the node's columns and answers its row as it is now, in one statement (UPDATE … RETURNING); undefined when there is no such node. */
+async function updateReturning(
+  manager: EntityManager,
+  org: string,
+  id: string,
+  changes: QueryDeepPartialEntity<NodeEntity>,
+): Promise<NodeEntity | undefined> {
+  const { raw } = await manager
+    .createQueryBuilder()
+    .update(NodeEntity)
+    .set(changes)
+    .where({ org, id })
+    .returning('*')
+    .execute();
+  const [row] = raw as Record<string, unknown>[];
+  if (!row) return undefined;
+  const { columns } = manager.connection.getMetadata(NodeEntity);
+  const node = manager.create(NodeEntity);
+  for (const column of columns)
+    column.setEntityValue(
+      node,
+      manager.connection.driver.prepareHydratedValue(row[column.databaseName], column),
+    );
+  return node;
 }
