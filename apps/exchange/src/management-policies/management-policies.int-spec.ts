@@ -306,6 +306,19 @@ describe('node management policies', () => {
     ).toBe(403);
   });
 
+  it('refuses a status of a node that does not exist before it looks at the policy', async () => {
+    await publish('for-amd', { nodes: ['amd-1'] });
+    const reset = (node: string, nmp: string) =>
+      call('PUT', `/v1/orgs/acme/nodes/${node}/managementStatus/${nmp}`, { status: 'reset' });
+    const refusal = async (node: string, nmp: string) => {
+      const answer = await reset(node, nmp);
+      return [answer.status, answer.body.details.code];
+    };
+    expect(await refusal('ghost', 'for-amd')).toEqual([404, 'NODE_NOT_FOUND']);
+    expect(await refusal('ghost', 'no-such-policy')).toEqual([404, 'NODE_NOT_FOUND']);
+    expect(await refusal('amd-1', 'no-such-policy')).toEqual([404, 'NMP_NOT_FOUND']);
+  });
+
   it('deletes a policy and its statuses', async () => {
     await publish('gone-soon', { nodes: ['amd-1'] });
     await call(

@@ -61,12 +61,12 @@ export class ManagementStatusWriter {
     nmp: string,
     input: ManagementStatusDto,
   ): Promise<ManagementStatusResponse> {
-    if (!(await manager.exists(NodeEntity, { where: { org, id: node } }))) throw nodeNotFound(org, node);
     const failed = FAILED_STATUSES.includes(input.status);
     const startsStep = STEP_START_STATUSES.includes(input.status);
     const policy = await this.lockPolicy(
       manager,
       org,
+      node,
       nmp,
       // pessimistic_read is FOR SHARE: it waits for a pause or a threshold stop in flight.
       failed ? 'for_no_key_update' : startsStep ? 'pessimistic_read' : 'for_key_share',
@@ -158,16 +158,32 @@ export class ManagementStatusWriter {
     };
   }
 
+  /**
+   * Locks the policy and answers it, having asked in the same statement whether the node
+   * exists: a node that does not is refused first, as before any policy is looked at.
+   */
   private async lockPolicy(
     manager: EntityManager,
     org: string,
+    node: string,
     nmp: string,
     mode: 'for_no_key_update' | 'pessimistic_read' | 'for_key_share',
   ): Promise<ManagementPolicyEntity> {
-    const policy = await manager.findOne(ManagementPolicyEntity, {
-      where: { org, name: nmp },
-      lock: { mode },
-    });
+    const { entities, raw } = await manager
+      .createQueryBuilder(ManagementPolicyEntity, 'policy')
+      .addSelect(
+        (exists) =>
+          exists.select('count(*) > 0').from(NodeEntity, 'node').where('node.org = :org AND node.id = :node'),
+        'node_exists',
+      )
+      .where('policy.org = :org AND policy.name = :nmp', { org, node, nmp })
+      .setLock(mode)
+      .getRawAndEntities<{ node_exists: boolean }>();
+    const [policy] = entities;
+    const nodeExists = policy
+      ? raw[0]!.node_exists
+      : await manager.exists(NodeEntity, { where: { org, id: node } });
+    if (!nodeExists) throw nodeNotFound(org, node);
     if (!policy) throw managementPolicyNotFound(org, nmp);
     return policy;
   }
