@@ -152,6 +152,15 @@ describe('the service clients', () => {
     expect(await answer.text()).toBe('first last');
   });
 
+  it('gives up a JSON answer that stalls halfway, as it gives up one that never began', async () => {
+    const { url } = await serve((_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"id": "a", ');
+    });
+    const answer = await resilientFetch({ timeoutMs: 100, retries: 0 })(new Request(`${url}/v1/things/a`));
+    await expect(answer.json()).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
   it('says why there was no answer: refused, or none within the timeout', async () => {
     const { url, server } = await serve(() => undefined);
     const slow = resilientFetch({ timeoutMs: 50, retries: 0 });

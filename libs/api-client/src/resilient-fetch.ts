@@ -83,8 +83,9 @@ export function resilientFetch(policy: FetchPolicy = {}): (request: Request) => 
 }
 
 /**
- * The answer, or the ServiceUnreachable that says why there was none. The timeout runs until
- * the answer's head arrives: a body read as a stream (a download, server-sent events) may take
+ * The answer, or the ServiceUnreachable that says why there was none. The timeout covers a
+ * JSON answer whole, so a connection that stalls halfway through one is given up; for anything
+ * else (a download, server-sent events) it ends with the answer's head, and the body may take
  * as long as it takes.
  */
 async function attemptOnce(
@@ -98,6 +99,10 @@ async function attemptOnce(
     () => answered.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
     timeoutMs,
   );
+  // Left running for a JSON body being read; it keeps nothing alive, and aborting a request
+  // that has ended does nothing.
+  timer.unref();
+  let streamed = false;
   const signals = [request.signal, answered.signal];
   if (policy.signal) signals.push(policy.signal);
   // `duplex` lets Node's fetch send a streamed body.
@@ -106,13 +111,15 @@ async function attemptOnce(
     if (!attempt.headers.has(name)) attempt.headers.set(name, value);
   try {
     if (policy.auth) attempt.headers.set('authorization', `Bearer ${await policy.auth.bearer()}`);
-    return await send(attempt);
+    const response = await send(attempt);
+    streamed = !/json/i.test(response.headers.get('content-type') ?? 'json');
+    return response;
   } catch (error) {
     // A caller that hung up gets its own abort, not a retry.
     if (request.signal.aborted || policy.signal?.aborted) throw error;
     return new ServiceUnreachable(request.url, reasonOf(error, timeoutMs));
   } finally {
-    clearTimeout(timer);
+    if (streamed) clearTimeout(timer);
   }
 }
 
