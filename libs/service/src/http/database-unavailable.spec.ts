@@ -10,6 +10,7 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     ['a server shutting down', withCode('57P01', 'terminating connection due to administrator command')],
     ['a server starting up', withCode('57P03', 'the database system is starting up')],
+    ['a database that is not there', withCode('3D000', 'database "careen" does not exist')],
     ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
     ['a connection failure, wrapped by TypeORM', wrapped(withCode('08006'))],
     ['a connection that went away', new Error('Connection terminated unexpectedly')],

@@ -4,7 +4,7 @@
  * with Retry-After, not 500.
  */
 
-/** SQLSTATEs of a connection that failed or of a server shutting down or starting up. */
+/** SQLSTATEs of a connection that failed, of a server shutting down or starting up, or of a database not there. */
 const UNAVAILABLE_STATES = new Set([
   '08000', // connection_exception
   '08001', // sqlclient_unable_to_establish_sqlconnection
@@ -14,6 +14,7 @@ const UNAVAILABLE_STATES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '3D000', // invalid_catalog_name: the service's database is not there (not yet restored, or dropped)
 ]);
 
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
