@@ -18,8 +18,12 @@ export interface StreamSpec {
 }
 
 const DEFAULT_DUPLICATE_WINDOW_MS = 10 * 60_000;
-/** JetStream's API error code for "stream name already in use". */
-const STREAM_NAME_IN_USE = 10058;
+/**
+ * What JetStream answers the replica that lost a creation race: "stream name already in use",
+ * or, on a cluster, sometimes "subjects overlap with an existing stream" (the winner's). When
+ * no stream of that name exists, the overlap is another stream's, and reading it says so.
+ */
+const LOST_CREATION_RACE = new Set([10058, 10065]);
 /** JetStream's "no limit" for max_bytes. */
 const UNLIMITED_BYTES = -1;
 
@@ -44,7 +48,7 @@ async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<vo
       await jsm.streams.add({ ...wanted, num_replicas: spec.replicas ?? 1 });
       return;
     } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === STREAM_NAME_IN_USE)) throw error;
+      if (!(error instanceof JetStreamApiError && LOST_CREATION_RACE.has(error.code))) throw error;
     }
   }
   const current = existing ?? (await jsm.streams.info(spec.name)).config;
