@@ -24,6 +24,9 @@ export interface OpenApiDocument {
 /** Routes every service has that are for operators' tools, not for integrators: not documented. */
 const OPERATIONAL_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/docs/openapi.json']);
 
+/** An Express route (`/v1/orgs/:org`) as the document names its path (`/v1/orgs/{org}`). */
+export const documentPath = (route: string): string => route.replace(/:(\w+)/g, '{$1}');
+
 export class AnswerContract {
   private readonly ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
   private readonly document: OpenApiDocument;
@@ -35,7 +38,7 @@ export class AnswerContract {
 
   /** What is wrong with `answer`, one line each; empty when the document describes it. */
   problems(answer: RecordedAnswer): string[] {
-    const path = answer.route.replace(/:(\w+)/g, '{$1}');
+    const path = documentPath(answer.route);
     if (OPERATIONAL_ROUTES.has(path)) return [];
     const operation = this.document.paths[path]?.[answer.method.toLowerCase()];
     if (!operation) return ['the document has no such operation'];

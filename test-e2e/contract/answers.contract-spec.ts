@@ -11,7 +11,7 @@ import { http, useTestInfra } from '@careen/testing';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAllServices } from '../support/all-services';
-import { AnswerContract, type OpenApiDocument } from './answer-contract';
+import { AnswerContract, documentPath, type OpenApiDocument } from './answer-contract';
 
 const ANSWERS = resolve(__dirname, '..', '..', '.careen', 'answers');
 
@@ -68,7 +68,7 @@ describe('the answers the suite saw, held against the OpenAPI documents', () => 
       const seen = new Set(
         answers
           .filter((answer) => answer.service === name)
-          .map((answer) => `${answer.method.toLowerCase()} ${answer.route.replace(/:(\w+)/g, '{$1}')}`),
+          .map((answer) => `${answer.method.toLowerCase()} ${documentPath(answer.route)}`),
       );
       const all = operations(document);
       const missed = all.filter((operation) => !seen.has(operation));
@@ -89,7 +89,7 @@ describe('the answers the suite saw, held against the OpenAPI documents', () => 
     )!;
     const broken = structuredClone(documents.exchange!);
     const operation = (answer: RecordedAnswer) =>
-      broken.paths[answer.route.replace(/:(\w+)/g, '{$1}')]![answer.method.toLowerCase()]!;
+      broken.paths[documentPath(answer.route)]![answer.method.toLowerCase()]!;
     operation(ok).responses[200]!.content!['application/json']!.schema = {
       type: 'object',
       required: ['nothing'],

@@ -5,6 +5,7 @@
  * (honouring `Retry-After`) when it is safe to send twice: GET, HEAD, PUT and DELETE are; a
  * POST only when the caller says so. A 401 drops the token and tries once more with a new one.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 
 /** Where a client's bearer token comes from; it is asked again after `invalidate`. */
 export interface BearerSource {
@@ -77,7 +78,7 @@ export function resilientFetch(policy: FetchPolicy = {}): (request: Request) => 
       }
       await response?.body?.cancel();
       const stop = policy.signal ? AbortSignal.any([request.signal, policy.signal]) : request.signal;
-      await pause(delayMs(policy.backoffMs ?? 250, attempt, response), stop);
+      await pause(delayMs(policy.backoffMs ?? 250, attempt, response), undefined, { signal: stop });
     }
   };
 }
@@ -128,22 +129,6 @@ function delayMs(backoffMs: number, attempt: number, response: Response | undefi
   if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter * 1_000, LONGEST_WAIT_MS);
   // Full jitter: replicas retrying together after an outage do not arrive together.
   return Math.random() * Math.min(backoffMs * 2 ** attempt, LONGEST_WAIT_MS);
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal.removeEventListener('abort', aborted);
-      resolve();
-    }
-    function aborted() {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    }
-    signal.addEventListener('abort', aborted, { once: true });
-  });
 }
 
 /**

@@ -4,13 +4,7 @@
  * before it expires (or once when refused). The same token opens the other hub services (they
  * verify it against the exchange's keys), so `service` gives a client of any of them.
  */
-import {
-  type BearerSource,
-  dataOf,
-  type Exchange,
-  serviceClient,
-  type ServiceClient,
-} from '@careen/api-client';
+import { dataOf, type Exchange, IssuedToken, serviceClient, type ServiceClient } from '@careen/api-client';
 
 export interface ExchangeCredentials {
   org: string;
@@ -28,44 +22,16 @@ export function exchangeCredentials(
   return { org, username, password };
 }
 
-/** Refresh when this share of the token's life has gone. */
-const REFRESH_AT = 0.8;
-
-/** The user's bearer token, fetched on first use and again before it expires. */
-class UserLogin implements BearerSource {
-  private token: { value: string; refreshAt: number } | undefined;
-  private pending: Promise<string> | undefined;
-
-  constructor(
-    private readonly exchange: ServiceClient<Exchange.paths>,
-    private readonly credentials: ExchangeCredentials,
-  ) {}
-
-  bearer(): Promise<string> {
-    if (this.token && Date.now() < this.token.refreshAt) return Promise.resolve(this.token.value);
-    this.pending ??= this.signIn().finally(() => (this.pending = undefined));
-    return this.pending;
-  }
-
-  invalidate(): void {
-    this.token = undefined;
-  }
-
-  private async signIn(): Promise<string> {
-    const { org, username, password } = this.credentials;
-    const issued = await dataOf(this.exchange.POST('/v1/auth/token', { body: { org, username, password } }));
-    this.token = { value: issued.accessToken, refreshAt: Date.now() + issued.expiresIn * 1_000 * REFRESH_AT };
-    return issued.accessToken;
-  }
-}
-
 export class ExchangeClient {
   /** The exchange's API, as this client's user. */
   readonly api: ServiceClient<Exchange.paths>;
-  private readonly login: UserLogin;
+  private readonly login: IssuedToken;
 
-  constructor(baseUrl: string, credentials: ExchangeCredentials) {
-    this.login = new UserLogin(serviceClient<Exchange.paths>(baseUrl), credentials);
+  constructor(baseUrl: string, { org, username, password }: ExchangeCredentials) {
+    const signIn = serviceClient<Exchange.paths>(baseUrl);
+    this.login = new IssuedToken(() =>
+      dataOf(signIn.POST('/v1/auth/token', { body: { org, username, password } })),
+    );
     this.api = serviceClient<Exchange.paths>(baseUrl, { auth: this.login });
   }
 
