@@ -34,7 +34,7 @@ describe('carrying out a cordon again', () => {
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     await seedExchange(exchange.url, { acme: { nodes: ['n1', 'n2'] } });
-    // The service migrates its schema; its driver leaves alone a session that has ended.
+    // The service migrates its schema; its driver leaves alone a session that is closed.
     const maintenance = await startServiceInProcess(maintenanceSessionService, infra, {
       CAREEN_EXCHANGE_URL: exchange.url,
       CAREEN_AGBOT_URL: 'http://127.0.0.1:9',
@@ -48,7 +48,7 @@ describe('carrying out a cordon again', () => {
     );
   });
 
-  /** A session over `hosts`, stored as ended so that only the test carries out its commands. */
+  /** A session over `hosts`, stored as closed so that only the test carries out its commands. */
   async function session(hosts: string[]): Promise<SessionRecord> {
     const record: SessionRecord = {
       id: randomUUID(),
@@ -71,7 +71,11 @@ describe('carrying out a cordon again', () => {
       capabilityKey: 'k'.repeat(32),
       closedAt: new Date(),
     };
-    await store.insert(store.manager, record);
+    // Stored and closed in one transaction: the service's driver only moves sessions not closed.
+    await store.manager.transaction(async (manager) => {
+      await store.insert(manager, record);
+      await store.close(manager, record.id);
+    });
     return record;
   }
 
