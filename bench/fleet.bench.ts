@@ -5,8 +5,9 @@
  * connected and idle, one node management policy moves them all to a new version within the
  * window, rolled through HA groups of `groupSize`. Printed: completion time relative to the
  * window; requests/s and CPU of the exchange and the agbot, at peak and over the rollout, next
- * to the same figures for the idle fleet over one status period just before (the baseline); and how long the
- * policy change took to reach the agents over the long-poll feed (p50/p99).
+ * to the same figures for the idle fleet over two poll periods just before (the baseline);
+ * the services' resident memory; and how long the policy change took to reach the agents over
+ * the long-poll feed (p50/p99).
  */
 import { hashSecret } from '@careen/auth';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
@@ -15,7 +16,12 @@ import { withClient } from '@careen/testing';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { startBenchStack } from './support/bench-stack';
-import { cpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process';
+import {
+  cpuSeconds,
+  residentMegabytes,
+  startServiceProcess,
+  type ServiceProcess,
+} from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const AGENTS = Number(process.argv[2] ?? 5_000);
@@ -24,9 +30,8 @@ const GROUP_SIZE = Number(process.argv[4] ?? 5);
 const ROOT_PASSWORD = 'bench-password';
 const NODE_TOKEN = 'bench-node-token-secret';
 const POLL_SECONDS = 30;
-const STATUS_SECONDS = 60;
-/** The idle baseline spans a whole status period, so it holds every agent's periodic report. */
-const BASELINE_SECONDS = Math.max(POLL_SECONDS, STATUS_SECONDS);
+/** The idle baseline spans two poll periods: every agent polls (its heartbeat) in it at least twice. */
+const BASELINE_SECONDS = 2 * POLL_SECONDS;
 const START_RATE = Number(process.env.CAREEN_BENCH_START_RATE ?? 20);
 /** A rollout still under way this long after the policy was published is reported as not done. */
 const GIVE_UP_SECONDS = Math.max(WINDOW_SECONDS * 10, 1_800);
@@ -179,7 +184,6 @@ async function main(): Promise<void> {
       nodeToken: () => NODE_TOKEN,
       initialVersion: '1.0.0',
       pollSeconds: POLL_SECONDS,
-      statusSeconds: STATUS_SECONDS,
       // Token requests cost the exchange a scrypt each: agents boot at a pace it can take.
       startRate: START_RATE,
       logger: createLogger('bench-fleet', { level: 'fatal' }),
@@ -208,10 +212,14 @@ async function main(): Promise<void> {
       `all connected after ${(connectedMs / 1000).toFixed(0)} s; idle baseline for ${BASELINE_SECONDS} s`,
     );
 
-    // The idle fleet over one status period: the baseline.
+    // The idle fleet over two poll periods: the baseline.
     sampler.start();
     await new Promise((done) => setTimeout(done, BASELINE_SECONDS * 1000));
     const idle = rates(sampler.stop());
+    const idleResident = {
+      exchange: residentMegabytes(exchange.child.pid!),
+      agbot: residentMegabytes(agbot.child.pid!),
+    };
 
     progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
     sampler.start();
@@ -254,6 +262,12 @@ async function main(): Promise<void> {
         { figure: 'agbot slots granted', value: grants },
         { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
         { figure: 'simulator process CPU (s, whole run)', value: (benchCpu.user + benchCpu.system) / 1e6 },
+        { figure: 'exchange resident memory, idle fleet (MiB)', value: idleResident.exchange },
+        {
+          figure: 'exchange resident memory, after the rollout (MiB)',
+          value: residentMegabytes(exchange.child.pid!),
+        },
+        { figure: 'agbot resident memory, idle fleet (MiB)', value: idleResident.agbot },
       ],
     );
     printTable('requests/s and CPU (% of one core): rollout next to the idle fleet (baseline, same run)', [

@@ -137,7 +137,6 @@ async function main(): Promise<void> {
       nodeToken: () => NODE_TOKEN,
       initialVersion: '1.0.0',
       pollSeconds: 30,
-      statusSeconds: 60,
       startRate: START_RATE,
       logger: createLogger('bench-fleet', { level: 'fatal' }),
     });

@@ -6,11 +6,13 @@
  */
 import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
 import { agbotService } from '@careen/agbot/src/agbot.service';
-import { connectBus, type BusConnection } from '@careen/bus';
+import { cloudEventHeaders, connectBus, type BusConnection } from '@careen/bus';
+import { NodesSeen } from '@careen/contracts';
 import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { basic, eventually, http, readStream, useTestInfra, type Credentials } from '@careen/testing';
+import { DataSource } from 'typeorm';
 
 const ROOT_PASSWORD = 'root-password-1';
 const root = basic('root', 'root', ROOT_PASSWORD);
@@ -25,6 +27,7 @@ const GROUPS: Record<string, string[]> = {
   broken: ['bad1', 'bad2'],
   undone: ['back1', 'back2'],
   alive: ['live1', 'live2'],
+  polling: ['poll1', 'poll2'],
   moving: ['move1', 'move2'],
   doomed: ['gone1', 'gone2'],
   dissolved: ['dis1', 'dis2'],
@@ -195,6 +198,41 @@ describe('agbot: agent-upgrade grants released from exchange changes', () => {
       expect(lease.leaseEnds).toBeGreaterThan(renewed.leaseEnds);
     }, PROMPTLY);
     expect((await askUpgrade('live2')).status).toBe(409);
+  });
+
+  it("renews the lease and moves the mirror's heartbeat on a poll, and drops unreadable nodes-seen messages", async () => {
+    await grantFirst('polling');
+    const [holder] = await holderOf('polling');
+    const granted = Date.parse(holder!.leaseExpiresAt);
+    // Unreadable messages on the subject first: no CloudEvents headers, a wrong payload.
+    const subject = NodesSeen.subject('acme');
+    bus.nc.publish(subject, new TextEncoder().encode('{"org":"acme"'));
+    bus.nc.publish(subject, new TextEncoder().encode(JSON.stringify({ org: 'acme', nodes: 'poll1' })), {
+      headers: cloudEventHeaders({
+        id: 'poisoned-1',
+        type: NodesSeen.type,
+        source: 'test',
+        time: new Date().toISOString(),
+      }),
+    });
+    const head = (await atExchange('GET', '/v1/orgs/acme/changes/head')).body.lastId as number;
+    const poll = await http(exchange.url, 'GET', `/v1/orgs/acme/changes?since=${head}&wait=0`, {
+      auth: nodeCredentials('poll1'),
+    });
+    expect(poll.status).toBe(200);
+    const beat = (await atExchange('GET', '/v1/orgs/acme/nodes/poll1')).body.status.lastHeartbeat as string;
+    await eventually(async () => {
+      const [renewed] = await holderOf('polling');
+      expect(renewed).toMatchObject({ node: 'poll1', grantedAt: holder!.grantedAt });
+      expect(Date.parse(renewed!.leaseExpiresAt)).toBeGreaterThan(granted);
+      const [mirrored] = await agbot.app
+        .get(DataSource)
+        .query(
+          `SELECT data -> 'status' ->> 'lastHeartbeat' AS beat FROM agbot.nodes WHERE org = 'acme' AND id = 'poll1'`,
+        );
+      expect(mirrored.beat).toBe(beat);
+    }, PROMPTLY);
+    expect((await askUpgrade('poll2')).status).toBe(409);
   });
 
   it('releases a holder removed from its group, and grants a remaining member', async () => {

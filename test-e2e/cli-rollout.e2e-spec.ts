@@ -91,7 +91,6 @@ describe('careen steering rollouts', () => {
       initialVersion: '1.0.0',
       shouldFail: (node) => node === FAILING,
       pollSeconds: 2,
-      statusSeconds: 5,
       logger: createLogger('cli-rollout', { level: 'error' }),
     });
     // Stopped before the services and the infra go: its agents' long polls would hold them up.

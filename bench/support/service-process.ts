@@ -90,6 +90,12 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
+/** A process's resident memory now, in MiB (VmRSS from /proc). */
+export function residentMegabytes(pid: number): number {
+  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line ? Number(line[1]) / 1024 : NaN;
+}
+
 /** CPU seconds a process and its children (a Postgres server and its backends) have used so far. */
 export function cpuSecondsWithChildren(pid: number): number {
   let total = cpuSeconds(pid);

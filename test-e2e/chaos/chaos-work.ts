@@ -149,7 +149,6 @@ export class ChaosWork {
         initialVersion: '1.0.0',
         installSeconds: 0.5,
         pollSeconds: 1,
-        statusSeconds: 2,
         random,
         observeStatuses: (entry) => this.progress.mark(kind, entry.at.getTime()),
         logger,

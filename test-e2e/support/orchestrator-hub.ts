@@ -69,7 +69,6 @@ export async function startOrchestratorHub(infra: {
     initialVersion: '1.0.0',
     installSeconds: 0.3,
     pollSeconds: 1,
-    statusSeconds: 2,
     shouldFail: (node, version) => failing.get(node)?.has(version) ?? false,
     logger: createLogger('orchestrator-fleet', { level: 'error' }),
   });

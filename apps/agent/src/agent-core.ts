@@ -12,7 +12,6 @@ import { HaPermit } from './agbot/ha-permit';
 import { Backoff } from './core/backoff';
 import { type Clock, type RandomSource } from './core/clock';
 import { hostFacts } from './core/node-facts';
-import { StatusHeartbeat } from './core/status-heartbeat';
 import { StatusReporter, type StatusObserver } from './core/status-reporter';
 import { Enactor } from './enactment/enactor';
 import { NmpPlanner } from './enactment/nmp-planner';
@@ -27,13 +26,17 @@ import { PackageVerifier } from './upgrade/package-verifier';
 import { UpgradeRunner } from './upgrade/upgrade-runner';
 import { type WorkloadRuntime } from './workloads/workload-runtime';
 
+/** How much shorter than pollSeconds a poll's wait may be drawn. */
+const POLL_SPREAD = 0.2;
+
 export interface AgentCoreOptions {
   exchangeUrl: string;
   agbotUrl?: string;
-  /** Longest wait of one change-feed poll, in seconds. */
+  /**
+   * Longest wait of one change-feed poll, in seconds. Each poll is the node's heartbeat; each
+   * wait is drawn up to a fifth shorter, so that a fleet started together polls spread out.
+   */
   pollSeconds: number;
-  /** The node's status is reported at least this often, in seconds, even when unchanged. */
-  statusSeconds: number;
   /** The version this agent runs when no package has been installed yet. */
   builtinVersion: string;
   strategy: InstallStrategy;
@@ -66,7 +69,6 @@ export class AgentCore {
   private pollAbort: AbortController | undefined;
   private node: NodeView | undefined;
   private packages: string[] = [];
-  private heartbeat: Promise<void> | undefined;
   private exchangeReachable: boolean | undefined;
   private dirty = { node: true, workloads: true, packages: true };
   private reportedOnce = false;
@@ -160,12 +162,6 @@ export class AgentCore {
     await this.enactor.learnVersion();
     await this.connect();
     if (signal.aborted) return this.shutDown();
-    this.heartbeat = new StatusHeartbeat(
-      this.reporter,
-      this.options.clock,
-      this.options.random,
-      this.options.statusSeconds * 1000,
-    ).run(signal);
     this.enactor.resume();
     const backoff = this.backoff();
     let caughtUp = false;
@@ -177,7 +173,7 @@ export class AgentCore {
           this.dirty = { node: true, workloads: true, packages: true };
         }
         await this.refresh();
-        const wait = caughtUp ? this.enactor.waitSeconds(this.options.pollSeconds) : 0;
+        const wait = caughtUp ? this.enactor.waitSeconds(this.pollWait()) : 0;
         // A fresh controller per poll, aborted by stop() or a wake-up; nothing piles up on `signal`.
         this.pollAbort = new AbortController();
         if (signal.aborted) break;
@@ -205,8 +201,13 @@ export class AgentCore {
     this.pollAbort?.abort();
   }
 
+  /** The poll's longest wait: up to a fifth shorter than pollSeconds, whole seconds, at least one. */
+  private pollWait(): number {
+    const { pollSeconds, random } = this.options;
+    return Math.max(1, pollSeconds - Math.floor(random() * POLL_SPREAD * pollSeconds));
+  }
+
   private async shutDown(): Promise<void> {
-    await this.heartbeat;
     await this.enactor.settled();
     await this.options.runtime.stopAll();
   }

@@ -97,7 +97,6 @@ export class AgentDaemon {
       exchangeUrl: config.CAREEN_EXCHANGE_URL,
       agbotUrl: config.CAREEN_AGBOT_URL,
       pollSeconds: config.CAREEN_AGENT_POLL_SECONDS,
-      statusSeconds: config.CAREEN_AGENT_STATUS_SECONDS,
       builtinVersion: config.CAREEN_AGENT_VERSION,
       strategy: new TarballInstallStrategy(
         config.CAREEN_AGENT_INSTALL_DIR,

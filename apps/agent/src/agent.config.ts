@@ -86,18 +86,6 @@ export class AgentConfig {
   @Max(120)
   CAREEN_AGENT_POLL_SECONDS = 30;
 
-  /**
-   * The node's status is reported at least this often even when nothing changed. The agbot
-   * counts a node offline when its last status is older than CAREEN_AGBOT_OFFLINE_AFTER_SECONDS
-   * (120 by default), so keep this well below that.
-   */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(5)
-  @Max(3600)
-  CAREEN_AGENT_STATUS_SECONDS = 60;
-
   /** Caps the package download rate on thin links (bytes per second); unlimited when absent. */
   @IsOptional()
   @Type(() => Number)

@@ -28,13 +28,6 @@ function count(value: string): number {
   return parsed;
 }
 
-function statusInterval(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 5 || parsed > 3600)
-    throw new InvalidArgumentError('a whole number of seconds from 5 to 3600');
-  return parsed;
-}
-
 function seconds(value: string): number {
   const parsed = Number(value);
   if (!(parsed >= 0 && parsed <= 3600)) throw new InvalidArgumentError('seconds from 0 to 3600');
@@ -58,7 +51,6 @@ async function runSimulation(options: {
   admin: string;
   prefix: string;
   agentVersion: string;
-  statusSeconds: number;
   installSeconds: number;
   logLevel: SimulatorConfig['CAREEN_LOG_LEVEL'];
 }): Promise<void> {
@@ -75,7 +67,6 @@ async function runSimulation(options: {
     rollbackFailRate: options.rollbackFailRate,
     nodePrefix: options.prefix,
     initialVersion: options.agentVersion,
-    statusSeconds: options.statusSeconds,
     installSeconds: options.installSeconds,
     logger,
   }).catch((error: unknown) => {
@@ -121,11 +112,6 @@ program
   .option('--prefix <prefix>', 'node id prefix', 'sim')
   .option('--agent-version <version>', 'agent version the agents start at', '1.0.0')
   .option('--install-seconds <s>', 'how long each simulated install takes', seconds, 0)
-  .option(
-    '--status-seconds <s>',
-    'each agent reports its status at least this often (default: CAREEN_AGENT_STATUS_SECONDS or 60)',
-    statusInterval,
-  )
   .action(
     async (flags: {
       nodes: number;
@@ -138,7 +124,6 @@ program
       admin?: string;
       prefix: string;
       agentVersion: string;
-      statusSeconds?: number;
       installSeconds: number;
     }) => {
       const env = loadConfig(SimulatorConfig);
@@ -152,7 +137,6 @@ program
         exchange: flags.exchange ?? env.CAREEN_EXCHANGE_URL,
         agbot: flags.agbot ?? env.CAREEN_AGBOT_URL,
         admin,
-        statusSeconds: flags.statusSeconds ?? env.CAREEN_AGENT_STATUS_SECONDS,
         logLevel: env.CAREEN_LOG_LEVEL,
       });
     },

@@ -4,6 +4,7 @@ export * from './streams';
 export * from './changes/change-resource';
 export * from './changes/change-data';
 export * from './changes/change.payload';
+export * from './changes/nodes-seen';
 export * from './errors/domain-error';
 export * from './identifiers';
 export * from './validation/validation-problems';

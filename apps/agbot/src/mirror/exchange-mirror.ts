@@ -70,6 +70,26 @@ export class ExchangeMirror {
     return rows.length > 0;
   }
 
+  /**
+   * Moves the nodes' `status.lastHeartbeat` forward to `seenAt` (never back), for nodes the
+   * exchange saw poll without reporting a status. A node change applied later may carry an
+   * older heartbeat along; the node's next poll moves it forward again. Answers the nodes moved.
+   */
+  async markSeen(org: string, nodes: readonly string[], seenAt: string): Promise<number> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE agbot.nodes
+       SET data = jsonb_set(
+         data, '{status}',
+         CASE WHEN jsonb_typeof(data -> 'status') = 'object' THEN data -> 'status' ELSE '{}'::jsonb END
+           || jsonb_build_object('lastHeartbeat', $3::text))
+       WHERE org = $1 AND id = ANY($2)
+         AND coalesce((data -> 'status' ->> 'lastHeartbeat')::timestamptz < $4::timestamptz, true)`,
+      // The time as sent (an ISO string, as the exchange writes it) and as a time to compare.
+      [org, nodes, seenAt, seenAt],
+    )) as [unknown, number];
+    return count;
+  }
+
   async deleteNode(manager: EntityManager, org: string, id: string, changeId: number): Promise<boolean> {
     const [, count] = (await manager.query(
       'DELETE FROM agbot.nodes WHERE org = $1 AND id = $2 AND change_id < $3',

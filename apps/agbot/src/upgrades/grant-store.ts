@@ -294,16 +294,16 @@ export class GrantStore {
   async renewOnHeartbeat(
     manager: EntityManager,
     org: string,
-    node: string,
+    nodes: readonly string[],
     heartbeat: Date,
     leaseSeconds: number,
   ): Promise<void> {
     await manager.query(
       `UPDATE agbot.upgrade_grants
        SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $3)
-       WHERE org = $1 AND node = $2 AND holder_kind = 'agent-upgrade'
+       WHERE org = $1 AND node = ANY($2) AND holder_kind = 'agent-upgrade'
          AND lease_expires_at - make_interval(secs => $3) < $4`,
-      [org, node, leaseSeconds, heartbeat],
+      [org, nodes, leaseSeconds, heartbeat],
     );
   }
 

@@ -87,7 +87,7 @@ export class UpgradeMonitor implements ChangeListener {
       haltedToo: true,
     });
     const heartbeat = heartbeatOf(change.data);
-    if (heartbeat) await this.store.renewOnHeartbeat(manager, org, node, heartbeat, this.leaseSeconds);
+    if (heartbeat) await this.store.renewOnHeartbeat(manager, org, [node], heartbeat, this.leaseSeconds);
   }
 
   private async onGroupChange(change: ChangePayload, manager: EntityManager): Promise<void> {

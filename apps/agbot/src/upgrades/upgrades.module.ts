@@ -6,6 +6,7 @@ import { type AgbotConfig } from '../agbot.config';
 import { GrantStore } from './grant-store';
 import { GroupReleases } from './group-releases';
 import { LeaseSweeper } from './lease-sweeper';
+import { NodesSeenSubscription } from './nodes-seen-subscription';
 import { ReleaseSubscription } from './release-subscription';
 import { UpgradeMetrics } from './upgrade-metrics';
 import { UpgradeMonitor } from './upgrade-monitor';
@@ -46,6 +47,7 @@ import { UpgradesService } from './upgrades.service';
     },
     { provide: GroupReleases, useValue: new GroupReleases() },
     ReleaseSubscription,
+    NodesSeenSubscription,
     UpgradesService,
     LeaseSweeper,
   ],

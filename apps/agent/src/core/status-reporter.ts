@@ -2,7 +2,7 @@
  * Writes what the agent has to tell the exchange, and keeps trying when it cannot: a status
  * left unwritten would leave the policy's progress hanging. Node status writes are coalesced:
  * while one is in flight, further requests make one more write with the latest values. An
- * unchanged node status is written again only when forced, as the periodic heartbeat does.
+ * unchanged node status is not written again: the agent's change-feed polls are its heartbeat.
  */
 import { type JsonLogger } from '@careen/telemetry';
 import { Backoff } from './backoff';
@@ -25,9 +25,7 @@ export interface StatusObserver {
 export class StatusReporter implements UpgradeReporter {
   private nodeWrite: Promise<void> | undefined;
   private nodeAgain = false;
-  private nodeForced = false;
   private lastWritten: string | undefined;
-  private lastWrittenAt: number | undefined;
   /** updatedAt of the node after our recent status writes: those changes on the feed are our own. */
   private readonly ownUpdates: string[] = [];
 
@@ -67,9 +65,8 @@ export class StatusReporter implements UpgradeReporter {
     await this.memory.persist();
   }
 
-  /** Writes the node's status when it changed, or, with `force`, even when it did not. */
-  node(force = false): Promise<void> {
-    this.nodeForced ||= force;
+  /** Writes the node's status when it changed since the last write the exchange took. */
+  node(): Promise<void> {
     if (this.nodeWrite) {
       this.nodeAgain = true;
       return this.nodeWrite;
@@ -77,26 +74,18 @@ export class StatusReporter implements UpgradeReporter {
     this.nodeWrite = (async () => {
       do {
         this.nodeAgain = false;
-        const forced = this.nodeForced;
-        this.nodeForced = false;
         const { agentVersion, workloads } = this.snapshot();
         const written = JSON.stringify([agentVersion, workloads]);
-        if (written === this.lastWritten && !forced) continue;
+        if (written === this.lastWritten) continue;
         await this.retry('node status', async () => {
           const node = await this.exchange.reportStatus(agentVersion, workloads);
           this.ownUpdates.push(node.updatedAt);
           if (this.ownUpdates.length > 16) this.ownUpdates.shift();
           this.lastWritten = written;
-          this.lastWrittenAt = this.clock.now().getTime();
         });
       } while (this.nodeAgain && !this.signal.aborted);
     })().finally(() => (this.nodeWrite = undefined));
     return this.nodeWrite;
-  }
-
-  /** When the exchange last took a node status from this agent (clock ms), if ever. */
-  get lastNodeReportAt(): number | undefined {
-    return this.lastWrittenAt;
   }
 
   /** Resolves once no node status write is in flight. */

@@ -45,8 +45,6 @@ export interface SimulatedFleetOptions {
   /** The node token of each simulated node; default tokenOf. */
   nodeToken?: (node: string) => string;
   pollSeconds?: number;
-  /** Each agent reports its status at least this often, in seconds; default 60. */
-  statusSeconds?: number;
   trustedKeys?: string[];
   clock?: Clock;
   random?: RandomSource;
@@ -171,7 +169,6 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       exchangeUrl: options.exchangeUrl,
       agbotUrl: options.agbotUrl,
       pollSeconds: options.pollSeconds ?? 30,
-      statusSeconds: options.statusSeconds ?? 60,
       builtinVersion: options.initialVersion ?? '1.0.0',
       strategy,
       runtime,

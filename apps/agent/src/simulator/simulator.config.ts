@@ -1,8 +1,7 @@
 /** The environment `careen-agent simulate` reads; its flags override each variable. */
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { LOG_LEVELS, Secret } from '@careen/service';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsUrl, Matches } from 'class-validator';
 
 export class SimulatorConfig {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
@@ -20,14 +19,6 @@ export class SimulatorConfig {
   @Secret()
   @Matches(/^[^:]+:.+$/, { message: 'CAREEN_SIMULATOR_ADMIN must be username:password' })
   CAREEN_SIMULATOR_ADMIN?: string;
-
-  /** Each simulated agent reports its status at least this often, like a real one. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(5)
-  @Max(3600)
-  CAREEN_AGENT_STATUS_SECONDS = 60;
 
   @IsOptional()
   @IsIn(LOG_LEVELS)

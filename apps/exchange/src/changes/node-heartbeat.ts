@@ -1,7 +1,8 @@
 /**
  * A node's poll of the change feed is its heartbeat: the exchange stamps the node's
- * `status.lastHeartbeat` with the time of the poll. It is not a change of the node, so nothing
- * is published for it.
+ * `status.lastHeartbeat` with the time of the poll. It is not a change of the node: no change
+ * is recorded for it, and the nodes of each stored batch are told to the other services in one
+ * plain message per org (NodesSeen), which is how the agbot knows a quiet node is still there.
  *
  * A fleet polls all the time, so beats are written in batches: one statement at a time, and
  * the beats that arrive while it runs go together in the next. A poll waits for the statement
@@ -12,6 +13,7 @@ import { SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { NodesSeenPublisher } from './nodes-seen.publisher';
 
 interface Beat {
   org: string;
@@ -32,6 +34,7 @@ export class NodeHeartbeat {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
+    private readonly seen: NodesSeenPublisher,
   ) {}
 
   /** Resolves once the beat is stored; a failed write is logged, not thrown at the poller. */
@@ -54,7 +57,8 @@ export class NodeHeartbeat {
 
   private async write(beats: Beat[]): Promise<void> {
     try {
-      await this.dataSource.query(
+      // An UPDATE answers its rows and its count.
+      const [stored] = (await this.dataSource.query(
         `WITH beat AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS b(org, id, at)
          ), locked AS (
@@ -63,8 +67,14 @@ export class NodeHeartbeat {
          )
          UPDATE exchange.nodes n
          SET status = jsonb_set(coalesce(n.status, '{}'::jsonb), '{lastHeartbeat}', to_jsonb(locked.at))
-         FROM locked WHERE n.org = locked.org AND n.id = locked.id`,
+         FROM locked WHERE n.org = locked.org AND n.id = locked.id
+         RETURNING n.org, n.id AS node`,
         [beats.map((beat) => beat.org), beats.map((beat) => beat.node), beats.map((beat) => beat.at)],
+      )) as [{ org: string; node: string }[], number];
+      // The batch's earliest beat: no node of it is said to be seen later than it was.
+      this.seen.publish(
+        beats.reduce((min, beat) => (beat.at < min ? beat.at : min), beats[0]!.at),
+        stored,
       );
     } catch (error) {
       this.logger.warn({ err: String(error), nodes: beats.length }, 'node heartbeats not stored');
