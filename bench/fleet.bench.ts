@@ -13,15 +13,9 @@ import { hashSecret } from '@careen/auth';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
 import { withClient } from '@careen/testing';
-import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
+import { agentPackage, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
-import {
-  cpuSeconds,
-  residentMegabytes,
-  startServiceProcess,
-  type ServiceProcess,
-} from './support/service-process';
+import { cpuSeconds, residentMegabytes, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const AGENTS = Number(process.argv[2] ?? 5_000);
@@ -35,18 +29,6 @@ const BASELINE_SECONDS = 2 * POLL_SECONDS;
 const START_RATE = Number(process.env.CAREEN_BENCH_START_RATE ?? 20);
 /** A rollout still under way this long after the policy was published is reported as not done. */
 const GIVE_UP_SECONDS = Math.max(WINDOW_SECONDS * 10, 1_800);
-
-async function agentPackage(version: string): Promise<Buffer> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolveDone) => {
-    archive.on('data', (chunk) => chunks.push(chunk as Buffer));
-    archive.on('end', () => resolveDone(Buffer.concat(chunks)));
-  });
-  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
-  archive.finalize();
-  return gzipSync(await done);
-}
 
 /** Samples requests per second per target and CPU per service, once a second. */
 class Sampler {
@@ -130,15 +112,7 @@ async function main(): Promise<void> {
   // It reads the services' CPU once started; they are all in `services` by then.
   const sampler = new Sampler(services);
   try {
-    const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
-    const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    services.push(exchange);
-    const agbot = await startServiceProcess('agbot', {
-      ...hub,
-      CAREEN_EXCHANGE_URL: exchange.url,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-    });
-    services.push(agbot);
+    const { exchange, agbot } = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services);
     const root = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
     const call = async (method: string, path: string, body?: unknown, raw?: Buffer) => {
       const response = await fetch(new URL(path, exchange.url), {

@@ -17,10 +17,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
+import { agentPackage, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack, type BenchStack } from './support/bench-stack';
-import { cpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process';
+import { cpuSeconds, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const NODES = 2 * Math.ceil(Number(process.argv[2] ?? 2_000) / 2);
@@ -105,18 +104,6 @@ class Client {
   }
 }
 
-async function agentPackage(version: string): Promise<Buffer> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolveDone) => {
-    archive.on('data', (chunk) => chunks.push(chunk as Buffer));
-    archive.on('end', () => resolveDone(Buffer.concat(chunks)));
-  });
-  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
-  archive.finalize();
-  return gzipSync(await done);
-}
-
 /** The floor server (see support/floor-server.ts) in its own process. */
 async function startFloor(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(
@@ -168,15 +155,7 @@ async function main(): Promise<void> {
   const client = new Client();
   let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
   try {
-    const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
-    const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    services.push(exchange);
-    const agbot = await startServiceProcess('agbot', {
-      ...hub,
-      CAREEN_EXCHANGE_URL: exchange.url,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-    });
-    services.push(agbot);
+    const { exchange, agbot } = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services);
     floor = await startFloor(stack.databaseUrl);
     const exchangeTarget = { url: exchange.url, pid: exchange.child.pid! };
     const agbotTarget = { url: agbot.url, pid: agbot.child.pid! };

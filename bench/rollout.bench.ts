@@ -14,6 +14,7 @@ import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@c
 import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
 import { createLogger } from '@careen/telemetry';
 import { withClient } from '@careen/testing';
+import { startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
 import { cpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
@@ -80,14 +81,7 @@ async function main(): Promise<void> {
   let fleet: SimulatedFleet | undefined;
   try {
     const hub = { CAREEN_DATABASE_URL: stack.databaseUrl, CAREEN_NATS_URL: stack.natsUrl };
-    const exchange = await startServiceProcess('exchange', { ...hub, CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    services.push(exchange);
-    const agbot = await startServiceProcess('agbot', {
-      ...hub,
-      CAREEN_EXCHANGE_URL: exchange.url,
-      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-    });
-    services.push(agbot);
+    const { exchange, agbot } = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services);
     const orchestrator = await startServiceProcess('deployment-orchestrator', {
       ...hub,
       CAREEN_EXCHANGE_URL: exchange.url,
