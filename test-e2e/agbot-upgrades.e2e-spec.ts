@@ -220,8 +220,8 @@ describe('agbot: agent-upgrade grants released from exchange changes', () => {
       auth: nodeCredentials('poll1'),
     });
     expect(poll.status).toBe(200);
-    const beat = (await atExchange('GET', '/v1/orgs/acme/nodes/poll1')).body.status.lastHeartbeat as string;
     await eventually(async () => {
+      const beat = (await atExchange('GET', '/v1/orgs/acme/nodes/poll1')).body.status.lastHeartbeat as string;
       const [renewed] = await holderOf('polling');
       expect(renewed).toMatchObject({ node: 'poll1', grantedAt: holder!.grantedAt });
       expect(Date.parse(renewed!.leaseExpiresAt)).toBeGreaterThan(granted);

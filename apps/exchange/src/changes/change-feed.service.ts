@@ -38,7 +38,8 @@ export class ChangeFeedService {
     query: ChangeFeedQuery,
     signal: AbortSignal,
   ): Promise<ChangeFeedResponse> {
-    if (principal.kind === 'node') await this.heartbeat.beat(principal.org, principal.node);
+    // Stored within a second, with the beats of other polls; the poll does not wait for it.
+    if (principal.kind === 'node') void this.heartbeat.beat(principal.org, principal.node);
     // A poller whose changes are all in memory (the usual case) cannot have missed pruned ones.
     if (!this.tail.covers(query.since)) {
       const resyncFrom = await this.log.prunedAfter(query.since);
