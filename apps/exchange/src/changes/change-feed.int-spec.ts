@@ -368,6 +368,22 @@ describe('the change feed', () => {
       });
     });
 
+    it('stores the heartbeats it gathered before it stops', async () => {
+      const replica = await startReplica();
+      const before = new Date().toISOString();
+      const polled = await http(replica.url, 'GET', '/v1/orgs/acme/changes?since=0&limit=1', {
+        auth: node('edge-1'),
+      });
+      expect(polled.status).toBe(200);
+      await replica.close();
+      const { rows } = await withClient(infra.databaseUrl, (client) =>
+        client.query<{ beat: string }>(
+          `SELECT status->>'lastHeartbeat' AS beat FROM exchange.nodes WHERE org = 'acme' AND id = 'edge-1'`,
+        ),
+      );
+      expect(rows[0]!.beat >= before).toBe(true);
+    });
+
     it('stores the heartbeats of many polls at once, while HA groups lock the same nodes', async () => {
       const ids = Array.from({ length: 30 }, (_, i) => `beat-${String(i).padStart(2, '0')}`);
       for (const id of ids)
