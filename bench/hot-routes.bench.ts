@@ -27,6 +27,7 @@ const CONCURRENCY = Number(process.argv[3] ?? 16);
 const ROOT_PASSWORD = 'bench-password';
 const NODE_TOKEN = 'bench-node-token-secret';
 const ORG = 'bench';
+const LONG_POLL_SECONDS = 2;
 const POLICY = 'up';
 
 const nodeId = (i: number) => `node-${String(i).padStart(5, '0')}`;
@@ -47,7 +48,8 @@ interface Answer {
 }
 
 class Client {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
+  // Every node may hold a long poll at once.
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: NODES + 4 });
 
   send(base: string, call: Call): Promise<Answer> {
     const started = performance.now();
@@ -80,13 +82,17 @@ class Client {
     });
   }
 
-  /** Sends every call, `CONCURRENCY` at a time; throws on the first answer that is not a success. */
-  async all(base: string, calls: Call[]): Promise<{ latenciesMs: number[]; elapsedMs: number }> {
+  /** Sends every call, `concurrency` at a time; throws on the first answer that is not a success. */
+  async all(
+    base: string,
+    calls: Call[],
+    concurrency = CONCURRENCY,
+  ): Promise<{ latenciesMs: number[]; elapsedMs: number }> {
     const latenciesMs: number[] = [];
     let next = 0;
     const started = performance.now();
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: concurrency }, async () => {
         while (next < calls.length) {
           const call = calls[next++]!;
           const answer = await this.send(base, call);
@@ -133,11 +139,12 @@ async function measure(
   service: string,
   target: { url: string; pid: number },
   calls: Call[],
+  concurrency = CONCURRENCY,
 ): Promise<RouteFigures> {
   process.stderr.write(`[hot-routes] ${route}: ${calls.length} requests\n`);
   const cpuBefore = cpuSeconds(target.pid);
   const postgresBefore = stack.cpuSeconds().postgres;
-  const { latenciesMs, elapsedMs } = await client.all(target.url, calls);
+  const { latenciesMs, elapsedMs } = await client.all(target.url, calls, concurrency);
   return {
     route,
     service,
@@ -263,6 +270,28 @@ async function main(): Promise<void> {
           method: 'GET',
           path: `/v1/orgs/${ORG}/changes?since=${lastId}&wait=0`,
         })),
+      ),
+    );
+    // As an idle fleet polls: every node holds a long poll at once, each answered empty when
+    // its wait runs out (then its heartbeat is stored with the others').
+    figures.push(
+      await measure(
+        stack,
+        client,
+        `long poll, ${LONG_POLL_SECONDS} s, every node at once (nothing new)`,
+        'exchange',
+        exchangeTarget,
+        [
+          ...perNode(() => ({
+            method: 'GET',
+            path: `/v1/orgs/${ORG}/changes?since=${lastId}&wait=${LONG_POLL_SECONDS}`,
+          })),
+          ...perNode(() => ({
+            method: 'GET',
+            path: `/v1/orgs/${ORG}/changes?since=${lastId}&wait=${LONG_POLL_SECONDS}`,
+          })),
+        ],
+        NODES,
       ),
     );
     figures.push(
