@@ -12,6 +12,7 @@ import { HaPermit } from './agbot/ha-permit';
 import { Backoff } from './core/backoff';
 import { type Clock, type RandomSource } from './core/clock';
 import { hostFacts } from './core/node-facts';
+import { pollWait } from './core/poll-wait';
 import { StatusReporter, type StatusObserver } from './core/status-reporter';
 import { Enactor } from './enactment/enactor';
 import { NmpPlanner } from './enactment/nmp-planner';
@@ -25,9 +26,6 @@ import { PackageDownload } from './upgrade/package-download';
 import { PackageVerifier } from './upgrade/package-verifier';
 import { UpgradeRunner } from './upgrade/upgrade-runner';
 import { type WorkloadRuntime } from './workloads/workload-runtime';
-
-/** How much shorter than pollSeconds a poll's wait may be drawn. */
-const POLL_SPREAD = 0.2;
 
 export interface AgentCoreOptions {
   exchangeUrl: string;
@@ -173,7 +171,9 @@ export class AgentCore {
           this.dirty = { node: true, workloads: true, packages: true };
         }
         await this.refresh();
-        const wait = caughtUp ? this.enactor.waitSeconds(this.pollWait()) : 0;
+        const wait = caughtUp
+          ? this.enactor.waitSeconds(pollWait(this.options.pollSeconds, this.options.random))
+          : 0;
         // A fresh controller per poll, aborted by stop() or a wake-up; nothing piles up on `signal`.
         this.pollAbort = new AbortController();
         if (signal.aborted) break;
@@ -199,12 +199,6 @@ export class AgentCore {
   stop(): void {
     this.stopping.abort();
     this.pollAbort?.abort();
-  }
-
-  /** The poll's longest wait: up to a fifth shorter than pollSeconds, whole seconds, at least one. */
-  private pollWait(): number {
-    const { pollSeconds, random } = this.options;
-    return Math.max(1, pollSeconds - Math.floor(random() * POLL_SPREAD * pollSeconds));
   }
 
   private async shutDown(): Promise<void> {
