@@ -65,7 +65,7 @@ export class NodeHeartbeat implements BeforeApplicationShutdown {
     const timer = context.with(ROOT_CONTEXT, () => setTimeout(flush, FLUSH_MS));
     const written = Promise.all([due, this.writing]).then(() => {
       clearTimeout(timer);
-      if (this.next?.beats === beats) this.next = undefined;
+      this.next = undefined;
       return context.with(ROOT_CONTEXT, () => this.write([...beats.values()]));
     });
     this.writing = written;

@@ -5,26 +5,33 @@
  */
 import { cloudEventHeaders, type BusConnection } from '@careen/bus';
 import { NODES_SEEN_MAX_NODES, NodesSeen, type NodesSeenPayload } from '@careen/contracts';
-import { BUS, SERVICE_LOGGER } from '@careen/service';
+import { BUS, SERVICE_LOGGER, SERVICE_NAME } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 
-const SOURCE = 'careen/exchange';
-
 @Injectable()
 export class NodesSeenPublisher {
   private readonly encoder = new TextEncoder();
+  /** CloudEvents `source`, as the service's other events give it. */
+  private readonly source: string;
 
   constructor(
     @Inject(BUS) private readonly bus: BusConnection,
     @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
-  ) {}
+    @Inject(SERVICE_NAME) service: string,
+  ) {
+    this.source = `careen/${service}`;
+  }
 
   /** Publishes the nodes seen at or after `seenAt`, grouped by org. */
   publish(seenAt: string, nodes: readonly { org: string; node: string }[]): void {
     const byOrg = new Map<string, string[]>();
-    for (const { org, node } of nodes) byOrg.set(org, [...(byOrg.get(org) ?? []), node]);
+    for (const { org, node } of nodes) {
+      const ids = byOrg.get(org);
+      if (ids) ids.push(node);
+      else byOrg.set(org, [node]);
+    }
     for (const [org, ids] of byOrg)
       for (let start = 0; start < ids.length; start += NODES_SEEN_MAX_NODES)
         this.send({ org, seenAt, nodes: ids.slice(start, start + NODES_SEEN_MAX_NODES) });
@@ -36,7 +43,7 @@ export class NodesSeenPublisher {
         headers: cloudEventHeaders({
           id: randomUUID(),
           type: NodesSeen.type,
-          source: SOURCE,
+          source: this.source,
           time: new Date().toISOString(),
         }),
       });
