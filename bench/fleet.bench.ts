@@ -10,10 +10,10 @@
  * the long-poll feed (p50/p99).
  */
 import { hashSecret } from '@careen/auth';
-import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { simulatedAgentPackage, startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
 import { withClient } from '@careen/testing';
-import { agentPackage, startExchangeAndAgbot } from './support/hub';
+import { startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
 import { cpuSeconds, residentMegabytes, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
@@ -128,8 +128,8 @@ async function main(): Promise<void> {
       password: 'admin-password',
       role: 'orgAdmin',
     });
-    await call('POST', '/v1/agent-packages', undefined, await agentPackage('1.0.0'));
-    await call('POST', '/v1/agent-packages', undefined, await agentPackage('2.0.0'));
+    await call('POST', '/v1/agent-packages', undefined, await simulatedAgentPackage('1.0.0'));
+    await call('POST', '/v1/agent-packages', undefined, await simulatedAgentPackage('2.0.0'));
 
     // The nodes are inserted directly, sharing one token hash: registering each would spend the
     // run hashing tokens. Their HA groups are formed through the API by the fleet.

@@ -10,6 +10,7 @@
  * the service's CPU to the floor — a bare node:http server doing one Postgres round trip per
  * request, measured in the same run. Every answer must be a success, or the run fails.
  */
+import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { hashSecret } from '@careen/auth';
 import { stopChild } from '@careen/devstack';
 import { withClient } from '@careen/testing';
@@ -17,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { agentPackage, startExchangeAndAgbot } from './support/hub';
+import { startExchangeAndAgbot } from './support/hub';
 import { startBenchStack, type BenchStack } from './support/bench-stack';
 import { cpuSeconds, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
     };
     await setUp('POST', '/v1/orgs', { id: ORG });
     for (const version of ['1.0.0', '2.0.0']) {
-      const content = await agentPackage(version);
+      const content = await simulatedAgentPackage(version);
       const response = await fetch(new URL('/v1/agent-packages', exchange.url), {
         method: 'POST',
         headers: { authorization: root, 'content-type': 'application/gzip' },

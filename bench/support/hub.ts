@@ -1,6 +1,4 @@
-/** What the benchmarks that run a hub share: its exchange and agbot, and an agent package. */
-import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
+/** What the benchmarks that run a hub share: its exchange and agbot. */
 import { type BenchStack } from './bench-stack';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
@@ -24,17 +22,4 @@ export async function startExchangeAndAgbot(
   });
   services.push(agbot);
   return { exchange, agbot };
-}
-
-/** A gzipped tarball that is an agent package of `version` (only its package.json). */
-export async function agentPackage(version: string): Promise<Buffer> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolveDone) => {
-    archive.on('data', (chunk) => chunks.push(chunk as Buffer));
-    archive.on('end', () => resolveDone(Buffer.concat(chunks)));
-  });
-  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
-  archive.finalize();
-  return gzipSync(await done);
 }

@@ -8,3 +8,4 @@ export {
   type SimulatedFleetOptions,
   type TimelineEntry,
 } from './simulator/simulated-fleet';
+export { simulatedAgentPackage } from './simulator/simulated-package';

@@ -8,9 +8,7 @@
  * finds the same org, nodes, groups and policies.
  */
 import { createWriteStream } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
-import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import { simulatedAgentPackage, startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { dataOf, type Notifier, type ServiceClient } from '@careen/api-client';
 import { connectBus } from '@careen/bus';
 import { ExchangeClient } from '@careen/service';
@@ -119,7 +117,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   if (published.status === 404) {
     await expectStatus(
       `publish agent package ${DEMO_AGENT_VERSION}`,
-      call('POST', '/v1/agent-packages', await agentPackage(DEMO_AGENT_VERSION), {
+      call('POST', '/v1/agent-packages', await simulatedAgentPackage(DEMO_AGENT_VERSION), {
         'content-type': 'application/gzip',
       }),
       [201, 409],
@@ -289,20 +287,6 @@ class DemoSubscription {
     );
     this.secret = created.secret;
   }
-}
-
-/** An agent package holding only its manifest: enough for simulated agents to be at that version. */
-async function agentPackage(version: string): Promise<Buffer> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    archive.on('data', (chunk) => void chunks.push(chunk as Buffer));
-    archive.on('end', () => resolve(Buffer.concat(chunks)));
-    archive.on('error', reject);
-  });
-  archive.entry({ name: 'package.json' }, JSON.stringify({ version }));
-  archive.finalize();
-  return gzipSync(await done);
 }
 
 function basic(org: string, user: string, password: string): string {
