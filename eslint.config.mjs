@@ -1,6 +1,7 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
@@ -19,7 +20,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   prettier,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -56,6 +57,7 @@ export default tseslint.config(
             { sourceTag: 'scope:notifier', onlyDependOnLibsWithTags: ['scope:shared', 'scope:notifier'] },
             { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:cli'] },
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared', 'scope:console'] },
             {
               sourceTag: 'scope:vnf-manager',
               onlyDependOnLibsWithTags: ['scope:shared', 'scope:vnf-manager'],
@@ -72,12 +74,18 @@ export default tseslint.config(
                 'scope:agent',
                 'scope:cli',
                 'scope:vnf-manager',
+                'scope:console',
               ],
             },
           ],
         },
       ],
     },
+  },
+  {
+    // The web console: React's rules of hooks, and its effects' dependencies.
+    files: ['apps/console/web/**/*.ts', 'apps/console/web/**/*.tsx'],
+    ...reactHooks.configs.flat['recommended-latest'],
   },
   {
     // Production lib code never imports the test harness; its specs may.

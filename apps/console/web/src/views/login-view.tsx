@@ -1,0 +1,82 @@
+/** Sign-in with an exchange user's org, name and password. */
+import { useState, type FormEvent } from 'react';
+import type { Identity } from '../api/identity';
+import { ApiProblem } from '../api/problem';
+import { signIn } from '../api/sign-in';
+import { Field } from '../components/field';
+
+export function LoginView({
+  notice,
+  onSignedIn,
+}: {
+  notice?: string;
+  onSignedIn: (identity: Identity) => void;
+}) {
+  const [org, setOrg] = useState('');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      onSignedIn(await signIn({ org: org.trim(), username: username.trim(), password }));
+    } catch (error) {
+      setProblem(
+        error instanceof ApiProblem ? error : new ApiProblem(0, (error as Error).message, 'UNKNOWN'),
+      );
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="login">
+      <form onSubmit={(event) => void submit(event)} aria-labelledby="login-title" noValidate>
+        <h1 id="login-title">Careen console</h1>
+        <p className="muted">Sign in with your exchange user.</p>
+        {notice && !problem && (
+          <div className="notice notice-warn" role="status">
+            {notice}
+          </div>
+        )}
+        {problem && (
+          <div className="notice notice-error" role="alert">
+            {problem.message}
+          </div>
+        )}
+        <Field
+          label="Org"
+          name="org"
+          autoComplete="organization"
+          value={org}
+          onChange={(event) => setOrg(event.target.value)}
+          problems={problem?.problemsOf('org')}
+          hint="root for hub admins"
+        />
+        <Field
+          label="User"
+          name="username"
+          autoComplete="username"
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          problems={problem?.problemsOf('username')}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          problems={problem?.problemsOf('password')}
+        />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}
