@@ -4,7 +4,8 @@
 # (`npm run build`: dist/<app>/), the production dependencies alone, and the image itself with
 # only those two on a pinned Node base, run as the unprivileged user node. APP selects what a
 # container runs: exchange, agbot, maintenance-session, deployment-orchestrator, notifier,
-# agent, cli, vnf-manager or nats-auth.
+# console (the web console's server, with the app built into dist/console/public), agent, cli,
+# vnf-manager or nats-auth.
 #   docker build -t careen:0.1.0 .                      APP given at run time (-e APP=exchange)
 #   docker build --build-arg APP=exchange -t careen-exchange .
 # A container runs `node dist/$APP/main.js`; other arguments go with the command, as the
@@ -41,7 +42,7 @@ COPY tools/container/healthcheck.js ./healthcheck.js
 ARG APP=""
 ENV APP=${APP}
 USER node
-EXPOSE 8080 8081 8082 8083 8084
+EXPOSE 8080 8081 8082 8083 8084 8085
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 CMD ["node", "healthcheck.js"]
 # exec replaces the shell, so SIGTERM reaches the app.
 CMD ["sh", "-c", "exec node \"dist/$APP/main.js\""]

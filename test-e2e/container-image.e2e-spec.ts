@@ -157,4 +157,63 @@ describe('the container image', () => {
     // A service that is gone is unhealthy.
     expect(await check('exchange')).toBe(1);
   });
+
+  it('serves the web console compiled, healthy, and stops it cleanly', async () => {
+    // The console's build target: its server compiled like the services, the app built by Vite beside it.
+    const dist = join(root, 'dist');
+    await run(process.execPath, [
+      join(REPO_ROOT, 'tools', 'build', 'build-app.js'),
+      'console',
+      '--out',
+      dist,
+    ]);
+    await run(process.execPath, [
+      join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      join(REPO_ROOT, 'apps', 'console', 'web', 'vite.config.mjs'),
+      '--outDir',
+      join(dist, 'console', 'public'),
+      '--logLevel',
+      'warn',
+    ]);
+    // The image's HEALTHCHECK script, where the last stage copies it (beside dist/).
+    copyFileSync(join(REPO_ROOT, 'tools', 'container', 'healthcheck.js'), join(root, 'healthcheck.js'));
+    const port = await freePort();
+    const env = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      APP: 'console',
+      CAREEN_CONSOLE_PORT: String(port),
+    };
+    const [command, ...args] = execForm(stage.find(([instruction]) => instruction === 'CMD')![1]);
+    const child = spawn(command!, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    running.set('console', child);
+    const page = await eventually(
+      async () => {
+        const answer = await fetch(`http://127.0.0.1:${port}/`);
+        expect(answer.status).toBe(200);
+        return answer.text();
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(page).toContain('<title>Careen console</title>');
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)![1]!;
+    const asset = await fetch(`http://127.0.0.1:${port}${script}`);
+    expect([asset.status, asset.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ]);
+    // Behind the Ingress nothing is passed on from here: an API path says where to route it.
+    expect((await fetch(`http://127.0.0.1:${port}/exchange/v1/orgs`)).status).toBe(502);
+
+    const [checkCommand, ...checkArgs] = execForm(
+      stage.find(([instruction]) => instruction === 'HEALTHCHECK')![1],
+    );
+    const check = spawn(checkCommand!, checkArgs, { cwd: root, env, stdio: 'ignore' });
+    expect((await once(check, 'exit'))[0]).toBe(0);
+    child.kill('SIGTERM');
+    expect(await once(child, 'exit')).toEqual([0, null]);
+    running.delete('console');
+  });
 });

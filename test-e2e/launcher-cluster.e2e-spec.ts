@@ -32,7 +32,11 @@ describe('npm start -- --cluster', () => {
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'careen-launcher-cluster-'));
     const taken: number[] = [];
-    for (const envVar of ['CAREEN_PG_PORT', ...HUB_SERVICES.map((service) => service.portEnv)]) {
+    for (const envVar of [
+      'CAREEN_PG_PORT',
+      'CAREEN_CONSOLE_PORT',
+      ...HUB_SERVICES.map((service) => service.portEnv),
+    ]) {
       taken.push(await freePort());
       env[envVar] = String(taken[taken.length - 1]);
     }

@@ -38,7 +38,12 @@ describe('npm start', () => {
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'careen-launcher-'));
-    for (const envVar of ['CAREEN_PG_PORT', 'CAREEN_NATS_PORT', ...HUB_SERVICES.map((s) => s.portEnv)]) {
+    for (const envVar of [
+      'CAREEN_PG_PORT',
+      'CAREEN_NATS_PORT',
+      'CAREEN_CONSOLE_PORT',
+      ...HUB_SERVICES.map((s) => s.portEnv),
+    ]) {
       ports.set(envVar, await freePort());
     }
   });
@@ -113,6 +118,19 @@ describe('npm start', () => {
       { status: 200, body: expect.objectContaining({ id: 'demo-0001', group: 'demo-group-1' }) },
       { status: 200, body: { id: 'demo-0001', group: 'demo-group-1', released: true } },
     ]);
+
+    // The web console, with the services' APIs under its own origin.
+    const consoleUrl = `http://127.0.0.1:${ports.get('CAREEN_CONSOLE_PORT')}`;
+    expect(output()).toContain(`Console     ${consoleUrl}`);
+    const page = await fetch(consoleUrl);
+    expect([page.status, await page.text()]).toEqual([
+      200,
+      expect.stringContaining('<title>Careen console</title>'),
+    ]);
+    const viaConsole = await fetch(`${consoleUrl}/exchange/v1/orgs/demo/hagroups`, {
+      headers: { authorization: asRoot },
+    });
+    expect(await viaConsole.json()).toMatchObject({ total: DEMO_GROUPS });
 
     await eventually(async () => {
       const nodes = await get('/v1/orgs/demo/nodes');

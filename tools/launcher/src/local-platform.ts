@@ -4,6 +4,7 @@
  * NATS and Postgres), then NATS, then Postgres.
  */
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import {
   loadOrCreateNatsAuth,
@@ -13,6 +14,8 @@ import {
   type HubService,
   type NatsAuth,
 } from '@careen/devstack';
+import { createConsoleServer, type ApiPrefix } from '@careen/console/src/console-server';
+import { buildConsole } from './console-build';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
 import { DEMO_ORG, startDemoFleet, type DemoFleet } from './demo-fleet';
@@ -39,6 +42,8 @@ export class LocalPlatform {
   /** The bus's JWT authorization: every service connects with its creds file. */
   private natsAuth?: NatsAuth & { credsFile: string };
   demo?: DemoFleet;
+  /** The web console's server, in this process: the built app and the services' APIs under one origin. */
+  private console?: Server;
   private natsExit?: Promise<ServiceExit>;
   readonly services: ServiceProcess[] = [];
   private stopping?: Promise<void>;
@@ -170,6 +175,34 @@ export class LocalPlatform {
     else this.demo = fleet;
   }
 
+  /** The web console, serving the services' APIs under its own origin as the Kubernetes Ingress does. */
+  async startConsole(): Promise<void> {
+    const port = this.config.consolePort;
+    if (!port || this.shutdown.signal.aborted) return;
+    const root = buildConsole(this.config.state.console);
+    const urlOf = (name: string) => this.services.find((child) => child.service.name === name)?.url;
+    const upstreams: Partial<Record<ApiPrefix, string | undefined>> = {
+      exchange: urlOf('exchange'),
+      agbot: urlOf('agbot'),
+      maintenance: urlOf('maintenance-session'),
+      orchestrator: urlOf('deployment-orchestrator'),
+      notifier: urlOf('notifier'),
+    };
+    const server = createConsoleServer({ root, upstreams });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error) =>
+        reject(new LauncherError(`the web console could not listen on port ${port}: ${error.message}`)),
+      );
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    this.console = server;
+    this.print(`console is ready at ${this.consoleUrl()}`);
+  }
+
+  consoleUrl(): string | undefined {
+    return this.config.consolePort ? `http://127.0.0.1:${this.config.consolePort}` : undefined;
+  }
+
   /** Settles with the first of NATS and the services to end; never, if none runs. */
   firstExit(): Promise<ProcessEnd> {
     const ends: Promise<ProcessEnd>[] = this.services.map((child) =>
@@ -188,6 +221,13 @@ export class LocalPlatform {
   }
 
   private async stopAll(): Promise<void> {
+    if (this.console) {
+      const server = this.console;
+      await new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      });
+    }
     if (this.demo) {
       this.print('Stopping the demo fleet…');
       await this.demo.stop();

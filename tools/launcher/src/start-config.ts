@@ -1,5 +1,6 @@
 /** What `npm start` runs with, read once from the command line and the environment. */
 import { HUB_SERVICES, type HubService } from '@careen/devstack';
+import { consoleInstalled } from './console-build';
 import { installedHubServices } from './hub-services';
 import { LauncherError } from './launcher-error';
 import { portFromEnv, type PortClaim } from './ports';
@@ -7,6 +8,7 @@ import { stateFolder, type StateFolder } from './state-folder';
 
 export const PG_PORT_ENV = 'CAREEN_PG_PORT';
 export const NATS_PORT_ENV = 'CAREEN_NATS_PORT';
+export const CONSOLE_PORT_ENV = 'CAREEN_CONSOLE_PORT';
 
 export interface StartConfig {
   reset: boolean;
@@ -19,6 +21,8 @@ export interface StartConfig {
   services: { service: HubService; port: number }[];
   /** The exchange's port, which the other services call. */
   exchangePort: number;
+  /** The web console's port; absent when this checkout has no console. */
+  consolePort?: number;
   logLevel: string;
   otelEndpoint?: string;
   /** The simulated demo fleet; absent when CAREEN_DEMO_NODES is 0 or the exchange is not here. */
@@ -41,6 +45,7 @@ export const START_USAGE = [
   usageRow(PG_PORT_ENV, 'embedded Postgres port (55432)'),
   usageRow(NATS_PORT_ENV, 'nats-server port (54222)'),
   ...HUB_SERVICES.map((s) => usageRow(s.portEnv, `${s.name} port (${s.defaultPort})`)),
+  usageRow(CONSOLE_PORT_ENV, 'web console port (8085)'),
   usageRow('CAREEN_ROOT_PASSWORD', 'hub admin password (default: generated once)'),
   usageRow('CAREEN_LOG_LEVEL', 'service log level (info)'),
   usageRow('CAREEN_OTEL_ENDPOINT', 'OpenTelemetry endpoint given to the services'),
@@ -68,6 +73,7 @@ export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
       port: portFromEnv(env, service.portEnv, service.defaultPort),
     })),
     exchangePort: portFromEnv(env, 'CAREEN_EXCHANGE_PORT', 8080),
+    consolePort: consoleInstalled() && withExchange ? portFromEnv(env, CONSOLE_PORT_ENV, 8085) : undefined,
     logLevel: env.CAREEN_LOG_LEVEL || 'info',
     otelEndpoint: env.CAREEN_OTEL_ENDPOINT || undefined,
     demo:
@@ -98,6 +104,7 @@ export function portClaims(config: StartConfig): PortClaim[] {
     { owner: 'Postgres', envVar: PG_PORT_ENV, port: config.pgPort },
     ...natsPorts(config).map((port) => ({ owner: 'NATS', envVar: NATS_PORT_ENV, port })),
     ...config.services.map(({ service, port }) => ({ owner: service.name, envVar: service.portEnv, port })),
+    ...(config.consolePort ? [{ owner: 'console', envVar: CONSOLE_PORT_ENV, port: config.consolePort }] : []),
   ];
 }
 

@@ -82,6 +82,8 @@ async function run(config: StartConfig, platform: LocalPlatform, stop: StopReque
   if (stop.signal.aborted) return;
   await platform.startDemoFleet(credentials);
   if (stop.signal.aborted) return;
+  await platform.startConsole();
+  if (stop.signal.aborted) return;
   print(readySummary(config, platform, credentials, appInstalled('cli')));
 }
 

@@ -15,6 +15,8 @@ export interface StateFolder {
   /** A nats-server placed here is found before one on PATH; --reset keeps it. */
   bin: string;
   credentials: string;
+  /** The web console as built for this checkout. */
+  console: string;
 }
 
 export function stateFolder(env: NodeJS.ProcessEnv): StateFolder {
@@ -26,6 +28,7 @@ export function stateFolder(env: NodeJS.ProcessEnv): StateFolder {
     logs: join(root, 'logs'),
     bin: join(root, 'bin'),
     credentials: join(root, 'credentials.json'),
+    console: join(root, 'console'),
   };
 }
 

@@ -34,6 +34,13 @@ export function readySummary(
     '  Services',
     ...(services.length > 0 ? services : ['    (none: no hub service sources under apps/)']),
     '',
+    ...(platform.consoleUrl()
+      ? [
+          `  Console     ${platform.consoleUrl()}   sign in with a user below (the services' APIs are under it too:`,
+          `              ${platform.consoleUrl()}/exchange/v1/…, /agbot, /maintenance, /orchestrator, /notifier)`,
+          '',
+        ]
+      : []),
     `  Hub admin   org "root", user "root", password ${credentials.rootPassword}`,
     `              (${passwordSource})`,
     `  Postgres    ${platform.postgres?.url ?? '-'}`,

@@ -1,7 +1,8 @@
 /**
- * `npm test`: typecheck, format check, lint, then jest, then the bus and a few end-to-end files
- * again on three-node JetStream clusters, then the contract check of every answer the services
- * gave in those runs against their OpenAPI documents, stopping at the first failing step.
+ * `npm test`: typecheck (the services' and the web console's), format check, lint, then jest,
+ * then the bus and a few end-to-end files again on three-node JetStream clusters, then the
+ * contract check of every answer the services gave in those runs against their OpenAPI
+ * documents, stopping at the first failing step.
  * Arguments after `--` go to jest instead (`npm test -- libs/bus`), and skip the cluster run
  * and the contract check.
  */
@@ -18,6 +19,9 @@ import { stateFolder } from './state-folder';
 
 const KUBECTL_INSTALL_HINT =
   "The tests need kubectl (1.20 or newer) to render the Kubernetes manifests: install Debian's kubernetes-client or kubectl from kubernetes.io.";
+
+const CHROMIUM_INSTALL_HINT =
+  "The web console's browser tests need Chromium: install Debian's chromium package, or set CAREEN_CHROMIUM_BIN to a Chromium or Chrome binary.";
 
 const COMPOSE_INSTALL_HINT =
   "The tests need Docker Compose to check docker-compose.yml: install Debian's docker-compose or Docker's compose plugin.";
@@ -51,12 +55,17 @@ export async function main(argv: string[]): Promise<number> {
   const { bin } = stateFolder(process.env);
   let natsServer: string;
   let promtool: string;
+  let chromium: string;
   try {
     natsServer = ensureNatsServer(bin, process.env);
     promtool = ensurePromtool(bin, process.env);
     // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize` and
     // check the compose file with Compose (docker-compose, or Docker's compose plugin).
     ensureCommand('kubectl', 'kubernetes-client', KUBECTL_INSTALL_HINT, process.env);
+    // The console's end-to-end tests drive a real Chromium with Playwright (no browser download).
+    chromium =
+      process.env.CAREEN_CHROMIUM_BIN ||
+      ensureCommand('chromium', 'chromium', CHROMIUM_INSTALL_HINT, process.env);
     if (!composePluginWorks())
       ensureCommand('docker-compose', 'docker-compose', COMPOSE_INSTALL_HINT, process.env);
   } catch (error) {
@@ -68,6 +77,7 @@ export async function main(argv: string[]): Promise<number> {
     ...process.env,
     CAREEN_NATS_SERVER_BIN: natsServer,
     CAREEN_PROMTOOL_BIN: promtool,
+    CAREEN_CHROMIUM_BIN: chromium,
     NX_DAEMON: 'false',
   };
   const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -75,6 +85,11 @@ export async function main(argv: string[]): Promise<number> {
   const recording = argv.length === 0 ? { CAREEN_RECORD_ANSWERS: ANSWERS } : undefined;
   const steps: Step[] = [
     { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+    {
+      name: 'typecheck the web console',
+      bin: 'tsc',
+      args: ['-p', 'apps/console/web/tsconfig.json', '--noEmit'],
+    },
     { name: 'format', bin: 'prettier', args: ['--check', '.', '--log-level', 'warn'] },
     // The module-boundaries lint rule reads Nx's project graph and is silently skipped without one.
     { name: 'project graph', bin: 'nx', args: ['show', 'projects'] },
