@@ -1,6 +1,8 @@
 /**
  * One jest run for the whole workspace: unit specs (*.spec.ts), integration specs against real
  * Postgres and NATS (*.int-spec.ts) and black-box platform tests (test-e2e/*.e2e-spec.ts).
+ * The web console's browser tests (test-e2e/*.browser-spec.ts) and the contract check run as
+ * steps of their own (`--testMatch`, see tools/launcher/src/test.ts).
  * The global setup starts one ephemeral Postgres for the run (unless CAREEN_DATABASE_URL is set);
  * each test file gets its own database and its own JetStream-enabled nats-server.
  */

@@ -1,8 +1,8 @@
 /**
  * `npm test`: typecheck (the services' and the web console's), format check, lint, then jest,
- * then the bus and a few end-to-end files again on three-node JetStream clusters, then the
- * contract check of every answer the services gave in those runs against their OpenAPI
- * documents, stopping at the first failing step.
+ * then the bus and a few end-to-end files again on three-node JetStream clusters, then the web
+ * console's browser tests, then the contract check of every answer the services gave in those
+ * runs against their OpenAPI documents, stopping at the first failing step.
  * Arguments after `--` go to jest instead (`npm test -- libs/bus`), and skip the cluster run
  * and the contract check.
  */
@@ -104,6 +104,13 @@ export async function main(argv: string[]): Promise<number> {
       bin: 'jest',
       args: [...(ci ? ['--ci'] : []), ...CLUSTER_SUITE],
       env: { CAREEN_NATS_CLUSTER: '1', ...recording },
+    });
+    // The console's browser tests run npm start and Chromium: on their own, so that they neither
+    // slow the rest nor are slowed by it.
+    steps.push({
+      name: 'the web console in Chromium, against npm start',
+      bin: 'jest',
+      args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/*.browser-spec.ts'],
     });
     steps.push({
       name: 'contract: the answers seen, against the OpenAPI documents',

@@ -5,6 +5,7 @@
  * resuming a rollout, and aborting a maintenance session, each view's screenshot taken on the
  * way; bad form input shows the services' own field errors; an expired sign-in says so.
  * Screenshots go to .careen/screenshots, or to docs/screenshots with CAREEN_WRITE_SCREENSHOTS=1.
+ * Run by a step of `npm test` of its own (it starts a whole platform and a browser).
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
