@@ -59,10 +59,15 @@ describe('careen maintenance', () => {
 
     const watching = careen(['maintenance', 'watch', id, '--interval', '0.2']);
     for (const host of ['s1', 's2']) {
-      await eventually(async () => {
-        const shown = await careen(['maintenance', 'show', id]);
-        expect(shown.output).toMatch(new RegExp(`^${host} +in-maintenance`, 'm'));
-      });
+      // Evacuation waits for the agbot to move the host's workloads: under a full run's load it
+      // has taken longer than ten seconds.
+      await eventually(
+        async () => {
+          const shown = await careen(['maintenance', 'show', id]);
+          expect(shown.output).toMatch(new RegExp(`^${host} +in-maintenance`, 'm'));
+        },
+        { timeoutMs: 45_000, intervalMs: 250 },
+      );
       const completed = await careen(['maintenance', 'complete-host', id, host]);
       expect(completed.output).toContain(`host ${host} back in service (done`);
     }
