@@ -1,5 +1,5 @@
 /** A modal question before an action that is hard to undo; Escape or Cancel answers no. */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -19,6 +19,7 @@ export function ConfirmDialog({
   onCancel,
 }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -26,8 +27,8 @@ export function ConfirmDialog({
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={onCancel} className="confirm">
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={dialog} aria-labelledby={titleId} onCancel={onCancel} className="confirm">
+      <h2 id={titleId}>{title}</h2>
       <div>{children}</div>
       <div className="actions">
         <button type="button" onClick={onCancel} autoFocus>

@@ -1,17 +1,20 @@
 /**
- * A form field with its label and, under it, the problems the service found with the value
- * (from the refusal's `details.fields`), tied to the input for screen readers.
+ * A form field with its label and, under it, the problems a service's refusal names for the
+ * field of the same `name` (its `details.fields`), tied to the input for screen readers.
  */
 import { useId, type InputHTMLAttributes } from 'react';
+import type { ApiProblem } from '../api/problem';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
+  name: string;
   hint?: string;
-  problems?: string[];
+  refusal?: ApiProblem;
 }
 
-export function Field({ label, hint, problems = [], ...input }: FieldProps) {
+export function Field({ label, hint, refusal, ...input }: FieldProps) {
   const id = useId();
+  const problems = refusal?.problemsOf(input.name) ?? [];
   const described = [hint ? `${id}-hint` : '', problems.length > 0 ? `${id}-problems` : '']
     .filter(Boolean)
     .join(' ');

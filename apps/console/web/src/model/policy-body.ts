@@ -4,25 +4,21 @@
  * upgrade every node at about the same time; like the CLI, the console asks before it and only
  * then sends `allowDisruptive: true`.
  */
-type PropertyType = 'string' | 'int' | 'float' | 'boolean' | 'version' | 'list of strings';
+import type { components } from '@careen/api-client/src/generated/exchange';
 
-export interface ReadPolicy {
-  label: string;
-  description: string;
-  constraints: string[];
-  properties: { name: string; value: string | number | boolean | string[]; type?: PropertyType }[];
-  patterns: string[];
-  nodes: string[];
-  enabled: boolean;
-  agentUpgradePolicy: {
-    atLeastVersion: string;
-    start: string;
-    duration: number;
-    action: 'install' | 'download';
-    location?: string;
-  } | null;
-  failureThreshold: number | null;
-}
+/** The fields of a policy as the exchange answers it that a replacement sends back. */
+export type ReadPolicy = Pick<
+  components['schemas']['ManagementPolicyResponse'],
+  | 'label'
+  | 'description'
+  | 'constraints'
+  | 'properties'
+  | 'patterns'
+  | 'nodes'
+  | 'enabled'
+  | 'agentUpgradePolicy'
+  | 'failureThreshold'
+>;
 
 /** Whether the policy applies to every node of the org: a `*` pattern, or nothing that narrows it. */
 export function selectsEveryNode(policy: Pick<ReadPolicy, 'constraints' | 'patterns' | 'nodes'>): boolean {

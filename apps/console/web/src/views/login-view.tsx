@@ -53,7 +53,7 @@ export function LoginView({
           autoComplete="organization"
           value={org}
           onChange={(event) => setOrg(event.target.value)}
-          problems={problem?.problemsOf('org')}
+          refusal={problem}
           hint="root for hub admins"
         />
         <Field
@@ -62,7 +62,7 @@ export function LoginView({
           autoComplete="username"
           value={username}
           onChange={(event) => setUsername(event.target.value)}
-          problems={problem?.problemsOf('username')}
+          refusal={problem}
         />
         <Field
           label="Password"
@@ -71,7 +71,7 @@ export function LoginView({
           autoComplete="current-password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
-          problems={problem?.problemsOf('password')}
+          refusal={problem}
         />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

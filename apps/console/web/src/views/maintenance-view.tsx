@@ -133,7 +133,7 @@ function StartSession() {
           value={hosts}
           onChange={(event) => setHosts(event.target.value)}
           hint="node ids, separated by commas or spaces"
-          problems={action.problem?.problemsOf('hosts')}
+          refusal={action.problem}
         />
         <Field
           label="Hosts at a time"
@@ -142,7 +142,7 @@ function StartSession() {
           value={parallel}
           onChange={(event) => setParallel(event.target.value)}
           hint="1 to 1000; empty for one"
-          problems={action.problem?.problemsOf('max_parallel_hosts')}
+          refusal={action.problem}
         />
         <Field
           label="Reply timeout (seconds)"
@@ -151,7 +151,7 @@ function StartSession() {
           value={replyTimeout}
           onChange={(event) => setReplyTimeout(event.target.value)}
           hint="1 to 86400; empty for 60"
-          problems={action.problem?.problemsOf('reply_timeout_seconds')}
+          refusal={action.problem}
         />
         <button type="submit" className="primary" disabled={action.busy}>
           Start

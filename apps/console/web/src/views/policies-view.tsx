@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { read, type Clients } from '../api/clients';
 import { Badge } from '../components/badge';
 import { Empty, Loading, ProblemNotice } from '../components/notice';
+import { StatusCounts } from '../components/status-counts';
 import { useConsole } from '../live/console-context';
 import { useLive } from '../live/use-live';
 import { hrefOf } from '../routing/route';
@@ -64,13 +65,7 @@ export function PoliciesView() {
                   </td>
                   <td>{policy.agentUpgradePolicy?.atLeastVersion ?? '–'}</td>
                   <td>
-                    {Object.entries(rollup.counts)
-                      .filter(([, count]) => count > 0)
-                      .map(([status, count]) => (
-                        <span key={status} className="count">
-                          <Badge state={status} /> {count}
-                        </span>
-                      ))}
+                    <StatusCounts counts={rollup.counts} />
                     {rollup.total === 0 && <span className="muted">no node has reported</span>}
                   </td>
                   <td className={rollup.failed > 0 ? 'bad-text' : undefined}>{rollup.failed}</td>

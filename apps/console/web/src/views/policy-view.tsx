@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { FormProblem } from '../components/form-problem';
 import { Empty, Loading, ProblemNotice } from '../components/notice';
+import { StatusCounts } from '../components/status-counts';
 import { RollupChart } from '../components/rollup-chart';
 import { Ago, When } from '../components/time';
 import { useConsole } from '../live/console-context';
@@ -113,13 +114,7 @@ function PolicyDetails({ loaded, reload }: { loaded: Loaded; reload: () => Promi
       {isAdmin(identity) && <PolicyActions policy={policy} failures={failures.length} reload={reload} />}
       <h2>Rollup</h2>
       <p className="counts" data-rollup>
-        {Object.entries(rollup.counts)
-          .filter(([, count]) => count > 0)
-          .map(([status, count]) => (
-            <span key={status} className="count">
-              <Badge state={status} /> {count}
-            </span>
-          ))}
+        <StatusCounts counts={rollup.counts} />
         {rollup.total === 0 && (
           <span className="muted">No node has reported a status for this policy yet.</span>
         )}
@@ -274,7 +269,7 @@ function PolicyActions({
             value={resumeWindow}
             onChange={(event) => setResumeWindow(event.target.value)}
             hint="empty: what was left of the policy's window"
-            problems={action.problem?.problemsOf('window')}
+            refusal={action.problem}
           />
           <button type="submit" disabled={action.busy}>
             {policy.enabled ? 'Resume' : 'Enable again'}

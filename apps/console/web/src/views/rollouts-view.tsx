@@ -136,7 +136,7 @@ function StartRollout({ strategies }: { strategies: string[] }) {
           name="version"
           value={version}
           onChange={(event) => setVersion(event.target.value)}
-          problems={action.problem?.problemsOf('version')}
+          refusal={action.problem}
         />
         <Field
           label="Phase timeout (seconds)"
@@ -145,7 +145,7 @@ function StartRollout({ strategies }: { strategies: string[] }) {
           value={phaseTimeout}
           onChange={(event) => setPhaseTimeout(event.target.value)}
           hint="10 to 604800; empty for an hour"
-          problems={action.problem?.problemsOf('phase_timeout_seconds')}
+          refusal={action.problem}
         />
         <button type="submit" className="primary" disabled={action.busy}>
           Start
