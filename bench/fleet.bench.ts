@@ -1,7 +1,9 @@
 /**
- * `npm run bench -- fleet [agents] [windowSeconds] [groupSize]` (default 5000, 60, 5): a fleet
- * of simulated agents (the agent's own core, in this process) against an exchange and an
- * agbot each in its own process, on a private Postgres and NATS. Once every agent is
+ * `npm run bench -- fleet [agents] [windowSeconds] [groupSize] [exchangeReplicas]` (default
+ * 5000, 60, 5, 1): a fleet of simulated agents (the agent's own core, in this process) against
+ * an exchange and an agbot each in its own process, on a private Postgres and NATS; with
+ * several exchange replicas, each in its own process behind a round-robin TCP proxy in this
+ * process (as a Kubernetes Service puts them), which the agents and the agbot use. Once every agent is
  * connected and idle, one node management policy moves them all to a new version within the
  * window, rolled through HA groups of `groupSize`. Printed: completion time relative to the
  * window; requests/s and CPU of the exchange and the agbot, at peak and over the rollout, next
@@ -13,7 +15,7 @@ import { hashSecret } from '@careen/auth';
 import { simulatedAgentPackage, startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
 import { withClient } from '@careen/testing';
-import { startExchangeAndAgbot } from './support/hub';
+import { type BenchHub, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
 import { cpuSeconds, residentMegabytes, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
@@ -21,6 +23,7 @@ import { printTable, summarize } from './support/stats';
 const AGENTS = Number(process.argv[2] ?? 5_000);
 const WINDOW_SECONDS = Number(process.argv[3] ?? 60);
 const GROUP_SIZE = Number(process.argv[4] ?? 5);
+const EXCHANGE_REPLICAS = Number(process.argv[5] ?? 1);
 const ROOT_PASSWORD = 'bench-password';
 const NODE_TOKEN = 'bench-node-token-secret';
 const POLL_SECONDS = 30;
@@ -58,12 +61,16 @@ class Sampler {
     return this.samples.splice(0);
   }
 
+  /** CPU seconds of each service, its replicas summed. */
   private cpu(): { exchange: number; agbot: number } {
-    const of = (name: 'exchange' | 'agbot') => {
-      const service = this.services.find((candidate) => candidate.name === name)!;
-      // A service that has exited has no /proc entry; the run loop reports the exit.
-      return service.child.exitCode === null ? cpuSeconds(service.child.pid!) : 0;
-    };
+    const of = (name: 'exchange' | 'agbot') =>
+      this.services
+        .filter((candidate) => candidate.name === name)
+        // A service that has exited has no /proc entry; the run loop reports the exit.
+        .reduce(
+          (sum, service) => sum + (service.child.exitCode === null ? cpuSeconds(service.child.pid!) : 0),
+          0,
+        );
     return { exchange: of('exchange'), agbot: of('agbot') };
   }
 }
@@ -111,11 +118,15 @@ async function main(): Promise<void> {
   let fleet: SimulatedFleet | undefined;
   // It reads the services' CPU once started; they are all in `services` by then.
   const sampler = new Sampler(services);
+  let hub: BenchHub | undefined;
   try {
-    const { exchange, agbot } = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services);
+    hub = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services, EXCHANGE_REPLICAS);
+    const { exchangeUrl, exchanges, agbot } = hub;
+    const exchangeResident = () =>
+      exchanges.reduce((sum, exchange) => sum + residentMegabytes(exchange.child.pid!), 0);
     const root = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
     const call = async (method: string, path: string, body?: unknown, raw?: Buffer) => {
-      const response = await fetch(new URL(path, exchange.url), {
+      const response = await fetch(new URL(path, exchangeUrl), {
         method,
         headers: { authorization: root, 'content-type': raw ? 'application/gzip' : 'application/json' },
         body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
@@ -148,7 +159,7 @@ async function main(): Promise<void> {
     const benchCpuBefore = process.cpuUsage();
     const connecting = performance.now();
     fleet = await startSimulatedFleet({
-      exchangeUrl: exchange.url,
+      exchangeUrl,
       agbotUrl: agbot.url,
       org: 'bench',
       admin: { username: 'admin', password: 'admin-password' },
@@ -191,7 +202,7 @@ async function main(): Promise<void> {
     await new Promise((done) => setTimeout(done, BASELINE_SECONDS * 1000));
     const idle = rates(sampler.stop());
     const idleResident = {
-      exchange: residentMegabytes(exchange.child.pid!),
+      exchange: exchangeResident(),
       agbot: residentMegabytes(agbot.child.pid!),
     };
 
@@ -223,7 +234,8 @@ async function main(): Promise<void> {
     const latency = summarize([...arrivals.values()]);
 
     printTable(
-      `fleet: ${AGENTS} simulated agents in HA groups of ${GROUP_SIZE}, one policy with a ${WINDOW_SECONDS} s window`,
+      `fleet: ${AGENTS} simulated agents in HA groups of ${GROUP_SIZE}, one policy with a ${WINDOW_SECONDS} s window, ` +
+        `${EXCHANGE_REPLICAS} exchange replica${EXCHANGE_REPLICAS === 1 ? '' : 's'}`,
       [
         { figure: 'all agents connected and reporting (s)', value: connectedMs / 1000 },
         { figure: 'agents at the new version', value: upgraded() },
@@ -236,44 +248,51 @@ async function main(): Promise<void> {
         { figure: 'agbot slots granted', value: grants },
         { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
         { figure: 'simulator process CPU (s, whole run)', value: (benchCpu.user + benchCpu.system) / 1e6 },
-        { figure: 'exchange resident memory, idle fleet (MiB)', value: idleResident.exchange },
         {
-          figure: 'exchange resident memory, after the rollout (MiB)',
-          value: residentMegabytes(exchange.child.pid!),
+          figure: 'exchange resident memory, idle fleet (MiB, replicas summed)',
+          value: idleResident.exchange,
+        },
+        {
+          figure: 'exchange resident memory, after the rollout (MiB, replicas summed)',
+          value: exchangeResident(),
         },
         { figure: 'agbot resident memory, idle fleet (MiB)', value: idleResident.agbot },
       ],
     );
-    printTable('requests/s and CPU (% of one core): rollout next to the idle fleet (baseline, same run)', [
-      {
-        what: 'exchange requests/s',
-        idleMean: idle.exchangeRps.mean,
-        rolloutMean: rollout.exchangeRps.mean,
-        rolloutPeak: rollout.exchangeRps.peak,
-      },
-      {
-        what: 'agbot requests/s',
-        idleMean: idle.agbotRps.mean,
-        rolloutMean: rollout.agbotRps.mean,
-        rolloutPeak: rollout.agbotRps.peak,
-      },
-      {
-        what: 'exchange CPU %',
-        idleMean: idle.exchangeCpu.mean,
-        rolloutMean: rollout.exchangeCpu.mean,
-        rolloutPeak: rollout.exchangeCpu.peak,
-      },
-      {
-        what: 'agbot CPU %',
-        idleMean: idle.agbotCpu.mean,
-        rolloutMean: rollout.agbotCpu.mean,
-        rolloutPeak: rollout.agbotCpu.peak,
-      },
-    ]);
+    printTable(
+      'requests/s and CPU (% of one core, replicas summed): rollout next to the idle fleet (baseline, same run)',
+      [
+        {
+          what: 'exchange requests/s',
+          idleMean: idle.exchangeRps.mean,
+          rolloutMean: rollout.exchangeRps.mean,
+          rolloutPeak: rollout.exchangeRps.peak,
+        },
+        {
+          what: 'agbot requests/s',
+          idleMean: idle.agbotRps.mean,
+          rolloutMean: rollout.agbotRps.mean,
+          rolloutPeak: rollout.agbotRps.peak,
+        },
+        {
+          what: 'exchange CPU %',
+          idleMean: idle.exchangeCpu.mean,
+          rolloutMean: rollout.exchangeCpu.mean,
+          rolloutPeak: rollout.exchangeCpu.peak,
+        },
+        {
+          what: 'agbot CPU %',
+          idleMean: idle.agbotCpu.mean,
+          rolloutMean: rollout.agbotCpu.mean,
+          rolloutPeak: rollout.agbotCpu.peak,
+        },
+      ],
+    );
     if (!finished) throw new Error(`not done after ${GIVE_UP_SECONDS} s`);
   } finally {
     sampler.stop();
     await fleet?.stop();
+    await hub?.close();
     for (const service of services) {
       await service.stop();
     }
