@@ -344,7 +344,7 @@ describe('the web console', () => {
     await phone.close();
   });
 
-  it('lets a hub admin switch orgs', async () => {
+  it('lets a hub admin switch orgs, and sign out', async () => {
     const admin = await browser.newPage({ viewport: DESKTOP });
     await admin.goto(consoleUrl);
     await signIn(admin, 'root', 'root', ROOT_PASSWORD);
@@ -355,6 +355,10 @@ describe('the web console', () => {
       .locator('tr[data-node]')
       .nth(NODES.length - 1)
       .waitFor();
+    await admin.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await admin.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // Signing out oneself needs no notice.
+    expect(await admin.locator('.notice').count()).toBe(0);
     await admin.close();
   });
 

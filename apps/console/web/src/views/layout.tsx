@@ -91,7 +91,7 @@ export function Layout({
           <span>
             {identity.username} ({identity.role})
           </span>
-          <button type="button" onClick={onSignOut}>
+          <button type="button" onClick={() => onSignOut()}>
             Sign out
           </button>
         </div>
