@@ -8,11 +8,12 @@
  */
 import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
 import { agbotService } from '@careen/agbot/src/agbot.service';
-import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
+import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
 import { basic, eventually, http, useTestInfra } from '@careen/testing';
 import { publishAgentPackage } from './support/agent-packages';
+import { overlapsWithinGroups, upgradeSpans } from './support/down-spans';
 import { startReplicated, type ReplicatedService } from './support/replicated-service';
 
 const ROOT_PASSWORD = 'replicas-root-password';
@@ -31,21 +32,6 @@ async function answered(url: string, method: string, route: RegExp): Promise<num
     if (labels!.includes(`method="${method}"`) && route.test(/route="([^"]*)"/.exec(labels!)?.[1] ?? ''))
       total += Number(count);
   return total;
-}
-
-/** Each agent's time holding its group for `version`: from `initiated` to its final status. */
-function holdSpans(timeline: readonly TimelineEntry[], version: string) {
-  const spans: { haGroup: string | null; from: number; to: number }[] = [];
-  const open = new Map<string, number>();
-  for (const entry of timeline) {
-    if (entry.version !== version) continue;
-    if (entry.status === 'initiated') open.set(entry.node, entry.at.getTime());
-    if (entry.status === 'successful' && open.has(entry.node)) {
-      spans.push({ haGroup: entry.haGroup, from: open.get(entry.node)!, to: entry.at.getTime() });
-      open.delete(entry.node);
-    }
-  }
-  return spans;
 }
 
 describe('two exchange replicas serving one fleet', () => {
@@ -111,13 +97,10 @@ describe('two exchange replicas serving one fleet', () => {
       timeoutMs: 110_000,
       intervalMs: 250,
     });
-    const spans = holdSpans(fleet.timeline, '2.0.0');
+    const spans = upgradeSpans(fleet.timeline);
     expect(spans).toHaveLength(NODES);
-    for (const group of new Set(spans.map((span) => span.haGroup))) {
-      const members = spans.filter((span) => span.haGroup === group).sort((a, b) => a.from - b.from);
-      for (let i = 1; i < members.length; i++)
-        expect(members[i]!.from).toBeGreaterThanOrEqual(members[i - 1]!.to);
-    }
+    const groups = new Map(fleet.agents.map((agent) => [agent.node, agent.haGroup]));
+    expect(overlapsWithinGroups(spans, groups)).toEqual([]);
 
     // Both replicas took the agents' polls and their status reports.
     for (const replica of exchange.replicas) {

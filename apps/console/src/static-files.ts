@@ -52,17 +52,16 @@ export class StaticFiles {
 
   constructor(root: string) {
     this.root = resolve(root);
-    if (!isFile(join(this.root, 'index.html'))) throw new ConsoleNotBuiltError(this.root);
+    if (fileSize(this.index()) === undefined) throw new ConsoleNotBuiltError(this.root);
   }
 
   serve(request: IncomingMessage, response: ServerResponse, pathname: string): void {
     const file = this.fileFor(pathname);
-    const hashed = file.startsWith(join(this.root, 'assets') + sep);
-    const stat = statSync(file);
+    const hashed = file.path.startsWith(join(this.root, 'assets') + sep);
     response.writeHead(200, {
       ...SECURITY_HEADERS,
-      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-length': stat.size,
+      'content-type': CONTENT_TYPES[extname(file.path)] ?? 'application/octet-stream',
+      'content-length': file.size,
       // Built assets carry their content's hash in their names; the page itself must be asked for again.
       'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
@@ -70,22 +69,26 @@ export class StaticFiles {
       response.end();
       return;
     }
-    createReadStream(file)
+    createReadStream(file.path)
       .on('error', (error) => response.destroy(error))
       .pipe(response);
   }
 
-  private fileFor(pathname: string): string {
-    let decoded: string;
+  /** The file a path names under the root, else the app's page; with its size, from one stat. */
+  private fileFor(pathname: string): { path: string; size: number } {
+    let decoded: string | undefined;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
-      return this.index();
+      decoded = undefined;
     }
-    if (decoded.includes('\0')) return this.index();
-    const candidate = resolve(this.root, '.' + normalize('/' + decoded));
-    const inside = candidate.startsWith(this.root + sep);
-    return inside && isFile(candidate) ? candidate : this.index();
+    if (decoded !== undefined && !decoded.includes('\0')) {
+      const candidate = resolve(this.root, '.' + normalize('/' + decoded));
+      const size = candidate.startsWith(this.root + sep) ? fileSize(candidate) : undefined;
+      if (size !== undefined) return { path: candidate, size };
+    }
+    const index = this.index();
+    return { path: index, size: fileSize(index) ?? 0 };
   }
 
   private index(): string {
@@ -93,10 +96,12 @@ export class StaticFiles {
   }
 }
 
-function isFile(path: string): boolean {
+/** The size of a regular file, or undefined when there is none. */
+function fileSize(path: string): number | undefined {
   try {
-    return statSync(path).isFile();
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -13,7 +13,7 @@ export function Ago({ at }: { at: string | null | undefined }) {
   );
 }
 
-export function agoText(ms: number): string {
+function agoText(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 60) return `${seconds} s ago`;
   const minutes = Math.round(seconds / 60);

@@ -7,7 +7,6 @@ export interface Action {
   problem: ApiProblem | undefined;
   /** Runs `act`; true when it succeeded. */
   run: (act: () => Promise<unknown>) => Promise<boolean>;
-  clear: () => void;
 }
 
 export function useAction(): Action {
@@ -28,5 +27,5 @@ export function useAction(): Action {
       setBusy(false);
     }
   }, []);
-  return { busy, problem, run, clear: useCallback(() => setProblem(undefined), []) };
+  return { busy, problem, run };
 }

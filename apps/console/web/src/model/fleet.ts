@@ -120,7 +120,7 @@ export function filterRows(rows: NodeRow[], filter: FleetFilter): NodeRow[] {
 }
 
 /** Semantic versions compared part by part (numbers as numbers); no version last. */
-export function compareVersionsNewestFirst(a: string | null, b: string | null): number {
+function compareVersionsNewestFirst(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

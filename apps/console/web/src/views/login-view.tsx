@@ -1,9 +1,9 @@
 /** Sign-in with an exchange user's org, name and password. */
 import { useState, type FormEvent } from 'react';
 import type { Identity } from '../api/identity';
-import { ApiProblem } from '../api/problem';
 import { signIn } from '../api/sign-in';
 import { Field } from '../components/field';
+import { useAction } from '../live/use-action';
 
 export function LoginView({
   notice,
@@ -15,21 +15,11 @@ export function LoginView({
   const [org, setOrg] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      onSignedIn(await signIn({ org: org.trim(), username: username.trim(), password }));
-    } catch (error) {
-      setProblem(
-        error instanceof ApiProblem ? error : new ApiProblem(0, (error as Error).message, 'UNKNOWN'),
-      );
-      setBusy(false);
-    }
+    await run(async () => onSignedIn(await signIn({ org: org.trim(), username: username.trim(), password })));
   };
 
   return (
