@@ -2,7 +2,8 @@
  * Faults between agents and the exchange, injected by a TCP proxy on their way, one kind at a
  * time: a partition while a management policy is published, a slow link, and connections
  * reset in the middle of the upgrades. The agents catch up once they can, every one reaches
- * the new version, and no two members of an HA group are ever down at once.
+ * the new version, and no two members of an HA group are ever down at once. An agent whose
+ * read of its new workloads is cut off reads them again.
  */
 import { agbotService } from '@careen/agbot/src/agbot.service';
 import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
@@ -129,5 +130,21 @@ describe('faults between agents and the exchange', () => {
     }
     await everyAgentAt('4.0.0');
     noGroupDownTwice();
+  });
+
+  it('reads its workloads again when the read after they changed is cut off', async () => {
+    const { node, runtime } = fleet.agents[0]!;
+    const workloads = [
+      { deploymentPolicy: 'cache', service: { org: 'acme', url: 'cache', version: '1.0.0' } },
+    ];
+    const cutOff = proxy.resetRequest(`GET /v1/orgs/acme/nodes/${node}/workloads `);
+    const answer = await call('PUT', `/v1/orgs/acme/nodes/${node}/workloads`, { workloads });
+    expect(answer.status).toBe(200);
+    await cutOff;
+    // Nothing else changes on the node: only the agent trying again brings the workload up.
+    await eventually(() => expect(runtime.actual()).toEqual([{ ...workloads[0], state: 'running' }]), {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
   });
 });

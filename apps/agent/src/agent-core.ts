@@ -278,8 +278,10 @@ export class AgentCore {
       this.dirty.packages = false;
     }
     if (this.dirty.workloads) {
-      this.dirty.workloads = false;
+      // Done only once applied: a read cut off is tried again on the next turn, not left
+      // until another change to the node comes (a cordoned host may never get one).
       await this.options.runtime.apply(await this.exchange.desiredWorkloads());
+      this.dirty.workloads = false;
       void this.reporter.node();
     }
   }

@@ -5,7 +5,9 @@
  * - `delay(ms)`: every chunk, in both directions, arrives that much later (order kept);
  * - `partition()`: nothing passes either way and new connections wait, until `heal()`, which
  *   delivers what was held, as TCP retransmits once a short partition ends;
- * - `reset()`: every open connection is reset (RST) on both sides, as a crashed middlebox does.
+ * - `reset()`: every open connection is reset (RST) on both sides, as a crashed middlebox does;
+ * - `resetRequest(start)`: the connection that next sends a request beginning with `start` is
+ *   reset before the request reaches the upstream: one call lost, the others untouched.
  * What the upstreams answer can be watched as it passes (`observeResponses`).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -21,6 +23,8 @@ export interface TcpProxy {
   partition(): void;
   heal(): void;
   reset(): void;
+  /** Resolves once a request beginning with `start` was cut off (the next one only). */
+  resetRequest(start: string): Promise<void>;
   /**
    * Watches what upstreams send back: `watch` is called for each new connection and answers
    * the function that is given that connection's chunks, in order.
@@ -38,6 +42,7 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
   const pairs = new Set<[Socket, Socket]>();
   const waiting = new Set<Socket>();
   let watchResponses: (() => (chunk: Buffer) => void) | undefined;
+  let armed: { start: Buffer; fired: () => void } | undefined;
 
   /** Passes chunks on after the current delay, and not at all while partitioned. */
   const link = () =>
@@ -46,6 +51,18 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
         const pass = () => (delayMs > 0 ? setTimeout(() => done(null, chunk), delayMs) : done(null, chunk));
         if (partitioned) partitioned.push(pass);
         else pass();
+      },
+    });
+
+  /** Resets the pair, dropping the chunk, when the chunk begins the request armed for. */
+  const cutOff = (pair: [Socket, Socket]) =>
+    new Transform({
+      transform(chunk: Buffer, _encoding, done: TransformCallback) {
+        if (!armed || !chunk.subarray(0, armed.start.length).equals(armed.start)) return done(null, chunk);
+        armed.fired();
+        armed = undefined;
+        done();
+        for (const socket of pair) socket.resetAndDestroy();
       },
     });
 
@@ -73,7 +90,7 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
       (upstream) => {
         const pair: [Socket, Socket] = [client, upstream];
         pairs.add(pair);
-        client.pipe(link()).pipe(upstream);
+        client.pipe(cutOff(pair)).pipe(link()).pipe(upstream);
         upstream.pipe(link()).pipe(client);
         if (watchResponses) upstream.on('data', watchResponses());
         const end = () => {
@@ -115,6 +132,10 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
     reset: () => {
       for (const pair of [...pairs]) for (const socket of pair) socket.resetAndDestroy();
     },
+    resetRequest: (start) =>
+      new Promise<void>((fired) => {
+        armed = { start: Buffer.from(start, 'latin1'), fired };
+      }),
     observeResponses: (watch) => {
       watchResponses = watch;
     },
