@@ -1,7 +1,8 @@
 /**
- * `npm run bench -- fleet [agents] [windowSeconds] [groupSize] [exchangeReplicas]` (default
- * 5000, 60, 5, 1): a fleet of simulated agents (the agent's own core, in this process) against
- * an exchange and an agbot each in its own process, on a private Postgres and NATS; with
+ * `npm run bench -- fleet [agents] [windowSeconds] [groupSize] [exchangeReplicas] [simulators]`
+ * (default 5000, 60, 5, 1, 1): a fleet of simulated agents (the agent's own core, spread over
+ * `simulators` processes) against an exchange and an agbot each in its own process, on a
+ * private Postgres and NATS; with
  * several exchange replicas, each in its own process behind a round-robin TCP proxy in this
  * process (as a Kubernetes Service puts them), which the agents and the agbot use. Once every agent is
  * connected and idle, one node management policy moves them all to a new version within the
@@ -12,18 +13,19 @@
  * the long-poll feed (p50/p99).
  */
 import { hashSecret } from '@careen/auth';
-import { simulatedAgentPackage, startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { createLogger } from '@careen/telemetry';
+import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { withClient } from '@careen/testing';
 import { type BenchHub, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
 import { cpuSeconds, residentMegabytes, type ServiceProcess } from './support/service-process';
+import { SimulatorProcesses, simulatorNodeIds } from './support/simulator-processes';
 import { printTable, summarize } from './support/stats';
 
 const AGENTS = Number(process.argv[2] ?? 5_000);
 const WINDOW_SECONDS = Number(process.argv[3] ?? 60);
 const GROUP_SIZE = Number(process.argv[4] ?? 5);
 const EXCHANGE_REPLICAS = Number(process.argv[5] ?? 1);
+const SIMULATORS = Number(process.argv[6] ?? 1);
 const ROOT_PASSWORD = 'bench-password';
 const NODE_TOKEN = 'bench-node-token-secret';
 const POLL_SECONDS = 30;
@@ -35,16 +37,18 @@ const GIVE_UP_SECONDS = Math.max(WINDOW_SECONDS * 10, 1_800);
 
 /** Samples requests per second per target and CPU per service, once a second. */
 class Sampler {
-  readonly counts = { exchange: 0, agbot: 0 };
   readonly samples: { exchange: number; agbot: number; exchangeCpu: number; agbotCpu: number }[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly services: ServiceProcess[]) {}
+  constructor(
+    private readonly services: ServiceProcess[],
+    private readonly counts: () => { exchange: number; agbot: number },
+  ) {}
 
   start(): void {
-    let last = { ...this.counts, at: performance.now(), cpu: this.cpu() };
+    let last = { ...this.counts(), at: performance.now(), cpu: this.cpu() };
     this.timer = setInterval(() => {
-      const now = { ...this.counts, at: performance.now(), cpu: this.cpu() };
+      const now = { ...this.counts(), at: performance.now(), cpu: this.cpu() };
       const seconds = (now.at - last.at) / 1000;
       this.samples.push({
         exchange: (now.exchange - last.exchange) / seconds,
@@ -115,9 +119,9 @@ function progress(message: string): void {
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
   const services: ServiceProcess[] = [];
-  let fleet: SimulatedFleet | undefined;
+  let fleet: SimulatorProcesses | undefined;
   // It reads the services' CPU once started; they are all in `services` by then.
-  const sampler = new Sampler(services);
+  const sampler = new Sampler(services, () => fleet?.requests ?? { exchange: 0, agbot: 0 });
   let hub: BenchHub | undefined;
   try {
     hub = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services, EXCHANGE_REPLICAS);
@@ -144,7 +148,7 @@ async function main(): Promise<void> {
 
     // The nodes are inserted directly, sharing one token hash: registering each would spend the
     // run hashing tokens. Their HA groups are formed through the API by the fleet.
-    const ids = Array.from({ length: AGENTS }, (_, i) => `sim-${String(i + 1).padStart(4, '0')}`);
+    const ids = simulatorNodeIds(AGENTS, SIMULATORS);
     const tokenHash = await hashSecret(NODE_TOKEN);
     await withClient(stack.databaseUrl, (client) =>
       client.query(
@@ -153,31 +157,21 @@ async function main(): Promise<void> {
       ),
     );
 
-    progress(`starting ${AGENTS} agents at ${START_RATE}/s`);
-    const arrivals = new Map<string, number>();
-    let published = Number.POSITIVE_INFINITY;
-    const benchCpuBefore = process.cpuUsage();
+    progress(`starting ${AGENTS} agents at ${START_RATE}/s in ${SIMULATORS} simulator process(es)`);
     const connecting = performance.now();
-    fleet = await startSimulatedFleet({
+    fleet = await SimulatorProcesses.start({
       exchangeUrl,
       agbotUrl: agbot.url,
       org: 'bench',
       admin: { username: 'admin', password: 'admin-password' },
-      nodes: AGENTS,
-      haGroups: Math.ceil(AGENTS / GROUP_SIZE),
-      registered: true,
-      nodeToken: () => NODE_TOKEN,
+      agents: AGENTS,
+      groupSize: GROUP_SIZE,
+      processes: SIMULATORS,
+      token: NODE_TOKEN,
       initialVersion: '1.0.0',
       pollSeconds: POLL_SECONDS,
       // Token requests cost the exchange a scrypt each: agents boot at a pace it can take.
       startRate: START_RATE,
-      logger: createLogger('bench-fleet', { level: 'fatal' }),
-      observeRequests: (target) => void (sampler.counts[target] += 1),
-      observeChanges: (changes) => {
-        if (!changes.some((change) => change.resource === 'managementPolicy')) return;
-        const now = performance.now();
-        if (now >= published) arrivals.set(String(arrivals.size), now - published);
-      },
     });
     // Connected and idle: every agent has read the feed to its head and reported its status.
     for (let round = 1; ; round++) {
@@ -187,8 +181,9 @@ async function main(): Promise<void> {
         ),
       );
       const reporting = Number(rows.rows[0]!.n);
-      if (reporting === AGENTS && fleet.agents.every((agent) => agent.core.caughtUp)) break;
+      if (reporting === AGENTS && fleet.caughtUp() === AGENTS) break;
       assertAlive(services);
+      fleet.assertAlive();
       if (round % 60 === 0) progress(`${reporting} of ${AGENTS} agents reporting`);
       await new Promise((done) => setTimeout(done, 500));
     }
@@ -208,7 +203,8 @@ async function main(): Promise<void> {
 
     progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
     sampler.start();
-    published = performance.now();
+    const published = performance.now();
+    const publishedAt = Date.now();
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
       allowDisruptive: true,
@@ -218,6 +214,7 @@ async function main(): Promise<void> {
     for (let round = 1; upgraded() < AGENTS; round++) {
       if (round % 50 === 0) progress(`versions: ${JSON.stringify(fleet.versions())}`);
       assertAlive(services);
+      fleet.assertAlive();
       if (performance.now() - published > GIVE_UP_SECONDS * 1_000) break;
       await new Promise((done) => setTimeout(done, 200));
     }
@@ -230,8 +227,9 @@ async function main(): Promise<void> {
     );
     const rollout = rates(sampler.stop());
     const { grants, refusals } = await grantCounts(agbot.url);
-    const benchCpu = process.cpuUsage(benchCpuBefore);
-    const latency = summarize([...arrivals.values()]);
+    const simulatorCpu = fleet.cpuSeconds();
+    const arrivals = fleet.policySeenAt.filter((at) => at >= publishedAt).map((at) => at - publishedAt);
+    const latency = summarize(arrivals);
 
     printTable(
       `fleet: ${AGENTS} simulated agents in HA groups of ${GROUP_SIZE}, one policy with a ${WINDOW_SECONDS} s window, ` +
@@ -244,10 +242,10 @@ async function main(): Promise<void> {
         { figure: 'policy change reached agents: p50 (ms)', value: latency.p50 },
         { figure: 'policy change reached agents: p99 (ms)', value: latency.p99 },
         { figure: 'policy change reached agents: max (ms)', value: latency.max },
-        { figure: 'agents that saw it', value: arrivals.size },
+        { figure: 'agents that saw it', value: arrivals.length },
         { figure: 'agbot slots granted', value: grants },
         { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
-        { figure: 'simulator process CPU (s, whole run)', value: (benchCpu.user + benchCpu.system) / 1e6 },
+        { figure: `simulator CPU (s, whole run, ${SIMULATORS} process(es))`, value: simulatorCpu },
         {
           figure: 'exchange resident memory, idle fleet (MiB, replicas summed)',
           value: idleResident.exchange,

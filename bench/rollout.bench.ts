@@ -10,7 +10,12 @@
  * its first node starting on it.
  */
 import { hashSecret } from '@careen/auth';
-import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
+import {
+  simulatedNodeIds,
+  startSimulatedFleet,
+  type SimulatedFleet,
+  type TimelineEntry,
+} from '@careen/agent/src/index';
 import { buildPackage } from '@careen/agent/src/testing/agent-package.fixture';
 import { createLogger } from '@careen/telemetry';
 import { withClient } from '@careen/testing';
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
 
     // Inserted directly, one token hash for all; group k's nodes are on rack-k. HA groups are dealt
     // round-robin by the fleet, so a group's nodes are in different HA groups.
-    const ids = Array.from({ length: AGENTS }, (_, i) => `sim-${String(i + 1).padStart(4, '0')}`);
+    const ids = simulatedNodeIds(AGENTS);
     const perGroup = Math.ceil(AGENTS / GROUPS);
     const tokenHash = await hashSecret(NODE_TOKEN);
     await withClient(stack.databaseUrl, (client) =>

@@ -1,6 +1,7 @@
 /** @careen/agent: the edge agent's core and the simulated fleet built on it. */
 export { AgentCore, type AgentCoreOptions } from './agent-core';
 export {
+  simulatedNodeIds,
   startSimulatedFleet,
   tokenOf,
   type SimulatedAgent,

@@ -90,13 +90,18 @@ export function tokenOf(node: string): string {
   return `simulated-${node}-token`;
 }
 
+/** The ids of a simulated fleet of `nodes` under `prefix`: `sim-0001`, `sim-0002`, … */
+export function simulatedNodeIds(nodes: number, prefix = 'sim'): string[] {
+  return Array.from({ length: nodes }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
+}
+
 export async function startSimulatedFleet(options: SimulatedFleetOptions): Promise<SimulatedFleet> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const prefix = options.nodePrefix ?? 'sim';
   const nodeToken = options.nodeToken ?? tokenOf;
   const groups = options.haGroups ?? 0;
-  const ids = Array.from({ length: options.nodes }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
+  const ids = simulatedNodeIds(options.nodes, prefix);
   const groupOf = (i: number) => (groups > 0 ? `${prefix}-group-${(i % groups) + 1}` : null);
   const admin = `Basic ${Buffer.from(`${options.admin.org ?? options.org}/${options.admin.username}:${options.admin.password}`).toString('base64')}`;
   const exchange = serviceClient<Exchange.paths>(options.exchangeUrl);

@@ -1,0 +1,70 @@
+/**
+ * One process of the fleet bench's simulator (simulator-processes.ts starts it): a slice of the
+ * fleet under a node prefix of its own. Its settings come as JSON in its one argument; four
+ * times a second it tells its parent over IPC the requests its agents sent since the last
+ * report, how many have read the feed to its head, their versions, and when a management-policy
+ * change reached them (epoch ms). It stops its agents and exits when told `stop`.
+ */
+import { startSimulatedFleet, type SimulatedFleetOptions } from '@careen/agent/src/index';
+import { createLogger } from '@careen/telemetry';
+
+/** What a worker is told: its slice of the fleet, registered already, every node with one token. */
+export type WorkerSettings = Pick<
+  SimulatedFleetOptions,
+  'exchangeUrl' | 'agbotUrl' | 'org' | 'admin' | 'nodes' | 'haGroups' | 'nodePrefix' | 'initialVersion'
+> &
+  Required<Pick<SimulatedFleetOptions, 'pollSeconds' | 'startRate'>> & { token: string };
+
+export interface WorkerReport {
+  kind: 'report';
+  requests: { exchange: number; agbot: number };
+  caughtUp: number;
+  versions: Record<string, number>;
+  /** When a management-policy change reached one of its agents, since the last report. */
+  policySeenAt: number[];
+}
+
+const REPORT_MS = 250;
+
+async function main(): Promise<void> {
+  const { token, ...settings } = JSON.parse(process.argv[2]!) as WorkerSettings;
+  let requests = { exchange: 0, agbot: 0 };
+  let policySeenAt: number[] = [];
+  const fleet = await startSimulatedFleet({
+    ...settings,
+    registered: true,
+    nodeToken: () => token,
+    logger: createLogger('bench-fleet', { level: 'fatal' }),
+    observeRequests: (target) => void (requests[target] += 1),
+    observeChanges: (changes) => {
+      if (changes.some((change) => change.resource === 'managementPolicy')) policySeenAt.push(Date.now());
+    },
+  });
+  const report = () => {
+    const message: WorkerReport = {
+      kind: 'report',
+      requests,
+      caughtUp: fleet.agents.filter((agent) => agent.core.caughtUp).length,
+      versions: fleet.versions(),
+      policySeenAt,
+    };
+    requests = { exchange: 0, agbot: 0 };
+    policySeenAt = [];
+    process.send!(message);
+  };
+  const timer = setInterval(report, REPORT_MS);
+  process.send!({ kind: 'started' });
+  process.on('message', (message) => {
+    if (message !== 'stop') return;
+    clearInterval(timer);
+    report();
+    void fleet.stop().then(() => process.exit(0));
+  });
+  // The parent gone (killed, crashed) leaves nothing running.
+  process.once('disconnect', () => process.exit(1));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,138 @@
+/**
+ * The fleet bench's simulated agents, spread over processes of their own (fleet-worker.ts), so
+ * that a large fleet is not limited by one simulator's event loop. Process k runs its slice of
+ * the fleet under the node prefix `sim<k>` with HA groups of its own; this side adds up what
+ * they report.
+ */
+import { simulatedNodeIds } from '@careen/agent/src/index';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join, resolve } from 'node:path';
+import { type WorkerReport, type WorkerSettings } from './fleet-worker';
+import { cpuSeconds } from './service-process';
+
+const REPO = resolve(__dirname, '..', '..');
+
+export interface SimulatorSettings extends Omit<
+  WorkerSettings,
+  'nodes' | 'haGroups' | 'nodePrefix' | 'startRate'
+> {
+  agents: number;
+  groupSize: number;
+  processes: number;
+  /** Agents started per second over all processes. */
+  startRate: number;
+}
+
+interface Slice {
+  prefix: string;
+  nodes: number;
+}
+
+/** The processes' slices of the fleet: as even as the count allows. */
+function slicesOf(agents: number, processes: number): Slice[] {
+  return Array.from({ length: processes }, (_, k) => ({
+    prefix: `sim${k + 1}`,
+    nodes: Math.floor(agents / processes) + (k < agents % processes ? 1 : 0),
+  })).filter((slice) => slice.nodes > 0);
+}
+
+/** Every node id the fleet will use, for inserting the nodes before it starts. */
+export function simulatorNodeIds(agents: number, processes: number): string[] {
+  return slicesOf(agents, processes).flatMap((slice) => simulatedNodeIds(slice.nodes, slice.prefix));
+}
+
+export class SimulatorProcesses {
+  /** Requests sent, per target, since the start. */
+  readonly requests = { exchange: 0, agbot: 0 };
+  /** When a management-policy change reached an agent (epoch ms), in arrival order. */
+  readonly policySeenAt: number[] = [];
+  private readonly latest = new Map<ChildProcess, WorkerReport>();
+
+  private constructor(
+    private readonly children: ChildProcess[],
+    readonly agents: number,
+  ) {
+    for (const child of children)
+      child.on('message', (message: WorkerReport | { kind: 'started' }) => {
+        if (message.kind !== 'report') return;
+        this.requests.exchange += message.requests.exchange;
+        this.requests.agbot += message.requests.agbot;
+        this.policySeenAt.push(...message.policySeenAt);
+        this.latest.set(child, message);
+      });
+  }
+
+  /** Starts every process and waits until each has formed its groups and begun starting agents. */
+  static async start(settings: SimulatorSettings): Promise<SimulatorProcesses> {
+    const { agents, groupSize, processes, startRate, ...shared } = settings;
+    const slices = slicesOf(agents, processes);
+    const children = slices.map((slice) => {
+      const worker: WorkerSettings = {
+        ...shared,
+        nodes: slice.nodes,
+        nodePrefix: slice.prefix,
+        haGroups: Math.ceil(slice.nodes / groupSize),
+        startRate: startRate / slices.length,
+      };
+      return spawn(
+        process.execPath,
+        ['-r', '@swc-node/register', join(__dirname, 'fleet-worker.ts'), JSON.stringify(worker)],
+        { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      );
+    });
+    const simulator = new SimulatorProcesses(children, agents);
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((started, failed) => {
+            child.once('exit', (code) => failed(new Error(`a simulator process exited (${code}) at start`)));
+            child.on('message', (message: { kind: string }) => {
+              if (message.kind === 'started') started();
+            });
+          }),
+      ),
+    );
+    return simulator;
+  }
+
+  /** Agents that have read the feed to its head, over all processes. */
+  caughtUp(): number {
+    return [...this.latest.values()].reduce((sum, report) => sum + report.caughtUp, 0);
+  }
+
+  /** Agents per running version, over all processes. */
+  versions(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const report of this.latest.values())
+      for (const [version, count] of Object.entries(report.versions))
+        counts[version] = (counts[version] ?? 0) + count;
+    return counts;
+  }
+
+  /** CPU seconds the simulator processes have used so far. */
+  cpuSeconds(): number {
+    return this.children.reduce(
+      (sum, child) => sum + (child.exitCode === null ? cpuSeconds(child.pid!) : 0),
+      0,
+    );
+  }
+
+  /** Throws when a simulator process has died. */
+  assertAlive(): void {
+    for (const child of this.children)
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`a simulator process exited (${child.signalCode ?? child.exitCode})`);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.children.map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = once(child, 'exit');
+        child.send('stop');
+        await exited;
+      }),
+    );
+  }
+}
