@@ -29,18 +29,16 @@ function logFileOf(app: string): string {
   return join(tmpdir(), `careen-bench-${app}.log`);
 }
 
+/** Node's flags for a CPU profile written to CAREEN_BENCH_CPU_PROFILE at exit, when it is set. */
+export function profileFlags(): string[] {
+  const dir = process.env.CAREEN_BENCH_CPU_PROFILE;
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+}
+
 function runApp(app: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(
     process.execPath,
-    [
-      ...(process.env.CAREEN_BENCH_CPU_PROFILE
-        ? ['--cpu-prof', '--cpu-prof-dir', process.env.CAREEN_BENCH_CPU_PROFILE]
-        : []),
-      '-r',
-      '@swc-node/register',
-      join(REPO, 'apps', app, 'src', 'main.ts'),
-      ...args,
-    ],
+    [...profileFlags(), '-r', '@swc-node/register', join(REPO, 'apps', app, 'src', 'main.ts'), ...args],
     {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...env },

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import { type WorkerReport, type WorkerSettings } from './fleet-worker';
-import { cpuSeconds } from './service-process';
+import { cpuSeconds, profileFlags } from './service-process';
 
 const REPO = resolve(__dirname, '..', '..');
 
@@ -77,7 +77,13 @@ export class SimulatorProcesses {
       };
       return spawn(
         process.execPath,
-        ['-r', '@swc-node/register', join(__dirname, 'fleet-worker.ts'), JSON.stringify(worker)],
+        [
+          ...profileFlags(),
+          '-r',
+          '@swc-node/register',
+          join(__dirname, 'fleet-worker.ts'),
+          JSON.stringify(worker),
+        ],
         { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       );
     });
