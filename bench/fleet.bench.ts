@@ -9,9 +9,12 @@
  * window, rolled through HA groups of `groupSize`. Printed: completion time relative to the
  * window; requests/s and CPU of the exchange and the agbot, at peak and over the rollout, next
  * to the same figures for the idle fleet over two poll periods just before (the baseline);
- * the services' resident memory; and how long the policy change took to reach the agents over
- * the long-poll feed (p50/p99).
+ * the services' resident memory; how long the policy change took to reach the agents over
+ * the long-poll feed (p50/p99); and, from the agbot's grant history, how long members held
+ * their group's slot and how long a group's slot stayed free between members, with invariant
+ * 1 replayed from that history (a violation fails the run).
  */
+import { findViolations, readTimeline } from '@careen/agbot/src/upgrades/upgrade-timeline';
 import { hashSecret } from '@careen/auth';
 import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { withClient } from '@careen/testing';
@@ -19,6 +22,7 @@ import { type BenchHub, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
 import { cpuSeconds, residentMegabytes, type ServiceProcess } from './support/service-process';
 import { SimulatorProcesses, simulatorNodeIds } from './support/simulator-processes';
+import { slotSpans } from './support/slot-spans';
 import { printTable, summarize } from './support/stats';
 
 const AGENTS = Number(process.argv[2] ?? 5_000);
@@ -230,6 +234,14 @@ async function main(): Promise<void> {
     const simulatorCpu = fleet.cpuSeconds();
     const arrivals = fleet.policySeenAt.filter((at) => at >= publishedAt).map((at) => at - publishedAt);
     const latency = summarize(arrivals);
+    // Invariant 1 replayed from what really happened, and where the rollout's time went.
+    const timeline = await withClient(stack.databaseUrl, (client) =>
+      readTimeline({ query: async (sql) => (await client.query(sql)).rows }),
+    );
+    const violations = findViolations(timeline, 1);
+    const spans = slotSpans(timeline);
+    const held = summarize(spans.heldMs);
+    const handOff = summarize(spans.handOffMs);
 
     printTable(
       `fleet: ${AGENTS} simulated agents in HA groups of ${GROUP_SIZE}, one policy with a ${WINDOW_SECONDS} s window, ` +
@@ -245,6 +257,11 @@ async function main(): Promise<void> {
         { figure: 'agents that saw it', value: arrivals.length },
         { figure: 'agbot slots granted', value: grants },
         { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
+        { figure: 'slot held per member: p50 (ms)', value: held.p50 },
+        { figure: 'slot held per member: p99 (ms)', value: held.p99 },
+        { figure: "group's slot free between members: p50 (ms)", value: handOff.p50 },
+        { figure: "group's slot free between members: p99 (ms)", value: handOff.p99 },
+        { figure: 'invariant 1 violations (grant history replayed)', value: violations.length },
         { figure: `simulator CPU (s, whole run, ${SIMULATORS} process(es))`, value: simulatorCpu },
         {
           figure: 'exchange resident memory, idle fleet (MiB, replicas summed)',
@@ -286,6 +303,10 @@ async function main(): Promise<void> {
         },
       ],
     );
+    if (violations.length > 0)
+      throw new Error(
+        `two members of a group held its slot at once: ${JSON.stringify(violations.slice(0, 5))}`,
+      );
     if (!finished) throw new Error(`not done after ${GIVE_UP_SECONDS} s`);
   } finally {
     sampler.stop();

@@ -5,7 +5,6 @@
  * tests and the benchmark to check DESIGN §8 invariant 1 from what really happened.
  */
 import { type UpgradeHolderKind } from '@careen/contracts';
-import { type EntityManager } from 'typeorm';
 
 export interface TimelineEvent {
   id: number;
@@ -64,19 +63,26 @@ export function findViolations(
   return violations;
 }
 
-export async function readTimeline(manager: EntityManager): Promise<TimelineEvent[]> {
-  const rows: {
-    id: string;
-    org: string;
-    node: string;
-    holder_kind: UpgradeHolderKind;
-    ha_group: string | null;
-    event: TimelineEvent['event'];
-    reason: string | null;
-    at: Date;
-  }[] = await manager.query(
+/** What reads the history: a TypeORM manager, or anything else that answers a query's rows. */
+export interface HistoryReader {
+  query(sql: string): Promise<unknown[]>;
+}
+
+interface HistoryRow {
+  id: string;
+  org: string;
+  node: string;
+  holder_kind: UpgradeHolderKind;
+  ha_group: string | null;
+  event: TimelineEvent['event'];
+  reason: string | null;
+  at: Date;
+}
+
+export async function readTimeline(manager: HistoryReader): Promise<TimelineEvent[]> {
+  const rows = (await manager.query(
     'SELECT id::text, org, node, holder_kind, ha_group, event, reason, at FROM agbot.upgrade_grant_history ORDER BY at, id',
-  );
+  )) as HistoryRow[];
   return rows.map((row) => ({
     id: Number(row.id),
     org: row.org,
