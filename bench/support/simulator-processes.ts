@@ -49,10 +49,7 @@ export class SimulatorProcesses {
   readonly policySeenAt: number[] = [];
   private readonly latest = new Map<ChildProcess, WorkerReport>();
 
-  private constructor(
-    private readonly children: ChildProcess[],
-    readonly agents: number,
-  ) {
+  private constructor(private readonly children: ChildProcess[]) {
     for (const child of children)
       child.on('message', (message: WorkerReport | { kind: 'started' }) => {
         if (message.kind !== 'report') return;
@@ -87,14 +84,18 @@ export class SimulatorProcesses {
         { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       );
     });
-    const simulator = new SimulatorProcesses(children, agents);
+    const simulator = new SimulatorProcesses(children);
     await Promise.all(
       children.map(
         (child) =>
           new Promise<void>((started, failed) => {
-            child.once('exit', (code) => failed(new Error(`a simulator process exited (${code}) at start`)));
-            child.on('message', (message: { kind: string }) => {
-              if (message.kind === 'started') started();
+            const exited = (code: number | null) =>
+              failed(new Error(`a simulator process exited (${code}) at start`));
+            child.once('exit', exited);
+            // `started` is the first message a worker sends.
+            child.once('message', () => {
+              child.off('exit', exited);
+              started();
             });
           }),
       ),

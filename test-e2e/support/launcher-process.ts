@@ -1,8 +1,8 @@
 /** Running `npm start` from a test: free ports for it, its output awaited, its exit. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { freePort } from '@careen/devstack';
+import { freePort, isPortFree } from '@careen/devstack';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
 
@@ -91,26 +91,14 @@ export function accepts(port: number): Promise<boolean> {
   });
 }
 
-/**
- * `count` free ports in a row, none of them in `taken` (a NATS cluster's client ports). Free
- * as the launcher checks it: a server may listen on it on every address (a port that only
- * refuses connections to 127.0.0.1 may still be held elsewhere).
- */
+/** `count` free ports in a row, none of them in `taken` (a NATS cluster's client ports), free as the launcher checks. */
 export async function freePortRun(count: number, taken: number[]): Promise<number> {
   for (;;) {
     const first = await freePort();
     const run = Array.from({ length: count }, (_, offset) => first + offset);
     const free = await Promise.all(
-      run.map(async (port) => !taken.includes(port) && (await listenable(port))),
+      run.map(async (port) => !taken.includes(port) && (await isPortFree(port))),
     );
     if (free.every(Boolean)) return first;
   }
-}
-
-function listenable(port: number): Promise<boolean> {
-  return new Promise((resolvePromise) => {
-    const server = createServer();
-    server.once('error', () => resolvePromise(false));
-    server.listen({ port, exclusive: true }, () => server.close(() => resolvePromise(true)));
-  });
 }

@@ -19,6 +19,18 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/**
+ * Whether a server could listen on `port` on every address now: a port that only refuses
+ * connections to 127.0.0.1 may still be held on another address.
+ */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
 function kernelFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,5 +1,5 @@
 /** Ports the launcher listens on, each with the variable that moves it. */
-import { createServer } from 'node:net';
+import { isPortFree } from '@careen/devstack';
 import { LauncherError } from './launcher-error';
 
 export interface PortClaim {
@@ -32,7 +32,7 @@ export async function assertPortsFree(
     else seen.set(claim.port, claim);
   }
   for (const claim of seen.values()) {
-    if (await isFree(claim.port)) continue;
+    if (await isPortFree(claim.port)) continue;
     const hint = hints[claim.envVar];
     problems.push(
       `port ${claim.port} (${claim.owner}) is already in use; stop what holds it or set ${claim.envVar} to another port.` +
@@ -40,12 +40,4 @@ export async function assertPortsFree(
     );
   }
   if (problems.length > 0) throw new LauncherError(problems.join('\n'));
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ port, exclusive: true }, () => server.close(() => resolve(true)));
-  });
 }
