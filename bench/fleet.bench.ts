@@ -7,10 +7,13 @@
  * process (as a Kubernetes Service puts them), which the agents and the agbot use. Once every agent is
  * connected and idle, one node management policy moves them all to a new version within the
  * window, rolled through HA groups of `groupSize`. Printed: completion time relative to the
- * window; requests/s and CPU of the exchange and the agbot, at peak and over the rollout, next
- * to the same figures for the idle fleet over two poll periods just before (the baseline);
- * the services' resident memory; how long the policy change took to reach the agents over
- * the long-poll feed (p50/p99); and, from the agbot's grant history, how long members held
+ * window; requests/s and CPU of the exchange and the agbot, Postgres's CPU and how busy the
+ * whole machine was, at peak and over the rollout, next to the same figures for the idle fleet
+ * over two poll periods just before (the baseline), and the CPU the hub spent per agent
+ * upgraded; the services' resident memory; how long the policy change took to reach the agents
+ * over the long-poll feed (p50/p99); the warnings the agents logged over the rollout (a status
+ * write refused or timed out, a download cut off: each tried again); and, from the agbot's
+ * grant history, how long members held
  * their group's slot and how long a group's slot stayed free between members, with invariant
  * 1 replayed from that history (a violation fails the run).
  */
@@ -20,7 +23,12 @@ import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { withClient } from '@careen/testing';
 import { type BenchHub, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
-import { cpuSeconds, residentMegabytes, type ServiceProcess } from './support/service-process';
+import {
+  cpuSeconds,
+  machineCpuSeconds,
+  residentMegabytes,
+  type ServiceProcess,
+} from './support/service-process';
 import { SimulatorProcesses, simulatorNodeIds } from './support/simulator-processes';
 import { slotSpans } from './support/slot-spans';
 import { printTable, summarize } from './support/stats';
@@ -39,34 +47,65 @@ const START_RATE = Number(process.env.CAREEN_BENCH_START_RATE ?? 20);
 /** A rollout still under way this long after the policy was published is reported as not done. */
 const GIVE_UP_SECONDS = Math.max(WINDOW_SECONDS * 10, 1_800);
 
-/** Samples requests per second per target and CPU per service, once a second. */
+interface Sample {
+  /** How long the sample spans. */
+  seconds: number;
+  exchange: number;
+  agbot: number;
+  exchangeCpu: number;
+  agbotCpu: number;
+  postgresCpu: number;
+  /** The whole machine, every process on it: 100 is every core busy all the time. */
+  machineBusy: number;
+}
+
+/**
+ * Samples requests per second per target and CPU (% of one core) per service and Postgres, and
+ * how busy the machine is, once a second.
+ */
 class Sampler {
-  readonly samples: { exchange: number; agbot: number; exchangeCpu: number; agbotCpu: number }[] = [];
+  readonly samples: Sample[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly services: ServiceProcess[],
+    private readonly postgresCpu: () => number,
     private readonly counts: () => { exchange: number; agbot: number },
   ) {}
 
   start(): void {
-    let last = { ...this.counts(), at: performance.now(), cpu: this.cpu() };
+    let last = this.read();
     this.timer = setInterval(() => {
-      const now = { ...this.counts(), at: performance.now(), cpu: this.cpu() };
+      const now = this.read();
       const seconds = (now.at - last.at) / 1000;
+      const percent = (pick: (reading: typeof now) => number) => ((pick(now) - pick(last)) / seconds) * 100;
       this.samples.push({
+        seconds,
         exchange: (now.exchange - last.exchange) / seconds,
         agbot: (now.agbot - last.agbot) / seconds,
-        exchangeCpu: ((now.cpu.exchange - last.cpu.exchange) / seconds) * 100,
-        agbotCpu: ((now.cpu.agbot - last.cpu.agbot) / seconds) * 100,
+        exchangeCpu: percent((reading) => reading.cpu.exchange),
+        agbotCpu: percent((reading) => reading.cpu.agbot),
+        postgresCpu: percent((reading) => reading.postgres),
+        machineBusy:
+          ((now.machine.busy - last.machine.busy) / (now.machine.total - last.machine.total)) * 100,
       });
       last = now;
     }, 1000);
   }
 
-  stop(): typeof this.samples {
+  stop(): Sample[] {
     clearInterval(this.timer);
     return this.samples.splice(0);
+  }
+
+  private read() {
+    return {
+      ...this.counts(),
+      at: performance.now(),
+      cpu: this.cpu(),
+      postgres: this.postgresCpu(),
+      machine: machineCpuSeconds(),
+    };
   }
 
   /** CPU seconds of each service, its replicas summed. */
@@ -103,15 +142,25 @@ async function grantCounts(agbotUrl: string): Promise<{ grants: number; refusals
   };
 }
 
-function rates(samples: Sampler['samples']) {
-  const mean = (pick: (sample: Sampler['samples'][number]) => number) =>
+function rates(samples: Sample[]) {
+  const mean = (pick: (sample: Sample) => number) =>
     samples.reduce((sum, sample) => sum + pick(sample), 0) / Math.max(1, samples.length);
-  const peak = (pick: (sample: Sampler['samples'][number]) => number) => Math.max(0, ...samples.map(pick));
+  const peak = (pick: (sample: Sample) => number) => Math.max(0, ...samples.map(pick));
+  // CPU seconds over the samples, from the share of a core (%) each sample measured.
+  const cpuSeconds = (pick: (sample: Sample) => number) =>
+    samples.reduce((sum, sample) => sum + (pick(sample) / 100) * sample.seconds, 0);
   return {
+    cpuSeconds: {
+      exchange: cpuSeconds((s) => s.exchangeCpu),
+      agbot: cpuSeconds((s) => s.agbotCpu),
+      postgres: cpuSeconds((s) => s.postgresCpu),
+    },
     exchangeRps: { mean: mean((s) => s.exchange), peak: peak((s) => s.exchange) },
     agbotRps: { mean: mean((s) => s.agbot), peak: peak((s) => s.agbot) },
     exchangeCpu: { mean: mean((s) => s.exchangeCpu), peak: peak((s) => s.exchangeCpu) },
     agbotCpu: { mean: mean((s) => s.agbotCpu), peak: peak((s) => s.agbotCpu) },
+    postgresCpu: { mean: mean((s) => s.postgresCpu), peak: peak((s) => s.postgresCpu) },
+    machineBusy: { mean: mean((s) => s.machineBusy), peak: peak((s) => s.machineBusy) },
   };
 }
 
@@ -125,7 +174,11 @@ async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   let fleet: SimulatorProcesses | undefined;
   // It reads the services' CPU once started; they are all in `services` by then.
-  const sampler = new Sampler(services, () => fleet?.requests ?? { exchange: 0, agbot: 0 });
+  const sampler = new Sampler(
+    services,
+    () => stack.cpuSeconds().postgres,
+    () => fleet?.requests ?? { exchange: 0, agbot: 0 },
+  );
   let hub: BenchHub | undefined;
   try {
     hub = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services, EXCHANGE_REPLICAS);
@@ -208,6 +261,7 @@ async function main(): Promise<void> {
     progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
     sampler.start();
     const publishedAt = Date.now();
+    const warningsBefore = { ...fleet.warnings };
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
       allowDisruptive: true,
@@ -229,6 +283,10 @@ async function main(): Promise<void> {
         : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
     );
     const rollout = rates(sampler.stop());
+    // What the agents had to try again (a status write refused or timed out, a download cut).
+    const warnings = Object.entries(fleet.warnings)
+      .map(([message, count]) => ({ message, count: count - (warningsBefore[message] ?? 0) }))
+      .filter((warning) => warning.count > 0);
     const { grants, refusals } = await grantCounts(agbot.url);
     const simulatorCpu = fleet.cpuSeconds();
     const arrivals = fleet.policySeenAt.filter((at) => at >= publishedAt).map((at) => at - publishedAt);
@@ -254,8 +312,16 @@ async function main(): Promise<void> {
         { figure: 'policy change reached agents: p99 (ms)', value: latency.p99 },
         { figure: 'policy change reached agents: max (ms)', value: latency.max },
         { figure: 'agents that saw it', value: arrivals.length },
+        {
+          figure: 'agent warnings over the rollout (a write or download failed and tried again)',
+          value: warnings.reduce((sum, warning) => sum + warning.count, 0),
+        },
         { figure: 'agbot slots granted', value: grants },
         { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
+        ...(['exchange', 'agbot', 'postgres'] as const).map((service) => ({
+          figure: `${service} CPU per agent upgraded (ms, over the rollout)`,
+          value: (rollout.cpuSeconds[service] * 1000) / Math.max(1, upgraded()),
+        })),
         { figure: 'slot held per member: p50 (ms)', value: held.p50 },
         { figure: 'slot held per member: p99 (ms)', value: held.p99 },
         { figure: "group's slot free between members: p50 (ms)", value: handOff.p50 },
@@ -274,7 +340,7 @@ async function main(): Promise<void> {
       ],
     );
     printTable(
-      'requests/s and CPU (% of one core, replicas summed): rollout next to the idle fleet (baseline, same run)',
+      'requests/s and CPU (% of one core, replicas summed; the machine in % of all its cores): rollout next to the idle fleet (baseline, same run)',
       [
         {
           what: 'exchange requests/s',
@@ -300,8 +366,21 @@ async function main(): Promise<void> {
           rolloutMean: rollout.agbotCpu.mean,
           rolloutPeak: rollout.agbotCpu.peak,
         },
+        {
+          what: 'Postgres CPU %',
+          idleMean: idle.postgresCpu.mean,
+          rolloutMean: rollout.postgresCpu.mean,
+          rolloutPeak: rollout.postgresCpu.peak,
+        },
+        {
+          what: 'machine busy, every process (% of all cores)',
+          idleMean: idle.machineBusy.mean,
+          rolloutMean: rollout.machineBusy.mean,
+          rolloutPeak: rollout.machineBusy.peak,
+        },
       ],
     );
+    if (warnings.length > 0) printTable('agent warnings over the rollout, by message', warnings);
     if (violations.length > 0)
       throw new Error(
         `two members of a group held its slot at once: ${JSON.stringify(violations.slice(0, 5))}`,

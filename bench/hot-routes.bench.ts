@@ -16,10 +16,10 @@ import { stopChild } from '@careen/devstack';
 import { withClient } from '@careen/testing';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { startExchangeAndAgbot } from './support/hub';
 import { startBenchStack, type BenchStack } from './support/bench-stack';
+import { type Call, HttpClient } from './support/http-client';
 import { cpuSeconds, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
@@ -34,82 +34,6 @@ const POLICY = 'up';
 const nodeId = (i: number) => `node-${String(i).padStart(5, '0')}`;
 /** Nodes 2g and 2g+1 form group g; the grant routes act for the first of each. */
 const groupName = (g: number) => `group-${g}`;
-
-interface Call {
-  method: string;
-  path: string;
-  token?: string;
-  body?: unknown;
-}
-
-interface Answer {
-  status: number;
-  body: string;
-  ms: number;
-}
-
-class Client {
-  // Every node may hold a long poll at once.
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: NODES + 4 });
-
-  send(base: string, call: Call): Promise<Answer> {
-    const started = performance.now();
-    const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
-    return new Promise((resolve, reject) => {
-      const outgoing = request(
-        new URL(call.path, base),
-        {
-          method: call.method,
-          agent: this.agent,
-          headers: {
-            ...(call.token ? { authorization: call.token } : {}),
-            ...(payload ? { 'content-type': 'application/json' } : {}),
-          },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              body: Buffer.concat(chunks).toString(),
-              ms: performance.now() - started,
-            }),
-          );
-        },
-      );
-      outgoing.on('error', reject);
-      outgoing.end(payload);
-    });
-  }
-
-  /** Sends every call, `concurrency` at a time; throws on the first answer that is not a success. */
-  async all(
-    base: string,
-    calls: Call[],
-    concurrency = CONCURRENCY,
-  ): Promise<{ latenciesMs: number[]; elapsedMs: number }> {
-    const latenciesMs: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < calls.length) {
-          const call = calls[next++]!;
-          const answer = await this.send(base, call);
-          if (answer.status >= 300)
-            throw new Error(`${call.method} ${call.path}: ${answer.status} ${answer.body.slice(0, 300)}`);
-          latenciesMs.push(answer.ms);
-        }
-      }),
-    );
-    return { latenciesMs, elapsedMs: performance.now() - started };
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
 
 /** The floor server (see support/floor-server.ts) in its own process. */
 async function startFloor(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
@@ -135,7 +59,7 @@ interface RouteFigures {
 /** Sends `calls` to the process `pid` serves at `base`, measuring its CPU and Postgres's. */
 async function measure(
   stack: BenchStack,
-  client: Client,
+  client: HttpClient,
   route: string,
   service: string,
   target: { url: string; pid: number },
@@ -160,7 +84,8 @@ async function measure(
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
   const services: ServiceProcess[] = [];
-  const client = new Client();
+  // Every node may hold a long poll at once.
+  const client = new HttpClient(NODES + 4);
   let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
   try {
     const { exchange, agbot } = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services);
@@ -202,6 +127,7 @@ async function main(): Promise<void> {
         token: root,
         body: { name: groupName(g), members: [nodeId(2 * g), nodeId(2 * g + 1)] },
       })),
+      CONCURRENCY,
     );
     await setUp('PUT', `/v1/orgs/${ORG}/management-policies/${POLICY}`, {
       enabled: true,

@@ -2,8 +2,9 @@
  * One process of the fleet bench's simulator (simulator-processes.ts starts it): a slice of the
  * fleet under a node prefix of its own. Its settings come as JSON in its one argument; four
  * times a second it tells its parent over IPC the requests its agents sent since the last
- * report, how many have read the feed to its head, their versions, and when a management-policy
- * change reached them (epoch ms). It stops its agents and exits when told `stop`.
+ * report, how many have read the feed to its head, their versions, when a management-policy
+ * change reached them (epoch ms), and the warnings they logged (a status write or a download
+ * that failed and is tried again), by message. It stops its agents and exits when told `stop`.
  */
 import { startSimulatedFleet, type SimulatedFleetOptions } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
@@ -22,6 +23,8 @@ export interface WorkerReport {
   versions: Record<string, number>;
   /** When a management-policy change reached one of its agents, since the last report. */
   policySeenAt: number[];
+  /** Warnings its agents logged since the last report, by message. */
+  warnings: Record<string, number>;
 }
 
 const REPORT_MS = 250;
@@ -30,11 +33,19 @@ async function main(): Promise<void> {
   const { token, ...settings } = JSON.parse(process.argv[2]!) as WorkerSettings;
   let requests = { exchange: 0, agbot: 0 };
   let policySeenAt: number[] = [];
+  let warnings: Record<string, number> = {};
+  // Only warnings and worse reach it: each is counted by its message.
+  const countWarnings = {
+    write(line: string): void {
+      const { msg } = JSON.parse(line) as { msg: string };
+      warnings[msg] = (warnings[msg] ?? 0) + 1;
+    },
+  };
   const fleet = await startSimulatedFleet({
     ...settings,
     registered: true,
     nodeToken: () => token,
-    logger: createLogger('bench-fleet', { level: 'fatal' }),
+    logger: createLogger('bench-fleet', { level: 'warn', destination: countWarnings }),
     observeRequests: (target) => void (requests[target] += 1),
     observeChanges: (changes) => {
       if (changes.some((change) => change.resource === 'managementPolicy')) policySeenAt.push(Date.now());
@@ -47,9 +58,11 @@ async function main(): Promise<void> {
       caughtUp: fleet.agents.filter((agent) => agent.core.caughtUp).length,
       versions: fleet.versions(),
       policySeenAt,
+      warnings,
     };
     requests = { exchange: 0, agbot: 0 };
     policySeenAt = [];
+    warnings = {};
     process.send!(message);
   };
   const timer = setInterval(report, REPORT_MS);

@@ -94,9 +94,14 @@ export function residentMegabytes(pid: number): number {
   return line ? Number(line[1]) / 1024 : NaN;
 }
 
-/** CPU seconds a process and its children (a Postgres server and its backends) have used so far. */
+/**
+ * CPU seconds a process and its children (a Postgres server and its backends) have used so far:
+ * the children running now, and those it has waited for (which the kernel adds to its own
+ * record), so that the sum does not drop when a backend exits.
+ */
 export function cpuSecondsWithChildren(pid: number): number {
-  let total = cpuSeconds(pid);
+  const fields = statFields(pid);
+  let total = (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND + cpuSeconds(pid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {

@@ -47,6 +47,8 @@ export class SimulatorProcesses {
   readonly requests = { exchange: 0, agbot: 0 };
   /** When a management-policy change reached an agent (epoch ms), in arrival order. */
   readonly policySeenAt: number[] = [];
+  /** Warnings the agents logged since the start, by message. */
+  readonly warnings: Record<string, number> = {};
   private readonly latest = new Map<ChildProcess, WorkerReport>();
 
   private constructor(private readonly children: ChildProcess[]) {
@@ -56,6 +58,8 @@ export class SimulatorProcesses {
         this.requests.exchange += message.requests.exchange;
         this.requests.agbot += message.requests.agbot;
         this.policySeenAt.push(...message.policySeenAt);
+        for (const [warning, count] of Object.entries(message.warnings))
+          this.warnings[warning] = (this.warnings[warning] ?? 0) + count;
         this.latest.set(child, message);
       });
   }

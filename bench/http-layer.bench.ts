@@ -1,0 +1,160 @@
+/**
+ * `npm run bench -- http-layer [requests] [concurrency]` (default 20000, 16): what the HTTP
+ * layer alone costs one request of the agent path, on the stacks a hub service could run on.
+ * Each stack (support/http-layer-server.ts) runs in a process of its own and answers the
+ * change-feed poll (a query to check) and the status report (a JSON body to check) from
+ * memory, so no Postgres, bus or telemetry cost is in the figures: a bare node:http server,
+ * then Nest on Express and on Fastify, each checking requests with the services'
+ * ValidationPipe over the exchange's own DTOs or with validators compiled once by Ajv.
+ * Printed per stack and route: requests/s, p50/p99, the stack's CPU per request, and that CPU
+ * next to the bare server's and to today's stack (Nest on Express with the ValidationPipe),
+ * all measured in the same run. Every answer must be a success, and a request of each route
+ * that breaks a rule must be refused with 400 by every stack, or the run fails.
+ */
+import { stopChild } from '@careen/devstack';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { type Call, HttpClient } from './support/http-client';
+import { cpuSeconds, profileFlags } from './support/service-process';
+import { printTable, summarize } from './support/stats';
+
+const REQUESTS = Number(process.argv[2] ?? 20_000);
+const CONCURRENCY = Number(process.argv[3] ?? 16);
+const WARM_UP = 2_000;
+const STACKS = ['bare', 'express-pipe', 'express-compiled', 'fastify-pipe', 'fastify-compiled'] as const;
+const TODAY = 'express-pipe';
+const TOKEN = 'Bearer bench-node-token';
+
+const status = {
+  agentVersion: { package: '1.0.0', failed: null, upgradeStart: null, upgradeEnd: null },
+  workloads: [
+    {
+      deploymentPolicy: 'gateway-eu',
+      service: { org: 'bench', url: 'bench.gateway', version: '1.4.2' },
+      state: 'running',
+    },
+    {
+      deploymentPolicy: 'cache-eu',
+      service: { org: 'bench', url: 'bench.cache', version: '2.0.1' },
+      state: 'running',
+    },
+  ],
+};
+
+const ROUTES: { route: string; call: (i: number) => Call; refused: Call }[] = [
+  {
+    route: 'poll the change feed',
+    call: (i) => ({ method: 'GET', path: `/v1/orgs/bench/changes?since=${i}&wait=0`, token: TOKEN }),
+    refused: { method: 'GET', path: '/v1/orgs/bench/changes?since=-1', token: TOKEN },
+  },
+  {
+    route: 'report status',
+    call: (i) => ({
+      method: 'PUT',
+      path: `/v1/orgs/bench/nodes/node-${i % 1000}/status`,
+      token: TOKEN,
+      body: status,
+    }),
+    refused: {
+      method: 'PUT',
+      path: '/v1/orgs/bench/nodes/node-1/status',
+      token: TOKEN,
+      body: { workloads: 'all' },
+    },
+  },
+];
+
+interface StackProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startStack(stack: string): Promise<StackProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...profileFlags(),
+      '-r',
+      '@swc-node/register',
+      join(__dirname, 'support', 'http-layer-server.ts'),
+      stack,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { url: `http://127.0.0.1:${line.toString().trim()}`, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+interface Figures {
+  stack: string;
+  route: string;
+  latenciesMs: number[];
+  elapsedMs: number;
+  cpuMsPerRequest: number;
+}
+
+async function measureStack(stack: string, client: HttpClient): Promise<Figures[]> {
+  process.stderr.write(`[http-layer] ${stack}\n`);
+  const server = await startStack(stack);
+  try {
+    const figures: Figures[] = [];
+    for (const { route, call, refused } of ROUTES) {
+      const answer = await client.send(server.url, refused);
+      if (stack !== 'bare' && answer.status !== 400)
+        throw new Error(
+          `${stack} answered ${answer.status} to a ${route} that breaks a rule: ${answer.body}`,
+        );
+      await client.all(
+        server.url,
+        Array.from({ length: WARM_UP }, (_, i) => call(i)),
+        CONCURRENCY,
+      );
+      const cpuBefore = cpuSeconds(server.pid);
+      const { latenciesMs, elapsedMs } = await client.all(
+        server.url,
+        Array.from({ length: REQUESTS }, (_, i) => call(i)),
+        CONCURRENCY,
+      );
+      const cpuMsPerRequest = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / REQUESTS;
+      figures.push({ stack, route, latenciesMs, elapsedMs, cpuMsPerRequest });
+    }
+    return figures;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const client = new HttpClient(CONCURRENCY);
+  try {
+    const all: Figures[] = [];
+    for (const stack of STACKS) all.push(...(await measureStack(stack, client)));
+    const cpuOf = (stack: string, route: string) =>
+      all.find((each) => each.stack === stack && each.route === route)!.cpuMsPerRequest;
+    printTable(
+      `http layer: ${REQUESTS} requests per route, ${CONCURRENCY} at a time, each stack in its own process, answers from memory`,
+      all.map((each) => {
+        const { p50, p99 } = summarize(each.latenciesMs);
+        return {
+          stack: each.stack,
+          route: each.route,
+          'req/s': Math.round((REQUESTS / each.elapsedMs) * 1000),
+          'p50 ms': Number(p50.toFixed(2)),
+          'p99 ms': Number(p99.toFixed(2)),
+          'CPU ms/req': Number(each.cpuMsPerRequest.toFixed(3)),
+          'CPU / bare': Number((each.cpuMsPerRequest / cpuOf('bare', each.route)).toFixed(2)),
+          'CPU / today': Number((each.cpuMsPerRequest / cpuOf(TODAY, each.route)).toFixed(2)),
+        };
+      }),
+    );
+  } finally {
+    client.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
