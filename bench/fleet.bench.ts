@@ -31,6 +31,7 @@ import {
 } from './support/service-process';
 import { SimulatorProcesses, simulatorNodeIds } from './support/simulator-processes';
 import { slotSpans } from './support/slot-spans';
+import { readRouteTimes, routeTimesBetween } from './support/route-times';
 import { printTable, summarize } from './support/stats';
 
 const AGENTS = Number(process.argv[2] ?? 5_000);
@@ -185,6 +186,10 @@ async function main(): Promise<void> {
     const { exchangeUrl, exchanges, agbot } = hub;
     const exchangeResident = () =>
       exchanges.reduce((sum, exchange) => sum + residentMegabytes(exchange.child.pid!), 0);
+    const routeTimes = async () => ({
+      exchange: await readRouteTimes(exchanges.map((exchange) => exchange.url)),
+      agbot: await readRouteTimes([agbot.url]),
+    });
     const root = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
     const call = async (method: string, path: string, body?: unknown, raw?: Buffer) => {
       const response = await fetch(new URL(path, exchangeUrl), {
@@ -262,6 +267,7 @@ async function main(): Promise<void> {
     sampler.start();
     const publishedAt = Date.now();
     const warningsBefore = { ...fleet.warnings };
+    const timesBefore = await routeTimes();
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
       allowDisruptive: true,
@@ -283,6 +289,7 @@ async function main(): Promise<void> {
         : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
     );
     const rollout = rates(sampler.stop());
+    const timesAfter = await routeTimes();
     // What the agents had to try again (a status write refused or timed out, a download cut).
     const warnings = Object.entries(fleet.warnings)
       .map(([message, count]) => ({ message, count: count - (warningsBefore[message] ?? 0) }))
@@ -379,6 +386,12 @@ async function main(): Promise<void> {
           rolloutPeak: rollout.machineBusy.peak,
         },
       ],
+    );
+    printTable(
+      'time in the service per request over the rollout, by route (long polls and waits for a slot count as held)',
+      (['exchange', 'agbot'] as const).flatMap((service) =>
+        routeTimesBetween(timesBefore[service], timesAfter[service]).map((row) => ({ service, ...row })),
+      ),
     );
     if (warnings.length > 0) printTable('agent warnings over the rollout, by message', warnings);
     if (violations.length > 0)

@@ -40,8 +40,9 @@ export class UpgradesService {
 
   /**
    * Grants, renews or refuses. With `waitSeconds`, a refusal waits for a release in the group
-   * (or the holder's lease to run out) and asks again, until granted or the time is up; a
-   * request whose caller hung up (`signal`) stops without asking again.
+   * (or the holder's lease to run out) and asks again, until granted or the time is up (then
+   * refused without a last ask: the caller asks anew); a request whose caller hung up
+   * (`signal`) stops without asking again.
    */
   async grantUpgrade(
     actor: Principal,
@@ -124,6 +125,9 @@ export class UpgradesService {
               : Math.min(deadline, result.blocker.leaseExpiresAt.getTime());
             const end = await watch.released(result.haGroup, until, signal);
             if (end === 'hung-up') throw groupBusy(result.haGroup, result.blocker);
+            // Time is up with nothing released: the caller asks anew, so asking here as well would
+            // only double its next ask. A lease that ends before the deadline is asked about.
+            if (end === 'time-up' && Date.now() >= deadline) throw groupBusy(result.haGroup, result.blocker);
           }
         }
       }
