@@ -58,6 +58,8 @@ interface Sample {
   postgresCpu: number;
   /** The whole machine, every process on it: 100 is every core busy all the time. */
   machineBusy: number;
+  /** Requests waiting for a database connection in the exchange (replicas summed), as last scraped. */
+  exchangePoolWaiting: number;
 }
 
 /**
@@ -67,6 +69,8 @@ interface Sample {
 class Sampler {
   readonly samples: Sample[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private poolWaiting = 0;
+  private scraping: Promise<void> | undefined;
 
   constructor(
     private readonly services: ServiceProcess[],
@@ -89,8 +93,11 @@ class Sampler {
         postgresCpu: percent((reading) => reading.postgres),
         machineBusy:
           ((now.machine.busy - last.machine.busy) / (now.machine.total - last.machine.total)) * 100,
+        exchangePoolWaiting: this.poolWaiting,
       });
       last = now;
+      // One scrape at a time: a scrape waits for a connection too when the pool is full.
+      this.scraping ??= this.scrapePoolWaiting().finally(() => (this.scraping = undefined));
     }, 1000);
   }
 
@@ -107,6 +114,19 @@ class Sampler {
       postgres: this.postgresCpu(),
       machine: machineCpuSeconds(),
     };
+  }
+
+  /** The exchange's requests waiting for a database connection, for the next sample. */
+  private async scrapePoolWaiting(): Promise<void> {
+    let waiting = 0;
+    for (const service of this.services.filter((candidate) => candidate.name === 'exchange')) {
+      const text = await fetch(`${service.url}/metrics`).then(
+        (response) => response.text(),
+        () => '',
+      );
+      waiting += Number(/^careen_db_pool_waiting_requests\{[^}]*\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    }
+    this.poolWaiting = waiting;
   }
 
   /** CPU seconds of each service, its replicas summed. */
@@ -162,6 +182,10 @@ function rates(samples: Sample[]) {
     agbotCpu: { mean: mean((s) => s.agbotCpu), peak: peak((s) => s.agbotCpu) },
     postgresCpu: { mean: mean((s) => s.postgresCpu), peak: peak((s) => s.postgresCpu) },
     machineBusy: { mean: mean((s) => s.machineBusy), peak: peak((s) => s.machineBusy) },
+    exchangePoolWaiting: {
+      mean: mean((s) => s.exchangePoolWaiting),
+      peak: peak((s) => s.exchangePoolWaiting),
+    },
   };
 }
 
@@ -378,6 +402,12 @@ async function main(): Promise<void> {
           idleMean: idle.postgresCpu.mean,
           rolloutMean: rollout.postgresCpu.mean,
           rolloutPeak: rollout.postgresCpu.peak,
+        },
+        {
+          what: 'exchange requests waiting for a database connection',
+          idleMean: idle.exchangePoolWaiting.mean,
+          rolloutMean: rollout.exchangePoolWaiting.mean,
+          rolloutPeak: rollout.exchangePoolWaiting.peak,
         },
         {
           what: 'machine busy, every process (% of all cores)',

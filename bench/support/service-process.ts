@@ -41,7 +41,15 @@ function runApp(app: string, args: string[], env: Record<string, string>): Child
     [...profileFlags(), '-r', '@swc-node/register', join(REPO, 'apps', app, 'src', 'main.ts'), ...args],
     {
       cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', CAREEN_LOG_LEVEL: 'error', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        CAREEN_LOG_LEVEL: 'error',
+        // A pool size set for the bench applies to every service it runs.
+        ...(process.env.CAREEN_DATABASE_POOL_SIZE
+          ? { CAREEN_DATABASE_POOL_SIZE: process.env.CAREEN_DATABASE_POOL_SIZE }
+          : {}),
+        ...env,
+      },
       stdio: ['ignore', openSync(logFileOf(app), 'a'), 'inherit'],
     },
   );

@@ -1,5 +1,6 @@
 /**
- * The metrics every service exports about the platform under it: the backlog of its outbox
+ * The metrics every service exports about the platform under it: its database connections
+ * (pool-metrics.ts), the backlog of its outbox
  * and the age of its oldest unpublished event (services that relay one), and for each durable
  * consumer of its bus connection the messages not yet delivered to it, those delivered and not
  * yet acknowledged, the redeliveries and the dead letters by reason. Values are read when
@@ -10,6 +11,7 @@ import { type ConsumerInfo } from '@nats-io/jetstream';
 import { Counter, Gauge } from 'prom-client';
 import { type DataSource } from 'typeorm';
 import { type MetricsRegistry } from './metrics.registry';
+import { exportPoolMetrics } from './pool-metrics';
 import { scrapeRead } from './scrape-read';
 
 export interface PlatformMetricsSources {
@@ -22,6 +24,7 @@ export interface PlatformMetricsSources {
 export class PlatformMetrics {
   constructor(metrics: MetricsRegistry, { dataSource, bus, outboxSchema }: PlatformMetricsSources) {
     const registers = [metrics.registry];
+    exportPoolMetrics(metrics, dataSource);
     if (outboxSchema) {
       const outbox = scrapeRead(async () => {
         const [row] = (await dataSource.query(
