@@ -12,15 +12,12 @@
  */
 import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { hashSecret } from '@careen/auth';
-import { stopChild } from '@careen/devstack';
 import { withClient } from '@careen/testing';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { startExchangeAndAgbot } from './support/hub';
 import { startBenchStack, type BenchStack } from './support/bench-stack';
 import { type Call, HttpClient } from './support/http-client';
-import { cpuSeconds, type ServiceProcess } from './support/service-process';
+import { cpuSeconds, startPortScript, type ServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const NODES = 2 * Math.ceil(Number(process.argv[2] ?? 2_000) / 2);
@@ -34,17 +31,6 @@ const POLICY = 'up';
 const nodeId = (i: number) => `node-${String(i).padStart(5, '0')}`;
 /** Nodes 2g and 2g+1 form group g; the grant routes act for the first of each. */
 const groupName = (g: number) => `group-${g}`;
-
-/** The floor server (see support/floor-server.ts) in its own process. */
-async function startFloor(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', join(__dirname, 'support', 'floor-server.ts'), databaseUrl],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  return { url: `http://127.0.0.1:${line.toString().trim()}`, pid: child.pid!, stop: () => stopChild(child) };
-}
 
 interface RouteFigures {
   route: string;
@@ -86,10 +72,11 @@ async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   // Every node may hold a long poll at once.
   const client = new HttpClient(NODES + 4);
-  let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
+  let floor: Awaited<ReturnType<typeof startPortScript>> | undefined;
   try {
     const { exchange, agbot } = await startExchangeAndAgbot(stack, ROOT_PASSWORD, services);
-    floor = await startFloor(stack.databaseUrl);
+    // The floor (see support/floor-server.ts) in its own process.
+    floor = await startPortScript(join(__dirname, 'support', 'floor-server.ts'), [stack.databaseUrl]);
     const exchangeTarget = { url: exchange.url, pid: exchange.child.pid! };
     const agbotTarget = { url: agbot.url, pid: agbot.child.pid! };
 

@@ -11,12 +11,9 @@
  * all measured in the same run. Every answer must be a success, and a request of each route
  * that breaks a rule must be refused with 400 by every stack, or the run fails.
  */
-import { stopChild } from '@careen/devstack';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { type Call, HttpClient } from './support/http-client';
-import { cpuSeconds, profileFlags } from './support/service-process';
+import { cpuSeconds, startPortScript } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
 const REQUESTS = Number(process.argv[2] ?? 20_000);
@@ -65,28 +62,6 @@ const ROUTES: { route: string; call: (i: number) => Call; refused: Call }[] = [
   },
 ];
 
-interface StackProcess {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startStack(stack: string): Promise<StackProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...profileFlags(),
-      '-r',
-      '@swc-node/register',
-      join(__dirname, 'support', 'http-layer-server.ts'),
-      stack,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  return { url: `http://127.0.0.1:${line.toString().trim()}`, pid: child.pid!, stop: () => stopChild(child) };
-}
-
 interface Figures {
   stack: string;
   route: string;
@@ -97,7 +72,7 @@ interface Figures {
 
 async function measureStack(stack: string, client: HttpClient): Promise<Figures[]> {
   process.stderr.write(`[http-layer] ${stack}\n`);
-  const server = await startStack(stack);
+  const server = await startPortScript(join(__dirname, 'support', 'http-layer-server.ts'), [stack]);
   try {
     const figures: Figures[] = [];
     for (const { route, call, refused } of ROUTES) {

@@ -133,3 +133,15 @@ export function machineCpuSeconds(): { busy: number; total: number } {
   // user nice system idle iowait irq softirq steal …
   return { busy: (total - fields[3]! - fields[4]!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
+
+/** A server script of the benches in a process of its own, which prints its port once listening. */
+export async function startPortScript(
+  script: string,
+  args: string[],
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...profileFlags(), '-r', '@swc-node/register', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { url: `http://127.0.0.1:${line.toString().trim()}`, pid: child.pid!, stop: () => stopChild(child) };
+}
