@@ -26,6 +26,12 @@ const ADMIN = { username: 'ada', password: 'ada-password' };
 const EDGE_NODES = 12;
 const EDGE_GROUPS = 4;
 const POLL_MS = 250;
+/**
+ * How long a session waits for a project's reply before it goes on without one. Faults lose
+ * replies (a notifier replica killed, the bus delayed), so sessions do wait this out: it is the
+ * longest quiet the work makes by design.
+ */
+export const REPLY_TIMEOUT_SECONDS = 15;
 
 interface SessionTimelineEntry {
   at: string;
@@ -352,7 +358,7 @@ export class ChaosWork {
         hosts,
         host_action: { kind: 'simulated', seconds: 1 },
         max_parallel_hosts: 2,
-        reply_timeout_seconds: 30,
+        reply_timeout_seconds: REPLY_TIMEOUT_SECONDS,
       });
       let id: string;
       if (started.status === 201) id = started.body.session_id;

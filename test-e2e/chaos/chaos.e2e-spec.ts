@@ -27,7 +27,7 @@ import {
 } from './chaos-checks';
 import { ChaosPlatform, ROOT_PASSWORD, type HubServiceName } from './chaos-platform';
 import { chaosReport } from './chaos-report';
-import { ChaosWork } from './chaos-work';
+import { ChaosWork, REPLY_TIMEOUT_SECONDS } from './chaos-work';
 import { FAULT_KINDS, FaultScheduler } from './fault-scheduler';
 import { HttpStatusCounter } from './http-status-counter';
 import { ProgressLog, WORK_KINDS, type WorkKind } from './progress-log';
@@ -38,8 +38,11 @@ const FAULT_SECONDS = Number(process.env.CAREEN_CHAOS_SECONDS ?? 60);
 const SEED = Number(process.env.CAREEN_CHAOS_SEED ?? randomInt(1, 2 ** 31));
 /** Once the faults stop, how long the work under way may take to end. */
 const SETTLE_MS = 120_000;
-/** Work still under way that has not moved for this long is stuck. */
-const STUCK_AFTER_MS = 30_000;
+/**
+ * Work still under way that has not moved for this long is stuck: twice the longest quiet the
+ * work makes by design, so that a session waiting out a reply timeout is not taken for stuck.
+ */
+const STUCK_AFTER_MS = 2 * REPLY_TIMEOUT_SECONDS * 1000;
 
 describe('chaos: faults at random moments over the whole replicated platform', () => {
   const statuses = new HttpStatusCounter();
