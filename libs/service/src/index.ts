@@ -12,6 +12,7 @@ export * from './http/http-error.filter';
 export * from './http/validation.pipe';
 export * from './http/json-body';
 export * from './http/identifier.pipe';
+export * from './http/hang-up-signal';
 export * from './http/answer-recorder';
 export * from './health/readiness';
 export * from './health/health.controller';

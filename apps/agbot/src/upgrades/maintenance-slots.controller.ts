@@ -1,5 +1,5 @@
 import { OrgScoped, Roles } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
+import { hangUpSignal, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -45,9 +45,7 @@ export class MaintenanceSlotsController {
     @Query() query: UpgradeWaitQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<UpgradeGrantResponse> {
-    const hangUp = new AbortController();
-    response.once('close', () => hangUp.abort());
-    return this.upgrades.grantMaintenance(org, node, body.leaseSeconds, query.wait, hangUp.signal);
+    return this.upgrades.grantMaintenance(org, node, body.leaseSeconds, query.wait, hangUpSignal(response));
   }
 
   @Delete()

@@ -1,5 +1,5 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, Roles } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
+import { hangUpSignal, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -54,9 +54,14 @@ export class UpgradesController {
   ): Promise<UpgradeGrantResponse> {
     if (body.renew) return this.upgrades.renewUpgrade(actor, org, node, body.managementPolicy);
     // A caller that hangs up while waiting must not be granted a slot it will never use.
-    const hangUp = new AbortController();
-    response.once('close', () => hangUp.abort());
-    return this.upgrades.grantUpgrade(actor, org, node, body.managementPolicy, query.wait, hangUp.signal);
+    return this.upgrades.grantUpgrade(
+      actor,
+      org,
+      node,
+      body.managementPolicy,
+      query.wait,
+      hangUpSignal(response),
+    );
   }
 
   @Delete('nodes/:node/upgrade')

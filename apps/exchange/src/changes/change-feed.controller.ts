@@ -1,4 +1,5 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { hangUpSignal } from '@careen/service';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -55,9 +56,7 @@ export class ChangeFeedController {
     @Query() query: ChangeQueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ChangeFeedResponse> {
-    // A poller that hangs up stops waiting at once (the response closes with its connection).
-    const hangUp = new AbortController();
-    response.once('close', () => hangUp.abort());
-    return this.feed.read(principal, org, query, hangUp.signal);
+    // A poller that hangs up stops waiting at once.
+    return this.feed.read(principal, org, query, hangUpSignal(response));
   }
 }
