@@ -78,6 +78,19 @@ describe('exchange: orgs, users and credentials', () => {
       expect(jwks.status).toBe(200);
       expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
       expect(jwks.body.keys[0].d).toBeUndefined();
+      const etag = jwks.headers.get('etag');
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      // As a cache revalidates (fetch would otherwise add `no-cache`, which asks for the whole set).
+      const revalidated = await call('GET', '/v1/auth/jwks', {
+        headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' },
+      });
+      expect(revalidated.status).toBe(304);
+    });
+
+    it('answers JSON without an ETag hashed over it', async () => {
+      const head = await call('GET', '/v1/orgs/acme', { auth: root });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('etag')).toBeNull();
     });
   });
 

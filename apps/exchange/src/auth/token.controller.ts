@@ -1,5 +1,8 @@
 import { Public } from '@careen/auth';
-import { Body, Controller, Get, Header, HttpCode, Post } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { type Response } from 'express';
+import { type JSONWebKeySet } from 'jose';
+import { Body, Controller, Get, Header, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { TokenRequestDto } from './dto/token-request.dto';
@@ -49,7 +52,9 @@ export class TokenController {
   // Caches are invited to keep the set; Express answers their revalidation from the ETag.
   @ApiResponse({ status: 304, description: 'the key set is the one whose ETag came as If-None-Match' })
   @Header('Cache-Control', 'public, max-age=300')
-  jwks() {
-    return this.keys.jwks();
+  jwks(@Res({ passthrough: true }) response: Response): JSONWebKeySet {
+    const jwks = this.keys.jwks();
+    response.setHeader('ETag', `"${createHash('sha256').update(JSON.stringify(jwks)).digest('base64url')}"`);
+    return jwks;
   }
 }

@@ -32,6 +32,9 @@ export async function createServiceApp(
   });
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // No ETag hashed over every JSON answer: API clients do not revalidate them. A route whose
+  // answer is worth revalidating (the key set, a package) sets its own.
+  app.set('etag', false);
   app.use(httpMetricsMiddleware(app.get(MetricsRegistry)));
   useJsonBody(app, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.yamlBodies);
   app.useGlobalPipes(createValidationPipe());
