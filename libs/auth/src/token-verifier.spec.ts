@@ -292,6 +292,19 @@ describe('access tokens', () => {
       expect(counted.checks).toBe(3);
     });
 
+    it("holds a 20,000-agent fleet's tokens at once by default", async () => {
+      const { cached, counted } = countingVerifier();
+      const tokens = await Promise.all(
+        Array.from({ length: 20_000 }, async (_, i) => {
+          const { accessToken } = await issuer.issue({ kind: 'node', org: 'edge', node: `n${i}` });
+          return accessToken;
+        }),
+      );
+      for (const token of tokens) await cached.verify(token);
+      for (const token of tokens) await cached.verify(token);
+      expect(counted.checks).toBe(20_000);
+    }, 120_000);
+
     it('can be turned off', async () => {
       const { cached, counted } = countingVerifier(0);
       const { accessToken } = await issuer.issue(alice);

@@ -35,7 +35,11 @@ export interface TokenVerifierOptions {
   /** Allowed clock skew between the exchange and this service. Default 5 seconds. */
   clockToleranceSeconds?: number;
   clock?: () => Date;
-  /** Verified tokens remembered until they expire (the oldest go first when full). Default 10,000; 0 turns it off. */
+  /**
+   * Verified tokens remembered until they expire (the oldest go first when full). Default
+   * 100,000: a fleet's every agent, with the token it fetched next, for fleets of tens of
+   * thousands per replica (a full cache checks each token again, as without one). 0 turns it off.
+   */
   cacheEntries?: number;
 }
 
@@ -54,7 +58,7 @@ export type JwksSource = () => JSONWebKeySet | Promise<JSONWebKeySet>;
 class KeySetUnavailable extends Error {}
 
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
-const DEFAULT_CACHE_ENTRIES = 10_000;
+const DEFAULT_CACHE_ENTRIES = 100_000;
 
 function guardKeyLookup(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
   return async (header, token) => {
