@@ -1,9 +1,12 @@
 /**
  * `npm run bench -- changes [pollers]`: N nodes long-poll the exchange's change feed with
- * their own tokens; one node management policy is published; how long until every node has it
- * (p50/p99/max from sending the publish request), next to raw NATS core fan-out of one
- * message to N subscribers in the same run. The pollers share the exchange's process and
- * core, so their own response handling is in the figures too.
+ * their own tokens; an admin publishes one node management policy (with an access token, as
+ * the CLI does); how long until every node has it (p50/p99/max from sending the publish
+ * request), next to two baselines measured in the same run: raw NATS core fan-out of one
+ * message to N subscribers, and the same N long polls held by a bare node:http server that
+ * answers them all at once with the body the exchange answered. The pollers share the
+ * exchange's process and core, so their own response handling is in the figures too: the
+ * bare server is the floor of any HTTP long poll answered from this one process.
  */
 import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer } from '@careen/auth';
 import { ChangeTail } from '@careen/exchange/src/changes/change-tail';
@@ -12,24 +15,26 @@ import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess } from '@careen/service';
 import { withClient } from '@careen/testing';
 import { connect } from '@nats-io/transport-node';
-import { Agent, request } from 'node:http';
+import { once } from 'node:events';
+import { Agent, createServer, request, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { startBenchStack } from './support/bench-stack';
 import { printTable, summarize } from './support/stats';
 
 const POLLERS = Number(process.argv[2] ?? 2_000);
 
 async function main(): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: POLLERS + 16 });
+  const agent = new Agent({ keepAlive: true, maxSockets: POLLERS + 16, maxFreeSockets: POLLERS + 16 });
   const stack = await startBenchStack({ postgres: true });
   const exchange = await startServiceInProcess(exchangeService, stack, {
     CAREEN_ROOT_PASSWORD: 'bench-password',
   });
   try {
-    const json = (method: string, path: string, body?: unknown, token?: string) =>
+    const json = (method: string, path: string, body?: unknown, token?: string, base = exchange.url) =>
       new Promise<Record<string, unknown>>((resolve, reject) => {
         const payload = body === undefined ? undefined : JSON.stringify(body);
         const outgoing = request(
-          new URL(path, exchange.url),
+          new URL(path, base),
           {
             method,
             agent,
@@ -78,25 +83,59 @@ async function main(): Promise<void> {
 
     // N long-polls, all waiting before the change is made.
     const received: number[] = [];
+    let answered: Record<string, unknown> = {};
     const polls = nodeTokens.map((nodeToken) =>
       json('GET', `/v1/orgs/bench/changes?since=${since}&wait=60`, undefined, nodeToken).then((body) => {
         received.push(performance.now());
         if (!Array.isArray(body.changes) || body.changes.length !== 1)
           throw new Error(`unexpected answer ${JSON.stringify(body)}`);
+        answered = body;
       }),
     );
     while ((tail as unknown as { waiters: Set<unknown> }).waiters.size < POLLERS)
       await new Promise((resolve) => setTimeout(resolve, 20));
     const publishing = performance.now();
-    const publishedPolicy = await json('PUT', '/v1/orgs/bench/management-policies/upgrade-all', {
-      constraints: ['careen.arch == amd64'],
-      enabled: true,
-      agentUpgradePolicy: { atLeastVersion: 'current', duration: 600 },
-    });
+    const publishedPolicy = await json(
+      'PUT',
+      '/v1/orgs/bench/management-policies/upgrade-all',
+      {
+        constraints: ['careen.arch == amd64'],
+        enabled: true,
+        agentUpgradePolicy: { atLeastVersion: 'current', duration: 600 },
+      },
+      token,
+    );
+    const publishAnswered = performance.now() - publishing;
     if (publishedPolicy.name !== 'upgrade-all')
       throw new Error(`publishing the policy failed: ${JSON.stringify(publishedPolicy)}`);
     await Promise.all(polls);
     const feed = summarize(received.map((at) => at - publishing));
+
+    // Bare node:http: the same N long polls from the same client, held, then all answered at once.
+    const held: ServerResponse[] = [];
+    const bare = createServer((_request, response) => void held.push(response));
+    bare.listen(0, '127.0.0.1');
+    await once(bare, 'listening');
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const bareReceived: number[] = [];
+    const barePolls = nodeTokens.map((nodeToken) =>
+      json('GET', `/v1/orgs/bench/changes?since=${since}&wait=60`, undefined, nodeToken, bareUrl).then(
+        () => void bareReceived.push(performance.now()),
+      ),
+    );
+    while (held.length < POLLERS) await new Promise((resolve) => setTimeout(resolve, 20));
+    const bareAnswering = performance.now();
+    for (const response of held) {
+      const text = JSON.stringify(answered);
+      response.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      });
+      response.end(text);
+    }
+    await Promise.all(barePolls);
+    const floor = summarize(bareReceived.map((at) => at - bareAnswering));
+    bare.close();
 
     // Raw: one message fanned out by NATS core to N subscriptions over 20 connections.
     const connections = await Promise.all(
@@ -122,11 +161,29 @@ async function main(): Promise<void> {
     await Promise.all([publisher, ...connections].map((nc) => nc.close()));
 
     printTable(
-      `changes: ${POLLERS} long-polling nodes, one management policy published (ms after the publish request was sent)`,
+      `changes: ${POLLERS} long-polling nodes, one management policy published (ms after the publish request was sent; it was answered after ${publishAnswered.toFixed(1)} ms)`,
       [
         { path: 'exchange change feed', first: feed.min, p50: feed.p50, p99: feed.p99, max: feed.max },
         { path: 'raw NATS core fan-out', first: raw.min, p50: raw.p50, p99: raw.p99, max: raw.max },
-        { path: 'ratio to raw', p50: feed.p50 / raw.p50, p99: feed.p99 / raw.p99, max: feed.max / raw.max },
+        {
+          path: 'bare node:http long polls',
+          first: floor.min,
+          p50: floor.p50,
+          p99: floor.p99,
+          max: floor.max,
+        },
+        {
+          path: 'ratio to raw NATS',
+          p50: feed.p50 / raw.p50,
+          p99: feed.p99 / raw.p99,
+          max: feed.max / raw.max,
+        },
+        {
+          path: 'ratio to bare node:http',
+          p50: feed.p50 / floor.p50,
+          p99: feed.p99 / floor.p99,
+          max: feed.max / floor.max,
+        },
       ],
     );
   } finally {
