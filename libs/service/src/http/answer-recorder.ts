@@ -14,9 +14,11 @@ export interface RecordedAnswer {
   route: string;
   status: number;
   contentType?: string;
-  /** What went out through `response.json`; absent for anything else. */
+  /** What went out through `response.json`; absent for anything else, and for a 204 or 304. */
   body?: unknown;
 }
+
+const BODILESS = new Set([204, 304]);
 
 /**
  * @param samples how many answers of one route and status a process keeps: enough to see
@@ -49,7 +51,8 @@ export function answerRecorder(folder: string, service: string, samples = 20): R
         route,
         status: response.statusCode,
         ...(contentType !== undefined && { contentType: String(contentType) }),
-        ...(body !== undefined && { body }),
+        // Express sends no body with a 204 or a 304, whatever was handed to `json`.
+        ...(body !== undefined && !BODILESS.has(response.statusCode) && { body }),
       };
       appendFileSync(file, `${JSON.stringify(answer)}\n`);
     });
