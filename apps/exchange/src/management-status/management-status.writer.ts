@@ -19,6 +19,7 @@ import {
   STEP_START_STATUSES,
   type ManagementStatusValue,
 } from '@careen/contracts';
+import { entityFromRow } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -45,6 +46,9 @@ const WITHIN_AN_ATTEMPT: readonly ManagementStatusValue[] = [
 ];
 const ATTEMPT_STARTS: readonly ManagementStatusValue[] = ['waiting', 'downloading'];
 
+/** How a write locks its policy's row (see the class's notes). */
+type PolicyLock = 'NO KEY UPDATE' | 'SHARE' | 'KEY SHARE';
+
 @Injectable()
 export class ManagementStatusWriter {
   constructor(
@@ -68,8 +72,8 @@ export class ManagementStatusWriter {
       org,
       node,
       nmp,
-      // pessimistic_read is FOR SHARE: it waits for a pause or a threshold stop in flight.
-      failed ? 'for_no_key_update' : startsStep ? 'pessimistic_read' : 'for_key_share',
+      // FOR SHARE waits for a pause or a threshold stop in flight.
+      failed ? 'NO KEY UPDATE' : startsStep ? 'SHARE' : 'KEY SHARE',
     );
     const state = managementPolicyState(policy);
     if (startsStep && state !== 'active') throw managementPolicyStopped(org, nmp, state);
@@ -160,32 +164,27 @@ export class ManagementStatusWriter {
 
   /**
    * Locks the policy and answers it, having asked in the same statement whether the node
-   * exists: a node that does not is refused first, as before any policy is looked at.
+   * exists: a node that does not is refused first, as before any policy is looked at. Written in
+   * SQL: every status a fleet reports passes here.
    */
   private async lockPolicy(
     manager: EntityManager,
     org: string,
     node: string,
     nmp: string,
-    mode: 'for_no_key_update' | 'pessimistic_read' | 'for_key_share',
+    mode: PolicyLock,
   ): Promise<ManagementPolicyEntity> {
-    const { entities, raw } = await manager
-      .createQueryBuilder(ManagementPolicyEntity, 'policy')
-      .addSelect(
-        (exists) =>
-          exists.select('count(*) > 0').from(NodeEntity, 'node').where('node.org = :org AND node.id = :node'),
-        'node_exists',
-      )
-      .where('policy.org = :org AND policy.name = :nmp', { org, node, nmp })
-      .setLock(mode)
-      .getRawAndEntities<{ node_exists: boolean }>();
-    const [policy] = entities;
-    const nodeExists = policy
-      ? raw[0]!.node_exists
-      : await manager.exists(NodeEntity, { where: { org, id: node } });
+    const [row]: (Record<string, unknown> & { node_exists: boolean })[] = await manager.query(
+      `SELECT p.*, EXISTS (SELECT 1 FROM exchange.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node_exists
+       FROM exchange.management_policies AS p
+       WHERE p.org = $1 AND p.name = $3
+       FOR ${mode} OF p`,
+      [org, node, nmp],
+    );
+    const nodeExists = row ? row.node_exists : await manager.exists(NodeEntity, { where: { org, id: node } });
     if (!nodeExists) throw nodeNotFound(org, node);
-    if (!policy) throw managementPolicyNotFound(org, nmp);
-    return policy;
+    if (!row) throw managementPolicyNotFound(org, nmp);
+    return entityFromRow(manager, ManagementPolicyEntity, row);
   }
 
   /** Counts only failures since the policy was last enabled again. */

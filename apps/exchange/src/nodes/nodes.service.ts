@@ -4,6 +4,7 @@
  * change is recorded on the feed in the same transaction. Never returns a token hash.
  */
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
+import { entityFromRow } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -291,13 +292,5 @@ async function updateReturning(
     .returning('*')
     .execute();
   const [row] = raw as Record<string, unknown>[];
-  if (!row) return undefined;
-  const { columns } = manager.connection.getMetadata(NodeEntity);
-  const node = manager.create(NodeEntity);
-  for (const column of columns)
-    column.setEntityValue(
-      node,
-      manager.connection.driver.prepareHydratedValue(row[column.databaseName], column),
-    );
-  return node;
+  return row ? entityFromRow(manager, NodeEntity, row) : undefined;
 }
