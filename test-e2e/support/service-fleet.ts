@@ -47,6 +47,7 @@ export interface FleetOptions {
 
 export class ServiceFleet {
   private readonly nodes = new Map<string, FleetNode>();
+  private readonly watchers = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
 
@@ -111,6 +112,16 @@ export class ServiceFleet {
     this.node(id).offline = offline;
   }
 
+  /**
+   * Calls `watcher` each time a node's workloads change (one started, came up, failed or
+   * stopped), right after the change: a check of the whole fleet there sees every state it
+   * passes through. Answers a function that stops the calls.
+   */
+  watch(watcher: () => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
   running(id: string): RunningWorkload[] {
     return this.node(id).workloads.filter((workload) => workload.state === 'running');
   }
@@ -159,14 +170,20 @@ export class ServiceFleet {
     if (desired.status !== 200) return;
     const now = Date.now();
     let changed = this.reconcile(node, desired.body.items, now);
+    if (changed) this.changed();
     for (const workload of node.workloads) {
       if (workload.state === 'starting' && now - workload.since >= this.options.startMs) {
         workload.state = node.failing.has(workload.service.version) ? 'failed' : 'running';
         workload.since = now;
         changed = true;
+        this.changed();
       }
     }
     if (changed || now - node.lastReport >= this.options.heartbeatMs) await this.report(node, now);
+  }
+
+  private changed(): void {
+    for (const watcher of this.watchers) watcher();
   }
 
   /** Starts what is new or changed, stops what is no longer wanted; true when anything moved. */
