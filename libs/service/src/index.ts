@@ -26,3 +26,4 @@ export * from './bootstrap/start-in-process';
 export * from './hub-client/exchange-client';
 export * from './net/network-list';
 export * from './loop/wakeable-loop';
+export * from './loop/until-aborted';

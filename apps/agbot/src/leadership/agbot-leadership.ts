@@ -13,6 +13,7 @@ import {
   MetricsRegistry,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
+  untilAborted,
 } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -90,7 +91,8 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
       logger: this.logger,
     });
     const running = this.tasks.map((task) => task.run(signal, this.exchange));
-    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    // Leadership may have ended while the consumer was starting.
+    await untilAborted(signal);
     await consumer.stop();
     await Promise.allSettled(running);
   }
