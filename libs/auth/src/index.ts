@@ -9,6 +9,7 @@ export * from './signing-key';
 export { ACCESS_TOKEN_TYPE } from './token-claims';
 export * from './token-issuer';
 export * from './token-verifier';
+export * from './remote-key-set';
 export * from './authorization-header';
 export * from './basic-authenticator';
 export * from './exchange-basic-authenticator';

@@ -330,12 +330,16 @@ describe('remote key set', () => {
   let served: JSONWebKeySet;
   let status = 200;
   let requests = 0;
+  let waiters: (() => void)[] = [];
+  /** Resolves when the key set is next asked for. */
+  const nextRequest = () => new Promise<void>((resolve) => waiters.push(resolve));
 
   beforeAll(async () => {
     key = await generateSigningKey();
     served = toJwks([key]);
     server = createServer((request, response) => {
       requests += 1;
+      for (const resolve of waiters.splice(0)) resolve();
       if (request.url !== '/v1/auth/jwks') {
         response.writeHead(404).end();
         return;
@@ -355,6 +359,45 @@ describe('remote key set', () => {
     served = toJwks([key]);
     status = 200;
     requests = 0;
+    waiters = [];
+  });
+
+  it('fetches the key set as soon as it is made, and not again for the first token', async () => {
+    const fetched = nextRequest();
+    const verifier = JwksTokenVerifier.remote(jwksUrl, { issuer: ISSUER, audience: AUDIENCE });
+    await fetched;
+    await expect(verifier.verify((await issuerFor(key).issue(alice)).accessToken)).resolves.toEqual(alice);
+    expect(requests).toBe(1);
+  });
+
+  it('keeps checking tokens with the keys it holds while a refresh of old keys fails', async () => {
+    let now = Date.now();
+    const verifier = JwksTokenVerifier.remote(jwksUrl, {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      clock: () => new Date(now),
+      maxAgeMs: 60_000,
+      cacheEntries: 0,
+    });
+    const issuer = issuerFor(key);
+    await expect(verifier.verify((await issuer.issue(alice)).accessToken)).resolves.toEqual(alice);
+    expect(requests).toBe(1);
+
+    // The keys are old and the exchange cannot answer: the refresh fails, the held keys still check.
+    status = 503;
+    now += 61_000;
+    const refreshed = nextRequest();
+    await expect(verifier.verify((await issuer.issue(edge1)).accessToken)).resolves.toEqual(edge1);
+    await refreshed;
+    await expect(verifier.verify((await issuer.issue(alice)).accessToken)).resolves.toEqual(alice);
+    // Tried again only after the cooldown, and then taken.
+    expect(requests).toBe(2);
+    status = 200;
+    now += 31_000;
+    const retried = nextRequest();
+    await expect(verifier.verify((await issuer.issue(edge1)).accessToken)).resolves.toEqual(edge1);
+    await retried;
+    expect(requests).toBe(3);
   });
 
   it('verifies tokens against the key set fetched over HTTP, fetching it once', async () => {

@@ -11,7 +11,6 @@
 import { createHash } from 'node:crypto';
 import {
   createLocalJWKSet,
-  createRemoteJWKSet,
   errors,
   jwtVerify,
   type JSONWebKeySet,
@@ -21,6 +20,7 @@ import {
 import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from './auth.errors';
 import { ExpiringCache } from './expiring-cache';
 import { type Principal } from './principal';
+import { RemoteKeySet, type RemoteKeySetOptions } from './remote-key-set';
 import { SIGNING_ALGORITHM } from './signing-key';
 import { ACCESS_TOKEN_TYPE, principalFromClaims } from './token-claims';
 
@@ -41,15 +41,6 @@ export interface TokenVerifierOptions {
    * thousands per replica (a full cache checks each token again, as without one). 0 turns it off.
    */
   cacheEntries?: number;
-}
-
-export interface RemoteKeySetOptions {
-  /** No refetch within this long after a fetch, even for an unknown kid. Default 30 s. */
-  cooldownMs?: number;
-  /** Refetch at least this often so retired keys stop being trusted. Default 10 min. */
-  maxAgeMs?: number;
-  /** Give up on a key-set request after this long. Default 5 s. */
-  timeoutMs?: number;
 }
 
 export type JwksSource = () => JSONWebKeySet | Promise<JSONWebKeySet>;
@@ -103,14 +94,14 @@ export class JwksTokenVerifier implements TokenVerifier {
     return new JwksTokenVerifier(guardKeyLookup(localKeyLookup(source)), options);
   }
 
-  /** For every other service: the exchange's GET /v1/auth/jwks, cached and refetched on rotation. */
+  /**
+   * For every other service: the exchange's GET /v1/auth/jwks (see RemoteKeySet), fetched from
+   * now on, ahead of the first token.
+   */
   static remote(url: URL, options: TokenVerifierOptions & RemoteKeySetOptions): JwksTokenVerifier {
-    const keySet = createRemoteJWKSet(url, {
-      cooldownDuration: options.cooldownMs ?? 30_000,
-      cacheMaxAge: options.maxAgeMs ?? 600_000,
-      timeoutDuration: options.timeoutMs ?? 5_000,
-    });
-    return new JwksTokenVerifier(guardKeyLookup(keySet), options);
+    const keySet = new RemoteKeySet(url, options);
+    void keySet.prefetch();
+    return new JwksTokenVerifier(guardKeyLookup(keySet.getKey), options);
   }
 
   async verify(token: string): Promise<Principal> {
