@@ -35,7 +35,7 @@ export class RemoteKeySet {
     private readonly options: RemoteKeySetOptions = {},
   ) {}
 
-  /** Fetches the key set now, ahead of the first token; a failure is left to that token's lookup. */
+  /** Fetches the key set now, ahead of the tokens that need it; a failure is left to their lookups. */
   async prefetch(): Promise<void> {
     await this.fetch().catch(() => undefined);
   }
@@ -43,7 +43,7 @@ export class RemoteKeySet {
   readonly getKey: JWTVerifyGetKey = async (header, token) => {
     const held = this.held ?? (await this.fetch());
     if (this.now() - held.fetchedAt >= (this.options.maxAgeMs ?? 600_000) && !this.coolingDown()) {
-      void this.fetch().catch(() => undefined);
+      void this.prefetch();
     }
     try {
       return await held.lookup(header, token);
