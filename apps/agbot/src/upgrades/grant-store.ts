@@ -74,6 +74,12 @@ export interface HaltRequest {
   node: string;
   managementPolicy: string;
   error: string | null;
+  /**
+   * When the node reported the failure. A slot taken for it counts as granted from then: the
+   * healthy status that followed the failure ends the halt, even when it was written before
+   * the monitor saw the failure.
+   */
+  failedAt: Date;
 }
 
 /** An HA group of the org, as the mirror knows its members, with what holds its slot. */
@@ -222,7 +228,8 @@ export class GrantStore {
 
   /**
    * Halts the member's group: its agent-upgrade slot, held or taken now (even while a peer holds
-   * one: the member is down either way), gets no lease end until it is healthy again or reset.
+   * one: the member is down either way; granted as of its failure), gets no lease end until it
+   * is healthy again or reset.
    * Under the group's advisory lock, like a grant, so the history keeps the order slots were held.
    * Returns the halted slot, or undefined when the node is unknown to the mirror.
    */
@@ -256,9 +263,9 @@ export class GrantStore {
             `WITH t AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS now)
            INSERT INTO agbot.upgrade_grants (org, node, holder_kind, ha_group, management_policy,
              granted_at, lease_expires_at, halted_at, halt_error)
-           SELECT $1, $2, 'agent-upgrade', $5, $3, now, now, now, $4 FROM t
+           SELECT $1, $2, 'agent-upgrade', $5, $3, least($6::timestamptz, now), now, now, $4 FROM t
            RETURNING ${COLUMNS}`,
-            params,
+            [...params, request.failedAt],
           )) as GrantRow[]
         )[0];
     const grant = toGrant(halted!);

@@ -118,6 +118,7 @@ export class UpgradeMonitor implements ChangeListener {
           node,
           managementPolicy: nmp,
           error: typeof error === 'string' ? error : null,
+          failedAt: new Date(changedAt),
         });
         return;
       case 'heal':

@@ -660,6 +660,21 @@ describe('agent-upgrade grants', () => {
       expect((await release('h3')).status).toBe(204);
     });
 
+    it('frees a slot it took for a failed member once the member is healthy, however late it sees both', async () => {
+      // h1 last gave a slot back a minute ago; it failed and rolled back since, both before the
+      // monitor read either status.
+      await hub.dataSource.query(
+        "UPDATE agbot.upgrade_grant_history SET at = at - interval '1 minute' WHERE node = 'h1'",
+      );
+      const failedAt = new Date(Date.now() - 2_000);
+      await statusChange('h1', 'nmp-h', 'failed', failedAt, 'its lease had run out');
+      expect(await groupState('halting')).toMatchObject({ state: 'halted' });
+      await statusChange('h1', 'nmp-h', 'rolled-back', new Date(failedAt.getTime() + 1_000));
+      expect((await hub.history('acme', 'h1')).at(-1)).toEqual({ event: 'released', reason: 'healthy' });
+      expect((await upgrade('h3', 'nmp-h')).status).toBe(200);
+      expect((await release('h3')).status).toBe(204);
+    });
+
     it('ignores an unhealthy status written before the node last gave its slot back (a replayed change)', async () => {
       const before = new Date(Date.now() - 1_000);
       expect((await upgrade('h1', 'nmp-h')).status).toBe(200);
