@@ -3,7 +3,8 @@
  * one node management policy with a 10 s window: every agent reaches the new version; the
  * agents' own timeline shows no two members of a group upgrading at once (invariant 1); the
  * agent whose install fails is rolled back and does not try that version again; publishing a
- * newer package makes it try again.
+ * newer package makes it try again. Each agent talks to the hub on connections of its own, as
+ * each agent process does.
  */
 import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
 import { agbotService } from '@careen/agbot/src/agbot.service';
@@ -13,6 +14,9 @@ import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
 import { basic, eventually, http, useTestInfra } from '@careen/testing';
+import { decodeJwt } from 'jose';
+import { type IncomingMessage } from 'node:http';
+import { type Socket } from 'node:net';
 import { publishAgentPackage } from './support/agent-packages';
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -42,11 +46,35 @@ function upgradeSpans(timeline: readonly TimelineEntry[], version: string) {
   return spans;
 }
 
+interface ConnectionUse {
+  /** The nodes whose bearer tokens its requests carried. */
+  nodes: Set<string>;
+  /** Token requests on it (they carry the node's credentials in the body, not a bearer). */
+  tokenRequests: number;
+}
+
+/** What each connection to a service carried, seen from the service's own HTTP server. */
+function watchConnections(
+  service: InProcessService<AgbotConfig | ExchangeConfig>,
+): Map<Socket, ConnectionUse> {
+  const connections = new Map<Socket, ConnectionUse>();
+  service.app.getHttpServer().on('request', (request: IncomingMessage) => {
+    const use = connections.get(request.socket) ?? { nodes: new Set(), tokenRequests: 0 };
+    connections.set(request.socket, use);
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer) use.nodes.add(decodeJwt(bearer).sub!);
+    if (request.method === 'POST' && request.url === '/v1/auth/token') use.tokenRequests++;
+  });
+  return connections;
+}
+
 describe('agent fleet: rolling agent upgrades through HA groups', () => {
   const infra = useTestInfra();
   let exchange: InProcessService<ExchangeConfig>;
   let agbot: InProcessService<AgbotConfig>;
   let fleet: SimulatedFleet;
+  let exchangeConnections: Map<Socket, ConnectionUse>;
+  let agbotConnections: Map<Socket, ConnectionUse>;
 
   const call = (method: string, path: string, body?: unknown) =>
     http(exchange.url, method, path, { auth: root, body });
@@ -67,6 +95,8 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
     });
     await publish('1.0.0');
     await publish('2.0.0');
+    exchangeConnections = watchConnections(exchange);
+    agbotConnections = watchConnections(agbot);
     fleet = await startSimulatedFleet({
       exchangeUrl: exchange.url,
       agbotUrl: agbot.url,
@@ -155,4 +185,15 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
         .map((entry) => entry.version),
     ).toEqual(['2.0.0', '2.1.0']);
   }, 120_000);
+
+  it('keeps each agent on connections of its own, to the exchange and to the agbot', () => {
+    for (const connections of [exchangeConnections, agbotConnections]) {
+      const agents = [...connections.values()].filter((use) => use.nodes.size > 0 || use.tokenRequests > 0);
+      expect(agents.length).toBeGreaterThanOrEqual(NODES);
+      // One node per connection; a token asked for on a connection the node then uses.
+      expect(agents.filter((use) => use.nodes.size !== 1)).toEqual([]);
+    }
+    const nodesSeen = new Set([...exchangeConnections.values()].flatMap((use) => [...use.nodes]));
+    expect(nodesSeen.size).toBe(NODES);
+  });
 });

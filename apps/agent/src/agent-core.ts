@@ -4,7 +4,7 @@
  * status when it changes and at least once per status interval, keep the node's workloads
  * reconciled, and hand the management policies that apply to the enactor (enactment/).
  */
-import { ApiError, dataOf, type Exchange, serviceClient } from '@careen/api-client';
+import { ApiError, dataOf, type Exchange, type SendRequest, serviceClient } from '@careen/api-client';
 import { builtinNodeProperties } from '@careen/policy';
 import { type JsonLogger } from '@careen/telemetry';
 import { AgbotClient } from './agbot/agbot-client';
@@ -52,6 +52,8 @@ export interface AgentCoreOptions {
   random: RandomSource;
   logger: JsonLogger;
   observeRequests?: RequestObserver;
+  /** Sends the agent's requests to the hub; default `fetch` (its process's connection pool). */
+  send?: SendRequest;
   observeStatuses?: StatusObserver;
   /** Sees every page of changes the agent reads from the feed, as it arrives. */
   observeChanges?: (changes: readonly FeedChange[]) => void;
@@ -83,6 +85,7 @@ export class AgentCore {
       { org, node: nodeId, token },
       clock,
       options.observeRequests,
+      options.send,
     );
     this.feed = new ChangeFollower(this.exchange, memory, logger);
     this.reporter = new StatusReporter(
@@ -103,7 +106,14 @@ export class AgentCore {
       options.observeStatuses,
     );
     const agbot = options.agbotUrl
-      ? new AgbotClient(options.agbotUrl, org, nodeId, this.exchange.tokens, options.observeRequests)
+      ? new AgbotClient(
+          options.agbotUrl,
+          org,
+          nodeId,
+          this.exchange.tokens,
+          options.observeRequests,
+          options.send,
+        )
       : undefined;
     const runner = new UpgradeRunner({
       download: new PackageDownload(this.exchange, options.downloadsDir, clock, random, {
@@ -230,7 +240,7 @@ export class AgentCore {
     const { org, nodeId, token } = this.options.memory.state;
     const { username, password } = this.options.registration!;
     await dataOf(
-      serviceClient<Exchange.paths>(this.options.exchangeUrl, { retries: 0 }).PUT(
+      serviceClient<Exchange.paths>(this.options.exchangeUrl, { retries: 0, fetch: this.options.send }).PUT(
         '/v1/orgs/{org}/nodes/{id}',
         {
           params: { path: { org, id: nodeId } },

@@ -13,6 +13,9 @@ export interface BearerSource {
   invalidate(): void;
 }
 
+/** Sends one request: `fetch`, or a fetch bound to a connection pool of its own. */
+export type SendRequest = (request: Request) => Promise<Response>;
+
 export interface FetchPolicy {
   /** Per attempt (default 30 s). */
   timeoutMs?: number;
@@ -27,7 +30,7 @@ export interface FetchPolicy {
   headers?: Record<string, string>;
   /** Stops the waits between attempts, and the attempt under way. */
   signal?: AbortSignal;
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: SendRequest;
 }
 
 const SAFE_TO_REPEAT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -45,10 +48,10 @@ export class ServiceUnreachable extends Error {
   }
 }
 
-export function resilientFetch(policy: FetchPolicy = {}): (request: Request) => Promise<Response> {
+export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
   const timeoutMs = policy.timeoutMs ?? 30_000;
   const retries = policy.retries ?? 2;
-  const send = policy.fetch ?? ((request: Request) => fetch(request));
+  const send: SendRequest = policy.fetch ?? ((request) => fetch(request));
   return async (request) => {
     const repeatable = SAFE_TO_REPEAT.has(request.method) || policy.idempotent === true;
     // A request sent once is sent as it is: a clone of a streamed body (an upload) would keep
@@ -93,7 +96,7 @@ async function attemptOnce(
   request: Request,
   timeoutMs: number,
   policy: FetchPolicy,
-  send: (request: Request) => Promise<Response>,
+  send: SendRequest,
 ): Promise<Response | ServiceUnreachable> {
   const answered = new AbortController();
   const timer = setTimeout(

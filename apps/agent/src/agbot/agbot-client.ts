@@ -3,7 +3,14 @@
  * the agbot's document: a grant (200) or the current holder (409), at once or after waiting
  * for the slot; a holder's repeated request renews its lease; DELETE releases it.
  */
-import { type Agbot, ApiError, dataOf, resilientFetch, serviceClient } from '@careen/api-client';
+import {
+  type Agbot,
+  ApiError,
+  dataOf,
+  resilientFetch,
+  type SendRequest,
+  serviceClient,
+} from '@careen/api-client';
 import { type RequestObserver } from '../exchange/exchange-client';
 import { type TokenSource } from '../exchange/token-source';
 
@@ -35,9 +42,10 @@ export class AgbotClient {
     private readonly node: string,
     private readonly tokens: TokenSource,
     private readonly observe: RequestObserver = () => undefined,
+    private readonly send?: SendRequest,
   ) {
     // The HA permit decides when to ask again: one attempt per call.
-    this.api = serviceClient<Agbot.paths>(baseUrl, { auth: tokens, retries: 0 });
+    this.api = serviceClient<Agbot.paths>(baseUrl, { auth: tokens, retries: 0, fetch: send });
   }
 
   /**
@@ -93,6 +101,7 @@ export class AgbotClient {
           auth: this.tokens,
           retries: 0,
           timeoutMs: (waitSeconds + ANSWER_SECONDS) * 1000,
+          fetch: this.send,
         }),
       }),
     );

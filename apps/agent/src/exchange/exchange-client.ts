@@ -10,6 +10,7 @@ import {
   type FetchPolicy,
   refusal,
   resilientFetch,
+  type SendRequest,
   serviceClient,
 } from '@careen/api-client';
 import { type Clock } from '../core/clock';
@@ -38,9 +39,10 @@ export class ExchangeClient {
     readonly credentials: NodeCredentials,
     clock: Clock,
     private readonly observe: RequestObserver = () => undefined,
+    send?: SendRequest,
   ) {
-    this.tokens = new TokenSource(baseUrl, credentials, clock);
-    this.policy = { auth: this.tokens, retries: 0 };
+    this.tokens = new TokenSource(baseUrl, credentials, clock, send);
+    this.policy = { auth: this.tokens, retries: 0, fetch: send };
     this.api = serviceClient<Exchange.paths>(baseUrl, this.policy);
   }
 

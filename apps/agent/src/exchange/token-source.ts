@@ -3,7 +3,7 @@
  * refreshed once a fifth of its life is left, so the hot paths (polls, status reports) never
  * send the node token itself nor make the exchange hash it on every request.
  */
-import { dataOf, type Exchange, IssuedToken, serviceClient } from '@careen/api-client';
+import { dataOf, type Exchange, IssuedToken, type SendRequest, serviceClient } from '@careen/api-client';
 import { type Clock } from '../core/clock';
 
 export interface NodeCredentials {
@@ -17,9 +17,10 @@ export class TokenSource extends IssuedToken {
     exchangeUrl: string,
     private readonly credentials: NodeCredentials,
     clock: Clock,
+    send?: SendRequest,
   ) {
     // The agent's loops back off on their own: one attempt per call.
-    const exchange = serviceClient<Exchange.paths>(exchangeUrl, { retries: 0 });
+    const exchange = serviceClient<Exchange.paths>(exchangeUrl, { retries: 0, fetch: send });
     const { org, node, token } = credentials;
     super(
       () => dataOf(exchange.POST('/v1/auth/token', { body: { org, node, token } })),

@@ -2,13 +2,16 @@
  * A fleet of simulated agents in one process, each the same AgentCore a real node runs, with
  * an in-memory state, workload runtime and install strategy (which can be told to fail), against
  * the real exchange and agbot. It registers its nodes and HA groups with an org admin's
- * credentials, and keeps every agent's management-status steps as a timeline.
+ * credentials, and keeps every agent's management-status steps as a timeline. Each agent has a
+ * connection pool of its own, as each agent process has: one pool shared by thousands of agents
+ * spends its time looking for a free connection among their long polls.
  */
 import { ApiError, dataOf, type Exchange, serviceClient } from '@careen/api-client';
 import { type JsonLogger } from '@careen/telemetry';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent } from 'undici';
 import { AgentCore, type AgentCoreOptions } from '../agent-core';
 import { type Clock, type RandomSource, systemClock } from '../core/clock';
 import { type RequestObserver } from '../exchange/exchange-client';
@@ -149,6 +152,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   const timeline: TimelineEntry[] = [];
   const downloads = await mkdtemp(join(tmpdir(), 'careen-fleet-'));
   const agents: SimulatedAgent[] = [];
+  const pools: Agent[] = [];
   for (const [i, node] of ids.entries()) {
     const haGroup = groupOf(i);
     const strategy = new SimulatedInstallStrategy(
@@ -170,6 +174,8 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       store,
     );
     const runtime = new SimulatedRuntime();
+    const pool = new Agent();
+    pools.push(pool);
     const core = new AgentCore({
       exchangeUrl: options.exchangeUrl,
       agbotUrl: options.agbotUrl,
@@ -184,6 +190,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       random,
       logger: options.logger.child({ node }),
       observeRequests: options.observeRequests,
+      send: (request) => fetch(request, { dispatcher: pool } as RequestInit),
       observeChanges: options.observeChanges,
       observeStatuses: (event) => {
         const entry = { node, haGroup, ...event };
@@ -217,6 +224,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       await ramp;
       for (const agent of agents) agent.core.stop();
       await Promise.all(running);
+      await Promise.all(pools.map((pool) => pool.destroy()));
       await rm(downloads, { recursive: true, force: true });
     },
   };
