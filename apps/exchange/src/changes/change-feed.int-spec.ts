@@ -388,6 +388,25 @@ describe('the change feed', () => {
       expect(rows[0]!.beat >= before).toBe(true);
     });
 
+    it('answers the polls waiting on it, empty, as it stops, reading the feed once more for each', async () => {
+      const replica = await startReplica();
+      const tail = replica.app.get(ChangeTail);
+      const { lastId } = (
+        await http(replica.url, 'GET', '/v1/orgs/acme/changes/head', { auth: node('edge-1') })
+      ).body as { lastId: number };
+      const waiting = http(replica.url, 'GET', `/v1/orgs/acme/changes?since=${lastId}&wait=60`, {
+        auth: node('edge-1'),
+      });
+      await eventually(() => expect(tail.waiting).toBe(1));
+      const reads = jest.spyOn(tail, 'visibleToNode');
+      await replica.close();
+      const answer = await waiting;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ changes: [], lastId: expect.any(Number) });
+      // Not a loop of reads until the poll's own deadline.
+      expect(reads).toHaveBeenCalledTimes(1);
+    }, 20_000);
+
     it('stores the heartbeats of many polls at once, while HA groups lock the same nodes', async () => {
       const ids = Array.from({ length: 30 }, (_, i) => `beat-${String(i).padStart(2, '0')}`);
       for (const id of ids)

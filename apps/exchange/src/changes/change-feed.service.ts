@@ -59,7 +59,9 @@ export class ChangeFeedService {
       // Nothing up to `head` concerns the caller: wait for what comes next.
       cursor = Math.max(cursor, page.lastId);
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || signal.aborted) return { changes: [], lastId: Math.max(cursor, query.since) };
+      // A replica that stops answers now: its poller asks again, of a replica that runs.
+      if (remaining <= 0 || signal.aborted || this.tail.closed)
+        return { changes: [], lastId: Math.max(cursor, query.since) };
       await this.tail.waitForChanges(cursor, wakes, remaining, signal, scopes);
     }
   }

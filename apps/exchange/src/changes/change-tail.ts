@@ -40,7 +40,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   private refreshing: Promise<void> = Promise.resolve();
   private listener: Client | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private stopped = false;
 
   constructor(
     private readonly log: ChangeLogRepository,
@@ -56,10 +56,15 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.closed = true;
+    this.stopped = true;
     clearInterval(this.timer);
     for (const wake of [...this.waiters.keys()]) wake();
     await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Whether the replica is stopping: its waits end at once, so its polls answer now. */
+  get closed(): boolean {
+    return this.stopped;
   }
 
   /** How many long-polls are waiting on this replica. */
@@ -105,7 +110,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     signal: AbortSignal,
     scopes: readonly string[] = [],
   ): Promise<void> {
-    if (this.closed || signal.aborted || this.latest > seen) return Promise.resolve();
+    if (this.stopped || signal.aborted || this.latest > seen) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -219,7 +224,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     listener.on('error', (error) => {
       this.logger.warn({ err: String(error) }, 'change feed listener lost; reconnecting');
       void listener.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => void this.listen().catch(() => undefined), 1_000).unref();
+      if (!this.stopped) setTimeout(() => void this.listen().catch(() => undefined), 1_000).unref();
     });
     await listener.connect();
     await listener.query(`LISTEN ${outboxSequencedChannel('exchange')}`);
