@@ -1,7 +1,7 @@
 import { connectBus, type BusConnection } from '@careen/bus';
 import { STREAMS } from '@careen/contracts';
 import { basic, bearer, eventually, http, readStream, useTestInfra } from '@careen/testing';
-import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { KEEP_ALIVE_SECONDS, startServiceInProcess, type InProcessService } from '@careen/service';
 import { type ExchangeConfig } from './exchange.config';
 import { exchangeService } from './exchange.service';
 
@@ -85,6 +85,11 @@ describe('exchange: orgs, users and credentials', () => {
         headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' },
       });
       expect(revalidated.status).toBe(304);
+    });
+
+    it('keeps an idle connection open longer than load balancers keep theirs, and says so', async () => {
+      const head = await call('GET', '/v1/orgs/acme', { auth: root });
+      expect(head.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_SECONDS}`);
     });
 
     it('answers JSON without an ETag hashed over it', async () => {

@@ -6,12 +6,20 @@ import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { type Server } from 'node:http';
 import { documentCommonErrors } from '../http/common-error-responses';
 import { HttpErrorFilter } from '../http/http-error.filter';
 import { DEFAULT_BODY_LIMIT, useJsonBody } from '../http/json-body';
 import { createValidationPipe } from '../http/validation.pipe';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { MetricsRegistry } from '../metrics/metrics.registry';
+
+/**
+ * How long an idle kept-alive connection stays open: longer than load balancers and proxies
+ * keep theirs (60 s is common), so that one reusing a connection never finds it closed by the
+ * service first and answers its client 502. Node's own default is 5 s.
+ */
+export const KEEP_ALIVE_SECONDS = 65;
 
 export interface ServiceAppOptions {
   service: string;
@@ -30,6 +38,10 @@ export async function createServiceApp(
     bodyParser: false,
     logger: options.logger,
   });
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
+  // Longer still, or Node could time a request's headers out on a connection kept open.
+  server.headersTimeout = (KEEP_ALIVE_SECONDS + 1) * 1000;
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // No ETag hashed over every JSON answer: API clients do not revalidate them. A route whose
