@@ -2,6 +2,8 @@ import { connectBus, type BusConnection } from '@careen/bus';
 import { STREAMS } from '@careen/contracts';
 import { basic, bearer, eventually, http, readStream, useTestInfra } from '@careen/testing';
 import { KEEP_ALIVE_SECONDS, startServiceInProcess, type InProcessService } from '@careen/service';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { type ExchangeConfig } from './exchange.config';
 import { exchangeService } from './exchange.service';
 
@@ -91,6 +93,19 @@ describe('exchange: orgs, users and credentials', () => {
       const head = await call('GET', '/v1/orgs/acme', { auth: root });
       expect(head.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_SECONDS}`);
     });
+
+    it('closes the connections still open as it stops, one that never sent a request too', async () => {
+      const replica = await startServiceInProcess(exchangeService, infra, {
+        CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
+      });
+      const { hostname, port } = new URL(replica.url);
+      const silent = connect(Number(port), hostname);
+      await once(silent, 'connect');
+      const kept = await http(replica.url, 'GET', '/v1/orgs/acme', { auth: root });
+      expect(kept.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_SECONDS}`);
+      // Else Node waits for the client to hang up: a stop held until its grace ran out.
+      await Promise.all([replica.close(), once(silent, 'close')]);
+    }, 20_000);
 
     it('answers JSON without an ETag hashed over it', async () => {
       const head = await call('GET', '/v1/orgs/acme', { auth: root });

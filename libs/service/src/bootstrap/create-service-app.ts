@@ -37,6 +37,10 @@ export async function createServiceApp(
   const app = await NestFactory.create<NestExpressApplication>(module as Type, {
     bodyParser: false,
     logger: options.logger,
+    // The HTTP server closes last, once the service has stopped its work (the change feed has
+    // answered its waiting polls): a connection still open then, idle or not, is closed with it
+    // rather than kept for its keep-alive time.
+    forceCloseConnections: true,
   });
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
