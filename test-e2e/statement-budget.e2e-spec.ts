@@ -35,7 +35,7 @@ const BUDGETS = {
   'report status': 5,
   /** START, the policy locked (asking whether the node exists), the status, its history row, the outbox row, COMMIT, pg_notify. */
   'report a management status': 7,
-  /** The package row, then its chunks (one for a small package). */
+  /** The package row, then its chunks (one for a small package) when they are not in memory yet. */
   'download the package': 2,
   /** The lock-and-check script, the grant, pg_notify. */
   'take the HA-group slot': 3,

@@ -5,6 +5,7 @@ import { connectBus, type BusConnection } from '@careen/bus';
 import { STREAMS } from '@careen/contracts';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { basic, eventually, http, readStream, useTestInfra, type Credentials } from '@careen/testing';
+import { DataSource } from 'typeorm';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 import { agentPackage, packageOf } from './agent-package.fixtures';
@@ -363,6 +364,23 @@ describe('exchange: agent packages', () => {
       expect(JSON.parse(refused.bytes.toString('utf8'))).toMatchObject({ statusCode: 416 });
     });
 
+    it("reads a package's bytes from the database once, then serves them from memory", async () => {
+      const queries = jest.spyOn(exchange.app.get(DataSource), 'query');
+      const chunkReads = () =>
+        queries.mock.calls.filter(([sql]) => String(sql).includes('agent_package_chunks')).length;
+      try {
+        expect((await upload(await agentPackage('3.5.0', {}, 'cached'))).status).toBe(201);
+        queries.mockClear();
+        expect((await download('3.5.0')).status).toBe(200);
+        expect(chunkReads()).toBe(1);
+        const again = await download('3.5.0', { range: 'bytes=10-' });
+        expect(again.status).toBe(206);
+        expect(chunkReads()).toBe(1);
+      } finally {
+        queries.mockRestore();
+      }
+    });
+
     it('sends the whole package when If-Range names another version of the bytes', async () => {
       const stale = await download('3.0.0', { range: 'bytes=0-99', 'if-range': '"0000"' });
       expect(stale.status).toBe(200);
@@ -383,6 +401,18 @@ describe('exchange: agent packages', () => {
       expect(feed.body.changes).toContainEqual(
         expect.objectContaining({ resource: 'agentPackage', resourceId: '6_0_0', operation: 'deleted' }),
       );
+    });
+
+    it('serves the new bytes of a version removed and published again, never the ones it kept', async () => {
+      const first = await agentPackage('6.2.0', {}, 'first bytes');
+      const second = await agentPackage('6.2.0', {}, 'second bytes, not the first');
+      expect((await upload(first)).status).toBe(201);
+      expect((await download('6.2.0')).bytes.equals(first)).toBe(true);
+      expect((await call('DELETE', '/v1/agent-packages/6.2.0', { auth: root })).status).toBe(204);
+      expect((await upload(second)).status).toBe(201);
+      const served = await download('6.2.0');
+      expect(served.headers.get('etag')).toBe(`"${sha256(second)}"`);
+      expect(served.bytes.equals(second)).toBe(true);
     });
 
     it('refuses to remove the version an enabled management policy names', async () => {

@@ -115,7 +115,7 @@ export class AgentPackagesService {
     const entity = await this.require(version);
     return {
       package: AgentPackageResponse.from(entity),
-      read: (start, end) => this.content.read(entity.version, entity.chunkSize, start, end),
+      read: (start, end) => this.content.read(entity, start, end),
     };
   }
 
