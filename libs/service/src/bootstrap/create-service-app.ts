@@ -38,8 +38,8 @@ export async function createServiceApp(
     bodyParser: false,
     logger: options.logger,
     // The HTTP server closes last, once the service has stopped its work (the change feed has
-    // answered its waiting polls): a connection still open then, idle or not, is closed with it
-    // rather than kept for its keep-alive time.
+    // answered its waiting polls): every connection still open then is closed with it, one that
+    // never carried a request too, which Node would otherwise wait for its client to close.
     forceCloseConnections: true,
   });
   const server = app.getHttpServer() as Server;
