@@ -12,16 +12,13 @@ import { createReadStream } from 'node:fs';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { DataSource, type EntityManager } from 'typeorm';
+import { type AgentPackageEntity } from './agent-package.entity';
 
 export const CHUNK_SIZE = 1024 * 1024;
 const CACHE_BYTES = 64 * CHUNK_SIZE;
 
 /** Which stored package to read: its version and the sha256 of its bytes. */
-export interface StoredPackage {
-  version: string;
-  sha256: string;
-  chunkSize: number;
-}
+type StoredPackage = Pick<AgentPackageEntity, 'version' | 'sha256' | 'chunkSize'>;
 
 @Injectable()
 export class PackageContentStore {
