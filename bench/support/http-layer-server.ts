@@ -5,8 +5,9 @@
  * stack:
  *   bare                a node:http server that parses the query or the JSON body and answers;
  *   <platform>-<check>  Nest on `express` or `fastify`, checking each request with the services'
- *                       ValidationPipe over the exchange's own DTOs (`pipe`) or with validators
- *                       Ajv compiled once from JSON schemas of the same rules (`compiled`).
+ *                       validation pipe over the exchange's own DTOs: with class-validator alone
+ *                       (`pipe`), or first with the DTOs' compiled checks, as the services do
+ *                       (`compiled`).
  * Every Nest stack has a guard that reads the Authorization header, as the services' does.
  * Prints its port once listening.
  */
@@ -14,7 +15,6 @@ import { ChangeQueryDto } from '@careen/exchange/src/changes/dto/change-query.dt
 import { NodeStatusDto } from '@careen/exchange/src/nodes/dto/node-status.dto';
 import { createValidationPipe } from '@careen/service';
 import {
-  BadRequestException,
   Body,
   type CanActivate,
   Controller,
@@ -23,7 +23,6 @@ import {
   Injectable,
   Module,
   Param,
-  type PipeTransform,
   Put,
   Query,
   UnauthorizedException,
@@ -31,7 +30,6 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import Ajv, { type ValidateFunction } from 'ajv';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, type Server } from 'node:net';
 
@@ -43,75 +41,6 @@ if (!STACKS.includes(stack)) throw new Error(`usage: http-layer-server <${STACKS
 const feedAnswer = (since: number) => ({ changes: [], lastId: since });
 const nodeAnswer = (org: string, id: string, status: unknown) => ({ org, id, status });
 
-const IDENTIFIER = '^[a-z0-9]([a-z0-9._-]{0,62}[a-z0-9])?$';
-const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max });
-const nullableText = { type: ['string', 'null'], maxLength: 64 };
-const SCHEMAS = {
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      since: { type: 'integer', minimum: 0, default: 0 },
-      wait: { type: 'integer', minimum: 0, maximum: 120, default: 0 },
-      limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-    },
-  },
-  status: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      agentVersion: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          package: { type: 'string', maxLength: 64 },
-          failed: nullableText,
-          upgradeStart: { type: ['string', 'null'], format: 'date-time' },
-          upgradeEnd: { type: ['string', 'null'], format: 'date-time' },
-        },
-      },
-      workloads: {
-        type: 'array',
-        maxItems: 1000,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['service'],
-          properties: {
-            deploymentPolicy: { type: 'string', pattern: IDENTIFIER },
-            service: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['org', 'url', 'version'],
-              properties: { org: { type: 'string', pattern: IDENTIFIER }, url: text(256), version: text(64) },
-            },
-            state: { type: 'string', maxLength: 64 },
-          },
-        },
-      },
-    },
-  },
-};
-
-const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
-// Only the shape of an ISO date is checked here, as cheaply as class-validator's own check.
-ajv.addFormat('date-time', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
-const validators = {
-  query: ajv.compile(SCHEMAS.query),
-  status: ajv.compile(SCHEMAS.status),
-};
-
-/** A pipe that checks a value with a compiled validator, refusing it with the problems named. */
-class CompiledPipe implements PipeTransform {
-  constructor(private readonly validate: ValidateFunction) {}
-
-  transform(value: unknown): unknown {
-    if (this.validate(value)) return value;
-    const problems = (this.validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
-    throw new BadRequestException({ message: `invalid request: ${problems.join('; ')}` });
-  }
-}
-
 @Injectable()
 class HeaderGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
@@ -121,24 +50,16 @@ class HeaderGuard implements CanActivate {
   }
 }
 
-const compiled = stack.endsWith('-compiled');
-const queryPipes = compiled ? [new CompiledPipe(validators.query)] : [];
-const bodyPipes = compiled ? [new CompiledPipe(validators.status)] : [];
-
 @Controller('v1/orgs/:org')
 @UseGuards(HeaderGuard)
 class AgentPathController {
   @Get('changes')
-  poll(@Query(...queryPipes) query: ChangeQueryDto): unknown {
+  poll(@Query() query: ChangeQueryDto): unknown {
     return feedAnswer(Number(query.since));
   }
 
   @Put('nodes/:id/status')
-  report(
-    @Param('org') org: string,
-    @Param('id') id: string,
-    @Body(...bodyPipes) status: NodeStatusDto,
-  ): unknown {
+  report(@Param('org') org: string, @Param('id') id: string, @Body() status: NodeStatusDto): unknown {
     return nodeAnswer(org, id, status);
   }
 }
@@ -152,7 +73,7 @@ async function nestServer(): Promise<Server> {
     platform === 'fastify'
       ? await NestFactory.create(AgentPathModule, new FastifyAdapter(), { logger: false })
       : await NestFactory.create(AgentPathModule, { logger: false });
-  if (!compiled) app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(createValidationPipe({ compiledChecks: stack.endsWith('-compiled') }));
   await app.listen(0, '127.0.0.1');
   return app.getHttpServer() as Server;
 }

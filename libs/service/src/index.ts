@@ -10,6 +10,7 @@ export * from './http/domain-error.status';
 export * from './http/database-unavailable';
 export * from './http/http-error.filter';
 export * from './http/validation.pipe';
+export * from './http/compiled-check';
 export * from './http/json-body';
 export * from './http/identifier.pipe';
 export * from './http/hang-up-signal';

@@ -3,6 +3,7 @@
  * problem listed at once in `details.fields` as `{field, problems}`. A body meant for a DTO that is
  * not a JSON object (missing, another content type, an array) is refused before its fields are
  * looked at; a route that takes its body untyped (a document it reads itself) gets it as sent.
+ * A DTO with a compiled check (compiled-check.ts) is taken at once when that check accepts it.
  */
 import { type FieldProblem } from '@careen/contracts';
 import {
@@ -10,7 +11,9 @@ import {
   BadRequestException,
   ValidationPipe,
   type ValidationError,
+  type ValidationPipeOptions,
 } from '@nestjs/common';
+import { checkCompiled } from './compiled-check';
 import { INVALID_REQUEST } from './error-body';
 
 export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProblem[] {
@@ -22,6 +25,13 @@ export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProb
 }
 
 class RequestValidationPipe extends ValidationPipe {
+  constructor(
+    options: ValidationPipeOptions,
+    private readonly compiledChecks: boolean,
+  ) {
+    super(options);
+  }
+
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const dto = metadata.metatype !== undefined && metadata.metatype !== Object;
     if (
@@ -34,24 +44,32 @@ class RequestValidationPipe extends ValidationPipe {
         details: { code: INVALID_REQUEST, fields: [] },
       });
     }
+    if (this.compiledChecks && dto && (metadata.type === 'body' || metadata.type === 'query')) {
+      const checked = checkCompiled(metadata.metatype!, metadata.type, value);
+      if (checked) return Promise.resolve(checked);
+    }
     return super.transform(value, metadata) as Promise<unknown>;
   }
 }
 
-export function createValidationPipe(): ValidationPipe {
-  return new RequestValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    transform: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const fields = fieldProblems(errors);
-      const message = fields.map((field) => `${field.field}: ${field.problems.join(', ')}`).join('; ');
-      return new BadRequestException({
-        message: `invalid request: ${message}`,
-        details: { code: INVALID_REQUEST, fields },
-      });
+/** @param options.compiledChecks whether DTOs with a compiled check are judged by it first (the default) */
+export function createValidationPipe({ compiledChecks = true } = {}): ValidationPipe {
+  return new RequestValidationPipe(
+    {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => {
+        const fields = fieldProblems(errors);
+        const message = fields.map((field) => `${field.field}: ${field.problems.join(', ')}`).join('; ');
+        return new BadRequestException({
+          message: `invalid request: ${message}`,
+          details: { code: INVALID_REQUEST, fields },
+        });
+      },
     },
-  });
+    compiledChecks,
+  );
 }

@@ -1,7 +1,21 @@
+import { CompiledCheck } from '@careen/service';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
+const count = (minimum: number, maximum?: number) => ({
+  type: 'integer',
+  finite: true,
+  minimum,
+  ...(maximum !== undefined && { maximum }),
+});
+
+/** Every agent's poll: its rules compiled once (see CompiledCheck). */
+@CompiledCheck({
+  type: 'object',
+  additionalProperties: false,
+  properties: { since: count(0), wait: count(0, 120), limit: count(1, 1000) },
+})
 export class ChangeQueryDto {
   @ApiPropertyOptional({
     type: 'integer',

@@ -1,4 +1,5 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { CompiledCheck } from '@careen/service';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -83,7 +84,46 @@ export class AgentVersionDto {
   upgradeEnd?: string | null;
 }
 
-/** PUT by the node itself: a full replacement of what it reports. lastHeartbeat is set by the exchange. */
+const text = (max: number, min = 0) => ({ type: 'string', maxChars: max, ...(min > 0 && { minChars: min }) });
+const identifier = { type: 'string', pattern: IDENTIFIER_PATTERN.source };
+const nullable = (schema: object) => ({ anyOf: [{ type: 'null' }, schema] });
+const shape = (properties: Record<string, object>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  required,
+});
+
+/**
+ * PUT by the node itself: a full replacement of what it reports. lastHeartbeat is set by the
+ * exchange. Every agent reports it: its rules are compiled once (see CompiledCheck).
+ */
+@CompiledCheck(
+  shape({
+    agentVersion: shape({
+      package: text(64),
+      failed: nullable(text(64)),
+      upgradeStart: nullable({ type: 'string', format: 'iso8601' }),
+      upgradeEnd: nullable({ type: 'string', format: 'iso8601' }),
+    }),
+    workloads: {
+      type: 'array',
+      maxItems: 1000,
+      items: shape(
+        {
+          deploymentPolicy: identifier,
+          service: shape({ org: identifier, url: text(256, 1), version: text(64, 1) }, [
+            'org',
+            'url',
+            'version',
+          ]),
+          state: text(64),
+        },
+        ['service'],
+      ),
+    },
+  }),
+)
 export class NodeStatusDto {
   @ApiPropertyOptional({ type: AgentVersionDto })
   @IsOmittable()

@@ -1,0 +1,86 @@
+/**
+ * A request DTO that every agent sends, over and over (a poll's query, a status report), may
+ * also carry a JSON schema of its rules, which Ajv compiles once into a single function. The
+ * validation pipe asks that function first: a request it accepts is taken as it stands, without
+ * class-transformer and class-validator walking the DTO's metadata; any other is handed to
+ * class-validator, which names its problems as for every other route. The schema must therefore
+ * never accept what the DTO's decorators refuse — it may refuse more, which only costs the slow
+ * path — and a test of each such DTO holds the two to that.
+ *
+ * Besides JSON Schema's own keywords, a schema may use the class-validator checks themselves
+ * where JSON Schema counts or parses differently: `minChars` and `maxChars` (class-validator's
+ * MinLength and MaxLength, which count neither half of a surrogate pair nor a variation
+ * selector), `format: 'iso8601'` (IsISO8601 with `strict`) and `finite`, which refuses the
+ * infinities JSON Schema's `integer` and its ranges let through (class-validator's IsInt does not).
+ */
+import Ajv, { type AnySchema, type ValidateFunction } from 'ajv';
+import { isISO8601, maxLength, minLength } from 'class-validator';
+
+/** Where a DTO comes from: query strings are converted to the schema's types, bodies are not. */
+export type CheckedSource = 'query' | 'body';
+
+type DtoClass = abstract new (...args: never[]) => object;
+
+function ajvFor(source: CheckedSource): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: source === 'query',
+    // A pattern is read as class-validator's Matches reads the same RegExp: without the `u` flag.
+    unicodeRegExp: false,
+    allowUnionTypes: true,
+  });
+  ajv.addKeyword({ keyword: 'minChars', type: 'string', schemaType: 'number', validate: charsAtLeast });
+  ajv.addKeyword({ keyword: 'maxChars', type: 'string', schemaType: 'number', validate: charsAtMost });
+  // Not limited to numbers: Ajv would then judge a query's string before converting it.
+  ajv.addKeyword({ keyword: 'finite', schemaType: 'boolean', validate: isFiniteNumber });
+  ajv.addFormat('iso8601', { type: 'string', validate: (text: string) => isISO8601(text, { strict: true }) });
+  return ajv;
+}
+
+function isFiniteNumber(finite: boolean, value: unknown): boolean {
+  return Number.isFinite(value) === finite;
+}
+
+function charsAtLeast(min: number, text: string): boolean {
+  return minLength(text, min);
+}
+
+function charsAtMost(max: number, text: string): boolean {
+  return maxLength(text, max);
+}
+
+const compilers: Record<CheckedSource, Ajv | undefined> = { query: undefined, body: undefined };
+const schemas = new WeakMap<object, AnySchema>();
+const compiled = new WeakMap<object, Partial<Record<CheckedSource, ValidateFunction>>>();
+
+/** Gives the decorated DTO a compiled check of `schema` (see the module's notes). */
+export function CompiledCheck(schema: AnySchema): ClassDecorator {
+  return (target) => {
+    schemas.set(target, schema);
+  };
+}
+
+/**
+ * The DTO made from `value` when the compiled check of `metatype` accepts it, else undefined
+ * (no compiled check, or a value for class-validator to judge). `value` itself is left as it
+ * came, so that class-validator sees what was sent.
+ */
+export function checkCompiled(metatype: DtoClass, source: CheckedSource, value: unknown): object | undefined {
+  const check = compiledCheckOf(metatype, source);
+  if (!check) return undefined;
+  // Converting a query's strings changes the object checked: check a copy (a query is flat).
+  const candidate = source === 'query' ? { ...(value as object) } : value;
+  if (!check(candidate)) return undefined;
+  return Object.assign(Reflect.construct(metatype, []) as object, candidate);
+}
+
+function compiledCheckOf(metatype: DtoClass, source: CheckedSource): ValidateFunction | undefined {
+  const schema = schemas.get(metatype);
+  if (!schema) return undefined;
+  const checks = compiled.get(metatype) ?? {};
+  let check = checks[source];
+  if (!check) {
+    check = (compilers[source] ??= ajvFor(source)).compile(schema);
+    compiled.set(metatype, { ...checks, [source]: check });
+  }
+  return check;
+}
