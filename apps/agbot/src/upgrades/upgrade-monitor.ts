@@ -104,13 +104,19 @@ export class UpgradeMonitor implements ChangeListener {
     const { node, nmp, status, error } = change.data;
     const { org } = change;
     const key = { org, node, kind: 'agent-upgrade' as const };
+    const effect = statusEffect(status);
+    // Most of an upgrade's statuses only show the holder alive: the renewal needs no read first.
+    if (effect === 'renew') {
+      await this.store.renew(manager, key, this.leaseSeconds, nmp);
+      return;
+    }
     const changedAt = Date.parse(change.changedAt);
     const held = (await this.store.ofNode(manager, org, node)).find(
       (grant) => grant.kind === 'agent-upgrade' && grant.managementPolicy === nmp,
     );
     // A status written before this slot was granted ends an earlier upgrade, not this one.
     const current = held && held.grantedAt.getTime() <= changedAt ? held : undefined;
-    switch (statusEffect(status)) {
+    switch (effect) {
       case 'halt':
         if (!current && !(await this.newerThanLastRelease(manager, org, node, changedAt, held))) return;
         await this.semaphore.haltIn(manager, {
@@ -133,8 +139,6 @@ export class UpgradeMonitor implements ChangeListener {
         if (current && !current.haltedAt)
           await this.release(manager, [key], 'terminal-status', { managementPolicy: nmp });
         return;
-      case 'renew':
-        await this.store.renew(manager, key, this.leaseSeconds, nmp);
     }
   }
 

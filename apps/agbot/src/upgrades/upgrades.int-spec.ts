@@ -44,16 +44,24 @@ describe('agent-upgrade grants', () => {
       auth: auth ?? (await hub.nodeToken('acme', node)),
     });
 
+  /** Passes the change to the monitor in a transaction; answers how many statements it sent. */
   async function monitorSees(
     change: Omit<ChangePayload, 'changedAt'>,
     changedAt = new Date(),
-  ): Promise<void> {
+  ): Promise<number> {
     const agbot = hub.agbots[0]!;
     const monitor = agbot.app.get(UpgradeMonitor);
-    await agbot.app
-      .get(DataSource)
-      .transaction((manager) => monitor.onChange({ ...change, changedAt: changedAt.toISOString() }, manager));
+    let statements = 0;
+    await agbot.app.get(DataSource).transaction((manager) => {
+      const query = manager.query.bind(manager);
+      manager.query = (...args: Parameters<typeof query>) => {
+        statements++;
+        return query(...args);
+      };
+      return monitor.onChange({ ...change, changedAt: changedAt.toISOString() }, manager);
+    });
     monitor.afterCommit();
+    return statements;
   }
   const statusChange = (
     node: string,
@@ -517,7 +525,8 @@ describe('agent-upgrade grants', () => {
 
     it('renews on a status in progress and ignores statuses of other policies', async () => {
       const granted = await upgrade('s3', 'nmp-s');
-      await statusChange('s3', 'nmp-s', 'initiated');
+      // The renewal alone: no read of the slot first.
+      expect(await statusChange('s3', 'nmp-s', 'initiated')).toBe(1);
       await statusChange('s3', 'other-policy', 'successful');
       const [held] = (
         await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: admin })
