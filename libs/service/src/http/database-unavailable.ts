@@ -1,7 +1,8 @@
 /**
  * Whether an error only says that Postgres cannot be reached right now (restarting, failed
- * over, refusing connections): the request may succeed if tried again, so it is answered 503
- * with Retry-After, not 500.
+ * over, refusing connections), or that it ended the request's transaction to let another one
+ * through (a deadlock): the request may succeed if tried again, so it is answered 503 with
+ * Retry-After, not 500.
  */
 
 /** SQLSTATEs of a connection that failed, of a server shutting down or starting up, or of a database not there. */
@@ -44,15 +45,30 @@ interface ErrorLike {
 const isErrorLike = (value: unknown): value is ErrorLike =>
   typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string';
 
+/**
+ * SQLSTATEs of a transaction that Postgres ended to break a deadlock, or to keep serializable
+ * order: the same request, tried again, goes through.
+ */
+const CONFLICT_STATES = new Set(['40001', '40P01']);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!isErrorLike(error)) return false;
   if (typeof error.name === 'string' && RELEASED_CONNECTION_ERRORS.has(error.name)) return true;
-  // TypeORM wraps the driver's error as `driverError`.
-  return [error, error.driverError].some((each) => {
-    if (!isErrorLike(each)) return false;
+  return driverErrors(error).some((each) => {
     const code = each.code;
     if (typeof code === 'string' && (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code)))
       return true;
     return UNAVAILABLE_MESSAGES.test(each.message);
   });
+}
+
+/** Whether Postgres ended the request's transaction only because it collided with another one. */
+export function isTransientConflict(error: unknown): boolean {
+  return driverErrors(error).some((each) => typeof each.code === 'string' && CONFLICT_STATES.has(each.code));
+}
+
+/** The error and, when TypeORM wrapped the driver's, that one (`driverError`). */
+function driverErrors(error: unknown): ErrorLike[] {
+  if (!isErrorLike(error)) return [];
+  return [error, error.driverError].filter(isErrorLike);
 }

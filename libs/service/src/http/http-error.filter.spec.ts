@@ -38,6 +38,18 @@ describe('HttpErrorFilter', () => {
     expect(answerTo(new Error('something else')).status).toBe(500);
   });
 
+  it('answers 503 with Retry-After when Postgres ended the transaction to break a deadlock', () => {
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const wrapped = Object.assign(new Error('deadlock detected'), { driverError: deadlock });
+    expect(answerTo(wrapped)).toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': '1' },
+      body: { message: 'the request collided with another one at the database; try again' },
+    });
+    const unique = Object.assign(new Error('duplicate key'), { code: '23505' });
+    expect(answerTo(unique).status).toBe(500);
+  });
+
   it("gives an HTTP exception without a code of its own its status in words, and keeps a pipe's fields", () => {
     expect(answerTo(new PayloadTooLargeException('too big')).body).toEqual({
       statusCode: 413,

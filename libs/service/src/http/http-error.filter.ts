@@ -12,7 +12,7 @@ import {
   type LoggerService,
 } from '@nestjs/common';
 import { type Response } from 'express';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable, isTransientConflict } from './database-unavailable';
 import { statusOfErrorKind } from './domain-error.status';
 import { errorBody, type ErrorBody, type ErrorDetails } from './error-body';
 
@@ -22,12 +22,14 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const unavailable = isDatabaseUnavailable(exception);
-    const body = unavailable
-      ? errorBody(503, 'the database is unavailable; try again shortly')
-      : errorBodyOf(exception);
-    if (unavailable) {
-      this.logger.warn(`database unavailable: ${String((exception as Error).message)}`, 'HttpErrorFilter');
+    const retry = isDatabaseUnavailable(exception)
+      ? 'the database is unavailable; try again shortly'
+      : isTransientConflict(exception)
+        ? 'the request collided with another one at the database; try again'
+        : undefined;
+    const body = retry ? errorBody(503, retry) : errorBodyOf(exception);
+    if (retry) {
+      this.logger.warn(`${retry}: ${String((exception as Error).message)}`, 'HttpErrorFilter');
     } else if (body.statusCode >= 500 && !(exception instanceof DomainError)) {
       this.logger.error(
         exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
@@ -36,7 +38,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (response.headersSent) return;
     if (body.statusCode === 401) response.setHeader('WWW-Authenticate', 'Bearer, Basic realm="careen"');
-    if (unavailable) response.setHeader('Retry-After', '1');
+    if (retry) response.setHeader('Retry-After', '1');
     response.status(body.statusCode).json(body);
   }
 }
