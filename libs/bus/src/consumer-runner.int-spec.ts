@@ -246,6 +246,37 @@ describe('runConsumer', () => {
     expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['fine']);
   });
 
+  it('tries each message of a failing batch on its own, and retries and dead-letters only the one that fails', async () => {
+    await bus.jsm.streams.purge(STREAMS.changes.name);
+    await bus.jsm.streams.purge(STREAMS.deadLetters.name);
+    // Published before the consumer starts, so that they arrive as one batch.
+    for (const id of ['first', 'cursed', 'last'])
+      await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
+    const batches: string[][] = [];
+    const recorder = new Recorder();
+    consumer = await runConsumer({
+      bus,
+      service: 'test',
+      purpose: `changes${purposeCounter++}`,
+      event: ExchangeChanged,
+      batchHandler: async (messages) => {
+        batches.push(messages.map((message) => message.payload.resourceId));
+        if (messages.some((message) => message.payload.resourceId === 'cursed'))
+          throw new Error('downstream refused');
+        for (const message of messages) recorder.record(message);
+      },
+      maxDeliver: 2,
+      backoffMs: [50],
+    });
+
+    const [letter] = await deadLetters(1);
+    await recorder.until(2);
+
+    expect(letter?.reason).toBe('handler failed after 2 attempts: downstream refused');
+    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['first', 'last']);
+    expect(batches).toEqual([['first', 'cursed', 'last'], ['first'], ['cursed'], ['last'], ['cursed']]);
+  });
+
   describe('with an idempotent handler', () => {
     let dataSource: DataSource;
 
@@ -267,7 +298,7 @@ describe('runConsumer', () => {
       const processed = new ProcessedMessages(dataSource);
       const recorder = new Recorder();
       await start(async (message) => {
-        await processed.applyOnce('test-changes', message.attributes.id, (manager) =>
+        await processed.applyEachOnce('test-changes', [message.attributes.id], (manager) =>
           manager.query('INSERT INTO consumertest.applied (resource_id) VALUES ($1)', [
             message.payload.resourceId,
           ]),
@@ -288,10 +319,35 @@ describe('runConsumer', () => {
       expect(Number(rows[0]?.count)).toBe(1);
     });
 
+    it('hands a batch over with only the messages not handled before, each once', async () => {
+      const processed = new ProcessedMessages(dataSource);
+      await processed.applyEachOnce('test-batch', ['b'], async () => undefined);
+      const handed: string[][] = [];
+      await processed.applyEachOnce('test-batch', ['a', 'b', 'a', 'c'], async (_manager, fresh) => {
+        handed.push([...fresh].sort());
+      });
+      await processed.applyEachOnce('test-batch', ['a', 'c'], async (_manager, fresh) => {
+        handed.push([...fresh]);
+      });
+      expect(handed).toEqual([['a', 'c']]);
+    });
+
+    it('forgets a batch whose work failed, so that it is handled when delivered again', async () => {
+      const processed = new ProcessedMessages(dataSource);
+      const failing = processed.applyEachOnce('test-failed', ['x', 'y'], async () => {
+        throw new Error('handler failed');
+      });
+      await expect(failing).rejects.toThrow('handler failed');
+      const handed: string[] = [];
+      await processed.applyEachOnce('test-failed', ['x', 'y'], async (_manager, fresh) => {
+        handed.push(...fresh);
+      });
+      expect(handed.sort()).toEqual(['x', 'y']);
+    });
+
     it('prunes only the records older than asked', async () => {
       const processed = new ProcessedMessages(dataSource);
-      await processed.applyOnce('test-prune', 'old', async () => undefined);
-      await processed.applyOnce('test-prune', 'new', async () => undefined);
+      await processed.applyEachOnce('test-prune', ['old', 'new'], async () => undefined);
       await dataSource.query(
         "UPDATE consumertest.processed_messages SET processed_at = now() - interval '2 days' WHERE message_id = 'old'",
       );

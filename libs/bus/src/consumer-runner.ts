@@ -44,7 +44,8 @@ export interface ConsumerOptions<P extends object, A extends readonly string[]> 
   handler?: (message: BusMessage<P>) => Promise<void>;
   /**
    * Instead of `handler`: the messages already waiting (up to `maxBatch`), handled together,
-   * in stream order; they are acknowledged, or tried again, together.
+   * in stream order, and acknowledged together. When a batch fails, each of its messages is
+   * handled again on its own, and only those that fail alone are tried again later.
    */
   batchHandler?: (messages: BusMessage<P>[]) => Promise<void>;
   /** Most messages given to `batchHandler` at once (default 128). */
@@ -140,18 +141,25 @@ export async function runConsumer<P extends object, A extends readonly string[]>
 
   // One message at a time is a batch of one.
   const handleBatch = options.batchHandler ?? ((messages: BusMessage<P>[]) => options.handler!(messages[0]!));
+  /** Handles the messages together and acknowledges them, or throws. */
+  const handleTogether = async (decoded: readonly Decoded[]): Promise<void> => {
+    const first = decoded[0]!;
+    // A batch is traced as part of its first message's trace.
+    await withConsumeSpan(first.message.subject, traceCarrier(first.headers), () =>
+      handleBatch(decoded.map((each) => each.busMessage)),
+    );
+    for (const each of decoded) each.message.ack();
+  };
   const handle = async (batch: JsMsg[]): Promise<void> => {
     const decoded = (await Promise.all(batch.map(decode))).filter((each) => each !== undefined);
-    const [first] = decoded;
-    if (!first) return;
+    if (decoded.length === 0) return;
     try {
-      // A batch is traced as part of its first message's trace.
-      await withConsumeSpan(first.message.subject, traceCarrier(first.headers), () =>
-        handleBatch(decoded.map((each) => each.busMessage)),
-      );
-      for (const each of decoded) each.message.ack();
+      await handleTogether(decoded);
     } catch (error) {
-      for (const each of decoded) await failed(each, error);
+      if (decoded.length === 1) return failed(decoded[0]!, error);
+      // Perhaps one message fails the lot: each is tried on its own, so that only such a one
+      // is tried again later, or dead-lettered, and the others are not held back with it.
+      for (const each of decoded) await handleTogether([each]).catch((alone: unknown) => failed(each, alone));
     }
   };
 

@@ -86,7 +86,10 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
       service: 'agbot',
       purpose: 'changes',
       event: ExchangeChanged,
-      handler: (message) => handler.handle(message.attributes.id, message.payload),
+      batchHandler: (messages) =>
+        handler.handleAll(
+          messages.map((message) => ({ eventId: message.attributes.id, change: message.payload })),
+        ),
       maxAckPending: 256,
       logger: this.logger,
     });

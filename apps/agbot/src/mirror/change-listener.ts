@@ -7,6 +7,12 @@ import { type EntityManager } from 'typeorm';
  * is not passed on again). `onChange` runs in the mirror's transaction.
  */
 export interface ChangeListener {
+  /**
+   * `onChange` may share its transaction with the changes that arrived along with this one; a
+   * listener answers true for a change it must handle in a transaction of its own (one whose
+   * locks must be taken before any other, say).
+   */
+  alone?(change: ChangePayload): boolean;
   onChange?(change: ChangePayload, manager: EntityManager): Promise<void>;
   /**
    * Called once that transaction has committed: the mirror now shows the change to every

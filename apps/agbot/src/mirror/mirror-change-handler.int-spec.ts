@@ -67,9 +67,9 @@ describe('mirror change handler', () => {
   it('tells listeners of a change in its transaction, and again once every reader sees it', async () => {
     const listener = new ReadingListener(mirror);
     const handler = new MirrorChangeHandler(processed, mirror, [listener]);
-    await handler.handle('exchange-1', serviceChange('1.0.0'));
+    await handler.handleAll([{ eventId: 'exchange-1', change: serviceChange('1.0.0') }]);
     await Promise.all(listener.reads);
-    await handler.handle('exchange-2', serviceChange('2.0.0'));
+    await handler.handleAll([{ eventId: 'exchange-2', change: serviceChange('2.0.0') }]);
     await Promise.all(listener.reads);
     expect(listener.seen).toEqual([
       'in transaction: 1.0.0',
@@ -84,9 +84,53 @@ describe('mirror change handler', () => {
   it('does not tell listeners again of a change delivered twice, or of one older than the mirror', async () => {
     const listener = new ReadingListener(mirror);
     const handler = new MirrorChangeHandler(processed, mirror, [listener]);
-    await handler.handle('exchange-2', serviceChange('2.0.0'));
-    await handler.handle('exchange-1', serviceChange('1.0.0'));
+    await handler.handleAll([{ eventId: 'exchange-2', change: serviceChange('2.0.0') }]);
+    await handler.handleAll([{ eventId: 'exchange-1', change: serviceChange('1.0.0') }]);
     expect(listener.seen).toEqual([]);
     expect(await mirror.findResource('acme', 'service', 'web')).toMatchObject({ version: '2.0.0' });
+  });
+
+  it('handles changes that came together in one transaction, in order, and one a listener wants alone in its own', async () => {
+    const transactions = new Map<EntityManager, number>();
+    const seen: string[] = [];
+    const listener: ChangeListener = {
+      alone: (change) => change.resourceId === 'alone',
+      async onChange(change, manager) {
+        if (!transactions.has(manager)) transactions.set(manager, transactions.size + 1);
+        seen.push(`${change.resourceId} in transaction ${transactions.get(manager)}`);
+      },
+      afterCommit: (change) => void seen.push(`${change.resourceId} committed`),
+    };
+    const handler = new MirrorChangeHandler(processed, mirror, [listener]);
+    const orgChange = (id: string): ChangePayload => ({
+      org: 'acme',
+      resource: 'user',
+      resourceId: id,
+      operation: 'updated',
+      changedAt: new Date().toISOString(),
+    });
+    await handler.handleAll([
+      { eventId: 'exchange-101', change: orgChange('a') },
+      { eventId: 'exchange-102', change: orgChange('b') },
+      { eventId: 'exchange-101', change: orgChange('a') },
+      { eventId: 'exchange-103', change: orgChange('alone') },
+      { eventId: 'exchange-104', change: orgChange('c') },
+    ]);
+    expect(seen).toEqual([
+      'a in transaction 1',
+      'b in transaction 1',
+      'a committed',
+      'b committed',
+      'alone in transaction 2',
+      'alone committed',
+      'c in transaction 3',
+      'c committed',
+    ]);
+    // Delivered again, together or not, none of them is handled twice.
+    await handler.handleAll([
+      { eventId: 'exchange-102', change: orgChange('b') },
+      { eventId: 'exchange-104', change: orgChange('c') },
+    ]);
+    expect(seen).toHaveLength(8);
   });
 });

@@ -1,6 +1,10 @@
 /**
- * Handles one exchange change from CAREEN_CHANGES: the mirror applies it and the listeners
- * react, in one transaction, once per change even when the bus delivers it again.
+ * Handles the exchange changes from CAREEN_CHANGES that have arrived together: the mirror
+ * applies each and the listeners react, in stream order, in one transaction for the lot (a
+ * fleet's statuses come by the thousand, and each transaction of its own cost the agbot two
+ * round trips and a record of its own). A change a listener needs handled alone is given a
+ * transaction of its own, between those of the changes around it. Each change is handled once,
+ * even when the bus delivers it again.
  */
 import { type ChangePayload } from '@careen/contracts';
 import { type ProcessedMessages } from '@careen/persistence';
@@ -8,6 +12,12 @@ import { type ChangeListener } from './change-listener';
 import { type ExchangeMirror } from './exchange-mirror';
 
 export const CHANGES_CONSUMER = 'agbot-changes';
+
+/** A change as the bus delivered it, with its CloudEvent id (`exchange-<n>`). */
+export interface DeliveredChange {
+  eventId: string;
+  change: ChangePayload;
+}
 
 /** `exchange-<n>` → n: the exchange's commit-ordered change id. */
 export function exchangeChangeId(eventId: string): number {
@@ -23,15 +33,38 @@ export class MirrorChangeHandler {
     private readonly listeners: readonly ChangeListener[],
   ) {}
 
-  async handle(eventId: string, change: ChangePayload): Promise<void> {
-    const changeId = exchangeChangeId(eventId);
-    let applied = false;
-    await this.processed.applyOnce(CHANGES_CONSUMER, eventId, async (manager) => {
-      // A change older than what the mirror holds tells the listeners nothing new either.
-      if (!(await this.mirror.apply(manager, change, changeId))) return;
-      applied = true;
-      for (const listener of this.listeners) await listener.onChange?.(change, manager);
-    });
-    if (applied) for (const listener of this.listeners) listener.afterCommit?.(change);
+  async handleAll(delivered: readonly DeliveredChange[]): Promise<void> {
+    let together: DeliveredChange[] = [];
+    for (const each of delivered) {
+      if (!this.listeners.some((listener) => listener.alone?.(each.change))) {
+        together.push(each);
+        continue;
+      }
+      await this.applyTogether(together);
+      together = [];
+      await this.applyTogether([each]);
+    }
+    await this.applyTogether(together);
+  }
+
+  private async applyTogether(delivered: readonly DeliveredChange[]): Promise<void> {
+    if (delivered.length === 0) return;
+    const changeIds = delivered.map(({ eventId }) => exchangeChangeId(eventId));
+    const applied: ChangePayload[] = [];
+    await this.processed.applyEachOnce(
+      CHANGES_CONSUMER,
+      delivered.map(({ eventId }) => eventId),
+      async (manager, fresh) => {
+        for (const [index, { eventId, change }] of delivered.entries()) {
+          // A change delivered twice in one batch is handled the first time.
+          if (!fresh.delete(eventId)) continue;
+          // A change older than what the mirror holds tells the listeners nothing new either.
+          if (!(await this.mirror.apply(manager, change, changeIds[index]!))) continue;
+          applied.push(change);
+          for (const listener of this.listeners) await listener.onChange?.(change, manager);
+        }
+      },
+    );
+    for (const change of applied) for (const listener of this.listeners) listener.afterCommit?.(change);
   }
 }

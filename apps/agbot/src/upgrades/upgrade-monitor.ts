@@ -7,7 +7,7 @@
  * was made (or before the node's slot was last released) tells of an earlier upgrade and is
  * ignored. Any other status the holder reports for that policy, and every heartbeat newer than
  * the lease's last renewal, show it alive and renew its lease. Runs in the mirror's
- * transaction, once per change.
+ * transaction, once per change; a transaction may hold several changes.
  */
 import {
   TERMINAL_STATUSES,
@@ -36,8 +36,10 @@ export function statusEffect(status: ManagementStatusValue): StatusEffect {
 }
 
 export class UpgradeMonitor implements ChangeListener {
-  /** Releases made in the current change's transaction, counted in metrics once it commits. */
+  /** Releases made in the current transaction, counted in metrics once it commits. */
   private pending: ReleasedGrant[] = [];
+  /** The transaction `pending` belongs to; releases of one that rolled back are forgotten. */
+  private pendingIn: EntityManager | undefined;
 
   constructor(
     private readonly semaphore: UpgradeSemaphore,
@@ -45,8 +47,21 @@ export class UpgradeMonitor implements ChangeListener {
     private readonly leaseSeconds: number,
   ) {}
 
+  /**
+   * A halt takes its group's advisory lock. In a transaction of its own it takes it before any
+   * row lock, as a grant does, so the two never wait for each other in a circle.
+   */
+  alone(change: ChangePayload): boolean {
+    if (change.resource !== 'managementStatus') return false;
+    const status = (change as ChangeOf<'managementStatus'>).data?.status;
+    return status !== undefined && statusEffect(status) === 'halt';
+  }
+
   async onChange(change: ChangePayload, manager: EntityManager): Promise<void> {
-    this.pending = [];
+    if (manager !== this.pendingIn) {
+      this.pending = [];
+      this.pendingIn = manager;
+    }
     switch (change.resource) {
       case 'node':
         return this.onNodeChange(change as ChangeOf<'node'>, manager);
@@ -67,6 +82,7 @@ export class UpgradeMonitor implements ChangeListener {
   afterCommit(): void {
     this.semaphore.countReleases(this.pending);
     this.pending = [];
+    this.pendingIn = undefined;
   }
 
   private async release(...args: Parameters<UpgradeSemaphore['releaseIn']>): Promise<void> {

@@ -12,21 +12,25 @@ export class ProcessedMessages {
     this.schema = schemaOf(dataSource);
   }
 
-  /** Runs `apply` in a transaction unless `messageId` was already handled by `consumer`; returns whether it ran. */
-  async applyOnce(
+  /**
+   * Runs `apply` in one transaction with the messages `consumer` had not yet handled among
+   * `messageIds` (`fresh`, the ids it must act on); every one of them is recorded as handled
+   * when it commits, in one statement.
+   */
+  async applyEachOnce(
     consumer: string,
-    messageId: string,
-    apply: (manager: EntityManager) => Promise<void>,
-  ): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        `INSERT INTO "${this.schema}".processed_messages (consumer, message_id) VALUES ($1, $2)
+    messageIds: readonly string[],
+    apply: (manager: EntityManager, fresh: Set<string>) => Promise<void>,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const inserted: { message_id: string }[] = await manager.query(
+        `INSERT INTO "${this.schema}".processed_messages (consumer, message_id)
+         SELECT $1, id FROM unnest($2::text[]) AS id
          ON CONFLICT DO NOTHING RETURNING message_id`,
-        [consumer, messageId],
+        [consumer, messageIds],
       );
-      if (inserted.length === 0) return false;
-      await apply(manager);
-      return true;
+      if (inserted.length === 0) return;
+      await apply(manager, new Set(inserted.map((row) => row.message_id)));
     });
   }
 
