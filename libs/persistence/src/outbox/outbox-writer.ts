@@ -10,6 +10,7 @@
  * next poll.
  */
 import { type EventDefinition } from '@careen/contracts';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   type DataSource,
   type EntityManager,
@@ -117,14 +118,19 @@ class RelayWaker implements EntitySubscriberInterface {
   }
 
   private async send(): Promise<void> {
+    const notify = () => this.dataSource.query('SELECT pg_notify($1, $2)', [this.channel, '']);
+    let first = true;
     do {
       this.again = false;
       if (!this.dataSource.isInitialized) break;
       try {
-        await this.dataSource.query('SELECT pg_notify($1, $2)', [this.channel, '']);
+        // The first NOTIFY is the work of the commit that asked for it, traced with it; one
+        // asked for meanwhile serves other commits, and is traced with none.
+        await (first ? notify() : context.with(ROOT_CONTEXT, notify));
       } catch {
         // The relay's poll picks the rows up anyway; a wake is only a shortcut.
       }
+      first = false;
     } while (this.again);
     this.sending = false;
   }
