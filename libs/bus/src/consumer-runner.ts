@@ -143,11 +143,13 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   const handleBatch = options.batchHandler ?? ((messages: BusMessage<P>[]) => options.handler!(messages[0]!));
   /** Handles the messages together and acknowledges them, or throws. */
   const handleTogether = async (decoded: readonly Decoded[]): Promise<void> => {
-    const first = decoded[0]!;
-    // A batch is traced as part of its first message's trace.
-    await withConsumeSpan(first.message.subject, traceCarrier(first.headers), () =>
-      handleBatch(decoded.map((each) => each.busMessage)),
+    // Each message's trace shows it consumed: a span of its own for each, lasting the batch's
+    // work, whose statements are traced under the first message's.
+    const work = decoded.reduce<() => Promise<void>>(
+      (inner, each) => () => withConsumeSpan(each.message.subject, traceCarrier(each.headers), inner),
+      () => handleBatch(decoded.map((each) => each.busMessage)),
     );
+    await work();
     for (const each of decoded) each.message.ack();
   };
   const handle = async (batch: JsMsg[]): Promise<void> => {
