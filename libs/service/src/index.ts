@@ -11,6 +11,7 @@ export * from './http/database-unavailable';
 export * from './http/http-error.filter';
 export * from './http/validation.pipe';
 export * from './http/compiled-check';
+export * as schema from './http/compiled-schemas';
 export * from './http/json-body';
 export * from './http/identifier.pipe';
 export * from './http/hang-up-signal';

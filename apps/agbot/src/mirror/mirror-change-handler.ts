@@ -49,17 +49,16 @@ export class MirrorChangeHandler {
 
   private async applyTogether(delivered: readonly DeliveredChange[]): Promise<void> {
     if (delivered.length === 0) return;
-    const changeIds = delivered.map(({ eventId }) => exchangeChangeId(eventId));
     const applied: ChangePayload[] = [];
     await this.processed.applyEachOnce(
       CHANGES_CONSUMER,
       delivered.map(({ eventId }) => eventId),
       async (manager, fresh) => {
-        for (const [index, { eventId, change }] of delivered.entries()) {
+        for (const { eventId, change } of delivered) {
           // A change delivered twice in one batch is handled the first time.
           if (!fresh.delete(eventId)) continue;
           // A change older than what the mirror holds tells the listeners nothing new either.
-          if (!(await this.mirror.apply(manager, change, changeIds[index]!))) continue;
+          if (!(await this.mirror.apply(manager, change, exchangeChangeId(eventId)))) continue;
           applied.push(change);
           for (const listener of this.listeners) await listener.onChange?.(change, manager);
         }

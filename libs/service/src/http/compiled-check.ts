@@ -49,13 +49,16 @@ function charsAtMost(max: number, text: string): boolean {
 }
 
 const compilers: Record<CheckedSource, Ajv | undefined> = { query: undefined, body: undefined };
-const schemas = new WeakMap<object, AnySchema>();
-const compiled = new WeakMap<object, Partial<Record<CheckedSource, ValidateFunction>>>();
+/** Each decorated DTO's schema and, once first asked for, its check per source. */
+const checks = new WeakMap<
+  object,
+  { schema: AnySchema; compiled: Partial<Record<CheckedSource, ValidateFunction>> }
+>();
 
 /** Gives the decorated DTO a compiled check of `schema` (see the module's notes). */
 export function CompiledCheck(schema: AnySchema): ClassDecorator {
   return (target) => {
-    schemas.set(target, schema);
+    checks.set(target, { schema, compiled: {} });
   };
 }
 
@@ -65,22 +68,11 @@ export function CompiledCheck(schema: AnySchema): ClassDecorator {
  * came, so that class-validator sees what was sent.
  */
 export function checkCompiled(metatype: DtoClass, source: CheckedSource, value: unknown): object | undefined {
-  const check = compiledCheckOf(metatype, source);
-  if (!check) return undefined;
+  const entry = checks.get(metatype);
+  if (!entry) return undefined;
+  const check = (entry.compiled[source] ??= (compilers[source] ??= ajvFor(source)).compile(entry.schema));
   // Converting a query's strings changes the object checked: check a copy (a query is flat).
   const candidate = source === 'query' ? { ...(value as object) } : value;
   if (!check(candidate)) return undefined;
   return Object.assign(Reflect.construct(metatype, []) as object, candidate);
-}
-
-function compiledCheckOf(metatype: DtoClass, source: CheckedSource): ValidateFunction | undefined {
-  const schema = schemas.get(metatype);
-  if (!schema) return undefined;
-  const checks = compiled.get(metatype) ?? {};
-  let check = checks[source];
-  if (!check) {
-    check = (compilers[source] ??= ajvFor(source)).compile(schema);
-    compiled.set(metatype, { ...checks, [source]: check });
-  }
-  return check;
 }

@@ -1,21 +1,16 @@
-import { CompiledCheck } from '@careen/service';
+import { CompiledCheck, schema } from '@careen/service';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-const count = (minimum: number, maximum?: number) => ({
-  type: 'integer',
-  finite: true,
-  minimum,
-  ...(maximum !== undefined && { maximum }),
-});
-
 /** Every agent's poll: its rules compiled once (see CompiledCheck). */
-@CompiledCheck({
-  type: 'object',
-  additionalProperties: false,
-  properties: { since: count(0), wait: count(0, 120), limit: count(1, 1000) },
-})
+@CompiledCheck(
+  schema.fieldsOnly({
+    since: schema.wholeNumber(0),
+    wait: schema.wholeNumber(0, 120),
+    limit: schema.wholeNumber(1, 1000),
+  }),
+)
 export class ChangeQueryDto {
   @ApiPropertyOptional({
     type: 'integer',

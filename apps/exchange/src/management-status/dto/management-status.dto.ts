@@ -1,25 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MANAGEMENT_STATUSES, type ManagementStatusValue } from '@careen/contracts';
-import { CompiledCheck } from '@careen/service';
-
-const optionalText = (max: number) => ({ anyOf: [{ type: 'null' }, { type: 'string', maxChars: max }] });
-const optionalTime = { anyOf: [{ type: 'null' }, { type: 'string', format: 'iso8601' }] };
+import { CompiledCheck, schema } from '@careen/service';
 
 /** Each step of every agent's upgrade: its rules compiled once (see CompiledCheck). */
-@CompiledCheck({
-  type: 'object',
-  additionalProperties: false,
-  required: ['status'],
-  properties: {
-    status: { enum: MANAGEMENT_STATUSES },
-    version: optionalText(64),
-    fromVersion: optionalText(64),
-    startTime: optionalTime,
-    endTime: optionalTime,
-    error: optionalText(4000),
-  },
-})
+@CompiledCheck(
+  schema.fieldsOnly(
+    {
+      status: { enum: MANAGEMENT_STATUSES },
+      version: schema.nullable(schema.text(64)),
+      fromVersion: schema.nullable(schema.text(64)),
+      startTime: schema.nullable(schema.isoTime),
+      endTime: schema.nullable(schema.isoTime),
+      error: schema.nullable(schema.text(4000)),
+    },
+    ['status'],
+  ),
+)
 export class ManagementStatusDto {
   @ApiProperty({ enum: MANAGEMENT_STATUSES })
   @IsIn(MANAGEMENT_STATUSES)

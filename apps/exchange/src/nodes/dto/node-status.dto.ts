@@ -1,5 +1,5 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
-import { CompiledCheck } from '@careen/service';
+import { CompiledCheck, schema } from '@careen/service';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -84,35 +84,28 @@ export class AgentVersionDto {
   upgradeEnd?: string | null;
 }
 
-const text = (max: number, min = 0) => ({ type: 'string', maxChars: max, ...(min > 0 && { minChars: min }) });
+const { text, nullable, fieldsOnly } = schema;
 const identifier = { type: 'string', pattern: IDENTIFIER_PATTERN.source };
-const nullable = (schema: object) => ({ anyOf: [{ type: 'null' }, schema] });
-const shape = (properties: Record<string, object>, required: string[] = []) => ({
-  type: 'object',
-  additionalProperties: false,
-  properties,
-  required,
-});
 
 /**
  * PUT by the node itself: a full replacement of what it reports. lastHeartbeat is set by the
  * exchange. Every agent reports it: its rules are compiled once (see CompiledCheck).
  */
 @CompiledCheck(
-  shape({
-    agentVersion: shape({
+  fieldsOnly({
+    agentVersion: fieldsOnly({
       package: text(64),
       failed: nullable(text(64)),
-      upgradeStart: nullable({ type: 'string', format: 'iso8601' }),
-      upgradeEnd: nullable({ type: 'string', format: 'iso8601' }),
+      upgradeStart: nullable(schema.isoTime),
+      upgradeEnd: nullable(schema.isoTime),
     }),
     workloads: {
       type: 'array',
       maxItems: 1000,
-      items: shape(
+      items: fieldsOnly(
         {
           deploymentPolicy: identifier,
-          service: shape({ org: identifier, url: text(256, 1), version: text(64, 1) }, [
+          service: fieldsOnly({ org: identifier, url: text(256, 1), version: text(64, 1) }, [
             'org',
             'url',
             'version',
