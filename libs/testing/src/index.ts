@@ -12,3 +12,4 @@ export * from './exchange-seed';
 export * from './otlp-collector';
 export * from './tcp-proxy';
 export * from './filter-answer';
+export * from './held-connection';

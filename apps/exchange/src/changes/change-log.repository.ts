@@ -4,6 +4,7 @@
  * always the newest stretch of ids.
  */
 import { Injectable } from '@nestjs/common';
+import { type Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { type ChangeRecord, GLOBAL_RESOURCES } from './change-record';
 import { NODE_OWN_RESOURCES, ORG_WIDE_FOR_NODES } from './change-visibility';
@@ -21,14 +22,18 @@ function toRecord(row: LogRow): ChangeRecord {
 export class ChangeLogRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Changes after `since`, in id order; `org` narrows to one org's changes and the global ones. */
-  async after(since: number, limit: number, org?: string): Promise<ChangeRecord[]> {
-    const rows: LogRow[] = await this.dataSource.query(
-      `SELECT seq::text AS seq, payload FROM exchange.outbox
+  /**
+   * Changes after `since`, in id order; `org` narrows to one org's changes and the global ones.
+   * Read on `connection` when given (one of the caller's own), else on one of the pool's.
+   */
+  async after(since: number, limit: number, org?: string, connection?: Client): Promise<ChangeRecord[]> {
+    const sql = `SELECT seq::text AS seq, payload FROM exchange.outbox
        WHERE seq > $1 AND ($3::text IS NULL OR payload->>'org' = $3 OR payload->>'resource' = ANY($4))
-       ORDER BY seq LIMIT $2`,
-      [since, limit, org ?? null, GLOBAL_RESOURCES],
-    );
+       ORDER BY seq LIMIT $2`;
+    const parameters = [since, limit, org ?? null, GLOBAL_RESOURCES];
+    const rows: LogRow[] = connection
+      ? (await connection.query<LogRow>(sql, parameters)).rows
+      : await this.dataSource.query(sql, parameters);
     return rows.map(toRecord);
   }
 

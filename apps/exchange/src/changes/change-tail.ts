@@ -2,7 +2,9 @@
  * The newest changes, kept in memory and followed live, so that thousands of long-polling
  * agents are answered without a query each. The relay's "sequenced" NOTIFY wakes it (from
  * whichever exchange replica leads the relay); a one-second refresh covers a lost notification.
- * Callers further behind than the memory holds read the log from Postgres instead.
+ * New changes are read on the connection that listens, not one of the pool's: however many
+ * requests queue for those, a change reaches the waiting agents at once. Callers further behind
+ * than the memory holds read the log from Postgres instead.
  */
 import { outboxSequencedChannel } from '@careen/persistence';
 import { SERVICE_CONFIG, SERVICE_LOGGER, type ServiceConfig } from '@careen/service';
@@ -39,6 +41,8 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
   private unscoped = new Set<() => void>();
   private refreshing: Promise<void> = Promise.resolve();
   private listener: Client | undefined;
+  /** The listening connection while it is up: new changes are read on it. */
+  private reader: Client | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -59,6 +63,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     this.stopped = true;
     clearInterval(this.timer);
     for (const wake of [...this.waiters.keys()]) wake();
+    this.reader = undefined;
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -202,7 +207,7 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
 
   private async pull(): Promise<void> {
     for (;;) {
-      const fresh = await this.log.after(this.latest, REFRESH_BATCH);
+      const fresh = await this.log.after(this.latest, REFRESH_BATCH, undefined, this.reader);
       if (fresh.length === 0) return;
       this.recent.push(...fresh);
       if (this.recent.length > CAPACITY) this.recent = this.recent.slice(-CAPACITY);
@@ -222,12 +227,14 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     this.listener = listener;
     listener.on('notification', () => void this.refresh());
     listener.on('error', (error) => {
+      if (this.reader === listener) this.reader = undefined;
       this.logger.warn({ err: String(error) }, 'change feed listener lost; reconnecting');
       void listener.end().catch(() => undefined);
       if (!this.stopped) setTimeout(() => void this.listen().catch(() => undefined), 1_000).unref();
     });
     await listener.connect();
     await listener.query(`LISTEN ${outboxSequencedChannel('exchange')}`);
+    this.reader = listener;
   }
 }
 
