@@ -6,8 +6,8 @@ import { type DataSource } from 'typeorm';
 
 export async function holdAConnection(dataSource: DataSource): Promise<{ free: () => Promise<void> }> {
   const holder = dataSource.createQueryRunner();
+  // BEGIN takes a connection and keeps it until the transaction ends.
   await holder.startTransaction();
-  await holder.query('SELECT 1');
   return {
     free: async () => {
       await holder.commitTransaction();

@@ -3,8 +3,8 @@
  * a query asked for while every connection is held counts as waiting until one is given back.
  */
 import { createServiceDataSource } from '@careen/persistence';
-import { useTestInfra } from '@careen/testing';
-import { type DataSource, type QueryRunner } from 'typeorm';
+import { holdAConnection, useTestInfra } from '@careen/testing';
+import { type DataSource } from 'typeorm';
 import { MetricsRegistry } from './metrics.registry';
 import { exportPoolMetrics } from './pool-metrics';
 
@@ -39,17 +39,13 @@ describe('database pool metrics', () => {
   afterAll(() => dataSource.destroy());
 
   it('counts connections in use and idle, and the queries waiting while all are in use', async () => {
-    const runners: QueryRunner[] = [dataSource.createQueryRunner(), dataSource.createQueryRunner()];
-    for (const runner of runners) await runner.startTransaction();
+    const held = [await holdAConnection(dataSource), await holdAConnection(dataSource)];
     expect(await gauges()).toEqual({ inUse: 2, idle: 0, waiting: 0 });
 
     const queued = dataSource.query('SELECT 1 AS one');
     expect(await gauges()).toEqual({ inUse: 2, idle: 0, waiting: 1 });
 
-    for (const runner of runners) {
-      await runner.commitTransaction();
-      await runner.release();
-    }
+    for (const each of held) await each.free();
     expect(await queued).toEqual([{ one: 1 }]);
     expect(await gauges()).toEqual({ inUse: 0, idle: 2, waiting: 0 });
   });

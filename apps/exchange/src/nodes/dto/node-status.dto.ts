@@ -84,7 +84,7 @@ export class AgentVersionDto {
   upgradeEnd?: string | null;
 }
 
-const { text, nullable, fieldsOnly } = schema;
+const { text, isoTime, nullable, fieldsOnly } = schema;
 const identifier = { type: 'string', pattern: IDENTIFIER_PATTERN.source };
 
 /**
@@ -96,8 +96,8 @@ const identifier = { type: 'string', pattern: IDENTIFIER_PATTERN.source };
     agentVersion: fieldsOnly({
       package: text(64),
       failed: nullable(text(64)),
-      upgradeStart: nullable(schema.isoTime),
-      upgradeEnd: nullable(schema.isoTime),
+      upgradeStart: nullable(isoTime),
+      upgradeEnd: nullable(isoTime),
     }),
     workloads: {
       type: 'array',
