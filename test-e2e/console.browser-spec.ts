@@ -36,6 +36,8 @@ describe('the web console', () => {
   let consoleUrl: string;
   let exchangeUrl: string;
   let demoPassword: string;
+  /** The nodes the demo app runs on, as the summary names them: the maintenance session's hosts. */
+  let appHosts: string[];
 
   /** A call to a service through the console's origin, as the demo's org admin or as nobody. */
   const api = async (method: string, path: string, body?: unknown, asAdmin = true) => {
@@ -99,6 +101,7 @@ describe('the web console', () => {
     exchangeUrl = `http://127.0.0.1:${env.CAREEN_EXCHANGE_PORT}`;
     expect(started.output()).toContain(`Console     ${consoleUrl}`);
     demoPassword = /Demo admin {2}org "demo", user "admin", password (\S+)/.exec(started.output())![1]!;
+    appHosts = /Demo app .* on half the fleet: ([\w, -]+?);/.exec(started.output())![1]!.split(', ');
 
     // The agent versions the rollouts move the demo fleet to, published by the hub admin.
     for (const version of ['1.1.0', '1.2.0']) {
@@ -288,7 +291,7 @@ describe('the web console', () => {
     await page.getByLabel('Hosts at a time').fill('0');
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await page.getByText('name at least one host').waitFor();
-    await page.getByLabel('Hosts', { exact: true }).fill('demo-0001, demo-0002');
+    await page.getByLabel('Hosts', { exact: true }).fill(appHosts.slice(0, 2).join(', '));
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await page.getByText('max_parallel_hosts must not be less than 1').waitFor();
     await screenshot('maintenance-field-errors');

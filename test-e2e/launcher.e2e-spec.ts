@@ -143,17 +143,26 @@ describe('npm start', () => {
       }
     });
 
-    // The maintenance walkthrough of the README: a session over one HA group, answered by the
-    // reference VNF manager of project shop.
+    // The demo app is placed before the start is over, and the summary names its nodes.
+    const appHosts = /Demo app .* on half the fleet: ([\w, -]+?);/.exec(output())?.[1]?.split(', ') ?? [];
+    expect(appHosts).toHaveLength(DEMO_NODES / 2);
+    for (const host of appHosts)
+      expect((await get(`/v1/orgs/demo/nodes/${host}/workloads`)).items).toEqual([
+        expect.objectContaining({ deploymentPolicy: 'web' }),
+      ]);
+
+    // The maintenance walkthrough of the README: a session over an HA group the app runs in,
+    // answered by the reference VNF manager of project shop.
     const maintenancePort = ports.get('CAREEN_MAINTENANCE_SESSION_PORT');
     if (maintenancePort) {
+      const appGroup = groups.items.find((group) => group.members?.includes(appHosts[0]!))!.name;
       const demoPassword = /Demo admin +org "demo", user "admin", password (\S+)/.exec(output())?.[1];
       const asDemo = `Basic ${Buffer.from(`demo/admin:${demoPassword}`).toString('base64')}`;
       const maintenance = `http://127.0.0.1:${maintenancePort}`;
       const started = await fetch(`${maintenance}/v1/maintenance`, {
         method: 'POST',
         headers: { authorization: asDemo, 'content-type': 'application/json' },
-        body: JSON.stringify({ selector: { ha_groups: ['demo-group-1'] }, host_action: 'simulated' }),
+        body: JSON.stringify({ selector: { ha_groups: [appGroup] }, host_action: 'simulated' }),
       });
       expect(started.status).toBe(201);
       const { session_id } = (await started.json()) as { session_id: string };

@@ -8,6 +8,7 @@
  * finds the same org, nodes, groups and policies.
  */
 import { createWriteStream } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { simulatedAgentPackage, startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
 import { dataOf, type Notifier, type ServiceClient } from '@careen/api-client';
 import { connectBus } from '@careen/bus';
@@ -26,6 +27,8 @@ export const DEMO_DEPLOYMENT_POLICY = 'web';
 const DEMO_SERVICE_ARCHES = ['amd64', 'arm64'];
 /** Long enough that members of a group whose moments fall close together wait their turn. */
 const DEMO_INSTALL_SECONDS = 5;
+/** How long the start waits for the agbot to place the demo app and its agents to run it. */
+const APP_PLACEMENT_MS = 60_000;
 
 export interface DemoFleetOptions {
   exchangeUrl: string;
@@ -70,6 +73,8 @@ export interface DemoFleet {
   logFile: string;
   /** The reference VNF manager answers for project `shop`. */
   vnfManager: boolean;
+  /** The nodes that run the demo app when the start is over (none without the agbot). */
+  appHosts: string[];
   stop(): Promise<void>;
 }
 
@@ -149,6 +154,11 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     call('GET', policyPath),
     [200, 404],
   );
+  const wantedReplicas = Math.max(1, Math.ceil(options.nodes / 2));
+  const replicas =
+    policy.status === 200
+      ? ((await policy.json()) as { placement: { replicas?: number } }).placement.replicas
+      : wantedReplicas;
   if (policy.status === 404)
     await expectStatus(
       `add deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
@@ -156,7 +166,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
         description: 'the demo web shop, on half the fleet',
         project: DEMO_PROJECT,
         service: { org: DEMO_ORG, url: 'demo.web', versionRange: '>=1.0.0' },
-        placement: { mode: 'replicas', replicas: Math.max(1, Math.ceil(options.nodes / 2)) },
+        placement: { mode: 'replicas', replicas: wantedReplicas },
       }),
       [200, 201],
     );
@@ -196,6 +206,11 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   });
   const started = fleet;
   const ids = started.agents.map((agent) => agent.node);
+  // Its replicas land on the nodes whose agents come first, so where it runs differs from start
+  // to start: the summary names them, and what is tried next (a maintenance session) finds them.
+  const appHosts = options.agbotUrl
+    ? await runningApp(started, Math.min(replicas ?? options.nodes, options.nodes))
+    : [];
   const vnfManager =
     options.withMaintenance && options.natsUrl
       ? await startVnfManager(options, options.natsUrl, logger)
@@ -207,12 +222,26 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     firstGroup: started.agents[0]!.haGroup,
     logFile: options.logFile,
     vnfManager: vnfManager !== undefined,
+    appHosts,
     stop: async () => {
       await vnfManager?.stop();
       await started.stop();
       await new Promise<void>((resolve) => log.end(resolve));
     },
   };
+}
+
+/** The nodes that run the demo app, once `replicas` of them do or after a minute, whichever is first. */
+async function runningApp(fleet: SimulatedFleet, replicas: number): Promise<string[]> {
+  const hosts = () =>
+    fleet.agents
+      .filter((agent) =>
+        agent.runtime.actual().some((workload) => workload.deploymentPolicy === DEMO_DEPLOYMENT_POLICY),
+      )
+      .map((agent) => agent.node);
+  const deadline = Date.now() + APP_PLACEMENT_MS;
+  while (hosts().length < replicas && Date.now() < deadline) await sleep(100);
+  return hosts();
 }
 
 /**

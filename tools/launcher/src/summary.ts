@@ -56,6 +56,7 @@ export function readySummary(
       `              in ${demo.haGroups} HA groups ${DEMO_NODE_PREFIX}-group-1 … ${DEMO_NODE_PREFIX}-group-${demo.haGroups}; log ${demo.logFile}`,
       `  Demo admin  org "${DEMO_ORG}", user "${DEMO_ADMIN}", password ${credentials.demoPassword}`,
       `  Demo app    deployment policy "${DEMO_DEPLOYMENT_POLICY}" of project "${DEMO_PROJECT}" on half the fleet` +
+        (demo.appHosts.length > 0 ? `: ${listed(demo.appHosts)}` : '') +
         (demo.vnfManager
           ? '; the reference VNF manager answers its maintenance events (by webhook, with the notifier)'
           : ''),
@@ -84,4 +85,10 @@ export function readySummary(
   }
   lines.push('', 'Press Ctrl-C to stop everything.', '');
   return lines.join('\n');
+}
+
+/** Names, the first few of them when there are many. */
+function listed(names: readonly string[], shown = 6): string {
+  if (names.length <= shown) return names.join(', ');
+  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
 }
