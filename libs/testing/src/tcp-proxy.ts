@@ -6,6 +6,8 @@
  * - `partition()`: nothing passes either way and new connections wait, until `heal()`, which
  *   delivers what was held, as TCP retransmits once a short partition ends;
  * - `reset()`: every open connection is reset (RST) on both sides, as a crashed middlebox does;
+ * - `refuse()`: as `reset()`, and every new connection is reset at once until `heal()`, as an
+ *   upstream that is down;
  * - `resetRequest(start)`: the connection that next sends a request beginning with `start` is
  *   reset before the request reaches the upstream: one call lost, the others untouched.
  * What the upstreams answer can be watched as it passes (`observeResponses`).
@@ -23,6 +25,8 @@ export interface TcpProxy {
   partition(): void;
   heal(): void;
   reset(): void;
+  /** Resolves once a new connection was refused. */
+  refuse(): Promise<void>;
   /** Resolves once a request beginning with `start` was cut off (the next one only). */
   resetRequest(start: string): Promise<void>;
   /**
@@ -43,6 +47,8 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
   const waiting = new Set<Socket>();
   let watchResponses: (() => (chunk: Buffer) => void) | undefined;
   let armed: { start: Buffer; fired: () => void } | undefined;
+  /** While refusing: called at each connection refused. */
+  let refusing: (() => void) | undefined;
 
   /** Passes chunks on after the current delay, and not at all while partitioned. */
   const link = () =>
@@ -105,9 +111,18 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
     );
   };
 
+  const resetAll = () => {
+    for (const pair of [...pairs]) for (const socket of pair) socket.resetAndDestroy();
+  };
+
   const server: Server = createServer((client) => {
     client.pause();
     client.once('error', () => client.destroy());
+    if (refusing) {
+      client.resetAndDestroy();
+      refusing();
+      return;
+    }
     waiting.add(client);
     if (partitioned) partitioned.push(() => join(client));
     else join(client);
@@ -127,11 +142,15 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
     heal: () => {
       const held = partitioned ?? [];
       partitioned = undefined;
+      refusing = undefined;
       for (const release of held) release();
     },
-    reset: () => {
-      for (const pair of [...pairs]) for (const socket of pair) socket.resetAndDestroy();
-    },
+    reset: resetAll,
+    refuse: () =>
+      new Promise<void>((refused) => {
+        refusing = refused;
+        resetAll();
+      }),
     resetRequest: (start) =>
       new Promise<void>((fired) => {
         armed = { start: Buffer.from(start, 'latin1'), fired };

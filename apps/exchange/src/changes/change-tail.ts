@@ -3,7 +3,8 @@
  * agents are answered without a query each. The relay's "sequenced" NOTIFY wakes it (from
  * whichever exchange replica leads the relay); a one-second refresh covers a lost notification.
  * New changes are read on the connection that listens, not one of the pool's: however many
- * requests queue for those, a change reaches the waiting agents at once. Callers further behind
+ * requests queue for those, a change reaches the waiting agents at once; while that connection is
+ * lost, the pool's are read instead and it is tried again every second. Callers further behind
  * than the memory holds read the log from Postgres instead.
  */
 import { outboxSequencedChannel } from '@careen/persistence';
@@ -18,6 +19,8 @@ import { nodeScopeOf, nodeScopes } from './change-visibility';
 const CAPACITY = 20_000;
 const REFRESH_BATCH = 5_000;
 const SAFETY_REFRESH_MS = 1_000;
+/** The pause before listening again once the listening connection is lost. */
+const RELISTEN_MS = 1_000;
 
 @Injectable()
 export class ChangeTail implements OnModuleInit, OnModuleDestroy {
@@ -227,14 +230,34 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     this.listener = listener;
     listener.on('notification', () => void this.refresh());
     listener.on('error', (error) => {
-      if (this.reader === listener) this.reader = undefined;
+      // Errors before LISTEN succeeded fail the try itself (see relisten).
+      if (this.reader !== listener) return;
+      this.reader = undefined;
       this.logger.warn({ err: String(error) }, 'change feed listener lost; reconnecting');
       void listener.end().catch(() => undefined);
-      if (!this.stopped) setTimeout(() => void this.listen().catch(() => undefined), 1_000).unref();
+      this.relisten();
     });
-    await listener.connect();
-    await listener.query(`LISTEN ${outboxSequencedChannel('exchange')}`);
-    this.reader = listener;
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${outboxSequencedChannel('exchange')}`);
+    } catch (error) {
+      void listener.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.stopped) await listener.end().catch(() => undefined);
+    else this.reader = listener;
+  }
+
+  /** Listens again after a pause, and again after each try that fails, until it is back or stopped. */
+  private relisten(): void {
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (this.stopped) return;
+      this.listen().catch((error: unknown) => {
+        this.logger.warn({ err: String(error) }, 'change feed listener could not reconnect; trying again');
+        this.relisten();
+      });
+    }, RELISTEN_MS).unref();
   }
 }
 
