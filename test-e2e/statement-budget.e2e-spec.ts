@@ -33,8 +33,8 @@ const BUDGETS = {
   'poll the change feed': 0,
   /** START, the update answering the row (UPDATE … RETURNING), the outbox row, COMMIT, pg_notify. */
   'report status': 5,
-  /** START, the policy locked (asking whether the node exists), the status, its history row, the outbox row, COMMIT, pg_notify. */
-  'report a management status': 7,
+  /** START, the policy locked (asking whether the node exists), the status with its history row, the outbox row, COMMIT, pg_notify. */
+  'report a management status': 6,
   /** The package row, then its chunks (one for a small package) when they are not in memory yet. */
   'download the package': 2,
   /** The lock-and-check script, the grant, pg_notify. */

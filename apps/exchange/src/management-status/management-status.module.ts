@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { ManagementPoliciesModule } from '../management-policies/management-policies.module';
-import { RolloutHistoryModule } from '../rollout-history/rollout-history.module';
 import { ManagementStatusController } from './management-status.controller';
 import { ManagementStatusService } from './management-status.service';
 import { ManagementStatusWriter } from './management-status.writer';
@@ -9,7 +8,7 @@ import { PolicyStatusesController } from './policy-statuses.controller';
 
 /** The per-node status of each management policy: written by nodes, rolled up, reset. */
 @Module({
-  imports: [ChangeRecordingModule, ManagementPoliciesModule, RolloutHistoryModule],
+  imports: [ChangeRecordingModule, ManagementPoliciesModule],
   controllers: [ManagementStatusController, PolicyStatusesController],
   providers: [ManagementStatusService, ManagementStatusWriter],
 })

@@ -10,7 +10,7 @@
  *   failure committed before it, and the one that reaches failureThreshold disables the policy.
  * - Each write is one statement (an agent's retry racing its own slow first write lands last),
  *   knows its attempt (a new one begins when a node waits or downloads again after an end) and
- *   is kept in the history.
+ *   is kept in the history by that same statement.
  */
 import { principalId, type Principal } from '@careen/auth';
 import {
@@ -31,7 +31,7 @@ import { ManagementPolicyEntity } from '../management-policies/management-policy
 import { PolicyEvents } from '../management-policies/policy-events';
 import { NodeEntity } from '../nodes/node.entity';
 import { nodeNotFound } from '../nodes/nodes.errors';
-import { RolloutHistory } from '../rollout-history/rollout-history';
+import { statusHistoryInsert } from '../rollout-history/rollout-history';
 import { type ManagementStatusDto } from './dto/management-status.dto';
 import { ManagementStatusResponse } from './dto/management-status.response';
 import { ManagementStatusEntity } from './management-status.entity';
@@ -54,7 +54,6 @@ export class ManagementStatusWriter {
   constructor(
     private readonly changes: ChangeRecorder,
     private readonly events: PolicyEvents,
-    private readonly history: RolloutHistory,
   ) {}
 
   async write(
@@ -77,12 +76,8 @@ export class ManagementStatusWriter {
     );
     const state = managementPolicyState(policy);
     if (startsStep && state !== 'active') throw managementPolicyStopped(org, nmp, state);
-    const written = await this.upsert(manager, org, node, nmp, input);
+    const written = await this.upsert(manager, org, node, nmp, input, actor);
     const status = ManagementStatusResponse.from(written);
-    await this.history.recordStatus(manager, {
-      ...written,
-      actor: actor.kind === 'node' ? null : principalId(actor),
-    });
     await this.changes.record(manager, {
       org,
       resource: 'managementStatus',
@@ -116,6 +111,7 @@ export class ManagementStatusWriter {
     node: string,
     nmp: string,
     input: ManagementStatusDto,
+    actor: Principal,
   ): Promise<ManagementStatusEntity> {
     const row = {
       org,
@@ -129,7 +125,8 @@ export class ManagementStatusWriter {
     };
     const [written]: { updated_at: Date; attempt: number; from_version: string | null }[] =
       await manager.query(
-        `INSERT INTO exchange.management_statuses AS s
+        `WITH written AS (
+       INSERT INTO exchange.management_statuses AS s
          (org, node, nmp, status, version, start_time, end_time, error, from_version, attempt, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, now())
        ON CONFLICT (org, node, nmp) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version,
@@ -139,7 +136,9 @@ export class ManagementStatusWriter {
                              THEN EXCLUDED.from_version
                              ELSE coalesce(EXCLUDED.from_version, s.from_version) END,
          updated_at = now()
-       RETURNING updated_at, attempt, from_version`,
+       RETURNING s.org, s.node, s.nmp, s.status, s.version, s.from_version, s.attempt, s.error, s.updated_at),
+       kept AS (${statusHistoryInsert('written', '$12::text')})
+       SELECT updated_at, attempt, from_version FROM written`,
         [
           org,
           node,
@@ -152,6 +151,7 @@ export class ManagementStatusWriter {
           input.fromVersion ?? null,
           ATTEMPT_STARTS,
           WITHIN_AN_ATTEMPT,
+          actor.kind === 'node' ? null : principalId(actor),
         ],
       );
     return {

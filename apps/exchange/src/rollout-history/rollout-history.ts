@@ -24,19 +24,6 @@ export interface HistoryRow {
   at: Date;
 }
 
-export interface StatusEntry {
-  org: string;
-  node: string;
-  nmp: string;
-  status: string;
-  version: string | null;
-  fromVersion: string | null;
-  attempt: number;
-  error: string | null;
-  /** Who wrote it, when not the node itself (an admin's reset). */
-  actor: string | null;
-}
-
 export interface PolicyEntry {
   org: string;
   nmp: string;
@@ -50,30 +37,23 @@ export interface HistoryPage {
   before?: string;
 }
 
+/**
+ * The statement that keeps in the history the statuses `source` returns (a data-modifying CTE of
+ * the write, returning org, node, nmp, status, version, from_version, attempt and error), so that
+ * a status and its history row are written in one round trip. `actor` is the SQL of who wrote
+ * them when not the node itself (an admin's reset), else NULL.
+ */
+export function statusHistoryInsert(source: string, actor: string): string {
+  return `INSERT INTO exchange.management_history (org, nmp, node, kind, event, version, from_version, attempt, detail, actor)
+     SELECT org, nmp, node, 'status', status, version, from_version, attempt, error, ${actor} FROM ${source}`;
+}
+
 const COLUMNS =
   'id::text AS id, org, nmp, node, kind, event, version, from_version, attempt, detail, actor, at';
 
 @Injectable()
 export class RolloutHistory {
   constructor(private readonly dataSource: DataSource) {}
-
-  async recordStatus(manager: EntityManager, entry: StatusEntry): Promise<void> {
-    await manager.query(
-      `INSERT INTO exchange.management_history (org, nmp, node, kind, event, version, from_version, attempt, detail, actor)
-       VALUES ($1, $2, $3, 'status', $4, $5, $6, $7, $8, $9)`,
-      [
-        entry.org,
-        entry.nmp,
-        entry.node,
-        entry.status,
-        entry.version,
-        entry.fromVersion,
-        entry.attempt,
-        entry.error,
-        entry.actor,
-      ],
-    );
-  }
 
   async recordPolicyEvent(manager: EntityManager, entry: PolicyEntry): Promise<void> {
     await manager.query(
