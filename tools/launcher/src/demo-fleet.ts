@@ -28,7 +28,7 @@ const DEMO_SERVICE_ARCHES = ['amd64', 'arm64'];
 /** Long enough that members of a group whose moments fall close together wait their turn. */
 const DEMO_INSTALL_SECONDS = 5;
 /** How long the start waits for the agbot to place the demo app and its agents to run it. */
-const APP_PLACEMENT_MS = 60_000;
+const APP_PLACEMENT_MS = 30_000;
 
 export interface DemoFleetOptions {
   exchangeUrl: string;
@@ -231,7 +231,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   };
 }
 
-/** The nodes that run the demo app, once `replicas` of them do or after a minute, whichever is first. */
+/** The nodes that run the demo app, once `replicas` of them do or after half a minute, whichever is first. */
 async function runningApp(fleet: SimulatedFleet, replicas: number): Promise<string[]> {
   const hosts = () =>
     fleet.agents
