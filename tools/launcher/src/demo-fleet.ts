@@ -206,7 +206,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   });
   const started = fleet;
   const ids = started.agents.map((agent) => agent.node);
-  // Its replicas land on the nodes whose agents come first, so where it runs differs from start
+  // The app's replicas land on the nodes whose agents come first, so where it runs differs from start
   // to start: the summary names them, and what is tried next (a maintenance session) finds them.
   const appHosts = options.agbotUrl
     ? await runningApp(started, Math.min(replicas ?? options.nodes, options.nodes))
