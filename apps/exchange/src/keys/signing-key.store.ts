@@ -5,12 +5,18 @@
  */
 import { generateSigningKey, toJwks, type SigningKeyMaterial } from '@careen/auth';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { type JSONWebKeySet } from 'jose';
 import { DataSource } from 'typeorm';
 import { SigningKeyEntity } from './signing-key.entity';
 
 @Injectable()
 export class SigningKeyStore implements OnModuleInit {
   private keys: SigningKeyMaterial[] = [];
+  /**
+   * The public key set, built once: the token verifier imports its keys again whenever it is
+   * handed a different key set object, which would double the cost of every new token.
+   */
+  private published: JSONWebKeySet = { keys: [] };
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -28,6 +34,7 @@ export class SigningKeyStore implements OnModuleInit {
     });
     const rows = await this.dataSource.manager.find(SigningKeyEntity, { order: { createdAt: 'DESC' } });
     this.keys = rows.map((row) => ({ kid: row.kid, privateJwk: row.privateJwk, publicJwk: row.publicJwk }));
+    this.published = toJwks(this.keys);
   }
 
   /** The key new tokens are signed with: the newest. */
@@ -38,6 +45,6 @@ export class SigningKeyStore implements OnModuleInit {
   }
 
   jwks() {
-    return toJwks(this.keys);
+    return this.published;
   }
 }
