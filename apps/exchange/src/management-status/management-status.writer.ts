@@ -46,6 +46,25 @@ const WITHIN_AN_ATTEMPT: readonly ManagementStatusValue[] = [
 ];
 const ATTEMPT_STARTS: readonly ManagementStatusValue[] = ['waiting', 'downloading'];
 
+/**
+ * The status written and kept in the history in one statement: $1–$9 the row, $10 the statuses
+ * that begin an attempt, $11 those within one, $12 who wrote it when not the node itself.
+ */
+const UPSERT_KEPT_IN_HISTORY = `WITH written AS (
+       INSERT INTO exchange.management_statuses AS s
+         (org, node, nmp, status, version, start_time, end_time, error, from_version, attempt, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, now())
+       ON CONFLICT (org, node, nmp) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version,
+         start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, error = EXCLUDED.error,
+         attempt = s.attempt + (CASE WHEN EXCLUDED.status = ANY($10) AND NOT s.status = ANY($11) THEN 1 ELSE 0 END),
+         from_version = CASE WHEN EXCLUDED.status = ANY($10) AND NOT s.status = ANY($11)
+                             THEN EXCLUDED.from_version
+                             ELSE coalesce(EXCLUDED.from_version, s.from_version) END,
+         updated_at = now()
+       RETURNING s.org, s.node, s.nmp, s.status, s.version, s.from_version, s.attempt, s.error, s.updated_at),
+       kept AS (${statusHistoryInsert('written', '$12::text')})
+       SELECT updated_at, attempt, from_version FROM written`;
+
 /** How a write locks its policy's row (see the class's notes). */
 type PolicyLock = 'NO KEY UPDATE' | 'SHARE' | 'KEY SHARE';
 
@@ -124,36 +143,20 @@ export class ManagementStatusWriter {
       error: input.error ?? null,
     };
     const [written]: { updated_at: Date; attempt: number; from_version: string | null }[] =
-      await manager.query(
-        `WITH written AS (
-       INSERT INTO exchange.management_statuses AS s
-         (org, node, nmp, status, version, start_time, end_time, error, from_version, attempt, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, now())
-       ON CONFLICT (org, node, nmp) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version,
-         start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, error = EXCLUDED.error,
-         attempt = s.attempt + (CASE WHEN EXCLUDED.status = ANY($10) AND NOT s.status = ANY($11) THEN 1 ELSE 0 END),
-         from_version = CASE WHEN EXCLUDED.status = ANY($10) AND NOT s.status = ANY($11)
-                             THEN EXCLUDED.from_version
-                             ELSE coalesce(EXCLUDED.from_version, s.from_version) END,
-         updated_at = now()
-       RETURNING s.org, s.node, s.nmp, s.status, s.version, s.from_version, s.attempt, s.error, s.updated_at),
-       kept AS (${statusHistoryInsert('written', '$12::text')})
-       SELECT updated_at, attempt, from_version FROM written`,
-        [
-          org,
-          node,
-          nmp,
-          row.status,
-          row.version,
-          row.startTime,
-          row.endTime,
-          row.error,
-          input.fromVersion ?? null,
-          ATTEMPT_STARTS,
-          WITHIN_AN_ATTEMPT,
-          actor.kind === 'node' ? null : principalId(actor),
-        ],
-      );
+      await manager.query(UPSERT_KEPT_IN_HISTORY, [
+        org,
+        node,
+        nmp,
+        row.status,
+        row.version,
+        row.startTime,
+        row.endTime,
+        row.error,
+        input.fromVersion ?? null,
+        ATTEMPT_STARTS,
+        WITHIN_AN_ATTEMPT,
+        actor.kind === 'node' ? null : principalId(actor),
+      ]);
     return {
       ...row,
       updatedAt: written!.updated_at,
