@@ -16,7 +16,7 @@ import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { freePort, HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
 import { launchChromium } from './support/chromium';
-import { spawnLauncher, stopLauncher, untilOutputContains } from './support/launcher-process';
+import { demoOfSummary, spawnLauncher, stopLauncher, untilOutputContains } from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
 const SCREENSHOTS = process.env.CAREEN_WRITE_SCREENSHOTS
@@ -100,8 +100,9 @@ describe('the web console', () => {
     consoleUrl = `http://127.0.0.1:${env.CAREEN_CONSOLE_PORT}`;
     exchangeUrl = `http://127.0.0.1:${env.CAREEN_EXCHANGE_PORT}`;
     expect(started.output()).toContain(`Console     ${consoleUrl}`);
-    demoPassword = /Demo admin {2}org "demo", user "admin", password (\S+)/.exec(started.output())![1]!;
-    appHosts = /Demo app .* on half the fleet: ([\w, -]+?);/.exec(started.output())![1]!.split(', ');
+    const demo = demoOfSummary(started.output());
+    demoPassword = demo.password!;
+    appHosts = demo.appHosts;
 
     // The agent versions the rollouts move the demo fleet to, published by the hub admin.
     for (const version of ['1.1.0', '1.2.0']) {

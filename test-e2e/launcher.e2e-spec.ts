@@ -12,6 +12,7 @@ import { freePort, HUB_SERVICES as ALL_HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
 import {
   accepts,
+  demoOfSummary,
   exitOf,
   spawnLauncher,
   stopLauncher,
@@ -144,7 +145,7 @@ describe('npm start', () => {
     });
 
     // The demo app is placed before the start is over, and the summary names its nodes.
-    const appHosts = /Demo app .* on half the fleet: ([\w, -]+?);/.exec(output())?.[1]?.split(', ') ?? [];
+    const { password: demoPassword, appHosts } = demoOfSummary(output());
     expect(appHosts).toHaveLength(DEMO_NODES / 2);
     for (const host of appHosts)
       expect((await get(`/v1/orgs/demo/nodes/${host}/workloads`)).items).toEqual([
@@ -156,7 +157,6 @@ describe('npm start', () => {
     const maintenancePort = ports.get('CAREEN_MAINTENANCE_SESSION_PORT');
     if (maintenancePort) {
       const appGroup = groups.items.find((group) => group.members?.includes(appHosts[0]!))!.name;
-      const demoPassword = /Demo admin +org "demo", user "admin", password (\S+)/.exec(output())?.[1];
       const asDemo = `Basic ${Buffer.from(`demo/admin:${demoPassword}`).toString('base64')}`;
       const maintenance = `http://127.0.0.1:${maintenancePort}`;
       const started = await fetch(`${maintenance}/v1/maintenance`, {

@@ -25,6 +25,14 @@ export function spawnLauncher(args: string[], env: NodeJS.ProcessEnv): RunningLa
   return { child, output: () => output };
 }
 
+/** What the ready summary says of the demo: its org admin's password and the nodes its app runs on. */
+export function demoOfSummary(output: string): { password: string | undefined; appHosts: string[] } {
+  return {
+    password: /Demo admin +org "demo", user "admin", password (\S+)/.exec(output)?.[1],
+    appHosts: /Demo app .* on half the fleet: ([\w, -]+?);/.exec(output)?.[1]?.split(', ') ?? [],
+  };
+}
+
 /** Stops a launcher a test left running: SIGTERM, then SIGKILL if it is still there after 30 s. */
 export async function stopLauncher(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
