@@ -25,5 +25,9 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
   testTimeout: 60000,
+  // The suite runs one file at a time on two cores; in one process, what each file's modules
+  // leave behind adds up past Node's heap over some 180 files. A worker that has grown past
+  // this after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '1.5GB',
   slowTestThreshold: 20,
 };
