@@ -24,7 +24,7 @@ export interface OpenApiDocument {
 /** Routes every service has that are for operators' tools, not for integrators: not documented. */
 const OPERATIONAL_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/docs/openapi.json']);
 
-/** An Express route (`/v1/orgs/:org`) as the document names its path (`/v1/orgs/{org}`). */
+/** A Fastify route (`/v1/orgs/:org`) as the document names its path (`/v1/orgs/{org}`). */
 export const documentPath = (route: string): string => route.replace(/:(\w+)/g, '{$1}');
 
 export class AnswerContract {

@@ -12,7 +12,7 @@ export * from './http/http-error.filter';
 export * from './http/validation.pipe';
 export * from './http/compiled-check';
 export * as schema from './http/compiled-schemas';
-export * from './http/json-body';
+export * from './http/request-bodies';
 export * from './http/identifier.pipe';
 export * from './http/hang-up-signal';
 export * from './http/answer-recorder';

@@ -6,21 +6,25 @@ export interface FilterAnswer {
   headers: Record<string, string>;
 }
 
-/** What an exception filter answers for `exception`, through an Express-like response that records it. */
+/** What an exception filter answers for `exception`, through a Fastify-like reply that records it. */
 export function filterAnswer(filter: ExceptionFilter, exception: unknown): FilterAnswer {
   const sent: FilterAnswer = { status: 0, body: undefined, headers: {} };
-  const response = {
-    headersSent: false,
-    setHeader: (name: string, value: string) => void (sent.headers[name] = value),
+  const reply = {
+    sent: false,
+    header(name: string, value: string) {
+      sent.headers[name] = value;
+      return this;
+    },
     status(code: number) {
       sent.status = code;
       return this;
     },
-    json(body: unknown) {
+    send(body: unknown) {
       sent.body = body;
+      return this;
     },
   };
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  const host = { switchToHttp: () => ({ getResponse: () => reply }) } as unknown as ArgumentsHost;
   filter.catch(exception, host);
   return sent;
 }

@@ -8,7 +8,7 @@ import {
   TokenIssuer,
 } from '@careen/auth';
 import { createValidationPipe, HttpErrorFilter } from '@careen/service';
-import { type INestApplication } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { ExchangeMirror } from '../mirror/exchange-mirror';
@@ -28,7 +28,7 @@ const mirror = {
 };
 
 describe('POST /v1/orgs/:org/deploycheck', () => {
-  let app: INestApplication;
+  let app: NestFastifyApplication;
   let key: SigningKeyMaterial;
   let issuer: TokenIssuer;
   const as = async (principal: Principal) => `Bearer ${(await issuer.issue(principal)).accessToken}`;
@@ -54,10 +54,11 @@ describe('POST /v1/orgs/:org/deploycheck', () => {
       controllers: [DeployCheckController],
       providers: [DeployCheckService, { provide: ExchangeMirror, useValue: mirror }],
     }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     app.useGlobalPipes(createValidationPipe());
     app.useGlobalFilters(new HttpErrorFilter({ log() {}, error() {}, warn() {} }));
     await app.init();
+    await app.getHttpAdapter().getInstance().ready();
   });
 
   afterAll(async () => {

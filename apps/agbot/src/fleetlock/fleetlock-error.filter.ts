@@ -5,7 +5,7 @@
 import { isDatabaseUnavailable, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { FleetLockError } from './fleetlock.errors';
 
 @Catch()
@@ -13,11 +13,11 @@ export class FleetLockErrorFilter implements ExceptionFilter {
   constructor(@Inject(SERVICE_LOGGER) private readonly logger: JsonLogger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = host.switchToHttp().getResponse<FastifyReply>();
     const error = this.toFleetLockError(exception);
-    if (response.headersSent) return;
-    if (error.status === 503) response.setHeader('Retry-After', '1');
-    response.status(error.status).json(error.body);
+    if (response.sent) return;
+    if (error.status === 503) void response.header('Retry-After', '1');
+    void response.status(error.status).send(error.body);
   }
 
   private toFleetLockError(exception: unknown): FleetLockError {

@@ -12,7 +12,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { type Request } from 'express';
+import { type FastifyRequest } from 'fastify';
 import { FleetLockCaller } from './fleetlock-caller';
 import { FleetLockErrorFilter } from './fleetlock-error.filter';
 import {
@@ -129,7 +129,7 @@ export class FleetLockController {
     ),
   )
   @ApiResponse(UNAVAILABLE)
-  async preReboot(@Req() request: Request): Promise<FleetLockSlotResponse> {
+  async preReboot(@Req() request: FastifyRequest): Promise<FleetLockSlotResponse> {
     return this.fleetLock.preReboot(await this.authorizedClient(request));
   }
 
@@ -150,11 +150,11 @@ export class FleetLockController {
   @ApiResponse(UNAUTHENTICATED)
   @ApiResponse(FORBIDDEN)
   @ApiResponse(UNAVAILABLE)
-  async steadyState(@Req() request: Request): Promise<FleetLockReleaseResponse> {
+  async steadyState(@Req() request: FastifyRequest): Promise<FleetLockReleaseResponse> {
     return this.fleetLock.steadyState(await this.authorizedClient(request));
   }
 
-  private async authorizedClient(request: Request): Promise<FleetLockClient> {
+  private async authorizedClient(request: FastifyRequest): Promise<FleetLockClient> {
     assertFleetLockHeader(request.headers[FLEETLOCK_HEADER]);
     const org = this.fleetLock.org();
     const client = parseFleetLockBody(await readBody(request));
@@ -168,11 +168,11 @@ export class FleetLockController {
 }
 
 /** The JSON body: as parsed by the app when sent as JSON, otherwise read and parsed here. */
-async function readBody(request: Request): Promise<unknown> {
-  if (request.readableEnded || request.body !== undefined) return request.body as unknown;
+async function readBody(request: FastifyRequest): Promise<unknown> {
+  if (request.body !== undefined || request.raw.readableEnded) return request.body;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
+  for await (const chunk of request.raw as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES)
       throw new FleetLockError('invalid_client_params', `request body exceeds ${MAX_BODY_BYTES} bytes`);

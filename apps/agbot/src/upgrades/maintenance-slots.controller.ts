@@ -1,6 +1,6 @@
 import { OrgScoped, Roles } from '@careen/auth';
-import { hangUpSignal, IdentifierPipe } from '@careen/service';
-import { Body, Controller, Delete, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { HangUp, IdentifierPipe } from '@careen/service';
+import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -10,7 +10,6 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
 import { MaintenanceSlotRequestDto } from './dto/maintenance-slot-request.dto';
 import { UpgradeGrantResponse } from './dto/upgrade-grant.response';
 import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
@@ -43,9 +42,9 @@ export class MaintenanceSlotsController {
     @Param('node', new IdentifierPipe('node')) node: string,
     @Body() body: MaintenanceSlotRequestDto,
     @Query() query: UpgradeWaitQuery,
-    @Res({ passthrough: true }) response: Response,
+    @HangUp() hangUp: AbortSignal,
   ): Promise<UpgradeGrantResponse> {
-    return this.upgrades.grantMaintenance(org, node, body.leaseSeconds, query.wait, hangUpSignal(response));
+    return this.upgrades.grantMaintenance(org, node, body.leaseSeconds, query.wait, hangUp);
   }
 
   @Delete()

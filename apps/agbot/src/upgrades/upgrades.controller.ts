@@ -1,6 +1,6 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, Roles } from '@careen/auth';
-import { hangUpSignal, IdentifierPipe } from '@careen/service';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { HangUp, IdentifierPipe } from '@careen/service';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -11,7 +11,6 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
 import { UpgradeRequestDto } from './dto/upgrade-request.dto';
 import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
 import { UpgradeGrantResponse, UpgradeHolderListResponse } from './dto/upgrade-grant.response';
@@ -50,18 +49,11 @@ export class UpgradesController {
     @Param('node', new IdentifierPipe('node')) node: string,
     @Body() body: UpgradeRequestDto,
     @Query() query: UpgradeWaitQuery,
-    @Res({ passthrough: true }) response: Response,
+    @HangUp() hangUp: AbortSignal,
   ): Promise<UpgradeGrantResponse> {
     if (body.renew) return this.upgrades.renewUpgrade(actor, org, node, body.managementPolicy);
     // A caller that hangs up while waiting must not be granted a slot it will never use.
-    return this.upgrades.grantUpgrade(
-      actor,
-      org,
-      node,
-      body.managementPolicy,
-      query.wait,
-      hangUpSignal(response),
-    );
+    return this.upgrades.grantUpgrade(actor, org, node, body.managementPolicy, query.wait, hangUp);
   }
 
   @Delete('nodes/:node/upgrade')

@@ -3,6 +3,7 @@ import {
   Controller,
   Delete,
   Get,
+  Headers,
   HttpCode,
   Param,
   Post,
@@ -29,9 +30,8 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import { errorBody } from '@careen/service';
-import { type Request, type Response } from 'express';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AgentPackagesService } from './agent-packages.service';
 import { AgentPackageListResponse, AgentPackageResponse } from './dto/agent-package.response';
 import { ifRangeHolds, resolveRange } from './http-range';
@@ -69,8 +69,8 @@ export class AgentPackagesController {
   })
   async publish(
     @CurrentPrincipal() actor: Principal,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<AgentPackageResponse> {
     try {
       const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
@@ -81,14 +81,14 @@ export class AgentPackagesController {
       }
       const length = request.headers['content-length'];
       return await this.packages.publish(actor, {
-        body: request,
+        body: request.raw,
         declaredLength: length === undefined ? undefined : Number(length),
         signature: parseSignatureHeader(request.headers[SIGNATURE_HEADER]),
       });
     } catch (error) {
       // A refused upload may still be arriving: close the connection after the answer
       // rather than reading the rest of it.
-      if (!request.complete) response.setHeader('Connection', 'close');
+      if (!request.raw.complete) void response.header('Connection', 'close');
       throw error;
     }
   }
@@ -159,43 +159,35 @@ export class AgentPackagesController {
   })
   async download(
     @Param('version') version: string,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Headers('if-range') ifRange: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     const content = await this.packages.openContent(version);
     const { size, sha256 } = content.package;
     const etag = `"${sha256}"`;
-    const range = ifRangeHolds(request.get('if-range'), etag)
+    const range = ifRangeHolds(ifRange, etag)
       ? resolveRange(request.headers.range, size)
       : { kind: 'whole' as const };
-    response.setHeader('Accept-Ranges', 'bytes');
-    response.setHeader('ETag', etag);
-    response.setHeader('Cache-Control', 'private, no-transform');
+    void response.headers({ 'Accept-Ranges': 'bytes', ETag: etag, 'Cache-Control': 'private, no-transform' });
     if (range.kind === 'unsatisfiable') {
-      response.setHeader('Content-Range', `bytes */${size}`);
-      response
+      void response
         .status(416)
-        .json(errorBody(416, `the range ${request.headers.range ?? ''} is outside the ${size}-byte package`));
+        .header('Content-Range', `bytes */${size}`)
+        .send(errorBody(416, `the range ${request.headers.range ?? ''} is outside the ${size}-byte package`));
       return;
     }
     const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
-    response.status(range.kind === 'partial' ? 206 : 200);
-    if (range.kind === 'partial') response.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
-    response.setHeader('Content-Type', 'application/gzip');
-    response.setHeader('Content-Length', String(end - start + 1));
-    response.setHeader(
-      'Content-Disposition',
-      `attachment; filename="careen-agent-package-${content.package.version}.tar.gz"`,
-    );
-    if (request.method === 'HEAD') {
-      response.end();
-      return;
-    }
-    try {
-      await pipeline(Readable.from(content.read(start, end)), response);
-    } catch {
-      // The headers are gone: a connection cut short of Content-Length is the signal left.
-      response.destroy();
-    }
+    if (range.kind === 'partial')
+      void response.status(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
+    void response.headers({
+      'Content-Type': 'application/gzip',
+      'Content-Length': String(end - start + 1),
+      'Content-Disposition': `attachment; filename="careen-agent-package-${content.package.version}.tar.gz"`,
+    });
+    // Once the headers are gone, a stream that fails is cut short of Content-Length: the
+    // signal left to the client. A HEAD gets an empty stream, which keeps that Content-Length
+    // (an empty payload would be answered with 0).
+    void response.send(Readable.from(request.method === 'HEAD' ? [] : content.read(start, end)));
   }
 }

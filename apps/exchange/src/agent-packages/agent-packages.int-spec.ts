@@ -337,6 +337,17 @@ describe('exchange: agent packages', () => {
       expect(whole.headers.get('content-type')).toBe('application/gzip');
     });
 
+    it("answers HEAD with the whole package's headers and no body", async () => {
+      const response = await fetch(new URL('/v1/agent-packages/3.0.0/content', exchange.url), {
+        method: 'HEAD',
+        headers: authorization(root),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-length')).toBe(String(big.length));
+      expect(response.headers.get('etag')).toBe(`"${sha256(big)}"`);
+      expect((await response.arrayBuffer()).byteLength).toBe(0);
+    });
+
     it('resumes a download: two ranges across storage chunks reassemble the package', async () => {
       const half = Math.floor(big.length / 2);
       const first = await download('3.0.0', { range: `bytes=0-${half - 1}` });

@@ -1,8 +1,8 @@
 import { Public } from '@careen/auth';
 import { createHash } from 'node:crypto';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { type JSONWebKeySet } from 'jose';
-import { Body, Controller, Get, Header, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { TokenRequestDto } from './dto/token-request.dto';
@@ -49,12 +49,25 @@ export class TokenController {
       ETag: { description: 'send it back as If-None-Match to revalidate', schema: { type: 'string' } },
     },
   })
-  // Caches are invited to keep the set; Express answers their revalidation from the ETag.
+  // Caches are invited to keep the set, and to revalidate it with its ETag.
   @ApiResponse({ status: 304, description: 'the key set is the one whose ETag came as If-None-Match' })
   @Header('Cache-Control', 'public, max-age=300')
-  jwks(@Res({ passthrough: true }) response: Response): JSONWebKeySet {
+  jwks(
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) response: FastifyReply,
+  ): JSONWebKeySet | undefined {
     const jwks = this.keys.jwks();
-    response.setHeader('ETag', `"${createHash('sha256').update(JSON.stringify(jwks)).digest('base64url')}"`);
-    return jwks;
+    const etag = `"${createHash('sha256').update(JSON.stringify(jwks)).digest('base64url')}"`;
+    void response.header('ETag', etag);
+    if (!matchesEtag(ifNoneMatch, etag)) return jwks;
+    void response.status(304);
+    return undefined;
   }
+}
+
+/** Whether an If-None-Match list names the ETag (compared weakly, as RFC 9110 asks) or is `*`. */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const strong = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || strong(tag) === strong(etag));
 }

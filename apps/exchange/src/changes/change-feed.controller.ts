@@ -1,6 +1,6 @@
 import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
-import { hangUpSignal } from '@careen/service';
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { HangUp } from '@careen/service';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -10,7 +10,6 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
 import { ChangeFeedService } from './change-feed.service';
 import { ChangeFeedResponse, ChangeHeadResponse } from './dto/change-feed.response';
 import { ChangeQueryDto } from './dto/change-query.dto';
@@ -54,9 +53,9 @@ export class ChangeFeedController {
     @CurrentPrincipal() principal: Principal,
     @Param('org') org: string,
     @Query() query: ChangeQueryDto,
-    @Res({ passthrough: true }) response: Response,
+    @HangUp() hangUp: AbortSignal,
   ): Promise<ChangeFeedResponse> {
     // A poller that hangs up stops waiting at once.
-    return this.feed.read(principal, org, query, hangUpSignal(response));
+    return this.feed.read(principal, org, query, hangUp);
   }
 }

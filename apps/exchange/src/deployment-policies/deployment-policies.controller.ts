@@ -10,7 +10,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { DeploymentPoliciesService } from './deployment-policies.service';
 import { DeploymentPolicyListResponse, DeploymentPolicyResponse } from './dto/deployment-policy.response';
 import { PutDeploymentPolicyDto } from './dto/put-deployment-policy.dto';
@@ -33,10 +33,10 @@ export class DeploymentPoliciesController {
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
     @Body() body: PutDeploymentPolicyDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<DeploymentPolicyResponse> {
     const { created, policy } = await this.policies.put(org, name, body);
-    response.status(created ? 201 : 200);
+    void response.status(created ? 201 : 200);
     return policy;
   }
 

@@ -12,7 +12,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { ManagementPolicyDto } from './dto/management-policy.dto';
 import {
   AppliesToResponse,
@@ -49,10 +49,10 @@ export class ManagementPoliciesController {
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
     @Body() body: ManagementPolicyDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<ManagementPolicyResponse> {
     const { created, policy } = await this.policies.publish(actor, org, name, body);
-    response.status(created ? 201 : 200);
+    void response.status(created ? 201 : 200);
     return policy;
   }
 

@@ -10,7 +10,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { ListNodesQuery } from './dto/list-nodes.query';
 import { NodeStatusDto } from './dto/node-status.dto';
 import { NodeWorkloadsDto } from './dto/node-workloads.dto';
@@ -44,10 +44,10 @@ export class NodesController {
     @Param('org') org: string,
     @Param('id', new IdentifierPipe('id')) id: string,
     @Body() body: RegisterNodeDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<RegisteredNodeResponse> {
     const { created, answer } = await this.nodes.register(actor, org, id, body);
-    response.status(created ? 201 : 200);
+    void response.status(created ? 201 : 200);
     return answer;
   }
 

@@ -11,7 +11,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { ListServicesQuery } from './dto/list-services.query';
 import { PutServiceDto } from './dto/put-service.dto';
 import { ServiceListResponse, ServiceResponse } from './dto/service.response';
@@ -38,10 +38,10 @@ export class ServicesController {
     @Param('org') org: string,
     @Param('id', new IdentifierPipe('id')) id: string,
     @Body() body: PutServiceDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<ServiceResponse> {
     const { created, service } = await this.services.put(org, id, body);
-    response.status(created ? 201 : 200);
+    void response.status(created ? 201 : 200);
     return service;
   }
 

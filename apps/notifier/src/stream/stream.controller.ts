@@ -1,6 +1,6 @@
 import { assertAccess, CurrentPrincipal, type Principal } from '@careen/auth';
 import { DomainError, IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
-import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -13,7 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { type Request, type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { OrgQuery } from '../org.query';
 import { ProjectEventStream } from './project-event-stream';
 
@@ -61,13 +61,15 @@ export class StreamController {
     @CurrentPrincipal() actor: Principal,
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     const org = query.org ?? actor.org;
     assertAccess(actor, { org });
     const after = lastEventId === undefined || lastEventId === '' ? undefined : sequence(lastEventId);
     const open = await this.stream.follow(org, query.project_id, after);
+    // The stream is written here, event by event, for as long as the client stays.
+    reply.hijack();
+    const response = reply.raw;
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -76,7 +78,7 @@ export class StreamController {
     });
     response.write(`retry: ${RETRY_MS}\n\n`);
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    request.once('close', () => {
+    reply.request.raw.once('close', () => {
       clearInterval(heartbeat);
       open.close();
     });

@@ -1,4 +1,5 @@
-import { Controller, Get, type INestApplication, Param } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from '../auth.errors';
@@ -117,7 +118,7 @@ class DocsController {
 const basic = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
 
 describe('AuthGuard', () => {
-  let app: INestApplication;
+  let app: NestFastifyApplication;
   let key: SigningKeyMaterial;
   let issuer: TokenIssuer;
   const basicAuthenticator = new InMemoryBasicAuthenticator();
@@ -138,8 +139,9 @@ describe('AuthGuard', () => {
       ],
       controllers: [ProbeController, PackagesController, HeartbeatController, DocsController],
     }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     await app.init();
+    await app.getHttpAdapter().getInstance().ready();
   });
 
   afterAll(async () => {

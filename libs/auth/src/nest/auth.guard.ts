@@ -20,8 +20,9 @@ import { ORG_SCOPE_PARAM } from './org-scoped.decorator';
 import { PUBLIC_ROUTE } from './public.decorator';
 import { REQUIRED_ROLES } from './roles.decorator';
 
+/** What the guard needs of the reply (Fastify's). */
 interface HeaderSink {
-  setHeader?: (name: string, value: string) => unknown;
+  header(name: string, value: string): unknown;
 }
 
 @Injectable()
@@ -46,7 +47,7 @@ export class AuthGuard implements CanActivate {
     } catch (error) {
       if (!isAuthError(error)) throw error;
       if (error instanceof AuthenticationError) {
-        http.getResponse<HeaderSink>().setHeader?.('WWW-Authenticate', WWW_AUTHENTICATE);
+        http.getResponse<HeaderSink>().header('WWW-Authenticate', WWW_AUTHENTICATE);
       }
       throw authErrorToHttp(error);
     }

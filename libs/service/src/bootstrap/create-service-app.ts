@@ -1,17 +1,17 @@
 /**
- * Builds a hub service's HTTP app the same way in production and in tests: JSON bodies with
- * a size limit, validated DTOs, one error shape, request metrics and OpenAPI at /docs.
+ * Builds a hub service's HTTP app the same way in production and in tests: Nest on Fastify,
+ * JSON bodies with a size limit, validated DTOs, one error shape, request metrics and OpenAPI
+ * at /docs.
  */
 import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { type Server } from 'node:http';
 import { documentCommonErrors } from '../http/common-error-responses';
 import { HttpErrorFilter } from '../http/http-error.filter';
-import { DEFAULT_BODY_LIMIT, useJsonBody } from '../http/json-body';
+import { ServiceFastifyAdapter, useRequestBodies } from '../http/request-bodies';
 import { createValidationPipe } from '../http/validation.pipe';
-import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
+import { useHttpMetrics } from '../metrics/http-metrics.hook';
 import { MetricsRegistry } from '../metrics/metrics.registry';
 
 /**
@@ -21,11 +21,16 @@ import { MetricsRegistry } from '../metrics/metrics.registry';
  */
 export const KEEP_ALIVE_SECONDS = 65;
 
+/**
+ * The longest path parameter routed. Longer ones reach the route, whose pipe refuses them by
+ * name with a 400, rather than answering 404 as if the route did not exist.
+ */
+const MAX_PARAM_LENGTH = 2048;
+
 export interface ServiceAppOptions {
   service: string;
   description: string;
   logger: LoggerService;
-  bodyLimit?: string;
   /** Takes YAML request bodies as text, besides JSON. */
   yamlBodies?: boolean;
 }
@@ -33,26 +38,25 @@ export interface ServiceAppOptions {
 export async function createServiceApp(
   module: Type | object,
   options: ServiceAppOptions,
-): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(module as Type, {
-    bodyParser: false,
-    logger: options.logger,
+): Promise<NestFastifyApplication> {
+  const adapter = new ServiceFastifyAdapter({
+    keepAliveTimeout: KEEP_ALIVE_SECONDS * 1000,
     // The HTTP server closes last, once the service has stopped its work (the change feed has
     // answered its waiting polls): every connection still open then is closed with it, one that
     // never carried a request too, which Node would otherwise wait for its client to close.
     forceCloseConnections: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
-  const server = app.getHttpServer() as Server;
-  server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
-  // Longer still, or Node could time a request's headers out on a connection kept open.
-  server.headersTimeout = (KEEP_ALIVE_SECONDS + 1) * 1000;
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  // No ETag hashed over every JSON answer: API clients do not revalidate them. A route whose
-  // answer is worth revalidating (the key set, a package) sets its own.
-  app.set('etag', false);
-  app.use(httpMetricsMiddleware(app.get(MetricsRegistry)));
-  useJsonBody(app, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.yamlBodies);
+  const app = await NestFactory.create<NestFastifyApplication>(module as Type, adapter, {
+    bodyParser: false,
+    logger: options.logger,
+  });
+  // Longer than the keep-alive, or Node could time a request's headers out on a connection
+  // kept open.
+  app.getHttpServer().headersTimeout = (KEEP_ALIVE_SECONDS + 1) * 1000;
+  const fastify = app.getHttpAdapter().getInstance();
+  useHttpMetrics(fastify, app.get(MetricsRegistry));
+  useRequestBodies(fastify, options.yamlBodies);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpErrorFilter(options.logger));
   const document = SwaggerModule.createDocument(

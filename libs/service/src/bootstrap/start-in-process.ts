@@ -3,10 +3,10 @@
  * same HTTP pipeline) on a free loopback port: how tests and benchmarks run real services.
  */
 import { createLogger, NestJsonLogger, type LoggerOptions } from '@careen/telemetry';
-import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '../config/load-config';
 import { type ServiceConfig } from '../config/service-config';
-import { answerRecorder } from '../http/answer-recorder';
+import { recordAnswers } from '../http/answer-recorder';
 import { createServiceApp } from './create-service-app';
 import { type ServiceDefinition } from './run-service';
 
@@ -14,7 +14,7 @@ type LogDestination = NonNullable<LoggerOptions['destination']>;
 
 export interface InProcessService<C extends ServiceConfig> {
   url: string;
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   config: C;
   /** Closes the service; calling it again waits for the same close. */
   close(): Promise<void>;
@@ -54,7 +54,7 @@ export async function startServiceInProcess<C extends ServiceConfig>(
   });
   // `npm test` keeps samples of every answer for the contract check (test-e2e/contract).
   const answers = process.env.CAREEN_RECORD_ANSWERS;
-  if (answers) app.use(answerRecorder(answers, definition.service));
+  if (answers) recordAnswers(app.getHttpAdapter().getInstance(), answers, definition.service);
   await app.listen(0, '127.0.0.1');
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close());

@@ -1,4 +1,3 @@
-import { type Response } from 'express';
 import { once } from 'node:events';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -12,7 +11,7 @@ describe('hangUpSignal', () => {
   beforeEach(async () => {
     signals = new Promise((resolve) => {
       server = createServer((_request, response) => {
-        resolve({ signal: hangUpSignal(response as unknown as Response), response });
+        resolve({ signal: hangUpSignal(response), response });
         answer(response);
       });
     });

@@ -11,7 +11,7 @@ import {
   HttpException,
   type LoggerService,
 } from '@nestjs/common';
-import { type Response } from 'express';
+import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable, isTransientConflict } from './database-unavailable';
 import { statusOfErrorKind } from './domain-error.status';
 import { errorBody, type ErrorBody, type ErrorDetails } from './error-body';
@@ -21,7 +21,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   constructor(private readonly logger: LoggerService) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = host.switchToHttp().getResponse<FastifyReply>();
     const retry = isDatabaseUnavailable(exception)
       ? 'the database is unavailable; try again shortly'
       : isTransientConflict(exception)
@@ -36,10 +36,10 @@ export class HttpErrorFilter implements ExceptionFilter {
         'HttpErrorFilter',
       );
     }
-    if (response.headersSent) return;
-    if (body.statusCode === 401) response.setHeader('WWW-Authenticate', 'Bearer, Basic realm="careen"');
-    if (retry) response.setHeader('Retry-After', '1');
-    response.status(body.statusCode).json(body);
+    if (response.sent) return;
+    if (body.statusCode === 401) void response.header('WWW-Authenticate', 'Bearer, Basic realm="careen"');
+    if (retry) void response.header('Retry-After', '1');
+    void response.status(body.statusCode).send(body);
   }
 }
 
