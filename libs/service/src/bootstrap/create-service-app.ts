@@ -22,8 +22,9 @@ import { MetricsRegistry } from '../metrics/metrics.registry';
 export const KEEP_ALIVE_SECONDS = 65;
 
 /**
- * The longest path parameter routed. Longer ones reach the route, whose pipe refuses them by
- * name with a 400, rather than answering 404 as if the route did not exist.
+ * The longest path parameter routed (Fastify's own default is 100 characters): an identifier
+ * over its rule's length still reaches its route, whose pipe refuses it by name with a 400,
+ * rather than a 404 as if the route did not exist.
  */
 const MAX_PARAM_LENGTH = 2048;
 
