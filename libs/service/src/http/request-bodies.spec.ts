@@ -19,13 +19,7 @@ describe('parseJsonBody', () => {
       /^malformed JSON body: .*prototype/,
     ],
   ])('refuses %s with a 400 that names it', (_what, text, message) => {
-    let refusal: unknown;
-    try {
-      parseJsonBody(text);
-    } catch (error) {
-      refusal = error;
-    }
-    expect(refusal).toBeInstanceOf(BadRequestException);
-    expect((refusal as BadRequestException).message).toMatch(message);
+    expect(() => parseJsonBody(text)).toThrow(BadRequestException);
+    expect(() => parseJsonBody(text)).toThrow(message);
   });
 });

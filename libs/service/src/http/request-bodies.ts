@@ -10,7 +10,7 @@ import { type FastifyError, type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { errorBody } from './error-body';
 
-export const BODY_LIMIT = { bytes: 1024 * 1024, name: '1mb' };
+const BODY_LIMIT = { bytes: 1024 * 1024, name: '1mb' };
 
 /** The media types a YAML body may come as. */
 export const YAML_MEDIA_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
