@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { buildPackage, signingPair, signPackage } from '../testing/agent-package.fixture';
 import { PackageVerifier, VerificationError } from './package-verifier';
 
+const sha256Of = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+
 describe('PackageVerifier', () => {
   const trusted = signingPair();
   const stranger = signingPair();
@@ -14,7 +16,7 @@ describe('PackageVerifier', () => {
   const described = (overrides: Partial<{ size: number; sha256: string; signature: string }> = {}) => ({
     version: '2.0.0',
     size: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: sha256Of(bytes),
     signature: signPackage(bytes, trusted),
     ...overrides,
   });
@@ -50,6 +52,22 @@ describe('PackageVerifier', () => {
       'not signed',
     );
     await expect(new PackageVerifier([]).verify(file, unsigned)).resolves.toBeUndefined();
+  });
+
+  it('refuses a file that is not a gzipped tarball, though its size and sha256 match', async () => {
+    const garbled = join(dir, 'garbled.tar.gz');
+    const garbage = Buffer.from('not a package at all');
+    await writeFile(garbled, garbage);
+    const pkg = { version: '2.0.0', size: garbage.length, sha256: sha256Of(garbage) };
+    await expect(new PackageVerifier([]).verify(garbled, pkg)).rejects.toThrow(
+      new VerificationError('the package cannot be read: incorrect header check'),
+    );
+  });
+
+  it('lets a file system error through as it came: the node could not read its copy, the package is not at fault', async () => {
+    const verifying = new PackageVerifier([]).verify(join(dir, 'gone.tar.gz'), described());
+    await expect(verifying).rejects.toMatchObject({ code: 'ENOENT', syscall: 'stat' });
+    await expect(verifying).rejects.not.toBeInstanceOf(VerificationError);
   });
 
   it('refuses a package whose manifest names another version', async () => {

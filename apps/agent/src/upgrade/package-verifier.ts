@@ -2,6 +2,9 @@
  * Checks a downloaded package before anything of it is used: its size and sha256 against the
  * exchange's record, its ed25519 signature against the configured trusted keys (when any are
  * configured, an unsigned package is refused), and that its manifest names the version expected.
+ * Only a fault of the package is a VerificationError; when the node cannot read its own copy (out
+ * of file handles, a disk error), the file system's error leaves as it came, and says nothing
+ * about the package.
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -74,7 +77,13 @@ async function readManifestVersion(file: string): Promise<string | undefined> {
     }
     await feeding;
   } catch (error) {
+    if (isFileSystemError(error)) throw error;
     throw new VerificationError(`the package cannot be read: ${(error as Error).message}`);
   }
   return version;
+}
+
+/** An error of a system call (open, read), as Node's file system raises them: the node's, not the package's. */
+function isFileSystemError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | undefined)?.syscall === 'string';
 }

@@ -6,8 +6,9 @@
  *                                     any failure after install → failed → rolling-back
  *                                                                → (restart) → rolled-back | rollback-failed
  *
- * A bad download ends in download-failed; a package that fails its checks in precheck-failed
- * and is never installed. A failed version is remembered and not tried again. Each new step
+ * A bad download ends in download-failed, as does a package the node could not read to check it
+ * (both are tried again later); a package that fails its checks ends in precheck-failed and is
+ * never installed. A failed version is remembered and not tried again. Each new step
  * (the download, the install) begins with its status, which the exchange refuses once the
  * policy is disabled or paused, as the agbot refuses its grant: the enactment then stops
  * before the step and is planned again later. A failed rollback keeps the HA group's slot.
@@ -22,7 +23,7 @@ import { type AgentMemory } from '../state/agent-memory';
 import { PolicyStopped } from '../enactment/policy-stopped';
 import { type InstallStrategy, type Restarter } from './install-strategy';
 import { type PackageDownload } from './package-download';
-import { type PackageVerifier } from './package-verifier';
+import { type PackageVerifier, VerificationError } from './package-verifier';
 
 export interface UpgradeReporter {
   /** Writes the policy's status for this node; keeps trying until the exchange takes it. */
@@ -32,7 +33,7 @@ export interface UpgradeReporter {
 }
 
 export interface UpgradeDeps {
-  download: PackageDownload;
+  download: Pick<PackageDownload, 'fetch' | 'discard'>;
   verifier: PackageVerifier;
   strategy: InstallStrategy;
   restarter: Restarter;
@@ -132,6 +133,12 @@ export class UpgradeRunner {
     try {
       await verifier.verify(file, pkg);
     } catch (error) {
+      // The node could not read its own copy: the package is not at fault, and is tried again.
+      if (!(error instanceof VerificationError)) {
+        const why = `the downloaded package could not be read: ${(error as Error).message}`;
+        logger.warn({ version: upgrade.version, error: why }, 'package not checked; will try again later');
+        return this.end(upgrade, 'download-failed', haGroup, why);
+      }
       await download.discard(upgrade.version);
       this.deps.memory.markFailed(upgrade.version);
       logger.warn({ version: upgrade.version, error: (error as Error).message }, 'package refused');
