@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- fleet [agents] [windowSeconds] [groupSize] [exchangeReplicas] [simulators]`
- * (default 5000, 60, 5, 1, 1): a fleet of simulated agents (the agent's own core, spread over
+ * (default 5000, 60, 5, 1, one per 2,500 agents): a fleet of simulated agents (the agent's own core, spread over
  * `simulators` processes) against an exchange and an agbot each in its own process, on a
  * private Postgres and NATS; with
  * several exchange replicas, each in its own process behind a round-robin TCP proxy in this
@@ -38,7 +38,14 @@ const AGENTS = Number(process.argv[2] ?? 5_000);
 const WINDOW_SECONDS = Number(process.argv[3] ?? 60);
 const GROUP_SIZE = Number(process.argv[4] ?? 5);
 const EXCHANGE_REPLICAS = Number(process.argv[5] ?? 1);
-const SIMULATORS = Number(process.argv[6] ?? 1);
+/**
+ * During a rollout a simulated agent holds up to five descriptors at once (its long poll, a status
+ * write, the download and its file, a wait for its group's slot), each agent with a pool of its
+ * own: 2,500 agents keep one process well inside a 20,000 open-file limit. Past it, agents fail
+ * with EMFILE on their own side, which the bench would count against the hub.
+ */
+const AGENTS_PER_SIMULATOR = 2_500;
+const SIMULATORS = Number(process.argv[6] ?? Math.ceil(AGENTS / AGENTS_PER_SIMULATOR));
 const ROOT_PASSWORD = 'bench-password';
 const NODE_TOKEN = 'bench-node-token-secret';
 const POLL_SECONDS = 30;
