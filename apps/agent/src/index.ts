@@ -9,4 +9,5 @@ export {
   type SimulatedFleetOptions,
   type TimelineEntry,
 } from './simulator/simulated-fleet';
+export { nodesRunning } from './simulator/nodes-running';
 export { simulatedAgentPackage } from './simulator/simulated-package';

@@ -8,8 +8,12 @@
  * finds the same org, nodes, groups and policies.
  */
 import { createWriteStream } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { simulatedAgentPackage, startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
+import {
+  nodesRunning,
+  simulatedAgentPackage,
+  startSimulatedFleet,
+  type SimulatedFleet,
+} from '@careen/agent/src/index';
 import { dataOf, type Notifier, type ServiceClient } from '@careen/api-client';
 import { connectBus } from '@careen/bus';
 import { ExchangeClient } from '@careen/service';
@@ -48,6 +52,8 @@ export interface DemoFleetOptions {
   logLevel: string;
   /** Prints a line on the launcher's console. */
   print: (line: string) => void;
+  /** A stop was requested: the wait for the demo app ends at once. */
+  signal?: AbortSignal;
 }
 
 /** The steps of an agent upgrade shown on the console; the others are in the log. */
@@ -209,7 +215,15 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   // The app's replicas land on the nodes whose agents come first, so where it runs differs from start
   // to start: the summary names them, and what is tried next (a maintenance session) finds them.
   const appHosts = options.agbotUrl
-    ? await runningApp(started, Math.min(replicas ?? options.nodes, options.nodes))
+    ? await nodesRunning(
+        started.agents,
+        DEMO_DEPLOYMENT_POLICY,
+        Math.min(replicas ?? options.nodes, options.nodes),
+        {
+          timeoutMs: APP_PLACEMENT_MS,
+          signal: options.signal,
+        },
+      )
     : [];
   const vnfManager =
     options.withMaintenance && options.natsUrl
@@ -229,19 +243,6 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       await new Promise<void>((resolve) => log.end(resolve));
     },
   };
-}
-
-/** The nodes that run the demo app, once `replicas` of them do or after half a minute, whichever is first. */
-async function runningApp(fleet: SimulatedFleet, replicas: number): Promise<string[]> {
-  const hosts = () =>
-    fleet.agents
-      .filter((agent) =>
-        agent.runtime.actual().some((workload) => workload.deploymentPolicy === DEMO_DEPLOYMENT_POLICY),
-      )
-      .map((agent) => agent.node);
-  const deadline = Date.now() + APP_PLACEMENT_MS;
-  while (hosts().length < replicas && Date.now() < deadline) await sleep(100);
-  return hosts();
 }
 
 /**

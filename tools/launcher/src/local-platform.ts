@@ -150,7 +150,7 @@ export class LocalPlatform {
   }
 
   /** The simulated agents of the demo, once the exchange (and the agbot, when here) are ready. */
-  async startDemoFleet(credentials: LocalCredentials): Promise<void> {
+  async startDemoFleet(credentials: LocalCredentials, stopSignal: AbortSignal): Promise<void> {
     const demo = this.config.demo;
     if (!demo || this.shutdown.signal.aborted) return;
     this.print(`Starting the demo fleet: ${demo.nodes} simulated agents in ${demo.haGroups} HA groups…`);
@@ -169,6 +169,7 @@ export class LocalPlatform {
       logFile: join(this.config.state.logs, 'demo-fleet.log'),
       logLevel: this.config.logLevel,
       print: this.print,
+      signal: AbortSignal.any([stopSignal, this.shutdown.signal]),
     });
     // A stop that came while it started found nothing to stop yet.
     if (this.shutdown.signal.aborted) await fleet.stop();

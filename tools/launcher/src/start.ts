@@ -80,7 +80,7 @@ async function run(config: StartConfig, platform: LocalPlatform, stop: StopReque
   if (stop.signal.aborted) return;
   await platform.startServices(credentials, stop.signal);
   if (stop.signal.aborted) return;
-  await platform.startDemoFleet(credentials);
+  await platform.startDemoFleet(credentials, stop.signal);
   if (stop.signal.aborted) return;
   await platform.startConsole();
   if (stop.signal.aborted) return;
