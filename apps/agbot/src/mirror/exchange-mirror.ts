@@ -74,16 +74,25 @@ export class ExchangeMirror {
    * Moves the nodes' `status.lastHeartbeat` forward to `seenAt` (never back), for nodes the
    * exchange saw poll without reporting a status. A node change applied later may carry an
    * older heartbeat along; the node's next poll moves it forward again. Answers the nodes moved.
+   *
+   * A node whose row another transaction holds is skipped, not waited for: waiting, with a
+   * fleet's nodes in whatever order, deadlocked against other transactions on those rows under
+   * load, and the node's next poll moves its heartbeat on anyway.
    */
   async markSeen(org: string, nodes: readonly string[], seenAt: string): Promise<number> {
     const [, count] = (await this.dataSource.query(
-      `UPDATE agbot.nodes
+      `WITH free AS (
+         SELECT org, id FROM agbot.nodes
+         WHERE org = $1 AND id = ANY($2)
+           AND coalesce((data -> 'status' ->> 'lastHeartbeat')::timestamptz < $4::timestamptz, true)
+         FOR NO KEY UPDATE SKIP LOCKED
+       )
+       UPDATE agbot.nodes n
        SET data = jsonb_set(
-         data, '{status}',
-         CASE WHEN jsonb_typeof(data -> 'status') = 'object' THEN data -> 'status' ELSE '{}'::jsonb END
+         n.data, '{status}',
+         CASE WHEN jsonb_typeof(n.data -> 'status') = 'object' THEN n.data -> 'status' ELSE '{}'::jsonb END
            || jsonb_build_object('lastHeartbeat', $3::text))
-       WHERE org = $1 AND id = ANY($2)
-         AND coalesce((data -> 'status' ->> 'lastHeartbeat')::timestamptz < $4::timestamptz, true)`,
+       FROM free WHERE n.org = free.org AND n.id = free.id`,
       // The time as sent (an ISO string, as the exchange writes it) and as a time to compare.
       [org, nodes, seenAt, seenAt],
     )) as [unknown, number];

@@ -296,7 +296,9 @@ export class GrantStore {
 
   /**
    * A heartbeat of the holder renews its agent-upgrade lease, unless the lease was renewed since
-   * that heartbeat (a change replayed late, or one that only carries an old heartbeat along).
+   * that heartbeat (a change replayed late, or one that only carries an old heartbeat along). A
+   * slot whose row another transaction holds is skipped, not waited for: waiting deadlocked
+   * under load, and the holder's next heartbeat, well inside its lease, renews it.
    */
   async renewOnHeartbeat(
     manager: EntityManager,
@@ -306,10 +308,15 @@ export class GrantStore {
     leaseSeconds: number,
   ): Promise<void> {
     await manager.query(
-      `UPDATE agbot.upgrade_grants
+      `WITH free AS (
+         SELECT org, node, holder_kind FROM agbot.upgrade_grants
+         WHERE org = $1 AND node = ANY($2) AND holder_kind = 'agent-upgrade'
+           AND lease_expires_at - make_interval(secs => $3) < $4
+         FOR NO KEY UPDATE SKIP LOCKED
+       )
+       UPDATE agbot.upgrade_grants g
        SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $3)
-       WHERE org = $1 AND node = ANY($2) AND holder_kind = 'agent-upgrade'
-         AND lease_expires_at - make_interval(secs => $3) < $4`,
+       FROM free WHERE g.org = free.org AND g.node = free.node AND g.holder_kind = free.holder_kind`,
       [org, nodes, leaseSeconds, heartbeat],
     );
   }

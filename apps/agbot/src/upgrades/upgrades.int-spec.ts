@@ -14,7 +14,9 @@ import {
   type Credentials,
 } from '@careen/testing';
 import { type BusConnection } from '@careen/bus';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { GrantStore } from './grant-store';
 import { UpgradeMonitor } from './upgrade-monitor';
 import { findViolations, readTimeline } from './upgrade-timeline';
 import { nodeChangeData, statusChangeData, UpgradeHub } from './upgrades.fixtures';
@@ -551,6 +553,39 @@ describe('agent-upgrade grants', () => {
       await heartbeat('s3', new Date(Date.parse(granted.body.grantedAt) - 1_000));
       expect(await leaseOf('s3')).toBe(leased);
       await heartbeat('s3', new Date(Date.now() + 5));
+      expect(await leaseOf('s3')).toBeGreaterThan(leased);
+      expect((await release('s3')).status).toBe(204);
+    });
+
+    it("skips a holder's lease that another transaction holds on a heartbeat, without waiting", async () => {
+      const granted = await upgrade('s3', 'nmp-s');
+      const leased = Date.parse(granted.body.leaseExpiresAt);
+      const agbot = hub.agbots[0]!;
+      const renewNow = () =>
+        agbot.app
+          .get(GrantStore)
+          .renewOnHeartbeat(
+            agbot.app.get(DataSource).manager,
+            'acme',
+            ['s3'],
+            new Date(Date.now() + 5),
+            agbot.config.CAREEN_UPGRADE_LEASE_SECONDS,
+          );
+      const holder = new Client({ connectionString: infra.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(
+          `SELECT 1 FROM agbot.upgrade_grants WHERE org = 'acme' AND node = 's3' FOR UPDATE`,
+        );
+        // Were the row waited for, this would not settle until the holder ends, past the test's timeout.
+        await renewNow();
+        expect(await leaseOf('s3')).toBe(leased);
+      } finally {
+        await holder.query('ROLLBACK');
+        await holder.end();
+      }
+      await renewNow();
       expect(await leaseOf('s3')).toBeGreaterThan(leased);
       expect((await release('s3')).status).toBe(204);
     });
