@@ -1,11 +1,10 @@
 /**
  * The heartbeats the exchange passes on (NodesSeen) move the mirror's nodes forward without
  * waiting for a node's row that another transaction holds: under load, that wait deadlocked
- * against the transactions applying the exchange's changes.
+ * against other transactions on those rows.
  */
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { useTestInfra, withClient } from '@careen/testing';
-import { Client } from 'pg';
+import { useTestInfra, whileRowsLocked, withClient } from '@careen/testing';
 import { type AgbotConfig } from '../agbot.config';
 import { agbotService } from '../agbot.service';
 import { ExchangeMirror } from './exchange-mirror';
@@ -43,19 +42,16 @@ describe('the mirror taking heartbeats', () => {
   });
 
   it('skips a node whose row another transaction holds, and takes the others without waiting', async () => {
-    const holder = new Client({ connectionString: infra.databaseUrl });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query(`SELECT 1 FROM agbot.nodes WHERE org = 'acme' AND id = 'beat-2' FOR UPDATE`);
-      // Were the row waited for, this would not settle until the holder ends, past the test's timeout.
-      expect(await mirror.markSeen('acme', nodes, '2026-01-01T00:02:00.000Z')).toBe(2);
-      expect(await heartbeatOf('beat-1')).toBe('2026-01-01T00:02:00.000Z');
-      expect(await heartbeatOf('beat-3')).toBe('2026-01-01T00:02:00.000Z');
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    }
+    await whileRowsLocked(
+      infra.databaseUrl,
+      `SELECT 1 FROM agbot.nodes WHERE org = 'acme' AND id = 'beat-2' FOR UPDATE`,
+      async () => {
+        // Were the row waited for, this would not settle until the lock ends, past the test's timeout.
+        expect(await mirror.markSeen('acme', nodes, '2026-01-01T00:02:00.000Z')).toBe(2);
+        expect(await heartbeatOf('beat-1')).toBe('2026-01-01T00:02:00.000Z');
+        expect(await heartbeatOf('beat-3')).toBe('2026-01-01T00:02:00.000Z');
+      },
+    );
     expect(await heartbeatOf('beat-2')).toBe('2026-01-01T00:01:00.000Z');
     // The node's next poll moves it on.
     expect(await mirror.markSeen('acme', ['beat-2'], '2026-01-01T00:02:30.000Z')).toBe(1);

@@ -11,10 +11,10 @@ import {
   itRefusesBadBodies,
   readStream,
   useTestInfra,
+  whileRowsLocked,
   type Credentials,
 } from '@careen/testing';
 import { type BusConnection } from '@careen/bus';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { GrantStore } from './grant-store';
 import { UpgradeMonitor } from './upgrade-monitor';
@@ -571,20 +571,15 @@ describe('agent-upgrade grants', () => {
             new Date(Date.now() + 5),
             agbot.config.CAREEN_UPGRADE_LEASE_SECONDS,
           );
-      const holder = new Client({ connectionString: infra.databaseUrl });
-      await holder.connect();
-      try {
-        await holder.query('BEGIN');
-        await holder.query(
-          `SELECT 1 FROM agbot.upgrade_grants WHERE org = 'acme' AND node = 's3' FOR UPDATE`,
-        );
-        // Were the row waited for, this would not settle until the holder ends, past the test's timeout.
-        await renewNow();
-        expect(await leaseOf('s3')).toBe(leased);
-      } finally {
-        await holder.query('ROLLBACK');
-        await holder.end();
-      }
+      await whileRowsLocked(
+        infra.databaseUrl,
+        `SELECT 1 FROM agbot.upgrade_grants WHERE org = 'acme' AND node = 's3' FOR UPDATE`,
+        async () => {
+          // Were the row waited for, this would not settle until the lock ends, past the test's timeout.
+          await renewNow();
+          expect(await leaseOf('s3')).toBe(leased);
+        },
+      );
       await renewNow();
       expect(await leaseOf('s3')).toBeGreaterThan(leased);
       expect((await release('s3')).status).toBe(204);
