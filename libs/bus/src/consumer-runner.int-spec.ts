@@ -115,6 +115,25 @@ describe('runConsumer', () => {
     });
   }
 
+  /**
+   * Creates the durable consumer and waits until it counts `count` messages pending. On a
+   * cluster a publish is acknowledged once a quorum stored it, and the consumer's leader may be
+   * the replica that has not stored it yet: a fetch there would bring fewer.
+   */
+  async function untilPending(name: string, count: number): Promise<void> {
+    await bus.jsm.consumers.add(STREAMS.changes.name, {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: ExchangeChanged.filter,
+    });
+    const deadline = Date.now() + 10_000;
+    while ((await bus.jsm.consumers.info(STREAMS.changes.name, name)).num_pending < count) {
+      if (Date.now() > deadline) throw new Error(`${name} never counted ${count} messages pending`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   async function deadLetters(count: number): Promise<{ reason: string; subject: string }[]> {
     const name = `dlq-reader-${purposeCounter}`;
     await bus.jsm.consumers.add(STREAMS.deadLetters.name, {
@@ -252,12 +271,14 @@ describe('runConsumer', () => {
     // Published before the consumer starts, so that they arrive as one batch.
     for (const id of ['first', 'cursed', 'last'])
       await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
+    const purpose = `changes${purposeCounter++}`;
+    await untilPending(`test-${purpose}`, 3);
     const batches: string[][] = [];
     const recorder = new Recorder();
     consumer = await runConsumer({
       bus,
       service: 'test',
-      purpose: `changes${purposeCounter++}`,
+      purpose,
       event: ExchangeChanged,
       batchHandler: async (messages) => {
         batches.push(messages.map((message) => message.payload.resourceId));
