@@ -42,6 +42,9 @@ export async function connectBus(options: ConnectBusOptions): Promise<BusConnect
     reconnectTimeWait: 1_000,
     reconnectJitter: 500,
     pingInterval: 20_000,
+    // Otherwise every request, and so every JetStream publish, captures a stack trace up front
+    // for the error it seldom has (an Error per event relayed, seen in the agbot's profile).
+    noAsyncTraces: true,
     ...(options.credsFile && { authenticator: credsAuthenticator(readFileSync(options.credsFile)) }),
     ...(options.inboxPrefix && { inboxPrefix: options.inboxPrefix }),
   });

@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import { injectTraceContext, withPublishSpan, type HeaderCarrier } from './bus-propagation';
+import { injectTraceContext, withConsumeSpan, withPublishSpan, type HeaderCarrier } from './bus-propagation';
 import { createLogger } from './logger';
 import { memoryDestination } from './memory-destination.fixture';
 import { startTelemetry, type TelemetryHandle } from './start-telemetry';
@@ -18,24 +18,41 @@ describe('startTelemetry without an OTLP endpoint', () => {
     expect(handle).toMatchObject({ serviceName: 'careen-test', exporting: false });
   });
 
-  it('still records spans, so outgoing traceparent headers and log trace ids are real', async () => {
+  const headerCarrier = (headers: Map<string, string>): HeaderCarrier => ({
+    get: (k) => headers.get(k) ?? '',
+    set: (k, v) => void headers.set(k, v),
+  });
+
+  it('records no trace it starts, yet its traceparent headers and log trace ids are real', async () => {
     const headers = new Map<string, string>();
-    const carrier: HeaderCarrier = {
-      get: (k) => headers.get(k) ?? '',
-      set: (k, v) => void headers.set(k, v),
-    };
     const out = memoryDestination();
     const logger = createLogger('careen-test', { destination: out });
 
     const ids = await withPublishSpan('careen.test', (span) => {
-      expect(span.isRecording()).toBe(true);
-      injectTraceContext(carrier);
+      expect(span.isRecording()).toBe(false);
+      injectTraceContext(headerCarrier(headers));
       logger.info('publishing');
       return span.spanContext();
     });
 
-    expect(headers.get('traceparent')).toBe(`00-${ids.traceId}-${ids.spanId}-01`);
+    expect(ids.traceId).toMatch(/^(?!0+$)[0-9a-f]{32}$/);
+    expect(headers.get('traceparent')).toBe(`00-${ids.traceId}-${ids.spanId}-00`);
     expect(out.records()[0]).toMatchObject({ trace_id: ids.traceId, span_id: ids.spanId });
+  });
+
+  it('records a span whose caller sampled the trace, and passes the trace on sampled', async () => {
+    const traceId = 'a1'.repeat(16);
+    const caller = new Map([['traceparent', `00-${traceId}-${'b2'.repeat(8)}-01`]]);
+    const headers = new Map<string, string>();
+
+    const span = await withConsumeSpan('careen.test', headerCarrier(caller), (span) => {
+      expect(span.isRecording()).toBe(true);
+      injectTraceContext(headerCarrier(headers));
+      return span.spanContext();
+    });
+
+    expect(span.traceId).toBe(traceId);
+    expect(headers.get('traceparent')).toBe(`00-${traceId}-${span.spanId}-01`);
   });
 
   it('propagates the active context across awaits', async () => {

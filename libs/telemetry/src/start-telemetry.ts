@@ -10,6 +10,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
+  AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
   NoopSpanProcessor,
@@ -40,21 +41,22 @@ let started: TelemetryHandle | undefined;
 export function startTelemetry(options: TelemetryOptions): TelemetryHandle {
   if (started) return started;
 
-  const endpoint = options.otlpEndpoint?.trim().replace(/\/+$/, '');
+  const endpoint = options.otlpEndpoint?.trim().replace(/\/+$/, '') || undefined;
   const sdk = new NodeSDK({
     resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName })),
     // Host and env detectors would read the environment and run async probes; the name is what we need.
     autoDetectResources: false,
     textMapPropagator: new W3CTraceContextPropagator(),
-    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    sampler: new ParentBasedSampler({ root: endpoint ? new AlwaysOnSampler() : new AlwaysOffSampler() }),
     spanProcessors: [spanProcessorFor(endpoint)],
     // Empty lists stop the SDK from falling back to its own env-configured OTLP metric and log exporters.
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: isUntracedRequest }),
+      // A query's span has no child and carries nothing on: without an exporter no one sees it.
       // Pollers (outbox relay, schedulers) would otherwise start a one-span trace per query.
-      new PgInstrumentation({ requireParentSpan: true }),
+      ...(endpoint ? [new PgInstrumentation({ requireParentSpan: true })] : []),
     ],
   });
   sdk.start();
@@ -62,15 +64,17 @@ export function startTelemetry(options: TelemetryOptions): TelemetryHandle {
   let stopping: Promise<void> | undefined;
   started = {
     serviceName: options.serviceName,
-    exporting: endpoint !== undefined && endpoint !== '',
+    exporting: endpoint !== undefined,
     shutdown: () => (stopping ??= sdk.shutdown()),
   };
   return started;
 }
 
 /**
- * Without an endpoint spans are still recorded, so traceparent headers and log trace ids are real;
- * they are simply dropped when they end.
+ * Without an endpoint a trace this service starts is not recorded: its spans carry real ids, so
+ * traceparent headers and log trace ids still join the services' logs, marked not sampled. A span
+ * whose caller sampled its trace is still recorded (and dropped when it ends), so that the flag
+ * it passes on keeps the trace whole for the services after it that do export.
  */
 function spanProcessorFor(endpoint: string | undefined): SpanProcessor {
   if (!endpoint) return new NoopSpanProcessor();
