@@ -13,3 +13,4 @@ export * from './otlp-collector';
 export * from './tcp-proxy';
 export * from './filter-answer';
 export * from './held-connection';
+export * from './compiled-check-properties';

@@ -2,6 +2,7 @@
  * Building blocks of the JSON schemas a DTO's compiled check is written in (compiled-check.ts),
  * each matching the class-validator rule named beside it.
  */
+import { IDENTIFIER_PATTERN } from '@careen/contracts';
 
 /** IsString with MaxLength (and MinLength, when `min` is above 0). */
 export const text = (max: number, min = 0) => ({
@@ -9,6 +10,9 @@ export const text = (max: number, min = 0) => ({
   maxChars: max,
   ...(min > 0 && { minChars: min }),
 });
+
+/** IsString with Matches(IDENTIFIER_PATTERN). */
+export const identifier = { type: 'string', pattern: IDENTIFIER_PATTERN.source };
 
 /** IsISO8601 with `strict`. */
 export const isoTime = { type: 'string', format: 'iso8601' };

@@ -1,7 +1,14 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CompiledCheck, schema } from '@careen/service';
 import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
 
+/** Every agent's ask before it upgrades: its rules compiled once (see CompiledCheck). */
+@CompiledCheck(
+  schema.fieldsOnly({ managementPolicy: schema.identifier, renew: schema.nullable({ type: 'boolean' }) }, [
+    'managementPolicy',
+  ]),
+)
 export class UpgradeRequestDto {
   @ApiProperty({ example: 'upgrade-agents', description: 'the node management policy being enacted' })
   @IsString()

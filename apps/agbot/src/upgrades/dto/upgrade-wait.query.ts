@@ -1,3 +1,4 @@
+import { CompiledCheck, schema } from '@careen/service';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
@@ -5,6 +6,8 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 /** Longest a request may wait for its group's slot: well inside common proxy idle timeouts. */
 export const MAX_UPGRADE_WAIT_SECONDS = 60;
 
+/** Every agent's ask before it upgrades: its rules compiled once (see CompiledCheck). */
+@CompiledCheck(schema.fieldsOnly({ wait: schema.wholeNumber(0, MAX_UPGRADE_WAIT_SECONDS) }))
 export class UpgradeWaitQuery {
   @ApiPropertyOptional({
     description:
