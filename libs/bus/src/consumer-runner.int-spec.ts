@@ -11,7 +11,7 @@ import {
   ProcessedMessages,
   runServiceMigrations,
 } from '@careen/persistence';
-import { useTestInfra } from '@careen/testing';
+import { eventually, useTestInfra } from '@careen/testing';
 import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
@@ -127,11 +127,9 @@ describe('runConsumer', () => {
       deliver_policy: DeliverPolicy.All,
       filter_subject: ExchangeChanged.filter,
     });
-    const deadline = Date.now() + 10_000;
-    while ((await bus.jsm.consumers.info(STREAMS.changes.name, name)).num_pending < count) {
-      if (Date.now() > deadline) throw new Error(`${name} never counted ${count} messages pending`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(async () =>
+      expect((await bus.jsm.consumers.info(STREAMS.changes.name, name)).num_pending).toBe(count),
+    );
   }
 
   async function deadLetters(count: number): Promise<{ reason: string; subject: string }[]> {

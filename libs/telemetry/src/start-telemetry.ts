@@ -15,6 +15,7 @@ import {
   BatchSpanProcessor,
   NoopSpanProcessor,
   ParentBasedSampler,
+  type Sampler,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -47,7 +48,7 @@ export function startTelemetry(options: TelemetryOptions): TelemetryHandle {
     // Host and env detectors would read the environment and run async probes; the name is what we need.
     autoDetectResources: false,
     textMapPropagator: new W3CTraceContextPropagator(),
-    sampler: new ParentBasedSampler({ root: endpoint ? new AlwaysOnSampler() : new AlwaysOffSampler() }),
+    sampler: samplerFor(endpoint),
     spanProcessors: [spanProcessorFor(endpoint)],
     // Empty lists stop the SDK from falling back to its own env-configured OTLP metric and log exporters.
     metricReaders: [],
@@ -76,6 +77,11 @@ export function startTelemetry(options: TelemetryOptions): TelemetryHandle {
  * whose caller sampled its trace is still recorded (and dropped when it ends), so that the flag
  * it passes on keeps the trace whole for the services after it that do export.
  */
+function samplerFor(endpoint: string | undefined): Sampler {
+  return new ParentBasedSampler({ root: endpoint ? new AlwaysOnSampler() : new AlwaysOffSampler() });
+}
+
+/** Spans go to the collector in batches; without one, nowhere. */
 function spanProcessorFor(endpoint: string | undefined): SpanProcessor {
   if (!endpoint) return new NoopSpanProcessor();
   return new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }));
