@@ -6,3 +6,4 @@ export * from './outbox/outbox-schema.sql';
 export * from './outbox/outbox-writer';
 export * from './inbox/processed-messages';
 export * from './leader/leader-election';
+export * from './named-statement';

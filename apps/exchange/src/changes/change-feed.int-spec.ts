@@ -420,7 +420,7 @@ describe('the change feed', () => {
         call('POST', '/v1/orgs/acme/hagroups', { name: 'beats-a', members: ids.slice(0, 15).reverse() }),
         call('POST', '/v1/orgs/acme/hagroups', { name: 'beats-b', members: ids.slice(15).reverse() }),
       ]);
-      const statements = queries.mock.calls.filter(([sql]) => sql.includes('lastHeartbeat')).length;
+      const statements = queries.mock.calls.filter(([sql]) => String(sql).includes('lastHeartbeat')).length;
       queries.mockRestore();
       const { rows } = await withClient(infra.databaseUrl, (client) =>
         client.query<{ id: string; beat: string | null; ha_group: string | null }>(

@@ -3,6 +3,7 @@
  * Rows are pruned once published and past retention, oldest first, so the kept ones are
  * always the newest stretch of ids.
  */
+import { NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { type Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -13,6 +14,26 @@ interface LogRow {
   seq: string;
   payload: Omit<ChangeRecord, 'id'>;
 }
+
+/** Changes after $1 ($2 at most), of org $3 and the global ones ($4), or of every org when $3 is null. */
+const CHANGES_AFTER = new NamedStatement(
+  'changes-after',
+  `SELECT seq::text AS seq, payload FROM exchange.outbox
+   WHERE seq > $1 AND ($3::text IS NULL OR payload->>'org' = $3 OR payload->>'resource' = ANY($4))
+   ORDER BY seq LIMIT $2`,
+);
+
+/** Changes after $1 ($2 at most) node $7 of org $4 may see (see change-visibility.ts). */
+const CHANGES_VISIBLE_TO_NODE = new NamedStatement(
+  'changes-visible-to-node',
+  `SELECT seq::text AS seq, payload FROM exchange.outbox
+   WHERE seq > $1 AND (
+     payload->>'resource' = ANY($3)
+     OR (payload->>'org' = $4 AND (
+       payload->>'resource' = ANY($5)
+       OR (payload->>'resource' = ANY($6) AND payload->>'resourceId' = $7))))
+   ORDER BY seq LIMIT $2`,
+);
 
 function toRecord(row: LogRow): ChangeRecord {
   return { ...row.payload, id: Number(row.seq) };
@@ -27,13 +48,10 @@ export class ChangeLogRepository {
    * Read on `connection` when given (one of the caller's own), else on one of the pool's.
    */
   async after(since: number, limit: number, org?: string, connection?: Client): Promise<ChangeRecord[]> {
-    const sql = `SELECT seq::text AS seq, payload FROM exchange.outbox
-       WHERE seq > $1 AND ($3::text IS NULL OR payload->>'org' = $3 OR payload->>'resource' = ANY($4))
-       ORDER BY seq LIMIT $2`;
     const parameters = [since, limit, org ?? null, GLOBAL_RESOURCES];
-    const rows: LogRow[] = connection
-      ? (await connection.query<LogRow>(sql, parameters)).rows
-      : await this.dataSource.query(sql, parameters);
+    const rows = connection
+      ? (await connection.query<LogRow>(CHANGES_AFTER.config(parameters))).rows
+      : await CHANGES_AFTER.run<LogRow[]>(this.dataSource, parameters);
     return rows.map(toRecord);
   }
 
@@ -42,16 +60,15 @@ export class ChangeLogRepository {
    * filtered by Postgres: a node far behind does not page through everything its fleet reported.
    */
   async visibleToNode(since: number, limit: number, org: string, node: string): Promise<ChangeRecord[]> {
-    const rows: LogRow[] = await this.dataSource.query(
-      `SELECT seq::text AS seq, payload FROM exchange.outbox
-       WHERE seq > $1 AND (
-         payload->>'resource' = ANY($3)
-         OR (payload->>'org' = $4 AND (
-           payload->>'resource' = ANY($5)
-           OR (payload->>'resource' = ANY($6) AND payload->>'resourceId' = $7))))
-       ORDER BY seq LIMIT $2`,
-      [since, limit, GLOBAL_RESOURCES, org, ORG_WIDE_FOR_NODES, NODE_OWN_RESOURCES, node],
-    );
+    const rows = await CHANGES_VISIBLE_TO_NODE.run<LogRow[]>(this.dataSource, [
+      since,
+      limit,
+      GLOBAL_RESOURCES,
+      org,
+      ORG_WIDE_FOR_NODES,
+      NODE_OWN_RESOURCES,
+      node,
+    ]);
     return rows.map(toRecord);
   }
 

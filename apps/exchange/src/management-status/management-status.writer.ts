@@ -19,7 +19,7 @@ import {
   STEP_START_STATUSES,
   type ManagementStatusValue,
 } from '@careen/contracts';
-import { entityFromRow } from '@careen/persistence';
+import { entityFromRow, NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -50,7 +50,9 @@ const ATTEMPT_STARTS: readonly ManagementStatusValue[] = ['waiting', 'downloadin
  * The status written and kept in the history in one statement: $1–$9 the row, $10 the statuses
  * that begin an attempt, $11 those within one, $12 who wrote it when not the node itself.
  */
-const UPSERT_KEPT_IN_HISTORY = `WITH written AS (
+const UPSERT_KEPT_IN_HISTORY = new NamedStatement(
+  'management-status-write',
+  `WITH written AS (
        INSERT INTO exchange.management_statuses AS s
          (org, node, nmp, status, version, start_time, end_time, error, from_version, attempt, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, now())
@@ -63,7 +65,8 @@ const UPSERT_KEPT_IN_HISTORY = `WITH written AS (
          updated_at = now()
        RETURNING s.org, s.node, s.nmp, s.status, s.version, s.from_version, s.attempt, s.error, s.updated_at),
        kept AS (${statusHistoryInsert('written', '$12::text')})
-       SELECT updated_at, attempt, from_version FROM written`;
+       SELECT updated_at, attempt, from_version FROM written`,
+);
 
 /** How a write locks its policy's row (see the class's notes). */
 type PolicyLock = 'NO KEY UPDATE' | 'SHARE' | 'KEY SHARE';
@@ -142,21 +145,22 @@ export class ManagementStatusWriter {
       endTime: input.endTime ? new Date(input.endTime) : null,
       error: input.error ?? null,
     };
-    const [written]: { updated_at: Date; attempt: number; from_version: string | null }[] =
-      await manager.query(UPSERT_KEPT_IN_HISTORY, [
-        org,
-        node,
-        nmp,
-        row.status,
-        row.version,
-        row.startTime,
-        row.endTime,
-        row.error,
-        input.fromVersion ?? null,
-        ATTEMPT_STARTS,
-        WITHIN_AN_ATTEMPT,
-        actor.kind === 'node' ? null : principalId(actor),
-      ]);
+    const [written] = await UPSERT_KEPT_IN_HISTORY.run<
+      { updated_at: Date; attempt: number; from_version: string | null }[]
+    >(manager, [
+      org,
+      node,
+      nmp,
+      row.status,
+      row.version,
+      row.startTime,
+      row.endTime,
+      row.error,
+      input.fromVersion ?? null,
+      ATTEMPT_STARTS,
+      WITHIN_AN_ATTEMPT,
+      actor.kind === 'node' ? null : principalId(actor),
+    ]);
     return {
       ...row,
       updatedAt: written!.updated_at,

@@ -3,13 +3,21 @@
  * handled commit together, so a redelivered message changes nothing twice.
  */
 import { type DataSource, type EntityManager } from 'typeorm';
+import { NamedStatement } from '../named-statement';
 import { schemaOf } from '../run-migrations';
 
 export class ProcessedMessages {
   private readonly schema: string;
+  private readonly record: NamedStatement;
 
   constructor(private readonly dataSource: DataSource) {
     this.schema = schemaOf(dataSource);
+    this.record = new NamedStatement(
+      `processed-messages-record:${this.schema}`,
+      `INSERT INTO "${this.schema}".processed_messages (consumer, message_id)
+       SELECT $1, id FROM unnest($2::text[]) AS id
+       ON CONFLICT DO NOTHING RETURNING message_id`,
+    );
   }
 
   /**
@@ -23,12 +31,7 @@ export class ProcessedMessages {
     apply: (manager: EntityManager, fresh: Set<string>) => Promise<void>,
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const inserted: { message_id: string }[] = await manager.query(
-        `INSERT INTO "${this.schema}".processed_messages (consumer, message_id)
-         SELECT $1, id FROM unnest($2::text[]) AS id
-         ON CONFLICT DO NOTHING RETURNING message_id`,
-        [consumer, messageIds],
-      );
+      const inserted = await this.record.run<{ message_id: string }[]>(manager, [consumer, messageIds]);
       if (inserted.length === 0) return;
       await apply(manager, new Set(inserted.map((row) => row.message_id)));
     });

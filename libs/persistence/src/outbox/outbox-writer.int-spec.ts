@@ -67,7 +67,7 @@ describe('OutboxWriter', () => {
     await dataSource.transaction(async (manager) => {
       const query = manager.query.bind(manager);
       jest.spyOn(manager, 'query').mockImplementation((sql: string, parameters?: unknown[]) => {
-        statements.push(sql);
+        statements.push(String(sql));
         return query(sql, parameters);
       });
       await writer.append(manager, ExchangeChanged, ['acme', 'node', 'n1'], change('n1'));

@@ -19,6 +19,7 @@ import {
   type TransactionCommitEvent,
   type TransactionRollbackEvent,
 } from 'typeorm';
+import { NamedStatement } from '../named-statement';
 import { outboxChannel } from './outbox-schema.sql';
 
 export interface OutboxAppendOptions {
@@ -28,11 +29,17 @@ export interface OutboxAppendOptions {
 
 export class OutboxWriter {
   private readonly wakers = new WeakMap<DataSource, RelayWaker>();
+  private readonly insert: NamedStatement;
 
   constructor(
     private readonly schema: string,
     private readonly headersForMessage: () => Record<string, string> = () => ({}),
-  ) {}
+  ) {
+    this.insert = new NamedStatement(
+      `outbox-append:${schema}`,
+      `INSERT INTO "${schema}".outbox (subject, type, payload, headers) VALUES ($1, $2, $3, $4)`,
+    );
+  }
 
   async append<P extends object, A extends readonly string[]>(
     manager: EntityManager,
@@ -44,15 +51,12 @@ export class OutboxWriter {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('outbox messages must be written inside the transaction of the change they describe');
     }
-    await manager.query(
-      `INSERT INTO "${this.schema}".outbox (subject, type, payload, headers) VALUES ($1, $2, $3, $4)`,
-      [
-        event.subject(...subjectArgs),
-        event.type,
-        JSON.stringify(payload),
-        JSON.stringify(this.headers(options)),
-      ],
-    );
+    await this.insert.run(manager, [
+      event.subject(...subjectArgs),
+      event.type,
+      JSON.stringify(payload),
+      JSON.stringify(this.headers(options)),
+    ]);
     this.written(manager);
   }
 
