@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- outbox [changes] [writers]`: how long a committed change takes to reach
  * the bus through the outbox (commit → message received, p50/p99), and how many changes per
- * second it sustains, next to the raw dual write (commit, then publish directly) in the same run.
+ * second it sustains, and Postgres's CPU per change (and how much of it the relay's own
+ * connection took), next to the raw dual write (commit, then publish directly) in the same run.
  */
 import { connectBus, ensureStreams, EventPublisher, OutboxRelay } from '@careen/bus';
 import { ExchangeChanged, STREAMS, type ChangePayload } from '@careen/contracts';
@@ -13,6 +14,7 @@ import {
 } from '@careen/persistence';
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { startBenchStack } from './support/bench-stack';
+import { cpuSeconds } from './support/service-process';
 import { printTable, summarize, timed } from './support/stats';
 
 const CHANGES = Number(process.argv[2] ?? 5_000);
@@ -38,6 +40,14 @@ function change(id: string): ChangePayload {
 
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
+  const postgresCpuMs = () => stack.cpuSeconds().postgres * 1000;
+  /** CPU of the Postgres backend serving the relay's connection, which lives from the relay's start. */
+  const relayBackendCpuMs = async () => {
+    const [backend] = await dataSource.query<{ pid: number }[]>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-outbox-relay'",
+    );
+    return backend ? cpuSeconds(backend.pid) * 1000 : NaN;
+  };
   const dataSource = createServiceDataSource({
     url: stack.databaseUrl,
     schema: 'bench',
@@ -98,20 +108,25 @@ async function main(): Promise<void> {
     // Baseline: commit, then publish straight to JetStream (no outbox: not crash-safe).
     let rawCommitted = new Map<string, bigint>();
     const rawDone = expectArrivals(CHANGES);
+    const rawPostgres = postgresCpuMs();
     const rawMs = await timed(async () => {
       rawCommitted = await write('raw', CHANGES, (id) =>
         publisher.publish(ExchangeChanged, ['bench', 'org', id], change(id)),
       );
       await rawDone;
     });
+    const rawPostgresMs = postgresCpuMs() - rawPostgres;
 
     relay.start();
     let outboxCommitted = new Map<string, bigint>();
     const outboxDone = expectArrivals(CHANGES);
+    const outboxPostgres = postgresCpuMs();
     const outboxMs = await timed(async () => {
       outboxCommitted = await write('box', CHANGES);
       await outboxDone;
     });
+    const outboxPostgresMs = postgresCpuMs() - outboxPostgres;
+    const relayPostgresMs = await relayBackendCpuMs();
 
     const raw = latencies(rawCommitted);
     const outbox = latencies(outboxCommitted);
@@ -122,6 +137,7 @@ async function main(): Promise<void> {
         'commit→bus p50 ms': raw.p50,
         'p99 ms': raw.p99,
         'max ms': raw.max,
+        'Postgres CPU ms/change': rawPostgresMs / CHANGES,
       },
       {
         path: 'outbox + relay',
@@ -129,6 +145,8 @@ async function main(): Promise<void> {
         'commit→bus p50 ms': outbox.p50,
         'p99 ms': outbox.p99,
         'max ms': outbox.max,
+        'Postgres CPU ms/change': outboxPostgresMs / CHANGES,
+        "relay's share": relayPostgresMs / outboxPostgresMs,
       },
       {
         path: 'ratio to raw',
@@ -136,6 +154,7 @@ async function main(): Promise<void> {
         'commit→bus p50 ms': outbox.p50 / raw.p50,
         'p99 ms': outbox.p99 / raw.p99,
         'max ms': outbox.max / raw.max,
+        'Postgres CPU ms/change': outboxPostgresMs / rawPostgresMs,
       },
     ]);
   } finally {

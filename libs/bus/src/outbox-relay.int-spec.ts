@@ -215,6 +215,30 @@ describe('OutboxRelay', () => {
     ]);
   });
 
+  it('relays a committed change in two statements, and looks no further until the next NOTIFY', async () => {
+    // Statements the relay may send: to lead (LISTEN, its lock, the read of rows a former leader
+    // left unpublished, the prune, the first numbering, which finds nothing), then per change
+    // (numbering it and reading it for publishing in one statement, marking it published).
+    const TO_LEAD = 5;
+    const PER_CHANGE = 2;
+    const CHANGES = 5;
+    // A fallback poll beyond the test: only a NOTIFY starts a round.
+    const relay = startRelay(undefined, 120_000);
+    for (let change = 1; change <= CHANGES; change++) {
+      await commitChange('acme', `change-${change}`);
+      await eventually(async () => {
+        const [row] = await dataSource.query<{ unpublished: string }[]>(
+          'SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM relaytest.outbox',
+        );
+        expect(Number(row?.unpublished)).toBe(0);
+        expect((await bus.jsm.streams.info(STREAMS.changes.name)).state.messages).toBe(change);
+      });
+    }
+    await relay.stop();
+
+    expect(relay.statementsSent).toBeLessThanOrEqual(TO_LEAD + PER_CHANGE * CHANGES);
+  });
+
   it('lets only one of two relays for a schema publish, and the standby takes over when the leader stops', async () => {
     const leader = startRelay();
     startRelay();

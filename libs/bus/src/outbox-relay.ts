@@ -9,10 +9,11 @@
  * `<schema>-<seq>`, and only then marks the rows. A crash between publish and mark republishes
  * the same ids, which JetStream drops inside the stream's duplicate window.
  */
-import { outboxChannel, outboxSequencedChannel } from '@careen/persistence';
-import { Client } from 'pg';
+import { type NamedStatement, outboxChannel, outboxSequencedChannel } from '@careen/persistence';
+import { Client, type QueryResult } from 'pg';
 import { type BusLogger } from './bus-connection';
 import { type EventPublisher } from './event-publisher';
+import { relayStatements, type RelayStatements } from './outbox-relay-statements';
 
 /** First pause before looking again at rows held back by an older transaction; doubles each time. */
 const HELD_BACK_FIRST_PAUSE_MS = 5;
@@ -42,11 +43,24 @@ interface PendingRow {
   created_at: Date;
 }
 
+/** What one round found to publish, and whether committed rows wait for an older transaction. */
+interface Round {
+  rows: PendingRow[];
+  heldBack: boolean;
+}
+
+function compareSeq(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 const PRUNE_EVERY_MS = 60_000;
 
 export class OutboxRelay {
   private stopped = true;
   private wake: (() => void) | undefined;
+  /** Set by every NOTIFY; cleared as a round begins. */
+  private notified = false;
+  private sent = 0;
   private client: Client | undefined;
   private running: Promise<void> | undefined;
   private lastPrune = 0;
@@ -54,10 +68,17 @@ export class OutboxRelay {
   /** The lock the relays of one schema compete for; its holder leads. */
   readonly key: string;
   private leading = false;
+  private readonly statements: RelayStatements;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.table = `"${options.schema}".outbox`;
     this.key = `careen:outbox-relay:${options.schema}`;
+    this.statements = relayStatements(options.schema);
+  }
+
+  /** Statements this relay has sent to Postgres, for tests that hold it to its budget. */
+  get statementsSent(): number {
+    return this.sent;
   }
 
   /** Whether this relay leads (holds its schema's lock) now. */
@@ -86,10 +107,13 @@ export class OutboxRelay {
       });
       this.client = client;
       client.on('error', () => this.wake?.());
-      client.on('notification', () => this.wake?.());
+      client.on('notification', () => {
+        this.notified = true;
+        this.wake?.();
+      });
       try {
         await client.connect();
-        await client.query(`LISTEN ${outboxChannel(this.options.schema)}`);
+        await this.query(client, `LISTEN ${outboxChannel(this.options.schema)}`);
         await this.lead(client);
       } catch (error) {
         if (!this.stopped) {
@@ -108,7 +132,8 @@ export class OutboxRelay {
 
   private async lead(client: Client): Promise<void> {
     while (!this.stopped) {
-      const { rows } = await client.query<{ leader: boolean }>(
+      const { rows } = await this.query<{ leader: boolean }>(
+        client,
         'SELECT pg_try_advisory_lock(hashtext($1)) AS leader',
         [this.key],
       );
@@ -116,13 +141,31 @@ export class OutboxRelay {
       await this.pause(2_000);
     }
     this.leading = !this.stopped;
+    const batchSize = this.options.batchSize ?? 500;
+    // A former leader may have numbered rows and died before publishing them all.
+    let backlog = true;
     let heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
     while (!this.stopped) {
-      const moved = await this.relayOnce(client);
+      this.notified = false;
+      const round: Round = backlog
+        ? await this.unpublished(client, batchSize)
+        : await this.sequence(client, batchSize);
+      const published = await this.publishAndMark(client, round.rows);
       await this.pruneIfDue(client);
-      if (moved > 0) {
-        heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
-      } else if (await this.heldBack(client)) {
+      if (published < round.rows.length) {
+        // The rest goes again, in order, before anything newer is numbered.
+        backlog = true;
+        if (published === 0) await this.pause(500);
+        continue;
+      }
+      if (backlog) {
+        backlog = round.rows.length === batchSize;
+        continue;
+      }
+      if (published > 0) heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
+      // A NOTIFY during the round may be for a row committed after its snapshot; a full batch may have left more.
+      if (this.notified || round.rows.length === batchSize) continue;
+      if (round.heldBack) {
         this.options.onHeldBack?.();
         // Committed rows wait for an older transaction (anywhere in the cluster) to end, and no
         // NOTIFY says when it does: look again soon rather than at the next fallback poll.
@@ -134,22 +177,24 @@ export class OutboxRelay {
     }
   }
 
-  private async heldBack(client: Client): Promise<boolean> {
-    const { rows } = await client.query<{ held: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE seq IS NULL) AS held`,
-    );
-    return rows[0]?.held ?? false;
+  /** Numbers what is ready and answers it in sequence order: one statement, its own transaction. */
+  private async sequence(client: Client, batchSize: number): Promise<Round> {
+    const { rows } = await this.query<PendingRow & { held_back: boolean }>(client, this.statements.sequence, [
+      batchSize,
+      outboxSequencedChannel(this.options.schema),
+    ]);
+    const numbered = rows.filter((row) => row.seq !== null);
+    numbered.sort((a, b) => compareSeq(a.seq, b.seq));
+    return { rows: numbered, heldBack: rows[0]?.held_back ?? false };
   }
 
-  /** One round: sequence what is safe to number, then publish and mark. Returns messages published. */
-  private async relayOnce(client: Client): Promise<number> {
-    await this.sequence(client);
-    const batchSize = this.options.batchSize ?? 500;
-    const { rows } = await client.query<PendingRow>(
-      `SELECT seq::text AS seq, subject, type, payload, headers, created_at FROM ${this.table}
-       WHERE published_at IS NULL AND seq IS NOT NULL ORDER BY seq LIMIT $1`,
-      [batchSize],
-    );
+  private async unpublished(client: Client, batchSize: number): Promise<Round> {
+    const { rows } = await this.query<PendingRow>(client, this.statements.unpublished, [batchSize]);
+    return { rows, heldBack: false };
+  }
+
+  /** Publishes the rows and marks the unbroken prefix that was acknowledged; answers its length. */
+  private async publishAndMark(client: Client, rows: readonly PendingRow[]): Promise<number> {
     if (rows.length === 0) return 0;
     const acks = await Promise.allSettled(
       rows.map((row) =>
@@ -163,7 +208,6 @@ export class OutboxRelay {
         }),
       ),
     );
-    // Mark only the unbroken prefix that was acknowledged; the rest goes again, in order.
     const firstFailure = acks.findIndex((ack) => ack.status === 'rejected');
     const published = (firstFailure === -1 ? rows : rows.slice(0, firstFailure)).map((row) => row.seq);
     if (firstFailure !== -1) {
@@ -173,58 +217,32 @@ export class OutboxRelay {
         'outbox publish failed; will retry',
       );
     }
-    if (published.length === 0) {
-      await this.pause(500);
-      return 0;
-    }
+    if (published.length === 0) return 0;
     await this.options.beforeMark?.(published);
-    await client.query(
-      `UPDATE ${this.table} SET published_at = clock_timestamp() WHERE seq = ANY($1::bigint[])`,
-      [published],
-    );
+    await this.query(client, this.statements.mark, [published]);
     return published.length;
-  }
-
-  private async sequence(client: Client): Promise<void> {
-    await client.query('BEGIN');
-    try {
-      const { rows } = await client.query<{ id: string }>(
-        `SELECT id::text AS id FROM ${this.table}
-         WHERE seq IS NULL AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY id LIMIT $1 FOR UPDATE`,
-        [this.options.batchSize ?? 500],
-      );
-      if (rows.length > 0) {
-        const { rows: seqs } = await client.query<{ seq: string }>(
-          `SELECT nextval('"${this.options.schema}".outbox_seq')::text AS seq FROM generate_series(1, $1)`,
-          [rows.length],
-        );
-        const ordered = seqs.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        await client.query(
-          `UPDATE ${this.table} AS o SET seq = v.seq FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE o.id = v.id`,
-          [rows.map((row) => row.id), ordered.map(String)],
-        );
-        // Readers of the sequenced rows (the exchange's change feed) wake on this, at commit.
-        await client.query('SELECT pg_notify($1, $2)', [
-          outboxSequencedChannel(this.options.schema),
-          String(ordered[ordered.length - 1]),
-        ]);
-      }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
   }
 
   private async pruneIfDue(client: Client): Promise<void> {
     const retainMs = this.options.retainPublishedMs ?? 24 * 3_600_000;
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = Date.now();
-    await client.query(
+    await this.query(
+      client,
       `DELETE FROM ${this.table} WHERE published_at IS NOT NULL AND published_at < clock_timestamp() - make_interval(secs => $1)`,
       [retainMs / 1000],
     );
+  }
+
+  private query<Row extends object>(
+    client: Client,
+    statement: string | NamedStatement,
+    values?: unknown[],
+  ): Promise<QueryResult<Row>> {
+    this.sent += 1;
+    return typeof statement === 'string'
+      ? client.query<Row>(statement, values)
+      : client.query<Row>(statement.config(values ?? []));
   }
 
   private pause(ms: number): Promise<void> {

@@ -1,0 +1,53 @@
+/** The statements the outbox relay sends every round, named so that its connection plans each once. */
+import { NamedStatement } from '@careen/persistence';
+
+export interface RelayStatements {
+  /**
+   * Numbers the committed rows every older transaction has finished with (`$1` at most), in id
+   * order, and answers them; says whether committed rows are still held back by an older open
+   * transaction; and wakes the readers of numbered rows (channel `$2`) at its commit. One row
+   * with a null `seq` when nothing was numbered.
+   */
+  sequence: NamedStatement;
+  /** Rows numbered but not yet published (left by a failed publish or a former leader), in order. */
+  unpublished: NamedStatement;
+  /** Marks the rows with the sequence numbers `$1` published. */
+  mark: NamedStatement;
+}
+
+export function relayStatements(schema: string): RelayStatements {
+  const table = `"${schema}".outbox`;
+  const named = (purpose: string, text: string) => new NamedStatement(`outbox-${purpose}:${schema}`, text);
+  return {
+    sequence: named(
+      'sequence',
+      `WITH picked AS (
+         SELECT id FROM ${table}
+         WHERE seq IS NULL AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+         ORDER BY id LIMIT $1 FOR UPDATE
+       ), numbers AS (
+         SELECT nextval('"${schema}".outbox_seq') AS seq FROM picked
+       ), numbered AS (
+         SELECT i.id, n.seq
+         FROM (SELECT id, row_number() OVER (ORDER BY id) AS rank FROM picked) AS i
+         JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS rank FROM numbers) AS n USING (rank)
+       ), sequenced AS (
+         UPDATE ${table} AS o SET seq = numbered.seq FROM numbered WHERE o.id = numbered.id
+         RETURNING o.seq, o.subject, o.type, o.payload, o.headers, o.created_at
+       ), announced AS (
+         SELECT pg_notify($2, max(seq)::text) FROM sequenced HAVING count(*) > 0
+       )
+       SELECT s.seq::text AS seq, s.subject, s.type, s.payload, s.headers, s.created_at,
+              (SELECT count(*) FROM announced) AS announced,
+              EXISTS (SELECT 1 FROM ${table}
+                      WHERE seq IS NULL AND tx_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back
+       FROM (SELECT) AS one LEFT JOIN sequenced AS s ON true`,
+    ),
+    unpublished: named(
+      'unpublished',
+      `SELECT seq::text AS seq, subject, type, payload, headers, created_at FROM ${table}
+       WHERE published_at IS NULL AND seq IS NOT NULL ORDER BY seq LIMIT $1`,
+    ),
+    mark: named('mark', `UPDATE ${table} SET published_at = clock_timestamp() WHERE seq = ANY($1::bigint[])`),
+  };
+}
