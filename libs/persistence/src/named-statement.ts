@@ -9,7 +9,7 @@
  * be per session (as the outbox relays already need) or keep prepared statements.
  */
 import { type QueryConfig } from 'pg';
-import { type DataSource, type EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 
 export class NamedStatement {
   constructor(
@@ -29,4 +29,16 @@ export class NamedStatement {
     // What TypeORM's logs and errors show of it.
     return { name, text, values: [...values], toString: () => text };
   }
+}
+
+/**
+ * The entity's columns as a named statement lists them in place of `*` (`alias."column", …`),
+ * for an answer `entityFromRow` makes the entity of.
+ */
+export function entityColumns(on: DataSource, target: EntityTarget<ObjectLiteral>, alias?: string): string {
+  const prefix = alias ? `${alias}.` : '';
+  return on
+    .getMetadata(target)
+    .columns.map((column) => `${prefix}"${column.databaseName}"`)
+    .join(', ');
 }

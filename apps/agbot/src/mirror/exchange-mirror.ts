@@ -4,12 +4,36 @@
  * ignored and a redelivered change applies once.
  */
 import { type ChangePayload } from '@careen/contracts';
+import { NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type MirroredNode } from './mirrored-node';
 
 export const MIRRORED_RESOURCES = ['service', 'deploymentPolicy', 'managementPolicy'] as const;
 export type MirroredResource = (typeof MIRRORED_RESOURCES)[number];
+
+/** A node change merged into its row, when newer than the row: $3 the change, $4 a new row's defaults. */
+const MERGE_NODE = new NamedStatement(
+  'mirror-merge-node',
+  `INSERT INTO agbot.nodes AS n (org, id, ha_group, data, change_id)
+   VALUES ($1, $2, $3::jsonb ->> 'haGroup', $4::jsonb || $3::jsonb, $5)
+   ON CONFLICT (org, id) DO UPDATE
+     SET data = n.data || $3::jsonb,
+         ha_group = CASE WHEN $3::jsonb ? 'haGroup' THEN $3::jsonb ->> 'haGroup' ELSE n.ha_group END,
+         change_id = EXCLUDED.change_id
+     WHERE n.change_id < EXCLUDED.change_id
+   RETURNING 1`,
+);
+
+/** A resource written whole, when newer than its row. */
+const PUT_RESOURCE = new NamedStatement(
+  'mirror-put-resource',
+  `INSERT INTO agbot.mirrored_resources AS r (org, resource, id, data, change_id)
+   VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT (org, resource, id) DO UPDATE SET data = EXCLUDED.data, change_id = EXCLUDED.change_id
+     WHERE r.change_id < EXCLUDED.change_id
+   RETURNING 1`,
+);
 
 interface NodeRow {
   data: MirroredNode;
@@ -56,17 +80,13 @@ export class ExchangeMirror {
     data: Record<string, unknown>,
     changeId: number,
   ): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO agbot.nodes AS n (org, id, ha_group, data, change_id)
-       VALUES ($1, $2, $3::jsonb ->> 'haGroup', $4::jsonb || $3::jsonb, $5)
-       ON CONFLICT (org, id) DO UPDATE
-         SET data = n.data || $3::jsonb,
-             ha_group = CASE WHEN $3::jsonb ? 'haGroup' THEN $3::jsonb ->> 'haGroup' ELSE n.ha_group END,
-             change_id = EXCLUDED.change_id
-         WHERE n.change_id < EXCLUDED.change_id
-       RETURNING 1`,
-      [org, id, JSON.stringify(data), JSON.stringify(nodeDefaults(org, id)), changeId],
-    );
+    const rows = await MERGE_NODE.run<unknown[]>(manager, [
+      org,
+      id,
+      JSON.stringify(data),
+      JSON.stringify(nodeDefaults(org, id)),
+      changeId,
+    ]);
     return rows.length > 0;
   }
 
@@ -115,14 +135,13 @@ export class ExchangeMirror {
     data: Record<string, unknown>,
     changeId: number,
   ): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO agbot.mirrored_resources AS r (org, resource, id, data, change_id)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (org, resource, id) DO UPDATE SET data = EXCLUDED.data, change_id = EXCLUDED.change_id
-         WHERE r.change_id < EXCLUDED.change_id
-       RETURNING 1`,
-      [org, resource, id, JSON.stringify(data), changeId],
-    );
+    const rows = await PUT_RESOURCE.run<unknown[]>(manager, [
+      org,
+      resource,
+      id,
+      JSON.stringify(data),
+      changeId,
+    ]);
     return rows.length > 0;
   }
 

@@ -15,7 +15,7 @@ import {
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
 } from '@careen/contracts';
-import { type OutboxWriter } from '@careen/persistence';
+import { NamedStatement, type OutboxWriter } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
 import { decideSlot, type SlotQuestion } from './slot-rule';
 import { literal, withStatementBatch } from './statement-batch';
@@ -92,6 +92,31 @@ export interface GroupSlotState {
 
 const COLUMNS =
   'org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at, halted_at, halt_error';
+
+/** Sent for most statuses a fleet reports, and for every renewal: named, so planned once per connection. */
+const RENEW = new NamedStatement(
+  'upgrade-grant-renew',
+  `UPDATE agbot.upgrade_grants
+   SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $4)
+   WHERE org = $1 AND node = $2 AND holder_kind = $3 AND ($5::text IS NULL OR management_policy = $5)
+   RETURNING ${COLUMNS}`,
+);
+const RENEW_ON_HEARTBEAT = new NamedStatement(
+  'upgrade-grant-renew-on-heartbeat',
+  `WITH free AS (
+     SELECT org, node, holder_kind FROM agbot.upgrade_grants
+     WHERE org = $1 AND node = ANY($2) AND holder_kind = 'agent-upgrade'
+       AND lease_expires_at - make_interval(secs => $3) < $4
+     FOR NO KEY UPDATE SKIP LOCKED
+   )
+   UPDATE agbot.upgrade_grants g
+   SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $3)
+   FROM free WHERE g.org = free.org AND g.node = free.node AND g.holder_kind = free.holder_kind`,
+);
+const OF_NODE = new NamedStatement(
+  'upgrade-grants-of-node',
+  `SELECT ${COLUMNS} FROM agbot.upgrade_grants WHERE org = $1 AND node = $2`,
+);
 
 function toGrant(row: GrantRow): UpgradeGrant {
   return {
@@ -192,13 +217,13 @@ export class GrantStore {
     managementPolicy?: string,
   ): Promise<UpgradeGrant | undefined> {
     // An UPDATE answers [rows, count].
-    const [rows] = (await manager.query(
-      `UPDATE agbot.upgrade_grants
-       SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $4)
-       WHERE org = $1 AND node = $2 AND holder_kind = $3 AND ($5::text IS NULL OR management_policy = $5)
-       RETURNING ${COLUMNS}`,
-      [key.org, key.node, key.kind, leaseSeconds, managementPolicy ?? null],
-    )) as [GrantRow[], number];
+    const [rows] = await RENEW.run<[GrantRow[], number]>(manager, [
+      key.org,
+      key.node,
+      key.kind,
+      leaseSeconds,
+      managementPolicy ?? null,
+    ]);
     return rows[0] ? toGrant(rows[0]) : undefined;
   }
 
@@ -307,26 +332,12 @@ export class GrantStore {
     heartbeat: Date,
     leaseSeconds: number,
   ): Promise<void> {
-    await manager.query(
-      `WITH free AS (
-         SELECT org, node, holder_kind FROM agbot.upgrade_grants
-         WHERE org = $1 AND node = ANY($2) AND holder_kind = 'agent-upgrade'
-           AND lease_expires_at - make_interval(secs => $3) < $4
-         FOR NO KEY UPDATE SKIP LOCKED
-       )
-       UPDATE agbot.upgrade_grants g
-       SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $3)
-       FROM free WHERE g.org = free.org AND g.node = free.node AND g.holder_kind = free.holder_kind`,
-      [org, nodes, leaseSeconds, heartbeat],
-    );
+    await RENEW_ON_HEARTBEAT.run(manager, [org, nodes, leaseSeconds, heartbeat]);
   }
 
   /** Every slot held by the node, whatever its kind or group. */
   async ofNode(manager: EntityManager, org: string, node: string): Promise<UpgradeGrant[]> {
-    const rows: GrantRow[] = await manager.query(
-      `SELECT ${COLUMNS} FROM agbot.upgrade_grants WHERE org = $1 AND node = $2`,
-      [org, node],
-    );
+    const rows = await OF_NODE.run<GrantRow[]>(manager, [org, node]);
     return rows.map(toGrant);
   }
 

@@ -19,7 +19,7 @@ import {
   STEP_START_STATUSES,
   type ManagementStatusValue,
 } from '@careen/contracts';
-import { entityFromRow, NamedStatement } from '@careen/persistence';
+import { entityColumns, entityFromRow, NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -73,6 +73,8 @@ type PolicyLock = 'NO KEY UPDATE' | 'SHARE' | 'KEY SHARE';
 
 @Injectable()
 export class ManagementStatusWriter {
+  private readonly policyLocks = new Map<PolicyLock, NamedStatement>();
+
   constructor(
     private readonly changes: ChangeRecorder,
     private readonly events: PolicyEvents,
@@ -181,17 +183,30 @@ export class ManagementStatusWriter {
     nmp: string,
     mode: PolicyLock,
   ): Promise<ManagementPolicyEntity> {
-    const [row]: (Record<string, unknown> & { node_exists: boolean })[] = await manager.query(
-      `SELECT p.*, EXISTS (SELECT 1 FROM exchange.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node_exists
-       FROM exchange.management_policies AS p
-       WHERE p.org = $1 AND p.name = $3
-       FOR ${mode} OF p`,
-      [org, node, nmp],
-    );
+    const [row] = await this.policyLock(manager, mode).run<
+      (Record<string, unknown> & { node_exists: boolean })[]
+    >(manager, [org, node, nmp]);
     const nodeExists = row ? row.node_exists : await manager.exists(NodeEntity, { where: { org, id: node } });
     if (!nodeExists) throw nodeNotFound(org, node);
     if (!row) throw managementPolicyNotFound(org, nmp);
     return entityFromRow(manager, ManagementPolicyEntity, row);
+  }
+
+  /** The policy read under `mode`, one named statement per mode. */
+  private policyLock(manager: EntityManager, mode: PolicyLock): NamedStatement {
+    let statement = this.policyLocks.get(mode);
+    if (!statement) {
+      statement = new NamedStatement(
+        `management-status-policy-${mode.toLowerCase().replaceAll(' ', '-')}`,
+        `SELECT ${entityColumns(manager.connection, ManagementPolicyEntity, 'p')},
+                EXISTS (SELECT 1 FROM exchange.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node_exists
+         FROM exchange.management_policies AS p
+         WHERE p.org = $1 AND p.name = $3
+         FOR ${mode} OF p`,
+      );
+      this.policyLocks.set(mode, statement);
+    }
+    return statement;
   }
 
   /** Counts only failures since the policy was last enabled again. */

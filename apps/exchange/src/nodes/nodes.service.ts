@@ -4,10 +4,9 @@
  * change is recorded on the feed in the same transaction. Never returns a token hash.
  */
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
-import { entityFromRow } from '@careen/persistence';
+import { entityColumns, entityFromRow, NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ChangeRecorder } from '../changes/change-recorder';
 import { OrgsService } from '../orgs/orgs.service';
 import { type NodeStatusDto } from './dto/node-status.dto';
@@ -38,6 +37,8 @@ export interface RegistrationResult {
 
 @Injectable()
 export class NodesService {
+  private statusWrite: NamedStatement | undefined;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly orgs: OrgsService,
@@ -177,7 +178,7 @@ export class NodesService {
         })),
       };
       // The update locks the row itself and answers it: a fleet's reports cost no read of their own.
-      const node = await updateReturning(manager, org, id, { status });
+      const node = await this.writeStatus(manager, org, id, status);
       if (!node) throw nodeNotFound(org, id);
       return this.recordChange(manager, NodeResponse.from(node), 'updated', { byNode: true });
     });
@@ -275,22 +276,28 @@ export class NodesService {
     if (!node) throw nodeNotFound(org, id);
     return node;
   }
-}
 
-/** Updates the node's columns and answers its row as it is now, in one statement (UPDATE … RETURNING); undefined when there is no such node. */
-async function updateReturning(
-  manager: EntityManager,
-  org: string,
-  id: string,
-  changes: QueryDeepPartialEntity<NodeEntity>,
-): Promise<NodeEntity | undefined> {
-  const { raw } = await manager
-    .createQueryBuilder()
-    .update(NodeEntity)
-    .set(changes)
-    .where({ org, id })
-    .returning('*')
-    .execute();
-  const [row] = raw as Record<string, unknown>[];
-  return row ? entityFromRow(manager, NodeEntity, row) : undefined;
+  /**
+   * Writes the node's status and answers its row as it is now, in one named statement (every
+   * report of a fleet passes here); undefined when there is no such node.
+   */
+  private async writeStatus(
+    manager: EntityManager,
+    org: string,
+    id: string,
+    status: NodeStatus,
+  ): Promise<NodeEntity | undefined> {
+    this.statusWrite ??= new NamedStatement(
+      'node-status-write',
+      `UPDATE exchange.nodes SET status = $3, updated_at = now() WHERE org = $1 AND id = $2
+       RETURNING ${entityColumns(this.dataSource, NodeEntity)}`,
+    );
+    // An UPDATE answers [rows, count].
+    const [[row]] = await this.statusWrite.run<[Record<string, unknown>[], number]>(manager, [
+      org,
+      id,
+      JSON.stringify(status),
+    ]);
+    return row ? entityFromRow(manager, NodeEntity, row) : undefined;
+  }
 }
