@@ -1,7 +1,8 @@
 /**
- * An entity from a row a raw statement answered (`RETURNING *`, `SELECT t.*`), each column
- * converted as TypeORM converts it when it loads the entity itself: for hot statements written
- * in SQL, whose answer is still wanted as the entity.
+ * An entity from a row a raw statement answered (`RETURNING *`, `SELECT t.*`, or the columns
+ * `entityColumns` lists for a named statement), each column converted as TypeORM converts it
+ * when it loads the entity itself: for hot statements written in SQL, whose answer is still
+ * wanted as the entity.
  */
 import { type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 
