@@ -6,7 +6,7 @@ import { useTestInfra } from '@careen/testing';
 import { Client } from 'pg';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { NamedStatement } from './named-statement';
-import { createServiceDataSource } from './service-data-source';
+import { scratchSchema } from './scratch-schema.fixtures';
 
 const SCHEMA = 'named_statement_test';
 
@@ -19,15 +19,7 @@ describe('NamedStatement', () => {
   );
 
   beforeAll(async () => {
-    dataSource = createServiceDataSource({
-      url: infra.databaseUrl,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [],
-      applicationName: 'named-statement-test',
-    });
-    await dataSource.initialize();
-    await dataSource.query(`CREATE SCHEMA "${SCHEMA}"`);
+    dataSource = await scratchSchema(infra.databaseUrl, SCHEMA, 'named-statement-test');
     await dataSource.query(`CREATE TABLE "${SCHEMA}".things (id int PRIMARY KEY, label text NOT NULL)`);
   });
 

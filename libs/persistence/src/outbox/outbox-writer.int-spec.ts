@@ -7,7 +7,7 @@ import { ExchangeChanged } from '@careen/contracts';
 import { eventually, useTestInfra } from '@careen/testing';
 import { Client } from 'pg';
 import { type DataSource } from 'typeorm';
-import { createServiceDataSource } from '../service-data-source';
+import { scratchSchema } from '../scratch-schema.fixtures';
 import { outboxChannel, outboxSchemaUp } from './outbox-schema.sql';
 import { OutboxWriter } from './outbox-writer';
 
@@ -32,15 +32,7 @@ describe('OutboxWriter', () => {
     Number((await dataSource.query(`SELECT count(*)::int AS n FROM "${SCHEMA}".outbox`))[0].n);
 
   beforeAll(async () => {
-    dataSource = createServiceDataSource({
-      url: infra.databaseUrl,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [],
-      applicationName: 'outbox-writer-test',
-    });
-    await dataSource.initialize();
-    await dataSource.query(`CREATE SCHEMA "${SCHEMA}"`);
+    dataSource = await scratchSchema(infra.databaseUrl, SCHEMA, 'outbox-writer-test');
     for (const statement of outboxSchemaUp(SCHEMA)) await dataSource.query(statement);
     listener = new Client({ connectionString: infra.databaseUrl });
     await listener.connect();
