@@ -41,13 +41,6 @@ function change(id: string): ChangePayload {
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
   const postgresCpuMs = () => stack.cpuSeconds().postgres * 1000;
-  /** CPU of the Postgres backend serving the relay's connection, which lives from the relay's start. */
-  const relayBackendCpuMs = async () => {
-    const [backend] = await dataSource.query<{ pid: number }[]>(
-      "SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-outbox-relay'",
-    );
-    return backend ? cpuSeconds(backend.pid) * 1000 : NaN;
-  };
   const dataSource = createServiceDataSource({
     url: stack.databaseUrl,
     schema: 'bench',
@@ -58,6 +51,13 @@ async function main(): Promise<void> {
   });
   await dataSource.initialize();
   await runServiceMigrations(dataSource);
+  /** CPU of the Postgres backend serving the relay's connection, which lives from the relay's start. */
+  const relayBackendCpuMs = async () => {
+    const [backend] = await dataSource.query<{ pid: number }[]>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-outbox-relay'",
+    );
+    return backend ? cpuSeconds(backend.pid) * 1000 : NaN;
+  };
   const bus = await connectBus({ url: stack.natsUrl, name: 'bench' });
   await ensureStreams(bus.jsm, [STREAMS.changes]);
   const publisher = new EventPublisher(bus.js, 'careen/bench');

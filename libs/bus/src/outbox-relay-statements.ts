@@ -1,18 +1,20 @@
-/** The statements the outbox relay sends every round, named so that its connection plans each once. */
+/** The statements the outbox relay sends, named so that its connection plans each once. */
 import { NamedStatement } from '@careen/persistence';
 
 export interface RelayStatements {
   /**
    * Numbers the committed rows every older transaction has finished with (`$1` at most), in id
    * order, and answers them; says whether committed rows are still held back by an older open
-   * transaction; and wakes the readers of numbered rows (channel `$2`) at its commit. One row
-   * with a null `seq` when nothing was numbered.
+   * transaction; and wakes the readers of numbered rows (channel `$2`) at its commit. In
+   * sequence order; one row with a null `seq` when nothing was numbered.
    */
   sequence: NamedStatement;
   /** Rows numbered but not yet published (left by a failed publish or a former leader), in order. */
   unpublished: NamedStatement;
   /** Marks the rows with the sequence numbers `$1` published. */
   mark: NamedStatement;
+  /** Deletes the rows published more than `$1` seconds ago. */
+  prune: NamedStatement;
 }
 
 export function relayStatements(schema: string): RelayStatements {
@@ -38,10 +40,12 @@ export function relayStatements(schema: string): RelayStatements {
          SELECT pg_notify($2, max(seq)::text) FROM sequenced HAVING count(*) > 0
        )
        SELECT s.seq::text AS seq, s.subject, s.type, s.payload, s.headers, s.created_at,
+              -- A CTE that no one reads does not run: this makes the NOTIFY happen.
               (SELECT count(*) FROM announced) AS announced,
               EXISTS (SELECT 1 FROM ${table}
                       WHERE seq IS NULL AND tx_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back
-       FROM (SELECT) AS one LEFT JOIN sequenced AS s ON true`,
+       FROM (SELECT) AS one LEFT JOIN sequenced AS s ON true
+       ORDER BY s.seq`,
     ),
     unpublished: named(
       'unpublished',
@@ -49,5 +53,10 @@ export function relayStatements(schema: string): RelayStatements {
        WHERE published_at IS NULL AND seq IS NOT NULL ORDER BY seq LIMIT $1`,
     ),
     mark: named('mark', `UPDATE ${table} SET published_at = clock_timestamp() WHERE seq = ANY($1::bigint[])`),
+    prune: named(
+      'prune',
+      `DELETE FROM ${table}
+       WHERE published_at IS NOT NULL AND published_at < clock_timestamp() - make_interval(secs => $1)`,
+    ),
   };
 }

@@ -49,10 +49,6 @@ interface Round {
   heldBack: boolean;
 }
 
-function compareSeq(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
-
 const PRUNE_EVERY_MS = 60_000;
 
 export class OutboxRelay {
@@ -64,14 +60,12 @@ export class OutboxRelay {
   private client: Client | undefined;
   private running: Promise<void> | undefined;
   private lastPrune = 0;
-  private readonly table: string;
   /** The lock the relays of one schema compete for; its holder leads. */
   readonly key: string;
   private leading = false;
   private readonly statements: RelayStatements;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.table = `"${options.schema}".outbox`;
     this.key = `careen:outbox-relay:${options.schema}`;
     this.statements = relayStatements(options.schema);
   }
@@ -183,9 +177,7 @@ export class OutboxRelay {
       batchSize,
       outboxSequencedChannel(this.options.schema),
     ]);
-    const numbered = rows.filter((row) => row.seq !== null);
-    numbered.sort((a, b) => compareSeq(a.seq, b.seq));
-    return { rows: numbered, heldBack: rows[0]?.held_back ?? false };
+    return { rows: rows.filter((row) => row.seq !== null), heldBack: rows[0]?.held_back ?? false };
   }
 
   private async unpublished(client: Client, batchSize: number): Promise<Round> {
@@ -227,11 +219,7 @@ export class OutboxRelay {
     const retainMs = this.options.retainPublishedMs ?? 24 * 3_600_000;
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = Date.now();
-    await this.query(
-      client,
-      `DELETE FROM ${this.table} WHERE published_at IS NOT NULL AND published_at < clock_timestamp() - make_interval(secs => $1)`,
-      [retainMs / 1000],
-    );
+    await this.query(client, this.statements.prune, [retainMs / 1000]);
   }
 
   private query<Row extends object>(

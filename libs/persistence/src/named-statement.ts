@@ -19,15 +19,15 @@ export class NamedStatement {
 
   /** Runs it in the manager's transaction, or on a connection of the data source's pool. */
   run<T = unknown>(on: EntityManager | DataSource, values: readonly unknown[]): Promise<T> {
-    // TypeORM hands its query to node-postgres as it is; a query config names the statement.
-    return on.query(this.config(values) as unknown as string, [...values]);
+    // TypeORM hands its query to node-postgres as it is, and node-postgres adds the values to a
+    // query config that names the statement; toString is what TypeORM's logs and errors show.
+    const { name, text } = this;
+    return on.query({ name, text, toString: () => text } as unknown as string, [...values]);
   }
 
   /** As node-postgres takes it, for a client of one's own. */
-  config(values: readonly unknown[]): QueryConfig & { toString(): string } {
-    const { name, text } = this;
-    // What TypeORM's logs and errors show of it.
-    return { name, text, values: [...values], toString: () => text };
+  config(values: readonly unknown[]): QueryConfig {
+    return { name: this.name, text: this.text, values: [...values] };
   }
 }
 
