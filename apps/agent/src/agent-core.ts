@@ -4,7 +4,7 @@
  * status when it changes and at least once per status interval, keep the node's workloads
  * reconciled, and hand the management policies that apply to the enactor (enactment/).
  */
-import { ApiError, dataOf, type Exchange, type SendRequest, serviceClient } from '@careen/api-client';
+import { ApiError, dataOf, type Exchange, serviceClient } from '@careen/api-client';
 import { builtinNodeProperties } from '@careen/policy';
 import { type JsonLogger } from '@careen/telemetry';
 import { AgbotClient } from './agbot/agbot-client';
@@ -17,6 +17,7 @@ import { StatusReporter, type StatusObserver } from './core/status-reporter';
 import { Enactor } from './enactment/enactor';
 import { NmpPlanner } from './enactment/nmp-planner';
 import { ExchangeClient, type RequestObserver } from './exchange/exchange-client';
+import { HubConnections } from './exchange/hub-connections';
 import { type FeedChange, type NodeView } from './exchange/exchange.types';
 import { ChangeFollower } from './feed/change-follower';
 import { type FeedNews } from './feed/feed-news';
@@ -52,8 +53,8 @@ export interface AgentCoreOptions {
   random: RandomSource;
   logger: JsonLogger;
   observeRequests?: RequestObserver;
-  /** Sends the agent's requests to the hub; default `fetch` (its process's connection pool). */
-  send?: SendRequest;
+  /** The agent's connections to the hub (closed when it stops); default a pair of its own. */
+  connections?: HubConnections;
   observeStatuses?: StatusObserver;
   /** Sees every page of changes the agent reads from the feed, as it arrives. */
   observeChanges?: (changes: readonly FeedChange[]) => void;
@@ -66,6 +67,7 @@ export class AgentCore {
   private readonly enactor: Enactor;
   private readonly reporter: StatusReporter;
   private readonly stopping = new AbortController();
+  private readonly connections: HubConnections;
   private pollAbort: AbortController | undefined;
   private node: NodeView | undefined;
   private packages: string[] = [];
@@ -80,12 +82,13 @@ export class AgentCore {
     const { memory, clock, random, logger } = options;
     const { org, nodeId, token } = memory.state;
     if (!token) throw new Error('the agent has no node token');
+    this.connections = options.connections ?? new HubConnections();
     this.exchange = new ExchangeClient(
       options.exchangeUrl,
       { org, node: nodeId, token },
       clock,
       options.observeRequests,
-      options.send,
+      this.connections,
     );
     this.feed = new ChangeFollower(this.exchange, memory, logger);
     this.reporter = new StatusReporter(
@@ -112,7 +115,7 @@ export class AgentCore {
           nodeId,
           this.exchange.tokens,
           options.observeRequests,
-          options.send,
+          this.connections.send,
         )
       : undefined;
     const runner = new UpgradeRunner({
@@ -214,6 +217,7 @@ export class AgentCore {
   private async shutDown(): Promise<void> {
     await this.enactor.settled();
     await this.options.runtime.stopAll();
+    await this.connections.close();
   }
 
   /** Gets a token for the node, registering it first when it is unknown and that is allowed. */
@@ -240,26 +244,26 @@ export class AgentCore {
     const { org, nodeId, token } = this.options.memory.state;
     const { username, password } = this.options.registration!;
     await dataOf(
-      serviceClient<Exchange.paths>(this.options.exchangeUrl, { retries: 0, fetch: this.options.send }).PUT(
-        '/v1/orgs/{org}/nodes/{id}',
-        {
-          params: { path: { org, id: nodeId } },
-          headers: {
-            authorization: `Basic ${Buffer.from(`${org}/${username}:${password}`).toString('base64')}`,
-          },
-          // Registered with the built-in properties, so policies can select it by them.
-          body: {
-            token,
-            policy: {
-              properties: builtinNodeProperties(hostFacts(this.enactor.version)).map((property) => ({
-                ...property,
-                value: typeof property.value === 'object' ? [...property.value] : property.value,
-              })),
-              constraints: [],
-            },
+      serviceClient<Exchange.paths>(this.options.exchangeUrl, {
+        retries: 0,
+        fetch: this.connections.send,
+      }).PUT('/v1/orgs/{org}/nodes/{id}', {
+        params: { path: { org, id: nodeId } },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${org}/${username}:${password}`).toString('base64')}`,
+        },
+        // Registered with the built-in properties, so policies can select it by them.
+        body: {
+          token,
+          policy: {
+            properties: builtinNodeProperties(hostFacts(this.enactor.version)).map((property) => ({
+              ...property,
+              value: typeof property.value === 'object' ? [...property.value] : property.value,
+            })),
+            constraints: [],
           },
         },
-      ),
+      }),
     );
     this.options.logger.info({ node: nodeId }, 'node registered');
   }

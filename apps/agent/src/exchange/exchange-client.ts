@@ -10,7 +10,6 @@ import {
   type FetchPolicy,
   refusal,
   resilientFetch,
-  type SendRequest,
   serviceClient,
 } from '@careen/api-client';
 import { type Clock } from '../core/clock';
@@ -24,6 +23,7 @@ import {
   type ManagementStatusReport,
   type NodeView,
 } from './exchange.types';
+import { type HubTransport } from './hub-connections';
 import { type NodeCredentials, TokenSource } from './token-source';
 
 /** Sees every request the agent makes, e.g. to count them in a benchmark. */
@@ -39,10 +39,11 @@ export class ExchangeClient {
     readonly credentials: NodeCredentials,
     clock: Clock,
     private readonly observe: RequestObserver = () => undefined,
-    send?: SendRequest,
+    /** How requests go out; by default the process's own `fetch`. */
+    private readonly transport?: HubTransport,
   ) {
-    this.tokens = new TokenSource(baseUrl, credentials, clock, send);
-    this.policy = { auth: this.tokens, retries: 0, fetch: send };
+    this.tokens = new TokenSource(baseUrl, credentials, clock, transport?.send);
+    this.policy = { auth: this.tokens, retries: 0, fetch: transport?.send };
     this.api = serviceClient<Exchange.paths>(baseUrl, this.policy);
   }
 
@@ -65,7 +66,11 @@ export class ExchangeClient {
       this.api.GET('/v1/orgs/{org}/changes', {
         params: { path: { org: this.credentials.org }, query: { since, wait: waitSeconds, limit: 1000 } },
         signal,
-        fetch: resilientFetch({ ...this.policy, timeoutMs: (waitSeconds + 30) * 1000 }),
+        fetch: resilientFetch({
+          ...this.policy,
+          fetch: this.transport?.poll,
+          timeoutMs: (waitSeconds + 30) * 1000,
+        }),
       }),
     )) as ChangePage;
   }

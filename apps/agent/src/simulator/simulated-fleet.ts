@@ -2,8 +2,8 @@
  * A fleet of simulated agents in one process, each the same AgentCore a real node runs, with
  * an in-memory state, workload runtime and install strategy (which can be told to fail), against
  * the real exchange and agbot. It registers its nodes and HA groups with an org admin's
- * credentials, and keeps every agent's management-status steps as a timeline. Each agent has a
- * connection pool of its own, as each agent process has: one pool shared by thousands of agents
+ * credentials, and keeps every agent's management-status steps as a timeline. Each agent has
+ * connections of its own, as each agent process has: one pool shared by thousands of agents
  * spends its time looking for a free connection among their long polls.
  */
 import { ApiError, dataOf, type Exchange, serviceClient } from '@careen/api-client';
@@ -11,10 +11,10 @@ import { type JsonLogger } from '@careen/telemetry';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'undici';
 import { AgentCore, type AgentCoreOptions } from '../agent-core';
 import { type Clock, type RandomSource, systemClock } from '../core/clock';
 import { type RequestObserver } from '../exchange/exchange-client';
+import { HubConnections } from '../exchange/hub-connections';
 import { AgentMemory } from '../state/agent-memory';
 import { AGENT_STATE_VERSION } from '../state/agent-state';
 import { MemoryStateStore } from '../state/state-store';
@@ -60,6 +60,14 @@ export interface SimulatedFleetOptions {
   startRate?: number;
   /** Registrations in flight at once. */
   concurrency?: number;
+  /**
+   * The address the connections of agent `index` (its place in the fleet) leave from, as each
+   * real node has an address of its own; by default the system picks. A machine simulating a
+   * large fleet against a hub on loopback needs it: every connection to one address and port
+   * takes a local port of its own, some 28,000 in Linux's default range, and the kernel's
+   * search for a free one grows with those taken.
+   */
+  sourceAddress?: (index: number) => string;
 }
 
 export interface TimelineEntry {
@@ -152,7 +160,6 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   const timeline: TimelineEntry[] = [];
   const downloads = await mkdtemp(join(tmpdir(), 'careen-fleet-'));
   const agents: SimulatedAgent[] = [];
-  const pools: Agent[] = [];
   for (const [i, node] of ids.entries()) {
     const haGroup = groupOf(i);
     const strategy = new SimulatedInstallStrategy(
@@ -174,8 +181,6 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       store,
     );
     const runtime = new SimulatedRuntime();
-    const pool = new Agent();
-    pools.push(pool);
     const core = new AgentCore({
       exchangeUrl: options.exchangeUrl,
       agbotUrl: options.agbotUrl,
@@ -190,7 +195,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       random,
       logger: options.logger.child({ node }),
       observeRequests: options.observeRequests,
-      send: (request) => fetch(request, { dispatcher: pool } as RequestInit),
+      connections: new HubConnections(options.sourceAddress?.(i)),
       observeChanges: options.observeChanges,
       observeStatuses: (event) => {
         const entry = { node, haGroup, ...event };
@@ -224,7 +229,6 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       await ramp;
       for (const agent of agents) agent.core.stop();
       await Promise.all(running);
-      await Promise.all(pools.map((pool) => pool.destroy()));
       await rm(downloads, { recursive: true, force: true });
     },
   };
