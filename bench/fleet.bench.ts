@@ -1,10 +1,11 @@
 /**
  * `npm run bench -- fleet [agents] [windowSeconds] [groupSize] [exchangeReplicas] [simulators]`
- * (default 5000, 60, 5, 1, one per 2,500 agents): a fleet of simulated agents (the agent's own core, spread over
- * `simulators` processes) against an exchange and an agbot each in its own process, on a
- * private Postgres and NATS; with
- * several exchange replicas, each in its own process behind a round-robin TCP proxy in this
- * process (as a Kubernetes Service puts them), which the agents and the agbot use. Once every agent is
+ * (default 5000, 60, 5, 1, one per 2,500 agents and at least one per replica): a fleet of
+ * simulated agents (the agent's own core, spread over `simulators` processes, each agent
+ * connecting from a loopback address of its own) against an exchange and an agbot each in its
+ * own process, on a private Postgres and NATS; with several exchange replicas, each in its own
+ * process, the agents of simulator process k reach replica k (round robin) and the agbot
+ * reaches them through a round-robin TCP proxy in this process. Once every agent is
  * connected and idle, one node management policy moves them all to a new version within the
  * window, rolled through HA groups of `groupSize`. Printed: completion time relative to the
  * window; requests/s and CPU of the exchange and the agbot, Postgres's CPU and how busy the
@@ -45,7 +46,10 @@ const EXCHANGE_REPLICAS = Number(process.argv[5] ?? 1);
  * with EMFILE on their own side, which the bench would count against the hub.
  */
 const AGENTS_PER_SIMULATOR = 2_500;
-const SIMULATORS = Number(process.argv[6] ?? Math.ceil(AGENTS / AGENTS_PER_SIMULATOR));
+/** At least one per exchange replica: a process's agents all reach one replica. */
+const SIMULATORS = Number(
+  process.argv[6] ?? Math.max(Math.ceil(AGENTS / AGENTS_PER_SIMULATOR), EXCHANGE_REPLICAS),
+);
 const ROOT_PASSWORD = 'bench-password';
 const NODE_TOKEN = 'bench-node-token-secret';
 const POLL_SECONDS = 30;
@@ -257,7 +261,7 @@ async function main(): Promise<void> {
     progress(`starting ${AGENTS} agents at ${START_RATE}/s in ${SIMULATORS} simulator process(es)`);
     const connecting = performance.now();
     fleet = await SimulatorProcesses.start({
-      exchangeUrl,
+      exchangeUrls: exchanges.map((exchange) => exchange.url),
       agbotUrl: agbot.url,
       org: 'bench',
       admin: { username: 'admin', password: 'admin-password' },

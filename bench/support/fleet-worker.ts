@@ -14,7 +14,11 @@ export type WorkerSettings = Pick<
   SimulatedFleetOptions,
   'exchangeUrl' | 'agbotUrl' | 'org' | 'admin' | 'nodes' | 'haGroups' | 'nodePrefix' | 'initialVersion'
 > &
-  Required<Pick<SimulatedFleetOptions, 'pollSeconds' | 'startRate'>> & { token: string };
+  Required<Pick<SimulatedFleetOptions, 'pollSeconds' | 'startRate'>> & {
+    token: string;
+    /** Its agents' connections leave from 127.<sourceBlock>.x.y, one address per agent. */
+    sourceBlock: number;
+  };
 
 export interface WorkerReport {
   kind: 'report';
@@ -30,7 +34,7 @@ export interface WorkerReport {
 const REPORT_MS = 250;
 
 async function main(): Promise<void> {
-  const { token, ...settings } = JSON.parse(process.argv[2]!) as WorkerSettings;
+  const { token, sourceBlock, ...settings } = JSON.parse(process.argv[2]!) as WorkerSettings;
   let requests = { exchange: 0, agbot: 0 };
   let policySeenAt: number[] = [];
   let warnings: Record<string, number> = {};
@@ -45,6 +49,9 @@ async function main(): Promise<void> {
     ...settings,
     registered: true,
     nodeToken: () => token,
+    // The hub is on this machine's loopback, where any 127.x.y.z is this machine: as many
+    // addresses as agents, so that no address runs short of local ports.
+    sourceAddress: (i) => `127.${sourceBlock}.${Math.floor(i / 250)}.${(i % 250) + 1}`,
     logger: createLogger('bench-fleet', { level: 'warn', destination: countWarnings }),
     observeRequests: (target) => void (requests[target] += 1),
     observeChanges: (changes) => {

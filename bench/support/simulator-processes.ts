@@ -15,8 +15,14 @@ const REPO = resolve(__dirname, '..', '..');
 
 export interface SimulatorSettings extends Omit<
   WorkerSettings,
-  'nodes' | 'haGroups' | 'nodePrefix' | 'startRate'
+  'nodes' | 'haGroups' | 'nodePrefix' | 'startRate' | 'sourceBlock' | 'exchangeUrl'
 > {
+  /**
+   * The exchange replicas' own addresses: process k's agents reach replica k (round robin), as
+   * a Service's balancer in the kernel spreads connections without holding them. A proxy in a
+   * process would hold two descriptors for each agent's connection.
+   */
+  exchangeUrls: readonly string[];
   agents: number;
   groupSize: number;
   processes: number;
@@ -66,11 +72,13 @@ export class SimulatorProcesses {
 
   /** Starts every process and waits until each has formed its groups and begun starting agents. */
   static async start(settings: SimulatorSettings): Promise<SimulatorProcesses> {
-    const { agents, groupSize, processes, startRate, ...shared } = settings;
+    const { agents, groupSize, processes, startRate, exchangeUrls, ...shared } = settings;
     const slices = slicesOf(agents, processes);
-    const children = slices.map((slice) => {
+    const children = slices.map((slice, k) => {
       const worker: WorkerSettings = {
         ...shared,
+        exchangeUrl: exchangeUrls[k % exchangeUrls.length]!,
+        sourceBlock: k + 1,
         nodes: slice.nodes,
         nodePrefix: slice.prefix,
         haGroups: Math.ceil(slice.nodes / groupSize),
