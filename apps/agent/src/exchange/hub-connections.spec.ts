@@ -3,6 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, type Socket } from 'node:net';
 import { HubConnections } from './hub-connections';
 
+/** Longest wait for the hub to see what a test expects (the idle connections close after 5 s). */
+const WAIT_MS = 15_000;
+
 /**
  * Stands in for the exchange: keeps connections alive for 65 s as it does, holds `/poll` until
  * told, answers anything else at once, and knows the connections open to it.
@@ -12,15 +15,15 @@ class Hub {
   readonly pollPorts: number[] = [];
   private heldPolls: ServerResponse[] = [];
   private readonly server: Server;
-  private closedOne: (() => void) | undefined;
-  private pollArrived: (() => void) | undefined;
+  /** Wakes whoever waits in `until`: a connection closed or a poll arrived. */
+  private wake: () => void = () => undefined;
 
   constructor() {
     this.server = createServer((request: IncomingMessage, response: ServerResponse) => {
       if (request.url === '/poll') {
         this.pollPorts.push(request.socket.remotePort!);
         this.heldPolls.push(response);
-        this.pollArrived?.();
+        this.wake();
       } else response.end('{}');
     });
     this.server.keepAliveTimeout = 65_000;
@@ -28,7 +31,7 @@ class Hub {
       this.open.add(socket);
       socket.on('close', () => {
         this.open.delete(socket);
-        this.closedOne?.();
+        this.wake();
       });
     });
   }
@@ -40,8 +43,8 @@ class Hub {
   }
 
   /** Resolves once a poll is held. */
-  async pollHeld(): Promise<void> {
-    while (this.heldPolls.length === 0) await new Promise<void>((arrived) => (this.pollArrived = arrived));
+  pollHeld(): Promise<void> {
+    return this.until(() => this.heldPolls.length > 0, 'no poll held');
   }
 
   answerPolls(): void {
@@ -49,16 +52,23 @@ class Hub {
     this.heldPolls = [];
   }
 
-  /** Resolves once no more than `count` connections are open; fails if that takes `withinMs`. */
-  async openAtMost(count: number, withinMs: number): Promise<void> {
-    const deadline = setTimeout(() => this.closedOne?.(), withinMs);
-    const started = Date.now();
-    while (this.open.size > count) {
-      if (Date.now() - started >= withinMs)
-        throw new Error(`${this.open.size} connections still open after ${withinMs} ms`);
-      await new Promise<void>((closed) => (this.closedOne = closed));
+  /** Resolves once no more than `count` connections are open. */
+  openAtMost(count: number): Promise<void> {
+    return this.until(() => this.open.size <= count, `more than ${count} connections open`);
+  }
+
+  /** Resolves once `holds`, looked at whenever the hub wakes; fails with `failure` after WAIT_MS. */
+  private async until(holds: () => boolean, failure: string): Promise<void> {
+    const timer = setTimeout(() => this.wake(), WAIT_MS);
+    const deadline = Date.now() + WAIT_MS;
+    try {
+      while (!holds()) {
+        if (Date.now() >= deadline) throw new Error(`${failure} after ${WAIT_MS} ms`);
+        await new Promise<void>((woken) => (this.wake = woken));
+      }
+    } finally {
+      clearTimeout(timer);
     }
-    clearTimeout(deadline);
   }
 
   stop(): Promise<void> {
@@ -83,10 +93,12 @@ describe('HubConnections', () => {
 
   it('keeps one connection for the polls, and closes the others once idle', async () => {
     const waiting = poll();
+    // Awaited below; a failure before then must not leave it unhandled.
+    waiting.catch(() => undefined);
     // A burst beside the poll, as an agent's status write and reads: connections of their own.
     await Promise.all([send(), send(), send()]);
     expect(hub.open.size).toBeGreaterThanOrEqual(2);
-    await hub.openAtMost(1, 15_000);
+    await hub.openAtMost(1);
     await hub.pollHeld();
     hub.answerPolls();
     await waiting;
