@@ -15,15 +15,14 @@ describe('startTelemetry with an OTLP endpoint', () => {
 
   beforeAll(async () => {
     collector = await startOtlpCollector();
-  });
-  afterAll(() => collector.close());
-
-  it('traces outgoing http and bus publishes and posts them to <endpoint>/v1/traces on shutdown', async () => {
     await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', TRACED_PROCESS, collector.url], {
       cwd: REPO_ROOT,
       env: { ...process.env, TS_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
     });
+  });
+  afterAll(() => collector.close());
 
+  it('traces outgoing http and bus publishes and posts them to <endpoint>/v1/traces on shutdown', () => {
     const probe = collector.requests.find((r) => r.url === '/probe');
     const traceparent = String(probe?.headers.traceparent);
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
@@ -35,5 +34,13 @@ describe('startTelemetry with an OTLP endpoint', () => {
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(['careen-export-test']));
     expect(spans).toContainEqual(expect.objectContaining({ traceId: probeTraceId, spanId: probeSpanId }));
     expect(spans).toContainEqual(expect.objectContaining({ name: 'publish careen.export.test' }));
+  });
+
+  it('starts no span for an incoming request on a path it was told to leave untraced', () => {
+    const serverSpanPaths = collector
+      .spans()
+      .filter((span) => span.kind === 2)
+      .map((span) => span.attributes?.find((attribute) => attribute.key === 'url.path')?.value.stringValue);
+    expect(serverSpanPaths).toEqual(['/v1/orgs/o/changes/head']);
   });
 });

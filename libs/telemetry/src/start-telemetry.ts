@@ -24,6 +24,11 @@ export interface TelemetryOptions {
   serviceName: string;
   /** Base URL of an OTLP/HTTP collector, e.g. `http://collector:4318`; spans go to `<url>/v1/traces`. */
   otlpEndpoint?: string;
+  /**
+   * Paths (without the query) of incoming requests that start no span, besides the probes and
+   * scrapes: a service's long polls, which a fleet repeats every few seconds per node.
+   */
+  untracedPaths?: RegExp;
 }
 
 export interface TelemetryHandle {
@@ -54,7 +59,9 @@ export function startTelemetry(options: TelemetryOptions): TelemetryHandle {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: isUntracedRequest }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => isUntracedRequest(request, options.untracedPaths),
+      }),
       // A query's span has no child and carries nothing on: without an exporter no one sees it.
       // Pollers (outbox relay, schedulers) would otherwise start a one-span trace per query.
       ...(endpoint ? [new PgInstrumentation({ requireParentSpan: true })] : []),
@@ -87,7 +94,7 @@ function spanProcessorFor(endpoint: string | undefined): SpanProcessor {
   return new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }));
 }
 
-function isUntracedRequest(request: IncomingMessage): boolean {
-  const path = (request.url ?? '').split('?', 1)[0];
-  return UNTRACED_PATHS.has(path);
+function isUntracedRequest(request: IncomingMessage, untracedPaths: RegExp | undefined): boolean {
+  const path = (request.url ?? '').split('?', 1)[0]!;
+  return UNTRACED_PATHS.has(path) || (untracedPaths?.test(path) ?? false);
 }
