@@ -36,11 +36,18 @@ describe('startTelemetry with an OTLP endpoint', () => {
     expect(spans).toContainEqual(expect.objectContaining({ name: 'publish careen.export.test' }));
   });
 
-  it('starts no span for an incoming request on a path it was told to leave untraced', () => {
-    const serverSpanPaths = collector
-      .spans()
+  it('starts no trace for a request on a path it was told to, but traces one sent within a trace', () => {
+    const spans = collector.spans();
+    const served = spans
       .filter((span) => span.kind === 2)
-      .map((span) => span.attributes?.find((attribute) => attribute.key === 'url.path')?.value.stringValue);
-    expect(serverSpanPaths).toEqual(['/v1/orgs/o/changes/head']);
+      .map((span) => ({
+        path: span.attributes?.find((attribute) => attribute.key === 'url.path')?.value.stringValue,
+        caller: spans.find((candidate) => candidate.spanId === span.parentSpanId)?.kind,
+      }));
+    // The poll sent without a traceparent left no span; the one sent from a client span did.
+    expect(served).toEqual([
+      { path: '/v1/orgs/o/changes/head', caller: 3 },
+      { path: '/v1/orgs/o/changes', caller: 3 },
+    ]);
   });
 });

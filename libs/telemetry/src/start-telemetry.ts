@@ -25,8 +25,9 @@ export interface TelemetryOptions {
   /** Base URL of an OTLP/HTTP collector, e.g. `http://collector:4318`; spans go to `<url>/v1/traces`. */
   otlpEndpoint?: string;
   /**
-   * Paths (without the query) of incoming requests that start no span, besides the probes and
-   * scrapes: a service's long polls, which a fleet repeats every few seconds per node.
+   * Paths (without the query) of incoming requests that start no trace of their own: a service's
+   * long polls, which a fleet repeats every few seconds per node. A request on one that carries
+   * its caller's `traceparent` is still traced, in the caller's trace.
    */
   untracedPaths?: RegExp;
 }
@@ -96,5 +97,6 @@ function spanProcessorFor(endpoint: string | undefined): SpanProcessor {
 
 function isUntracedRequest(request: IncomingMessage, untracedPaths: RegExp | undefined): boolean {
   const path = (request.url ?? '').split('?', 1)[0]!;
-  return UNTRACED_PATHS.has(path) || (untracedPaths?.test(path) ?? false);
+  if (UNTRACED_PATHS.has(path)) return true;
+  return request.headers.traceparent === undefined && (untracedPaths?.test(path) ?? false);
 }
