@@ -68,17 +68,21 @@ describe('traces', () => {
     return url;
   };
 
-  it('follows a change from the request that made it, through the outbox and NATS, into the agbot', async () => {
-    const exchange = await start('exchange', { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+  let exchange: string;
+  beforeAll(async () => {
+    exchange = await start('exchange', { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     await start('agbot', { CAREEN_EXCHANGE_URL: exchange, CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD });
+  });
+  const rootAuth = `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`;
 
+  it('follows a change from the request that made it, through the outbox and NATS, into the agbot', async () => {
     // The caller's own trace context, so that its trace is found among the others.
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const created = await fetch(`${exchange}/v1/orgs`, {
       method: 'POST',
       headers: {
-        authorization: `Basic ${Buffer.from(`root/root:${ROOT_PASSWORD}`).toString('base64')}`,
+        authorization: rootAuth,
         'content-type': 'application/json',
         traceparent: `00-${traceId}-${callerSpanId}-01`,
       },
@@ -107,5 +111,31 @@ describe('traces', () => {
       at = inTrace().find((span) => span.spanId === at!.parentSpanId);
     }
     expect(ancestors).toContain(server.spanId);
+  });
+
+  it("starts no trace of its own for a poll of the change feed, and traces one sent in a caller's trace", async () => {
+    const poll = (headers: Record<string, string>) =>
+      fetch(`${exchange}/v1/orgs/root/changes?since=0&wait=0`, {
+        headers: { authorization: rootAuth, ...headers },
+      }).then((response) => expect(response.status).toBe(200));
+    const traceId = randomBytes(16).toString('hex');
+    // As an agent polls: no trace context.
+    await poll({});
+    await poll({ traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+
+    // Spans are exported in the order they end: once the second poll's is in, the first's would be.
+    const served = () =>
+      collector
+        .spans()
+        .filter(
+          (span) =>
+            span.service === 'exchange' &&
+            span.kind === SERVER &&
+            span.attributes?.some((attribute) => attribute.value.stringValue === '/v1/orgs/root/changes'),
+        );
+    await eventually(() => expect(served().some((span) => span.traceId === traceId)).toBe(true), {
+      timeoutMs: 30_000,
+    });
+    expect(served().map((span) => span.traceId)).toEqual([traceId]);
   });
 });
