@@ -7,3 +7,4 @@ export * from './outbox/outbox-writer';
 export * from './inbox/processed-messages';
 export * from './leader/leader-election';
 export * from './named-statement';
+export * from './json-sql';

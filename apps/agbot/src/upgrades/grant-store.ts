@@ -15,7 +15,7 @@ import {
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
 } from '@careen/contracts';
-import { NamedStatement, type OutboxWriter } from '@careen/persistence';
+import { isoTime, jsonObject, NamedStatement, type OutboxWriter, type SqlFields } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
 import { decideSlot, type SlotQuestion } from './slot-rule';
 import { literal, withStatementBatch } from './statement-batch';
@@ -453,9 +453,6 @@ export class GrantStore {
    * statement; answers the deleted row with the time it was released.
    */
   private releaseStatement(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): string {
-    const payload = Object.entries(releasedPayloadSql(reason))
-      .map(([field, value]) => `${literal(field)}, ${value}`)
-      .join(', ');
     return `WITH t AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at),
        slot AS (
          DELETE FROM agbot.upgrade_grants
@@ -469,7 +466,7 @@ export class GrantStore {
        ), event AS (
          INSERT INTO agbot.outbox (subject, type, payload, headers)
          SELECT ${literal(UpgradeReleased.subject(key.org, key.node))}, ${literal(UpgradeReleased.type)},
-                jsonb_build_object(${payload}), ${literal(JSON.stringify(this.outbox.headers()))}::jsonb
+                ${jsonObject(releasedPayloadSql(reason))}, ${literal(JSON.stringify(this.outbox.headers()))}::jsonb
          FROM slot, t
        )
        SELECT ${COLUMNS.split(', ')
@@ -527,16 +524,12 @@ function releaseConditions(reason: UpgradeReleaseReason): ReleaseConditions {
   return reason === 'left-group' ? { haltedToo: true } : {};
 }
 
-/** A time as JavaScript's toISOString() writes it (stored times are whole milliseconds). */
-const isoTime = (expression: string) =>
-  `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * The released event's payload, field by field, from the deleted row (`slot`) and the release
  * time (`t.at`): typed by the payload class, so a field added to the event is missed here at
  * compile time, not on the wire.
  */
-function releasedPayloadSql(reason: UpgradeReleaseReason): { [K in keyof UpgradeReleasedPayload]-?: string } {
+function releasedPayloadSql(reason: UpgradeReleaseReason): SqlFields<UpgradeReleasedPayload> {
   return {
     org: 'slot.org',
     node: 'slot.node',
