@@ -31,10 +31,13 @@ const SERVER = 2;
 const BUDGETS = {
   /** Answered from memory; the heartbeat is stored within a second, with other polls', outside the request. */
   'poll the change feed': 0,
-  /** START, the update answering the row (UPDATE … RETURNING), the outbox row, COMMIT, pg_notify. */
-  'report status': 5,
-  /** START, the policy locked (asking whether the node exists), the status with its history row, the outbox row, COMMIT, pg_notify. */
-  'report a management status': 6,
+  /** The row updated and answered with its change's outbox row, in one statement; pg_notify. */
+  'report status': 2,
+  /**
+   * The policy locked (asking whether the node exists), the status with its history row and its
+   * change's outbox row, in one statement; pg_notify. (A failure takes a transaction of its own.)
+   */
+  'report a management status': 2,
   /** The package row, then its chunks (one for a small package) when they are not in memory yet. */
   'download the package': 2,
   /** The lock-and-check script, the grant, pg_notify. */

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 import { ChangeLogRepository } from './change-log.repository';
+import { type ChangeRecord } from './change-record';
 import { ChangeTail } from './change-tail';
 import { NodeHeartbeat } from './node-heartbeat';
 import { isVisibleTo, nodeScopes } from './change-visibility';
@@ -300,6 +301,48 @@ describe('the change feed', () => {
         ['managementStatus', true],
         ['node', false],
       ]);
+    });
+
+    it('records each status report with the resource exactly as the report was answered', async () => {
+      await call('PUT', '/v1/orgs/acme/management-policies/recorded', { nodes: ['edge-1'], enabled: true });
+      const seen = await latestId();
+      const report = (path: string, body: unknown) =>
+        http(exchange.url, 'PUT', `/v1/orgs/acme/nodes/edge-1/${path}`, { auth: node('edge-1'), body });
+      const answers = [
+        await report('status', {
+          agentVersion: { package: '1.4.2', upgradeStart: '2026-03-01T10:00:00.000Z' },
+          workloads: [{ service: { org: 'acme', url: 'svc', version: '1.0.0' }, state: 'running' }],
+        }),
+        await report('managementStatus/recorded', {
+          status: 'downloading',
+          version: '2.0.0',
+          fromVersion: '1.4.2',
+          startTime: '2026-03-01T10:00:00.123Z',
+        }),
+        // A failure is written in a transaction of its own, with the threshold's count.
+        await report('managementStatus/recorded', {
+          status: 'failed',
+          version: '2.0.0',
+          endTime: '2026-03-01T10:05:00.000Z',
+          error: 'checksum mismatch',
+        }),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      const reported = await latestId();
+      await eventually(() => expect(exchange.app.get(ChangeTail).latestId()).toBe(reported));
+      const changes = (await pollAs('edge-1', `since=${seen}`)).body.changes as ChangeRecord[];
+      expect(
+        changes.map(({ resource, operation, byNode, data }) => ({ resource, operation, byNode, data })),
+      ).toEqual([
+        { resource: 'node', operation: 'updated', byNode: true, data: answers[0]!.body },
+        { resource: 'managementStatus', operation: 'updated', byNode: true, data: answers[1]!.body },
+        { resource: 'managementStatus', operation: 'updated', byNode: true, data: answers[2]!.body },
+      ]);
+      expect(answers[2]!.body).toMatchObject({
+        attempt: 1,
+        fromVersion: '1.4.2',
+        error: 'checksum mismatch',
+      });
     });
 
     it('answers a node, from memory or from the log, with exactly what the log holds for it, page by page', async () => {

@@ -45,7 +45,7 @@ export class ManagementStatusService {
     input: ManagementStatusDto,
   ): Promise<ManagementStatusResponse> {
     assertMayWrite(actor, node, input);
-    return this.dataSource.transaction((manager) => this.writer.write(manager, actor, org, node, nmp, input));
+    return this.writer.write(this.dataSource.manager, actor, org, node, nmp, input);
   }
 
   async get(actor: Principal, org: string, node: string, nmp: string): Promise<ManagementStatusResponse> {

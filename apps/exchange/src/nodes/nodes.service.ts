@@ -4,7 +4,7 @@
  * change is recorded on the feed in the same transaction. Never returns a token hash.
  */
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
-import { entityColumns, entityFromRow, NamedStatement } from '@careen/persistence';
+import { entityColumns, entityFromRow, jsonObject, NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -163,25 +163,22 @@ export class NodesService {
   async reportStatus(actor: Principal, org: string, id: string, input: NodeStatusDto): Promise<NodeResponse> {
     if (actor.kind !== 'node') throw nodeOnly('only the node itself writes its status');
     assertNodeIsSelf(actor, org, id, 'write the status of');
-    return this.dataSource.transaction(async (manager) => {
-      const status: NodeStatus = {
-        lastHeartbeat: new Date().toISOString(),
-        ...(input.agentVersion ? { agentVersion: { ...input.agentVersion } } : {}),
-        workloads: (input.workloads ?? []).map((workload) => ({
-          ...(workload.deploymentPolicy ? { deploymentPolicy: workload.deploymentPolicy } : {}),
-          service: {
-            org: workload.service.org,
-            url: workload.service.url,
-            version: workload.service.version,
-          },
-          ...(workload.state ? { state: workload.state } : {}),
-        })),
-      };
-      // The update locks the row itself and answers it: a fleet's reports cost no read of their own.
-      const node = await this.writeStatus(manager, org, id, status);
-      if (!node) throw nodeNotFound(org, id);
-      return this.recordChange(manager, NodeResponse.from(node), 'updated', { byNode: true });
-    });
+    const status: NodeStatus = {
+      lastHeartbeat: new Date().toISOString(),
+      ...(input.agentVersion ? { agentVersion: { ...input.agentVersion } } : {}),
+      workloads: (input.workloads ?? []).map((workload) => ({
+        ...(workload.deploymentPolicy ? { deploymentPolicy: workload.deploymentPolicy } : {}),
+        service: {
+          org: workload.service.org,
+          url: workload.service.url,
+          version: workload.service.version,
+        },
+        ...(workload.state ? { state: workload.state } : {}),
+      })),
+    };
+    const node = await this.writeStatus(org, id, status);
+    if (!node) throw nodeNotFound(org, id);
+    return NodeResponse.from(node);
   }
 
   async desiredWorkloads(actor: Principal, org: string, id: string): Promise<DesiredWorkload[]> {
@@ -278,26 +275,29 @@ export class NodesService {
   }
 
   /**
-   * Writes the node's status and answers its row as it is now, in one named statement (every
-   * report of a fleet passes here); undefined when there is no such node.
+   * Writes the node's status, records the change and answers the row as it is now, in one named
+   * statement that needs no transaction (every report of a fleet passes here; the update locks
+   * the row itself and answers it, so a report costs no read of its own); undefined when there is
+   * no such node.
    */
-  private async writeStatus(
-    manager: EntityManager,
-    org: string,
-    id: string,
-    status: NodeStatus,
-  ): Promise<NodeEntity | undefined> {
+  private async writeStatus(org: string, id: string, status: NodeStatus): Promise<NodeEntity | undefined> {
     this.statusWrite ??= new NamedStatement(
       'node-status-write',
-      `UPDATE exchange.nodes SET status = $3, updated_at = now() WHERE org = $1 AND id = $2
-       RETURNING ${entityColumns(this.dataSource, NodeEntity)}`,
+      `WITH written AS (
+         UPDATE exchange.nodes SET status = $3, updated_at = now() WHERE org = $1 AND id = $2
+         RETURNING ${entityColumns(this.dataSource, NodeEntity)}),
+       recorded AS (${this.changes.sql('written', jsonObject(NodeResponse.sql('written')), 4)})
+       SELECT ${entityColumns(this.dataSource, NodeEntity, 'written')} FROM written`,
     );
-    // An UPDATE answers [rows, count].
-    const [[row]] = await this.statusWrite.run<[Record<string, unknown>[], number]>(manager, [
+    const manager = this.dataSource.manager;
+    const [row] = await this.statusWrite.run<Record<string, unknown>[]>(manager, [
       org,
       id,
       JSON.stringify(status),
+      ...this.changes.values({ org, resource: 'node', resourceId: id, operation: 'updated', byNode: true }),
     ]);
-    return row ? entityFromRow(manager, NodeEntity, row) : undefined;
+    if (!row) return undefined;
+    this.changes.written(manager);
+    return entityFromRow(manager, NodeEntity, row);
   }
 }

@@ -60,6 +60,19 @@ export class OutboxWriter {
     this.written(manager);
   }
 
+  /**
+   * SQL appending one message for each row of `from`, each column's value an SQL expression: for
+   * a caller that writes its change and the message in one statement of its own (and says so
+   * with `written` once it has run).
+   */
+  appendFrom(
+    from: string,
+    values: { subject: string; type: string; payload: string; headers: string },
+  ): string {
+    return `INSERT INTO "${this.schema}".outbox (subject, type, payload, headers)
+            SELECT ${values.subject}, ${values.type}, ${values.payload}, ${values.headers} FROM ${from}`;
+  }
+
   /** The headers of a message whose outbox row the caller writes itself, in its own SQL. */
   headers(options: OutboxAppendOptions = {}): Record<string, string> {
     return { ...this.headersForMessage(), ...options.headers };

@@ -4,6 +4,7 @@ import {
   type ManagementPolicyState,
   type ManagementStatusValue,
 } from '@careen/contracts';
+import { isoTime, type SqlFields } from '@careen/persistence';
 import { ApiProperty } from '@nestjs/swagger';
 import { type ManagementStatusEntity } from '../management-status.entity';
 
@@ -39,6 +40,26 @@ export class ManagementStatusResponse {
       attempt: status.attempt,
       fromVersion: status.fromVersion,
       updated: status.updatedAt.toISOString(),
+    };
+  }
+
+  /**
+   * The same answer as Postgres writes it from `row`, a row of management_statuses: the data
+   * of the change that the statement writing the row records.
+   */
+  static sql(row: string): SqlFields<ManagementStatusResponse> {
+    return {
+      org: `${row}.org`,
+      node: `${row}.node`,
+      nmp: `${row}.nmp`,
+      status: `${row}.status`,
+      version: `${row}.version`,
+      startTime: isoTime(`${row}.start_time`),
+      endTime: isoTime(`${row}.end_time`),
+      error: `${row}.error`,
+      attempt: `${row}.attempt`,
+      fromVersion: `${row}.from_version`,
+      updated: isoTime(`${row}.updated_at`),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { isoTime, type SqlFields } from '@careen/persistence';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { PropertyResponse } from '../../policy-validation/dto/property.response';
 import { type DesiredWorkload, type NodeEntity, type NodeStatus } from '../node.entity';
@@ -99,6 +100,30 @@ export class NodeResponse {
       status: node.status,
       createdAt: node.createdAt.toISOString(),
       updatedAt: node.updatedAt.toISOString(),
+    };
+  }
+
+  /**
+   * The same answer as Postgres writes it from `row`, a row of nodes: the data of the change
+   * that the statement writing the row records.
+   */
+  static sql(row: string): SqlFields<NodeResponse> {
+    return {
+      org: `${row}.org`,
+      id: `${row}.id`,
+      name: `${row}.name`,
+      owner: `${row}.owner`,
+      pattern: `${row}.pattern`,
+      policy: `${row}.policy`,
+      labels: `${row}.labels`,
+      tags: `${row}.tags`,
+      rack: `${row}.rack`,
+      haGroup: `${row}.ha_group`,
+      schedulable: `${row}.schedulable`,
+      maintenance: `${row}.maintenance`,
+      status: `${row}.status`,
+      createdAt: isoTime(`${row}.created_at`),
+      updatedAt: isoTime(`${row}.updated_at`),
     };
   }
 }
