@@ -1,18 +1,25 @@
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 /**
- * Ports this process handed out lately. The kernel may offer a port again as soon as it is
- * closed, so two callers asking at once (the members of a cluster, the replicas of a service)
- * could each be given the same one; each is given a port of its own instead.
+ * Ports this process handed out lately: two callers asking at once (the members of a cluster,
+ * the replicas of a service) are each given a port of their own, though neither listens yet.
  */
 const handedOut = new Set<number>();
 const REMEMBERED = 4_096;
+let handOutRange: Promise<{ low: number; high: number }> | undefined;
 
-/** Asks the kernel for a free TCP port on the loopback interface, one not handed out lately. */
+/**
+ * A free TCP port for a server started next, one not handed out lately. It is chosen below the
+ * kernel's ephemeral range: a port from that range (what the kernel answers to a listen on port 0)
+ * can be taken by any outgoing connection on the machine before the server binds it, and on a
+ * machine opening thousands of connections, as a test run does, sometimes is.
+ */
 export async function freePort(): Promise<number> {
+  const { low, high } = await (handOutRange ??= portsToHandOut());
   for (;;) {
-    const port = await kernelFreePort();
-    if (handedOut.has(port)) continue;
+    const port = low < high ? low + Math.floor(Math.random() * (high - low)) : await kernelFreePort();
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
     handedOut.add(port);
     if (handedOut.size > REMEMBERED) handedOut.delete(handedOut.values().next().value!);
     return port;
@@ -31,6 +38,19 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
+/** The lowest port handed out: below it lie most services' usual ports. */
+const LOWEST = 15_000;
+/** Where the ephemeral range begins when the system does not say (Linux's default). */
+const EPHEMERAL_LOW = 32_768;
+
+/** The ports `freePort` chooses from, [low, high): none when the ephemeral range starts below LOWEST. */
+async function portsToHandOut(): Promise<{ low: number; high: number }> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const ephemeralLow = Number(range.trim().split(/\s+/)[0]) || EPHEMERAL_LOW;
+  return { low: LOWEST, high: Math.min(ephemeralLow, EPHEMERAL_LOW) };
+}
+
+/** A port the kernel chose, from its ephemeral range. */
 function kernelFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
