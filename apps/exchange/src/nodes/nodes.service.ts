@@ -1,7 +1,8 @@
 /**
  * Nodes of an org: registered by users (or updating themselves), listed, patched and removed;
  * their status is written only by themselves and their desired workloads by the agbot. Every
- * change is recorded on the feed in the same transaction. Never returns a token hash.
+ * change is recorded on the feed in the same transaction (a status report: the same statement).
+ * Never returns a token hash.
  */
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
 import { entityColumns, entityFromRow, jsonObject, NamedStatement } from '@careen/persistence';
@@ -231,30 +232,15 @@ export class NodesService {
     };
   }
 
+  /** Publishes the node as it is now, through the outbox of `manager`'s transaction. */
   private async recordNode(
     manager: EntityManager,
     org: string,
     id: string,
     operation: 'created' | 'updated',
   ): Promise<NodeResponse> {
-    return this.recordChange(manager, NodeResponse.from(await this.require(manager, org, id)), operation);
-  }
-
-  /** Publishes the node as it is now, through the outbox of `manager`'s transaction. */
-  private async recordChange(
-    manager: EntityManager,
-    node: NodeResponse,
-    operation: 'created' | 'updated',
-    { byNode = false } = {},
-  ): Promise<NodeResponse> {
-    await this.changes.record(manager, {
-      org: node.org,
-      resource: 'node',
-      resourceId: node.id,
-      operation,
-      data: node,
-      byNode,
-    });
+    const node = NodeResponse.from(await this.require(manager, org, id));
+    await this.changes.record(manager, { org, resource: 'node', resourceId: id, operation, data: node });
     return node;
   }
 
