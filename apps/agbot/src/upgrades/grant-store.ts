@@ -464,10 +464,12 @@ export class GrantStore {
          SELECT org, node, holder_kind, ha_group, management_policy, 'released', ${literal(reason)}, granted_at, t.at
          FROM slot, t
        ), event AS (
-         INSERT INTO agbot.outbox (subject, type, payload, headers)
-         SELECT ${literal(UpgradeReleased.subject(key.org, key.node))}, ${literal(UpgradeReleased.type)},
-                ${jsonObject(releasedPayloadSql(reason))}, ${literal(JSON.stringify(this.outbox.headers()))}::jsonb
-         FROM slot, t
+         ${this.outbox.appendFrom('slot, t', {
+           subject: literal(UpgradeReleased.subject(key.org, key.node)),
+           type: literal(UpgradeReleased.type),
+           payload: jsonObject(releasedPayloadSql(reason)),
+           headers: `${literal(JSON.stringify(this.outbox.headers()))}::jsonb`,
+         })}
        )
        SELECT ${COLUMNS.split(', ')
          .map((column) => `slot.${column}`)

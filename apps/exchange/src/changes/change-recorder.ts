@@ -10,7 +10,7 @@ import {
   type ChangeOperation,
   type ChangeResource,
 } from '@careen/contracts';
-import { OutboxWriter } from '@careen/persistence';
+import { jsonObject, OutboxWriter } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
 
@@ -24,16 +24,16 @@ export class ChangeRecorder {
 
   /**
    * SQL recording a change for each row of `from`, for a caller that writes the change and its
-   * record in one statement of its own: `data` is the SQL of the resource after the change, and
-   * the record's other values are the four parameters from `$first` on, which `values` answers.
-   * Once the statement has run, `written` wakes the relay.
+   * record in one statement of its own: `data` is the resource after the change, field by field
+   * in SQL, and the record's other values are the four parameters from `$first` on, which
+   * `values` answers. Once the statement has run, `written` wakes the relay.
    */
-  sql(from: string, data: string, first: number): string {
+  sql(from: string, data: Record<string, string>, first: number): string {
     const [subject, type, payload, headers] = [0, 1, 2, 3].map((offset) => `$${first + offset}`);
     return this.outbox.appendFrom(from, {
       subject: `${subject}::text`,
       type: `${type}::text`,
-      payload: `${payload}::jsonb || jsonb_build_object('data', ${data})`,
+      payload: `${payload}::jsonb || jsonb_build_object('data', ${jsonObject(data)})`,
       headers: `${headers}::jsonb`,
     });
   }

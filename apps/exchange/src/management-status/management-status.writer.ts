@@ -21,7 +21,7 @@ import {
   STEP_START_STATUSES,
   type ManagementStatusValue,
 } from '@careen/contracts';
-import { entityColumns, entityFromRow, jsonObject, NamedStatement } from '@careen/persistence';
+import { entityColumns, entityFromRow, NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -50,10 +50,15 @@ const ATTEMPT_STARTS: readonly ManagementStatusValue[] = ['waiting', 'downloadin
 /** How a write locks its policy's row (see the class's notes). */
 type PolicyLock = 'NO KEY UPDATE' | 'SHARE' | 'KEY SHARE';
 
-/** The write's answer: whether the node exists, the policy's row (all null without one), the row written (null when refused). */
+/**
+ * The write's answer: whether the node exists, the policy's row (all null without one), and the
+ * row written (null when refused).
+ */
 type WriteAnswer = Record<string, unknown> & {
   node_exists: boolean;
   name: string | null;
+  enabled: boolean;
+  paused: boolean;
   written_at: Date | null;
   written_attempt: number | null;
   written_from_version: string | null;
@@ -114,10 +119,11 @@ export class ManagementStatusWriter {
     ]);
     if (!answer.node_exists) throw nodeNotFound(org, node);
     if (answer.name === null) throw managementPolicyNotFound(org, nmp);
-    const policy = entityFromRow(manager, ManagementPolicyEntity, answer);
-    if (answer.written_at === null) throw managementPolicyStopped(org, nmp, managementPolicyState(policy));
+    if (answer.written_at === null) throw managementPolicyStopped(org, nmp, managementPolicyState(answer));
     this.changes.written(manager);
-    if (failed) await this.disableIfThresholdReached(manager, policy);
+    if (failed) {
+      await this.disableIfThresholdReached(manager, entityFromRow(manager, ManagementPolicyEntity, answer));
+    }
     return ManagementStatusResponse.from({
       ...row,
       updatedAt: answer.written_at,
@@ -151,7 +157,6 @@ export class ManagementStatusWriter {
   private statement(manager: EntityManager, mode: PolicyLock): NamedStatement {
     let statement = this.statements.get(mode);
     if (!statement) {
-      const written = 'written';
       statement = new NamedStatement(
         `management-status-write-${mode.toLowerCase().replaceAll(' ', '-')}`,
         `WITH policy AS (
@@ -161,7 +166,7 @@ export class ManagementStatusWriter {
              FOR ${mode} OF p),
            target AS (
              SELECT EXISTS (SELECT 1 FROM exchange.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node_exists),
-           ${written} AS (
+           written AS (
              INSERT INTO exchange.management_statuses AS s
                (org, node, nmp, status, version, start_time, end_time, error, from_version, attempt, updated_at)
              SELECT $1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, 1, now()
@@ -177,12 +182,12 @@ export class ManagementStatusWriter {
                updated_at = now()
              RETURNING s.org, s.node, s.nmp, s.status, s.version, s.start_time, s.end_time, s.error,
                        s.from_version, s.attempt, s.updated_at),
-           kept AS (${statusHistoryInsert(written, '$12::text')}),
-           recorded AS (${this.changes.sql(written, jsonObject(ManagementStatusResponse.sql(written)), 14)})
-         SELECT target.node_exists, ${written}.updated_at AS written_at, ${written}.attempt AS written_attempt,
-                ${written}.from_version AS written_from_version,
+           kept AS (${statusHistoryInsert('written', '$12::text')}),
+           recorded AS (${this.changes.sql('written', ManagementStatusResponse.sql('written'), 14)})
+         SELECT target.node_exists, written.updated_at AS written_at, written.attempt AS written_attempt,
+                written.from_version AS written_from_version,
                 ${entityColumns(manager.connection, ManagementPolicyEntity, 'policy')}
-         FROM target LEFT JOIN policy ON true LEFT JOIN ${written} ON true`,
+         FROM target LEFT JOIN policy ON true LEFT JOIN written ON true`,
       );
       this.statements.set(mode, statement);
     }

@@ -5,7 +5,7 @@
  * Never returns a token hash.
  */
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
-import { entityColumns, entityFromRow, jsonObject, NamedStatement } from '@careen/persistence';
+import { entityColumns, entityFromRow, NamedStatement } from '@careen/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -272,7 +272,7 @@ export class NodesService {
       `WITH written AS (
          UPDATE exchange.nodes SET status = $3, updated_at = now() WHERE org = $1 AND id = $2
          RETURNING ${entityColumns(this.dataSource, NodeEntity)}),
-       recorded AS (${this.changes.sql('written', jsonObject(NodeResponse.sql('written')), 4)})
+       recorded AS (${this.changes.sql('written', NodeResponse.sql('written'), 4)})
        SELECT ${entityColumns(this.dataSource, NodeEntity, 'written')} FROM written`,
     );
     const manager = this.dataSource.manager;
