@@ -19,8 +19,13 @@ export async function freePort(): Promise<number> {
   const { low, high } = await (handOutRange ??= portsToHandOut());
   for (;;) {
     const port = low < high ? low + Math.floor(Math.random() * (high - low)) : await kernelFreePort();
-    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    if (handedOut.has(port)) continue;
+    // Claimed before the check awaits, so that a caller asking meanwhile cannot choose it too.
     handedOut.add(port);
+    if (!(await isPortFree(port))) {
+      handedOut.delete(port);
+      continue;
+    }
     if (handedOut.size > REMEMBERED) handedOut.delete(handedOut.values().next().value!);
     return port;
   }
