@@ -13,13 +13,17 @@
  * over two poll periods just before (the baseline), and the CPU the hub spent per agent
  * upgraded; the services' resident memory; how long the policy change took to reach the agents
  * over the long-poll feed (p50/p99); the warnings the agents logged over the rollout (a status
- * write refused or timed out, a download cut off: each tried again); and, from the agbot's
- * grant history, how long members held
- * their group's slot and how long a group's slot stayed free between members, with invariant
- * 1 replayed from that history (a violation fails the run).
+ * write refused or timed out, a download cut off: each tried again); from the agbot's grant
+ * history, how long members held their group's slot and how long a group's slot stayed free
+ * between members, with invariant 1 replayed from that history (a violation fails the run); and
+ * the agbot's lag on the exchange's change stream (changes its consumer had not yet applied,
+ * asked of the NATS server once a second) and how long after the last upgrade it caught up.
  */
+import { CHANGES_CONSUMER } from '@careen/agbot/src/mirror/mirror-change-handler';
 import { findViolations, readTimeline } from '@careen/agbot/src/upgrades/upgrade-timeline';
 import { hashSecret } from '@careen/auth';
+import { type BusConnection, connectBus } from '@careen/bus';
+import { STREAMS } from '@careen/contracts';
 import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { withClient } from '@careen/testing';
 import { type BenchHub, startExchangeAndAgbot } from './support/hub';
@@ -71,26 +75,40 @@ interface Sample {
   machineBusy: number;
   /** Requests waiting for a database connection in the exchange (replicas summed), as last scraped. */
   exchangePoolWaiting: number;
+  /** Exchange changes the agbot's consumer had not yet applied, as last asked. */
+  agbotLag: number;
 }
 
 /**
- * Samples requests per second per target and CPU (% of one core) per service and Postgres, and
- * how busy the machine is, once a second; with `scrapePool`, the exchange's requests waiting for
- * a database connection too. A scrape of `/metrics` counts every open connection and file
- * descriptor of the service, a cost that grows with the fleet: once a second, fifteen to thirty
- * times as often as Prometheus asks, it would be a tenth of the idle exchange's CPU, so the idle
- * baseline is sampled without it.
+ * Exchange changes on the stream that the agbot's durable consumer has not yet applied: not yet
+ * delivered, or delivered and not yet acknowledged. The NATS server answers; the agbot is not asked.
+ */
+async function agbotChangeLag(bus: BusConnection): Promise<number> {
+  const info = await bus.jsm.consumers.info(STREAMS.changes.name, CHANGES_CONSUMER);
+  return info.num_pending + info.num_ack_pending;
+}
+
+/**
+ * Samples requests per second per target and CPU (% of one core) per service and Postgres, how
+ * busy the machine is and the agbot's lag on the change stream, once a second; with
+ * `scrapePool`, the exchange's requests waiting for a database connection too. A scrape of
+ * `/metrics` counts every open connection and file descriptor of the service, a cost that grows
+ * with the fleet: once a second, fifteen to thirty times as often as Prometheus asks, it would be
+ * a tenth of the idle exchange's CPU, so the idle baseline is sampled without it.
  */
 class Sampler {
   readonly samples: Sample[] = [];
   private timer: NodeJS.Timeout | undefined;
   private poolWaiting = 0;
   private scraping: Promise<void> | undefined;
+  private lag = 0;
+  private askingLag: Promise<void> | undefined;
 
   constructor(
     private readonly services: ServiceProcess[],
     private readonly postgresCpu: () => number,
     private readonly counts: () => { exchange: number; agbot: number },
+    private readonly agbotLag: () => Promise<number>,
   ) {}
 
   start({ scrapePool }: { scrapePool: boolean }): void {
@@ -109,8 +127,16 @@ class Sampler {
         machineBusy:
           ((now.machine.busy - last.machine.busy) / (now.machine.total - last.machine.total)) * 100,
         exchangePoolWaiting: this.poolWaiting,
+        agbotLag: this.lag,
       });
       last = now;
+      // Before the agbot's consumer exists (it starts once the agbot leads) the lag reads 0.
+      this.askingLag ??= this.agbotLag()
+        .then(
+          (lag) => void (this.lag = lag),
+          () => void (this.lag = 0),
+        )
+        .finally(() => (this.askingLag = undefined));
       // One scrape at a time: a scrape waits for a connection too when the pool is full.
       if (scrapePool) this.scraping ??= this.scrapePoolWaiting().finally(() => (this.scraping = undefined));
     }, 1000);
@@ -201,6 +227,7 @@ function rates(samples: Sample[]) {
       mean: mean((s) => s.exchangePoolWaiting),
       peak: peak((s) => s.exchangePoolWaiting),
     },
+    agbotLag: { mean: mean((s) => s.agbotLag), peak: peak((s) => s.agbotLag) },
   };
 }
 
@@ -211,6 +238,7 @@ function progress(message: string): void {
 
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
+  const bus = await connectBus({ url: stack.natsUrl, name: 'bench' });
   const services: ServiceProcess[] = [];
   let fleet: SimulatorProcesses | undefined;
   // It reads the services' CPU once started; they are all in `services` by then.
@@ -218,6 +246,7 @@ async function main(): Promise<void> {
     services,
     () => stack.cpuSeconds().postgres,
     () => fleet?.requests ?? { exchange: 0, agbot: 0 },
+    () => agbotChangeLag(bus),
   );
   let hub: BenchHub | undefined;
   try {
@@ -328,6 +357,11 @@ async function main(): Promise<void> {
         : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
     );
     const rollout = rates(sampler.stop());
+    // The last agent's status is on the stream: the agbot has kept up once it has applied it.
+    const lagAtEnd = await agbotChangeLag(bus);
+    while ((await agbotChangeLag(bus)) > 0 && Date.now() - publishedAt - completionMs < 60_000)
+      await new Promise((done) => setTimeout(done, 100));
+    const caughtUpMs = Date.now() - publishedAt - completionMs;
     const timesAfter = await routeTimes();
     // What the agents had to try again (a status write refused or timed out, a download cut).
     const warnings = Object.entries(fleet.warnings)
@@ -373,6 +407,11 @@ async function main(): Promise<void> {
         { figure: "group's slot free between members: p50 (ms)", value: handOff.p50 },
         { figure: "group's slot free between members: p99 (ms)", value: handOff.p99 },
         { figure: 'invariant 1 violations (grant history replayed)', value: violations.length },
+        {
+          figure: "agbot's change lag when the last agent upgraded (changes not yet applied)",
+          value: lagAtEnd,
+        },
+        { figure: 'agbot caught up with the change stream, after the last upgrade (ms)', value: caughtUpMs },
         { figure: `simulator CPU (s, whole run, ${SIMULATORS} process(es))`, value: simulatorCpu },
         {
           figure: 'exchange resident memory, idle fleet (MiB, replicas summed)',
@@ -425,6 +464,12 @@ async function main(): Promise<void> {
           rolloutPeak: rollout.exchangePoolWaiting.peak,
         },
         {
+          what: "agbot's change lag (exchange changes not yet applied)",
+          idleMean: idle.agbotLag.mean,
+          rolloutMean: rollout.agbotLag.mean,
+          rolloutPeak: rollout.agbotLag.peak,
+        },
+        {
           what: 'machine busy, every process (% of all cores)',
           idleMean: idle.machineBusy.mean,
           rolloutMean: rollout.machineBusy.mean,
@@ -451,6 +496,7 @@ async function main(): Promise<void> {
     for (const service of services) {
       await service.stop();
     }
+    await bus.close();
     await stack.stop();
   }
 }
