@@ -35,6 +35,14 @@ export function profileFlags(): string[] {
   return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
 }
 
+const POOL_VARIABLES = ['CAREEN_DATABASE_POOL_SIZE', 'CAREEN_DATABASE_POOL_WAIT_MS'] as const;
+
+function poolSettings(): Record<string, string> {
+  return Object.fromEntries(
+    POOL_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+  );
+}
+
 function runApp(app: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(
     process.execPath,
@@ -44,10 +52,8 @@ function runApp(app: string, args: string[], env: Record<string, string>): Child
       env: {
         PATH: process.env.PATH ?? '',
         CAREEN_LOG_LEVEL: 'error',
-        // A pool size set for the bench applies to every service it runs.
-        ...(process.env.CAREEN_DATABASE_POOL_SIZE
-          ? { CAREEN_DATABASE_POOL_SIZE: process.env.CAREEN_DATABASE_POOL_SIZE }
-          : {}),
+        // A pool size or wait set for the bench applies to every service it runs.
+        ...poolSettings(),
         ...env,
       },
       stdio: ['ignore', openSync(logFileOf(app), 'a'), 'inherit'],

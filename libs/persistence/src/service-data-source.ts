@@ -15,6 +15,11 @@ export interface ServiceDataSourceOptions {
   /** Name shown in pg_stat_activity. */
   applicationName: string;
   poolSize?: number;
+  /**
+   * How long a query waits for a pooled connection before it fails (node-postgres: "timeout
+   * exceeded when trying to connect"); by default it waits for as long as it takes.
+   */
+  poolWaitMs?: number;
 }
 
 export function createServiceDataSource(options: ServiceDataSourceOptions): DataSource {
@@ -30,6 +35,6 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Data
     migrationsRun: false,
     logging: ['error'],
     applicationName: options.applicationName,
-    extra: { max: options.poolSize ?? 10 },
+    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: options.poolWaitMs ?? 0 },
   });
 }

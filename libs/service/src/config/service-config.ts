@@ -25,6 +25,19 @@ export class ServiceConfig {
   @Max(500)
   CAREEN_DATABASE_POOL_SIZE = 10;
 
+  /**
+   * How long a request waits for one of those connections, in milliseconds, before it is answered
+   * 503 with Retry-After. Shorter than a client's patience (30 s for the agent and the CLI), so
+   * that under a burst Postgres never does the work of a request whose client has already given
+   * up on it and sent it again.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  CAREEN_DATABASE_POOL_WAIT_MS = 10_000;
+
   /** One or more comma-separated nats:// URLs. */
   @Matches(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {
     message: 'CAREEN_NATS_URL must be one or more nats:// URLs, comma-separated',

@@ -1,5 +1,5 @@
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseBusy, isDatabaseUnavailable } from './database-unavailable';
 
 /** An error as node-postgres raises it, with a SQLSTATE or a socket code. */
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
@@ -14,7 +14,8 @@ describe('isDatabaseUnavailable', () => {
     ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
     ['a connection failure, wrapped by TypeORM', wrapped(withCode('08006'))],
     ['a connection that went away', new Error('Connection terminated unexpectedly')],
-    ['a pool that cannot connect', new Error('timeout exceeded when trying to connect')],
+    ['a pool whose connections all stayed in use', new Error('timeout exceeded when trying to connect')],
+    ['a new connection not opened in time', new Error('Connection terminated due to connection timeout')],
     ['a transaction whose connection broke under it', new QueryRunnerAlreadyReleasedError()],
     ['a query on a connection broken meanwhile', new QueryRunnerProviderAlreadyReleasedError()],
   ])('is true for %s', (_, error) => {
@@ -28,5 +29,19 @@ describe('isDatabaseUnavailable', () => {
     ['something not an error', 'ECONNREFUSED'],
   ])('is false for %s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isDatabaseBusy', () => {
+  it('is true only when the wait for a pooled connection ran out, wrapped or not', () => {
+    const expired = new Error('timeout exceeded when trying to connect');
+    expect([expired, wrapped(expired)].map(isDatabaseBusy)).toEqual([true, true]);
+    expect(
+      [
+        new Error('Connection terminated due to connection timeout'),
+        withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+        withCode('57P01', 'terminating connection due to administrator command'),
+      ].map(isDatabaseBusy),
+    ).toEqual([false, false, false]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Turns everything a handler throws into the `{statusCode, error, message, details}` body.
- * Domain errors map by kind; Nest's HTTP exceptions keep their status; Postgres out of reach is
- * a 503 with Retry-After; anything else is a 500 whose cause is logged, never shown.
+ * Domain errors map by kind; Nest's HTTP exceptions keep their status; Postgres out of reach or
+ * too busy to lend a connection in time is a 503 with Retry-After; anything else is a 500 whose cause is logged, never shown.
  */
 import { DomainError } from '@careen/contracts';
 import {
@@ -12,7 +12,7 @@ import {
   type LoggerService,
 } from '@nestjs/common';
 import { type FastifyReply } from 'fastify';
-import { isDatabaseUnavailable, isTransientConflict } from './database-unavailable';
+import { isDatabaseBusy, isDatabaseUnavailable, isTransientConflict } from './database-unavailable';
 import { statusOfErrorKind } from './domain-error.status';
 import { errorBody, type ErrorBody, type ErrorDetails } from './error-body';
 
@@ -22,11 +22,13 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<FastifyReply>();
-    const retry = isDatabaseUnavailable(exception)
-      ? 'the database is unavailable; try again shortly'
-      : isTransientConflict(exception)
-        ? 'the request collided with another one at the database; try again'
-        : undefined;
+    const retry = isDatabaseBusy(exception)
+      ? 'every database connection stayed in use while the request waited; try again shortly'
+      : isDatabaseUnavailable(exception)
+        ? 'the database is unavailable; try again shortly'
+        : isTransientConflict(exception)
+          ? 'the request collided with another one at the database; try again'
+          : undefined;
     const body = retry ? errorBody(503, retry) : errorBodyOf(exception);
     if (retry) {
       this.logger.warn(`${retry}: ${String((exception as Error).message)}`, 'HttpErrorFilter');

@@ -67,6 +67,7 @@ export class PlatformModule {
             migrations: options.migrations,
             applicationName: options.service,
             poolSize: options.config.CAREEN_DATABASE_POOL_SIZE,
+            poolWaitMs: options.config.CAREEN_DATABASE_POOL_WAIT_MS,
           });
           await dataSource.initialize();
           if (options.config.CAREEN_MIGRATE) await runServiceMigrations(dataSource);
