@@ -23,6 +23,7 @@ import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
 import { type ServiceConfig } from '../config/service-config';
 import { WhoAmIController } from '../auth/whoami.controller';
 import { HealthController } from '../health/health.controller';
+import { DatabaseProbe } from '../health/database-probe';
 import { READINESS_CHECKS, type ReadinessCheck } from '../health/readiness';
 import { MetricsController } from '../metrics/metrics.controller';
 import { MetricsRegistry } from '../metrics/metrics.registry';
@@ -123,10 +124,14 @@ export class PlatformModule {
         },
       },
       {
+        provide: DatabaseProbe,
+        useFactory: () => new DatabaseProbe(options.config.CAREEN_DATABASE_URL, options.service),
+      },
+      {
         provide: READINESS_CHECKS,
-        inject: [DataSource, BUS],
-        useFactory: (dataSource: DataSource, bus: BusConnection): ReadinessCheck[] => [
-          { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
+        inject: [DatabaseProbe, BUS],
+        useFactory: (database: DatabaseProbe, bus: BusConnection): ReadinessCheck[] => [
+          database,
           {
             name: 'bus',
             check: async () => {
@@ -149,9 +154,13 @@ export class PlatformModule {
       },
       {
         provide: PlatformLifecycle,
-        inject: [DataSource, BUS, OutboxRelay],
-        useFactory: (dataSource: DataSource, bus: BusConnection, relay: OutboxRelay | undefined) =>
-          new PlatformLifecycle(dataSource, bus, relay),
+        inject: [DataSource, BUS, OutboxRelay, DatabaseProbe],
+        useFactory: (
+          dataSource: DataSource,
+          bus: BusConnection,
+          relay: OutboxRelay | undefined,
+          probe: DatabaseProbe,
+        ) => new PlatformLifecycle(dataSource, bus, relay, probe),
       },
     ];
     return {
