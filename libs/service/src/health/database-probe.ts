@@ -26,15 +26,13 @@ export class DatabaseProbe implements ReadinessCheck {
     try {
       await (await connecting).query('SELECT 1');
     } catch (error) {
-      this.forget(connecting);
+      void this.forget(connecting);
       throw error;
     }
   }
 
   async close(): Promise<void> {
-    const connecting = this.client;
-    this.client = undefined;
-    await connecting?.then((client) => client.end()).catch(() => undefined);
+    if (this.client) await this.forget(this.client);
   }
 
   /** Not async: the promise it answers is the one kept, and the one its error handler forgets. */
@@ -46,14 +44,14 @@ export class DatabaseProbe implements ReadinessCheck {
     });
     const connecting = client.connect().then(() => client);
     // A connection the server ends between checks (a restart, a failover) is opened afresh.
-    client.on('error', () => this.forget(connecting));
+    client.on('error', () => void this.forget(connecting));
     return connecting;
   }
 
-  /** Drops `connecting` unless a newer connection has taken its place. */
-  private forget(connecting: Promise<Client>): void {
+  /** Drops and ends `connecting` unless a newer connection has taken its place. */
+  private async forget(connecting: Promise<Client>): Promise<void> {
     if (this.client !== connecting) return;
     this.client = undefined;
-    void connecting.then((client) => client.end()).catch(() => undefined);
+    await connecting.then((client) => client.end()).catch(() => undefined);
   }
 }

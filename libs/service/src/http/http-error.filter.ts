@@ -1,7 +1,8 @@
 /**
  * Turns everything a handler throws into the `{statusCode, error, message, details}` body.
  * Domain errors map by kind; Nest's HTTP exceptions keep their status; Postgres out of reach or
- * too busy to lend a connection in time is a 503 with Retry-After; anything else is a 500 whose cause is logged, never shown.
+ * too busy to lend a connection in time is a 503 with Retry-After; anything else is a 500 whose
+ * cause is logged, never shown.
  */
 import { DomainError } from '@careen/contracts';
 import {
