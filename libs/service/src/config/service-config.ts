@@ -30,7 +30,7 @@ export class ServiceConfig {
    * 503 with Retry-After. Just under a client's patience (30 s for the agent and the CLI), so that
    * under a burst Postgres does not do the work of a request whose client has already given up on
    * it and sent it again. Much shorter, the refusals and their retries cost more than they save:
-   * at 10 s a 5,000-agent rollout took longer and its agents warned half as often again.
+   * at 10 s a 5,000-agent rollout took longer and its agents warned 43% more often.
    */
   @IsOptional()
   @Type(() => Number)
