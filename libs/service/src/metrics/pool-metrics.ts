@@ -9,11 +9,15 @@ import { type DataSource } from 'typeorm';
 import { type PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { type MetricsRegistry } from './metrics.registry';
 
-/** What pg's Pool counts of its connections and of the clients waiting for one. */
+/**
+ * What the pool counts of its connections and of the queries waiting for one: in its turn
+ * (PrecedencePool's queues), or in node-postgres's own queue behind them.
+ */
 interface PoolCounts {
   totalCount: number;
   idleCount: number;
   waitingCount: number;
+  queued: number;
 }
 
 export function exportPoolMetrics(metrics: MetricsRegistry, dataSource: DataSource): void {
@@ -36,7 +40,8 @@ export function exportPoolMetrics(metrics: MetricsRegistry, dataSource: DataSour
     help: 'Statements and transactions waiting for a database connection, every one being in use',
     registers,
     collect() {
-      this.set(pool()?.waitingCount ?? 0);
+      const counts = pool();
+      this.set(counts ? counts.queued + counts.waitingCount : 0);
     },
   });
 }
