@@ -13,7 +13,8 @@
  * over two poll periods just before (the baseline), and the CPU the hub spent per agent
  * upgraded; the services' resident memory; how long the policy change took to reach the agents
  * over the long-poll feed (p50/p99); the warnings the agents logged over the rollout (a status
- * write refused or timed out, a download cut off: each tried again); from the agbot's grant
+ * write refused or timed out, a download cut off: each tried again), by message and error, and
+ * the connections the kernel turned away for a full accept queue; from the agbot's grant
  * history, how long members held their group's slot and how long a group's slot stayed free
  * between members, with invariant 1 replayed from that history (a violation fails the run); and
  * the agbot's lag on the exchange's change stream (changes its consumer had not yet applied,
@@ -30,6 +31,7 @@ import { type BenchHub, startExchangeAndAgbot } from './support/hub';
 import { startBenchStack } from './support/bench-stack';
 import {
   cpuSeconds,
+  listenOverflows,
   machineCpuSeconds,
   residentMegabytes,
   type ServiceProcess,
@@ -335,6 +337,7 @@ async function main(): Promise<void> {
     sampler.start({ scrapePool: true });
     const publishedAt = Date.now();
     const warningsBefore = { ...fleet.warnings };
+    const overflowsBefore = listenOverflows();
     const timesBefore = await routeTimes();
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
@@ -357,6 +360,7 @@ async function main(): Promise<void> {
         : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
     );
     const rollout = rates(sampler.stop());
+    const overflows = listenOverflows() - overflowsBefore;
     // The last agent's status is on the stream: the agbot has kept up once it has applied it.
     const lagAtEnd = await agbotChangeLag(bus);
     while ((await agbotChangeLag(bus)) > 0 && Date.now() - publishedAt - completionMs < 60_000)
@@ -395,6 +399,10 @@ async function main(): Promise<void> {
         {
           figure: 'agent warnings over the rollout (a write or download failed and tried again)',
           value: warnings.reduce((sum, warning) => sum + warning.count, 0),
+        },
+        {
+          figure: "connections turned away, the services' accept queues full (machine-wide)",
+          value: overflows,
         },
         { figure: 'agbot slots granted', value: grants },
         { figure: 'agbot refused asks (each wake of a waiting request included)', value: refusals },
@@ -483,7 +491,7 @@ async function main(): Promise<void> {
         routeTimesBetween(timesBefore[service], timesAfter[service]).map((row) => ({ service, ...row })),
       ),
     );
-    if (warnings.length > 0) printTable('agent warnings over the rollout, by message', warnings);
+    if (warnings.length > 0) printTable('agent warnings over the rollout, by message and error', warnings);
     if (violations.length > 0)
       throw new Error(
         `two members of a group held its slot at once: ${JSON.stringify(violations.slice(0, 5))}`,

@@ -4,7 +4,7 @@
  * times a second it tells its parent over IPC the requests its agents sent since the last
  * report, how many have read the feed to its head, their versions, when a management-policy
  * change reached them (epoch ms), and the warnings they logged (a status write or a download
- * that failed and is tried again), by message. It stops its agents and exits when told `stop`.
+ * that failed and is tried again), by message and why. It stops its agents and exits when told `stop`.
  */
 import { startSimulatedFleet, type SimulatedFleetOptions } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
@@ -27,7 +27,7 @@ export interface WorkerReport {
   versions: Record<string, number>;
   /** When a management-policy change reached one of its agents, since the last report. */
   policySeenAt: number[];
-  /** Warnings its agents logged since the last report, by message. */
+  /** Warnings its agents logged since the last report, by message and why. */
   warnings: Record<string, number>;
 }
 
@@ -38,11 +38,13 @@ async function main(): Promise<void> {
   let requests = { exchange: 0, agbot: 0 };
   let policySeenAt: number[] = [];
   let warnings: Record<string, number> = {};
-  // Only warnings and worse reach it: each is counted by its message.
+  // Only warnings and worse reach it: each is counted by its message and its error, with the
+  // numbers in the error (a node, an address, a time) left out so that alike errors count as one.
   const countWarnings = {
     write(line: string): void {
-      const { msg } = JSON.parse(line) as { msg: string };
-      warnings[msg] = (warnings[msg] ?? 0) + 1;
+      const { msg, error } = JSON.parse(line) as { msg: string; error?: string };
+      const why = error ? `${msg} (${error.replace(/\d+/g, 'N').slice(0, 100)})` : msg;
+      warnings[why] = (warnings[why] ?? 0) + 1;
     },
   };
   const fleet = await startSimulatedFleet({

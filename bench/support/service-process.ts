@@ -141,6 +141,20 @@ export function machineCpuSeconds(): { busy: number; total: number } {
   return { busy: (total - fields[3]! - fields[4]!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
 
+/**
+ * Connections this machine's kernel turned away since it booted because a listening socket's
+ * queue of connections not yet accepted was full (TcpExt ListenOverflows): the client's
+ * handshake is dropped, and it times out connecting or is reset. NaN where /proc does not say.
+ */
+export function listenOverflows(): number {
+  const lines = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('TcpExt:'));
+  const [names, values] = lines.map((line) => line.split(/\s+/));
+  const at = names?.indexOf('ListenOverflows') ?? -1;
+  return at > 0 ? Number(values?.[at]) : NaN;
+}
+
 /** A server script of the benches in a process of its own, which prints its port once listening. */
 export async function startPortScript(
   script: string,
