@@ -23,6 +23,15 @@ import { MetricsRegistry } from '../metrics/metrics.registry';
 export const KEEP_ALIVE_SECONDS = 65;
 
 /**
+ * How many connections the kernel may hold for the service before it accepts them. Node asks
+ * for 511; a fleet's agents opening their connections for a rollout's writes all at once, while
+ * the event loop is busy, overflowed that by thousands: the kernel dropped their handshakes, and
+ * the agents' writes failed connecting (a 10 s timeout or a reset) and backed off. Linux caps it
+ * at `net.core.somaxconn` (4096 by default since 5.4).
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
  * The longest path parameter routed (Fastify's own default is 100 characters): an identifier
  * over its rule's length still reaches its route, whose pipe refuses it by name with a 400,
  * rather than a 404 as if the route did not exist.

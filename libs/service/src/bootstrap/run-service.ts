@@ -10,7 +10,7 @@ import { type EntitySchema, type MixedList } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/load-config';
 import { type ServiceConfig } from '../config/service-config';
 import { schemaOfService } from '../platform/platform.module';
-import { createServiceApp } from './create-service-app';
+import { createServiceApp, LISTEN_BACKLOG } from './create-service-app';
 
 export interface ServiceDefinition<C extends ServiceConfig> {
   service: string;
@@ -60,7 +60,7 @@ export async function runService<C extends ServiceConfig>(
     yamlBodies: definition.yamlBodies,
   });
   const port = definition.port(config);
-  await app.listen(port, '0.0.0.0');
+  await app.listen({ port, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
   logger.info({ port, docs: `/docs` }, `${definition.service} listening`);
   stopOnSignal(async () => {
     logger.info({}, `${definition.service} draining`);

@@ -7,7 +7,7 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '../config/load-config';
 import { type ServiceConfig } from '../config/service-config';
 import { recordAnswers } from '../http/answer-recorder';
-import { createServiceApp } from './create-service-app';
+import { createServiceApp, LISTEN_BACKLOG } from './create-service-app';
 import { type ServiceDefinition } from './run-service';
 
 type LogDestination = NonNullable<LoggerOptions['destination']>;
@@ -55,7 +55,7 @@ export async function startServiceInProcess<C extends ServiceConfig>(
   // `npm test` keeps samples of every answer for the contract check (test-e2e/contract).
   const answers = process.env.CAREEN_RECORD_ANSWERS;
   if (answers) recordAnswers(app.getHttpAdapter().getInstance(), answers, definition.service);
-  await app.listen(0, '127.0.0.1');
+  await app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close());
   infra.track?.(close);
