@@ -134,7 +134,6 @@ export class AgentCore {
       permit: agbot
         ? new HaPermit(agbot, clock, random, { retry: options.retry, stopping: this.stopping.signal })
         : undefined,
-      outOfService: (out) => (this.connections.urgent = out),
     });
     this.enactor = new Enactor({
       planner: new NmpPlanner(random),

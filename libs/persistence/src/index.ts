@@ -8,5 +8,3 @@ export * from './inbox/processed-messages';
 export * from './leader/leader-election';
 export * from './named-statement';
 export * from './json-sql';
-export * from './precedence/connection-precedence';
-export * from './precedence/precedence-pool';

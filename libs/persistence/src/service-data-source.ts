@@ -2,9 +2,7 @@
  * One TypeORM DataSource per service, pinned to that service's own schema, with its own
  * migrations table inside the schema. Schema sync is never used: migrations own the shape.
  */
-import pg from 'pg';
 import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
-import { PrecedencePool } from './precedence/precedence-pool';
 
 export interface ServiceDataSourceOptions {
   url: string;
@@ -19,8 +17,7 @@ export interface ServiceDataSourceOptions {
   poolSize?: number;
   /**
    * How long a query waits for a pooled connection before it fails (node-postgres: "timeout
-   * exceeded when trying to connect"), and at most how long opening a new one may take; by
-   * default it waits for as long as it takes.
+   * exceeded when trying to connect"); by default it waits for as long as it takes.
    */
   poolWaitMs?: number;
 }
@@ -38,8 +35,6 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Data
     migrationsRun: false,
     logging: ['error'],
     applicationName: options.applicationName,
-    // node-postgres, with a pool that lets queries run with precedence go first.
-    driver: { ...pg, Pool: PrecedencePool },
     extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: options.poolWaitMs ?? 0 },
   });
 }

@@ -13,8 +13,6 @@ const WAIT_MS = 15_000;
 class Hub {
   readonly open = new Set<Socket>();
   readonly pollPorts: number[] = [];
-  /** Each request's path and `Priority` header, in arrival order. */
-  readonly priorities: Array<[string, string | string[] | undefined]> = [];
   private heldPolls: ServerResponse[] = [];
   private readonly server: Server;
   /** Wakes whoever waits in `until`: a connection closed or a poll arrived. */
@@ -22,7 +20,6 @@ class Hub {
 
   constructor() {
     this.server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      this.priorities.push([request.url!, request.headers.priority]);
       if (request.url === '/poll') {
         this.pollPorts.push(request.socket.remotePort!);
         this.heldPolls.push(response);
@@ -115,24 +112,5 @@ describe('HubConnections', () => {
     }
     expect(new Set(hub.pollPorts)).toEqual(new Set([hub.pollPorts[0]]));
     expect(hub.open.size).toBe(1);
-  });
-
-  it('marks every request but the poll urgent while the node is out of service', async () => {
-    hub.priorities.length = 0;
-    connections.urgent = true;
-    const waiting = poll();
-    waiting.catch(() => undefined);
-    await hub.pollHeld();
-    await send();
-    connections.urgent = false;
-    await send();
-    hub.answerPolls();
-    await waiting;
-
-    expect(hub.priorities).toEqual([
-      ['/poll', undefined],
-      ['/status', 'u=1'],
-      ['/status', undefined],
-    ]);
   });
 });

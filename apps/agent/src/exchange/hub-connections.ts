@@ -9,18 +9,12 @@
  * poll every half minute keeps each inside the exchange's 65 s keep-alive. A fleet then held
  * two or three times as many of the exchange's sockets and descriptors as it has nodes: 20,000
  * agents needed about 40,000, past a process's usual limit of open files.
- *
- * While the node is out of service for an upgrade, every request but the poll is marked more
- * urgent than the default (HTTP's `Priority` header, RFC 9218): the hub serves it first.
  */
 import { type SendRequest } from '@careen/api-client';
 import { Agent } from 'undici';
 
 /** How long a connection other than the poll's stays open without a request. */
 const IDLE_MS = 5_000;
-
-/** More urgent than the default `u=3`. */
-const URGENT = 'u=1';
 
 /** The two ways the agent's requests go out: its long poll, and everything else. */
 export interface HubTransport {
@@ -31,8 +25,6 @@ export interface HubTransport {
 export class HubConnections implements HubTransport {
   private readonly polls: Agent;
   private readonly requests: Agent;
-  /** Whether requests other than the poll go out marked urgent. */
-  urgent = false;
 
   /** `localAddress`: the address the connections leave from; by default the system picks. */
   constructor(localAddress?: string) {
@@ -44,10 +36,7 @@ export class HubConnections implements HubTransport {
 
   readonly poll: SendRequest = (request) => fetch(request, { dispatcher: this.polls } as RequestInit);
 
-  readonly send: SendRequest = (request) => {
-    if (this.urgent) request.headers.set('priority', URGENT);
-    return fetch(request, { dispatcher: this.requests } as RequestInit);
-  };
+  readonly send: SendRequest = (request) => fetch(request, { dispatcher: this.requests } as RequestInit);
 
   async close(): Promise<void> {
     await Promise.all([this.polls.destroy(), this.requests.destroy()]);

@@ -31,8 +31,6 @@ describe('UpgradeRunner: checking the downloaded package', () => {
   /** A runner whose download hands over `downloaded` as the package's file. */
   function runnerFor(downloaded: string, described: AgentPackage = pkg) {
     const statuses: ManagementStatusReport[] = [];
-    /** The statuses written and the node's turns out of service and back, in order. */
-    const events: string[] = [];
     const discarded: string[] = [];
     const restarts: string[] = [];
     const strategy = new SimulatedInstallStrategy('1.0.0');
@@ -57,16 +55,11 @@ describe('UpgradeRunner: checking the downloaded package', () => {
       restarter: { restart: () => Promise.resolve(void restarts.push('restart')) },
       memory,
       reporter: {
-        management: (_nmp, report) => {
-          statuses.push(report);
-          events.push(report.status);
-          return Promise.resolve();
-        },
+        management: (_nmp, report) => Promise.resolve(void statuses.push(report)),
         node: () => Promise.resolve(),
       },
       clock: systemClock,
       logger: createLogger('agent', { level: 'fatal' }),
-      outOfService: (out) => events.push(out ? 'out of service' : 'back in service'),
     });
     const upgrade = () =>
       runner.begin(
@@ -75,8 +68,7 @@ describe('UpgradeRunner: checking the downloaded package', () => {
         null,
         new AbortController().signal,
       );
-    const afterRestart = () => runner.proceed(null, new AbortController().signal);
-    return { upgrade, afterRestart, statuses, events, discarded, restarts, memory };
+    return { upgrade, statuses, discarded, restarts, memory };
   }
 
   it('installs a package that passes its checks and restarts on it', async () => {
@@ -84,21 +76,6 @@ describe('UpgradeRunner: checking the downloaded package', () => {
     await upgrade();
     expect(statuses.map((report) => report.status)).toEqual(['downloading', 'downloaded', 'initiated']);
     expect(restarts).toEqual(['restart']);
-  });
-
-  it('is out of service from its initiated status until the upgrade has ended, restart and all', async () => {
-    const { upgrade, afterRestart, events } = runnerFor(file);
-    await upgrade();
-    await afterRestart();
-    expect(events).toEqual([
-      'downloading',
-      'downloaded',
-      'out of service',
-      'initiated',
-      'out of service',
-      'successful',
-      'back in service',
-    ]);
   });
 
   it('ends in precheck-failed, discards the file and remembers the version when the package is at fault', async () => {

@@ -12,8 +12,6 @@
  * (the download, the install) begins with its status, which the exchange refuses once the
  * policy is disabled or paused, as the agbot refuses its grant: the enactment then stops
  * before the step and is planned again later. A failed rollback keeps the HA group's slot.
- * From `initiated` until the upgrade ends the node is out of service, and says so to the hub
- * (`outOfService`), whose queues then serve its requests first.
  */
 import { type ManagementStatusValue } from '@careen/contracts';
 import { type JsonLogger } from '@careen/telemetry';
@@ -47,8 +45,6 @@ export interface UpgradeDeps {
   permit?: HaPermit;
   /** How long a stopped enactment waits before it is planned again, in ms. */
   stoppedRetryMs?: number;
-  /** Told when the node goes out of service for the upgrade (true) and when the upgrade ends. */
-  outOfService?: (out: boolean) => void;
 }
 
 export class UpgradeRunner {
@@ -85,13 +81,10 @@ export class UpgradeRunner {
       case 'installing':
         return this.downloadAndInstall(upgrade, haGroup, signal);
       case 'restarting':
-        this.deps.outOfService?.(true);
         return this.confirm(upgrade, haGroup);
       case 'rolling-back':
-        this.deps.outOfService?.(true);
         return this.rollBack(upgrade, haGroup);
       case 'rolled-back-restarting':
-        this.deps.outOfService?.(true);
         return this.confirmRollback(upgrade, haGroup);
     }
   }
@@ -172,7 +165,6 @@ export class UpgradeRunner {
         return; // stopped while waiting: the saved phase resumes on the next start
       }
     }
-    this.deps.outOfService?.(true);
     if (upgrade.phase !== 'installing') {
       await this.status(upgrade, 'initiated');
       await this.save(upgrade, 'installing');
@@ -203,7 +195,6 @@ export class UpgradeRunner {
   ): Promise<void> {
     this.deps.logger.info({ nmp: upgrade.nmp, version: upgrade.version }, why.message);
     await this.releasePermit(haGroup);
-    this.deps.outOfService?.(false);
     const retryAt = new Date(this.deps.clock.now().getTime() + (this.deps.stoppedRetryMs ?? 15_000));
     this.deps.memory.postpone(upgrade.nmp, retryAt);
     await this.deps.memory.setUpgrade(undefined);
@@ -287,7 +278,6 @@ export class UpgradeRunner {
     await this.deps.reporter.node();
     if (status === 'rollback-failed') await this.keepPermit();
     else await this.releasePermit(haGroup);
-    this.deps.outOfService?.(false);
   }
 
   private async releasePermit(haGroup: string | null): Promise<void> {

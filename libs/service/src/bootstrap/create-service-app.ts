@@ -1,7 +1,7 @@
 /**
  * Builds a hub service's HTTP app the same way in production and in tests: Nest on Fastify,
- * JSON bodies with a size limit, validated DTOs, urgent requests' queries first, one error
- * shape, request metrics and OpenAPI at /docs.
+ * JSON bodies with a size limit, validated DTOs, one error shape, request metrics and OpenAPI
+ * at /docs.
  */
 import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -10,7 +10,6 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { documentCommonErrors } from '../http/common-error-responses';
 import { HttpErrorFilter } from '../http/http-error.filter';
 import { ServiceFastifyAdapter, useRequestBodies } from '../http/request-bodies';
-import { RequestUrgencyInterceptor } from '../http/request-urgency';
 import { createValidationPipe } from '../http/validation.pipe';
 import { useHttpMetrics } from '../metrics/http-metrics.hook';
 import { MetricsRegistry } from '../metrics/metrics.registry';
@@ -69,7 +68,6 @@ export async function createServiceApp(
   useHttpMetrics(fastify, app.get(MetricsRegistry));
   useRequestBodies(fastify, options.yamlBodies);
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalInterceptors(new RequestUrgencyInterceptor());
   app.useGlobalFilters(new HttpErrorFilter(options.logger));
   const document = SwaggerModule.createDocument(
     app,

@@ -9,15 +9,11 @@ import { type DataSource } from 'typeorm';
 import { type PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { type MetricsRegistry } from './metrics.registry';
 
-/**
- * What the pool counts of its connections and of the queries waiting for one: in its turn
- * (PrecedencePool's queues), or in node-postgres's own queue behind them.
- */
+/** What pg's Pool counts of its connections and of the clients waiting for one. */
 interface PoolCounts {
   totalCount: number;
   idleCount: number;
   waitingCount: number;
-  queued: number;
 }
 
 export function exportPoolMetrics(metrics: MetricsRegistry, dataSource: DataSource): void {
@@ -40,8 +36,7 @@ export function exportPoolMetrics(metrics: MetricsRegistry, dataSource: DataSour
     help: 'Statements and transactions waiting for a database connection, every one being in use',
     registers,
     collect() {
-      const counts = pool();
-      this.set(counts ? counts.queued + counts.waitingCount : 0);
+      this.set(pool()?.waitingCount ?? 0);
     },
   });
 }
