@@ -4,7 +4,8 @@
  * times a second it tells its parent over IPC the requests its agents sent since the last
  * report, how many have read the feed to its head, their versions, when a management-policy
  * change reached them (epoch ms), and the warnings they logged (a status write or a download
- * that failed and is tried again), by message and why. It stops its agents and exits when told `stop`.
+ * that failed and is tried again), by message and why. It stops its agents and exits when told
+ * `stop`.
  */
 import { startSimulatedFleet, type SimulatedFleetOptions } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
