@@ -144,15 +144,17 @@ export function machineCpuSeconds(): { busy: number; total: number } {
 /**
  * Connections this machine's kernel turned away since it booted because a listening socket's
  * queue of connections not yet accepted was full (TcpExt ListenOverflows): the client's
- * handshake is dropped, and it times out connecting or is reset. NaN where /proc does not say.
+ * handshake is dropped, and it times out connecting or is reset. NaN when the kernel's TcpExt
+ * lines do not count it. Linux only, as the rest of this file.
  */
 export function listenOverflows(): number {
-  const lines = readFileSync('/proc/net/netstat', 'utf8')
+  // Two lines: the counters' names, then their values, in the same order.
+  const [names = [], values = []] = readFileSync('/proc/net/netstat', 'utf8')
     .split('\n')
-    .filter((line) => line.startsWith('TcpExt:'));
-  const [names, values] = lines.map((line) => line.split(/\s+/));
-  const at = names?.indexOf('ListenOverflows') ?? -1;
-  return at > 0 ? Number(values?.[at]) : NaN;
+    .filter((line) => line.startsWith('TcpExt:'))
+    .map((line) => line.split(/\s+/));
+  const at = names.indexOf('ListenOverflows');
+  return at > 0 ? Number(values[at]) : NaN;
 }
 
 /** A server script of the benches in a process of its own, which prints its port once listening. */
