@@ -5,9 +5,10 @@
  * DELETE it. Decisions (answers to POST) per second, p50/p99 latency, and violations of
  * invariant 1 replayed from the grant history (must be 0), next to a raw loop over the same
  * database with the same concurrency: BEGIN; pg_advisory_xact_lock; SELECT; INSERT; COMMIT
- * (and a DELETE after each insert). The agbot that answers HTTP runs in a process of its own, as
- * deployed; the clients, the exchange (which only serves its key set) and a second agbot replica
- * (for the in-process figure, the seeding and the history) share this one.
+ * (and a DELETE after each insert), with Postgres's CPU per decision on each path. The agbot
+ * that answers HTTP runs in a process of its own, as deployed; the clients, the exchange (which
+ * only serves its key set) and a second agbot replica (for the in-process figure, the seeding
+ * and the history) share this one.
  */
 import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
 import { agbotService } from '@careen/agbot/src/agbot.service';
@@ -20,7 +21,7 @@ import { startServiceInProcess } from '@careen/service';
 import { Agent, request } from 'node:http';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { startBenchStack } from './support/bench-stack';
+import { startBenchStack, type BenchStack } from './support/bench-stack';
 import { cpuSeconds, startServiceProcess } from './support/service-process';
 import { printTable, summarize } from './support/stats';
 
@@ -39,14 +40,18 @@ interface RunFigures {
   granted: number;
   latenciesMs: number[];
   elapsedMs: number;
+  /** CPU seconds Postgres (all its processes) used over the run. */
+  postgresCpuS: number;
 }
 
 /** Runs `clients` loops for `seconds`; each decides for a node no other loop is driving. */
 async function drive(
+  stack: BenchStack,
   decide: (node: number) => Promise<{ granted: boolean; ms: number }>,
 ): Promise<RunFigures> {
   const driven = new Set<number>();
-  const figures: RunFigures = { decisions: 0, granted: 0, latenciesMs: [], elapsedMs: 0 };
+  const figures: RunFigures = { decisions: 0, granted: 0, latenciesMs: [], elapsedMs: 0, postgresCpuS: 0 };
+  const postgresBefore = stack.cpuSeconds().postgres;
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
   await Promise.all(
@@ -67,6 +72,7 @@ async function drive(
     }),
   );
   figures.elapsedMs = performance.now() - started;
+  figures.postgresCpuS = stack.cpuSeconds().postgres - postgresBefore;
   return figures;
 }
 
@@ -128,7 +134,7 @@ async function main(): Promise<void> {
     await pool.query(
       'CREATE TABLE public.raw_holders (grp text NOT NULL, node text NOT NULL, PRIMARY KEY (grp, node))',
     );
-    const raw = await drive(async (node) => {
+    const raw = await drive(stack, async (node) => {
       const started = performance.now();
       const client = await pool.connect();
       let granted = false;
@@ -163,7 +169,7 @@ async function main(): Promise<void> {
 
     const statuses = new Map<number, number>();
     const cpuBefore = cpuSeconds(served.child.pid!);
-    const http = await drive(async (node) => {
+    const http = await drive(stack, async (node) => {
       const path = `/v1/orgs/bench/nodes/${nodeId(node)}/upgrade`;
       const started = performance.now();
       const status = await call('POST', path, tokens[node]!, { managementPolicy: 'agents-2' });
@@ -176,7 +182,7 @@ async function main(): Promise<void> {
 
     // The same semaphore called in-process: what the HTTP layer (Nest, JSON, token checks) adds.
     const semaphore = agbot.app.get(UpgradeSemaphore);
-    const direct = await drive(async (node) => {
+    const direct = await drive(stack, async (node) => {
       const started = performance.now();
       const result = await semaphore.acquire({
         org: 'bench',
@@ -195,6 +201,7 @@ async function main(): Promise<void> {
     const timeline = await readTimeline(dataSource.manager);
     const violations = findViolations(timeline, 1);
     const rate = (figures: RunFigures) => figures.decisions / (figures.elapsedMs / 1000);
+    const postgresMs = (figures: RunFigures) => (figures.postgresCpuS * 1000) / figures.decisions;
     const httpLatency = summarize(http.latenciesMs);
     const rawLatency = summarize(raw.latenciesMs);
     printTable(
@@ -207,6 +214,7 @@ async function main(): Promise<void> {
           'p50 ms': httpLatency.p50,
           'p99 ms': httpLatency.p99,
           violations: violations.length,
+          'Postgres CPU ms/decision': postgresMs(http),
         },
         {
           path: 'semaphore in-process (no HTTP)',
@@ -215,6 +223,7 @@ async function main(): Promise<void> {
           'p50 ms': summarize(direct.latenciesMs).p50,
           'p99 ms': summarize(direct.latenciesMs).p99,
           violations: '(same history)',
+          'Postgres CPU ms/decision': postgresMs(direct),
         },
         {
           path: 'raw BEGIN; lock; SELECT; INSERT; COMMIT',
@@ -223,6 +232,7 @@ async function main(): Promise<void> {
           'p50 ms': rawLatency.p50,
           'p99 ms': rawLatency.p99,
           violations: '-',
+          'Postgres CPU ms/decision': postgresMs(raw),
         },
         {
           path: 'ratio to raw',

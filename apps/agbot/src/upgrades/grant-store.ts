@@ -10,7 +10,6 @@ import {
   UpgradeGranted,
   UpgradeHalted,
   UpgradeReleased,
-  type EventDefinition,
   type UpgradeReleasedPayload,
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
@@ -18,7 +17,7 @@ import {
 import { isoTime, jsonObject, NamedStatement, type OutboxWriter, type SqlFields } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
 import { decideSlot, type SlotQuestion } from './slot-rule';
-import { literal, withStatementBatch } from './statement-batch';
+import { BatchStatement, literal, withStatementBatch, type BatchCall } from './statement-batch';
 import { grantPayload, type UpgradeGrant } from './upgrade-grant';
 
 interface GrantRow {
@@ -118,6 +117,108 @@ const OF_NODE = new NamedStatement(
   `SELECT ${COLUMNS} FROM agbot.upgrade_grants WHERE org = $1 AND node = $2`,
 );
 
+/** The node's group as its (share-locked) mirror row has it; $1 the org, $2 the node. */
+const GROUP_OF = '(SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2)';
+
+// A grant's statements, sent in two batches (see acquire); $1 the org, $2 the node throughout.
+
+/** Share-locks the node's mirror row: its group cannot change until the commit. */
+const NODE_GROUP = new BatchStatement(
+  'upgrade-slot-node',
+  'SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2 FOR SHARE',
+);
+/** The group's semaphore, or the node's own when it is in no group. */
+const LOCK_GROUP = new BatchStatement(
+  'upgrade-slot-lock',
+  `SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, coalesce(${GROUP_OF}, 'node:' || $2)))`,
+);
+/**
+ * The slots held by the node or in its group, and whether the policy ($3) is stopped: a
+ * statement of its own, after the lock, so its snapshot holds every grant committed before.
+ */
+const SLOT_STATE = new BatchStatement(
+  'upgrade-slot-state',
+  `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
+          (SELECT coalesce(json_agg(g), '[]') FROM agbot.upgrade_grants AS g
+           WHERE g.org = $1 AND (g.node = $2 OR g.ha_group = ${GROUP_OF})) AS held,
+          EXISTS (SELECT 1 FROM agbot.mirrored_resources AS m
+                  WHERE m.org = $1 AND m.resource = 'managementPolicy' AND m.id = $3
+                    AND (coalesce((m.data ->> 'enabled')::boolean, false) = false
+                         OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped`,
+);
+/**
+ * Renews a slot ($3 its kind) read as held, for $4 seconds; a halted slot's halt follows the
+ * policy asked for ($5).
+ */
+const RENEW_FOR_POLICY = new BatchStatement(
+  'upgrade-slot-renew',
+  `UPDATE agbot.upgrade_grants
+   SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $4::float8),
+       management_policy = $5::text
+   WHERE org = $1 AND node = $2 AND holder_kind = $3
+   RETURNING ${COLUMNS}`,
+);
+
+/** The statements that write a slot's outbox event with it, in the writer's own SQL. */
+function slotWrites(outbox: OutboxWriter): { grant: BatchStatement; release: BatchStatement } {
+  return {
+    // Takes a free slot ($3 kind, $4 group, $5 policy, $6 granted at, $7 lease end) with its
+    // history row and outbox event ($8–$10 its subject, payload and headers).
+    grant: new BatchStatement(
+      'upgrade-slot-grant',
+      `WITH slot AS (
+         INSERT INTO agbot.upgrade_grants
+           (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)
+         RETURNING org, node, holder_kind, ha_group, management_policy, granted_at
+       ), history AS (
+         INSERT INTO agbot.upgrade_grant_history
+           (org, node, holder_kind, ha_group, management_policy, event, granted_at)
+         SELECT org, node, holder_kind, ha_group, management_policy, 'granted', granted_at FROM slot
+       )
+       ${outbox.appendFrom('slot', {
+         subject: '$8::text',
+         type: literal(UpgradeGranted.type),
+         payload: '$9::jsonb',
+         headers: '$10::jsonb',
+       })}`,
+    ),
+    // Deletes the slot ($3 kind) if the conditions still hold (releases take no lock), with its
+    // history row and outbox event; answers the deleted row with the time it was released.
+    // $4 the reason (a lease-expired release takes only a lapsed slot), $5 the policy it must
+    // hold for (any when null), $6 whether it must have left group $7, $8 whether a halted
+    // slot goes too; $9 and $10 the event's subject and headers.
+    release: new BatchStatement(
+      'upgrade-slot-release',
+      `WITH t AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at),
+       slot AS (
+         DELETE FROM agbot.upgrade_grants
+         WHERE org = $1 AND node = $2 AND holder_kind = $3
+           AND ($4::text <> 'lease-expired' OR (lease_expires_at <= clock_timestamp() AND halted_at IS NULL))
+           AND ($5::text IS NULL OR management_policy = $5::text)
+           AND (NOT $6::boolean OR ha_group IS DISTINCT FROM $7::text)
+           AND ($8::boolean OR halted_at IS NULL)
+         RETURNING *
+       ), history AS (
+         INSERT INTO agbot.upgrade_grant_history
+           (org, node, holder_kind, ha_group, management_policy, event, reason, granted_at, at)
+         SELECT org, node, holder_kind, ha_group, management_policy, 'released', $4::text, granted_at, t.at
+         FROM slot, t
+       ), event AS (
+         ${outbox.appendFrom('slot, t', {
+           subject: '$9::text',
+           type: literal(UpgradeReleased.type),
+           payload: jsonObject(releasedPayloadSql('$4::text')),
+           headers: '$10::jsonb',
+         })}
+       )
+       SELECT ${COLUMNS.split(', ')
+         .map((column) => `slot.${column}`)
+         .join(', ')}, t.at AS released_at FROM slot, t`,
+    ),
+  };
+}
+
 function toGrant(row: GrantRow): UpgradeGrant {
   return {
     org: row.org,
@@ -133,7 +234,11 @@ function toGrant(row: GrantRow): UpgradeGrant {
 }
 
 export class GrantStore {
-  constructor(private readonly outbox: OutboxWriter) {}
+  private readonly writes: { grant: BatchStatement; release: BatchStatement };
+
+  constructor(private readonly outbox: OutboxWriter) {
+    this.writes = slotWrites(outbox);
+  }
 
   /**
    * Renews, grants or refuses a slot, releasing on the way the slots whose lease ran out or
@@ -145,19 +250,10 @@ export class GrantStore {
       for (;;) {
         const { org, node } = request;
         const read = await batch.run([
-          ...(batch.ownsTransaction ? ['BEGIN'] : []),
-          // Share-locks the node's mirror row: its group cannot change until the commit.
-          `SELECT ha_group FROM agbot.nodes WHERE org = ${literal(org)} AND id = ${literal(node)} FOR SHARE`,
-          `SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key(${literal(org)}, coalesce(${groupOf(org, node)}, ${literal(`node:${node}`)})))`,
-          // A statement of its own, after the lock: its snapshot holds every grant committed before.
-          `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
-                  (SELECT coalesce(json_agg(g), '[]') FROM agbot.upgrade_grants AS g
-                   WHERE g.org = ${literal(org)} AND (g.node = ${literal(node)} OR g.ha_group = ${groupOf(org, node)})) AS held,
-                  EXISTS (SELECT 1 FROM agbot.mirrored_resources AS m
-                          WHERE m.org = ${literal(org)} AND m.resource = 'managementPolicy'
-                            AND m.id = ${literal(request.managementPolicy)}
-                            AND (coalesce((m.data ->> 'enabled')::boolean, false) = false
-                                 OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped`,
+          ...(batch.ownsTransaction ? ['BEGIN' as const] : []),
+          NODE_GROUP.with(org, node),
+          LOCK_GROUP.with(org, node),
+          SLOT_STATE.with(org, node, request.managementPolicy),
         ]);
         const [mirrored, , state] = read.slice(batch.ownsTransaction ? 1 : 0) as [
           { ha_group: string | null }[],
@@ -178,12 +274,18 @@ export class GrantStore {
         const { release, answer } = decideSlot(question);
         const granted = answer.outcome === 'grant' ? this.newGrant(question) : undefined;
         const results = await batch.run([
-          ...release.map(({ grant, reason }) =>
-            this.releaseStatement(grant, reason, releaseConditions(reason)),
-          ),
-          ...(answer.outcome === 'renew' ? [renewStatement(answer.grant, question)] : []),
-          ...(granted ? this.grantStatements(granted) : []),
-          ...(batch.ownsTransaction ? ['COMMIT'] : []),
+          ...release.map(({ grant, reason }) => this.releaseCall(grant, reason, releaseConditions(reason))),
+          ...(answer.outcome === 'renew'
+            ? [
+                RENEW_FOR_POLICY.with(
+                  ...keyOf(answer.grant),
+                  question.leaseSeconds,
+                  question.managementPolicy,
+                ),
+              ]
+            : []),
+          ...(granted ? [this.grantCall(granted)] : []),
+          ...(batch.ownsTransaction ? ['COMMIT' as const] : []),
         ]);
         const released = release.flatMap(({ reason }, index) =>
           (results[index] as ReleasedRow[]).map((row) => toReleased({ ...row, reason })),
@@ -243,10 +345,12 @@ export class GrantStore {
       `${a.org}\u0000${a.node}\u0000${a.kind}`.localeCompare(`${b.org}\u0000${b.node}\u0000${b.kind}`),
     );
     const released: ReleasedGrant[] = [];
-    for (const key of ordered) {
-      const rows: ReleasedRow[] = await manager.query(this.releaseStatement(key, reason, only));
-      released.push(...rows.map((row) => toReleased({ ...row, reason })));
-    }
+    await withStatementBatch(manager, async (batch) => {
+      for (const key of ordered) {
+        const [rows] = (await batch.run([this.releaseCall(key, reason, only)])) as [ReleasedRow[]];
+        released.push(...rows.map((row) => toReleased({ ...row, reason })));
+      }
+    });
     if (released.length > 0) this.outbox.written(manager);
     return released;
   }
@@ -435,90 +539,36 @@ export class GrantStore {
   }
 
   /** Takes a free slot, with its history row and its outbox event. */
-  private grantStatements(grant: UpgradeGrant): string[] {
-    const slot = [grant.org, grant.node, grant.kind, grant.haGroup, grant.managementPolicy].map(literal);
-    return [
-      `INSERT INTO agbot.upgrade_grants
-         (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
-       VALUES (${[...slot, literal(grant.grantedAt), literal(grant.leaseExpiresAt)].join(', ')})`,
-      `INSERT INTO agbot.upgrade_grant_history
-         (org, node, holder_kind, ha_group, management_policy, event, granted_at)
-       VALUES (${[...slot, "'granted'", literal(grant.grantedAt)].join(', ')})`,
-      this.outboxStatement(UpgradeGranted, grant, grantPayload(grant)),
-    ];
+  private grantCall(grant: UpgradeGrant): BatchCall {
+    return this.writes.grant.with(
+      ...keyOf(grant),
+      grant.haGroup,
+      grant.managementPolicy,
+      grant.grantedAt,
+      grant.leaseExpiresAt,
+      UpgradeGranted.subject(grant.org, grant.node),
+      JSON.stringify(grantPayload(grant)),
+      JSON.stringify(this.outbox.headers()),
+    );
   }
 
-  /**
-   * Deletes the slot if the conditions still hold, with its history row and outbox event, in one
-   * statement; answers the deleted row with the time it was released.
-   */
-  private releaseStatement(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): string {
-    return `WITH t AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at),
-       slot AS (
-         DELETE FROM agbot.upgrade_grants
-         WHERE ${releasable(key, reason, only)}
-         RETURNING *
-       ), history AS (
-         INSERT INTO agbot.upgrade_grant_history
-           (org, node, holder_kind, ha_group, management_policy, event, reason, granted_at, at)
-         SELECT org, node, holder_kind, ha_group, management_policy, 'released', ${literal(reason)}, granted_at, t.at
-         FROM slot, t
-       ), event AS (
-         ${this.outbox.appendFrom('slot, t', {
-           subject: literal(UpgradeReleased.subject(key.org, key.node)),
-           type: literal(UpgradeReleased.type),
-           payload: jsonObject(releasedPayloadSql(reason)),
-           headers: `${literal(JSON.stringify(this.outbox.headers()))}::jsonb`,
-         })}
-       )
-       SELECT ${COLUMNS.split(', ')
-         .map((column) => `slot.${column}`)
-         .join(', ')}, t.at AS released_at FROM slot, t`;
-  }
-
-  /** The outbox row of an event about the slot. */
-  private outboxStatement<P extends object>(
-    event: EventDefinition<P, readonly [string, string]>,
-    grant: UpgradeGrant,
-    payload: P,
-  ): string {
-    const values = [
-      literal(event.subject(grant.org, grant.node)),
-      literal(event.type),
-      `${literal(JSON.stringify(payload))}::jsonb`,
-      `${literal(JSON.stringify(this.outbox.headers()))}::jsonb`,
-    ].join(', ');
-    return `INSERT INTO agbot.outbox (subject, type, payload, headers) VALUES (${values})`;
+  /** Releases the slot if the conditions still hold (see RELEASE). */
+  private releaseCall(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): BatchCall {
+    return this.writes.release.with(
+      ...keyOf(key),
+      reason,
+      only.managementPolicy ?? null,
+      only.notInGroup !== undefined,
+      only.notInGroup ?? null,
+      only.haltedToo ?? false,
+      UpgradeReleased.subject(key.org, key.node),
+      JSON.stringify(this.outbox.headers()),
+    );
   }
 }
 
-/** The node's group as its (share-locked) mirror row has it. */
-function groupOf(org: string, node: string): string {
-  return `(SELECT ha_group FROM agbot.nodes WHERE org = ${literal(org)} AND id = ${literal(node)})`;
-}
-
-function keyMatches(key: { org: string; node: string; kind: UpgradeHolderKind }): string {
-  return `org = ${literal(key.org)} AND node = ${literal(key.node)} AND holder_kind = ${literal(key.kind)}`;
-}
-
-/** Renews a slot read as held; a halted slot's halt follows the policy asked for. */
-function renewStatement(held: UpgradeGrant, question: SlotQuestion & SlotRequest): string {
-  return `UPDATE agbot.upgrade_grants
-     SET lease_expires_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => ${literal(question.leaseSeconds)}),
-         management_policy = ${literal(question.managementPolicy)}
-     WHERE ${keyMatches(held)}
-     RETURNING ${COLUMNS}`;
-}
-
-/** Which row a release may take: its key and what still has to hold (releases take no lock). */
-function releasable(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): string {
-  return [
-    keyMatches(key),
-    ...(reason === 'lease-expired' ? ['lease_expires_at <= clock_timestamp()', 'halted_at IS NULL'] : []),
-    ...(only.managementPolicy === undefined ? [] : [`management_policy = ${literal(only.managementPolicy)}`]),
-    ...(only.notInGroup === undefined ? [] : [`ha_group IS DISTINCT FROM ${literal(only.notInGroup)}`]),
-    ...(only.haltedToo ? [] : ['halted_at IS NULL']),
-  ].join(' AND ');
+function keyOf(key: { org: string; node: string; kind: UpgradeHolderKind }): [string, string, string] {
+  return [key.org, key.node, key.kind];
 }
 
 /** What a release the rule decided still requires: slots that left their group go, halted or not. */
@@ -531,7 +581,7 @@ function releaseConditions(reason: UpgradeReleaseReason): ReleaseConditions {
  * time (`t.at`): typed by the payload class, so a field added to the event is missed here at
  * compile time, not on the wire.
  */
-function releasedPayloadSql(reason: UpgradeReleaseReason): SqlFields<UpgradeReleasedPayload> {
+function releasedPayloadSql(reason: string): SqlFields<UpgradeReleasedPayload> {
   return {
     org: 'slot.org',
     node: 'slot.node',
@@ -540,7 +590,7 @@ function releasedPayloadSql(reason: UpgradeReleaseReason): SqlFields<UpgradeRele
     managementPolicy: 'slot.management_policy',
     grantedAt: isoTime('slot.granted_at'),
     leaseExpiresAt: isoTime('slot.lease_expires_at'),
-    reason: literal(reason),
+    reason,
     releasedAt: isoTime('t.at'),
   };
 }
