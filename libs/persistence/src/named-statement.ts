@@ -19,10 +19,15 @@ export class NamedStatement {
 
   /** Runs it in the manager's transaction, or on a connection of the data source's pool. */
   run<T = unknown>(on: EntityManager | DataSource, values: readonly unknown[]): Promise<T> {
+    return on.query(this.query(), [...values]);
+  }
+
+  /** The statement as TypeORM's `query` methods take it, for a query runner of one's own. */
+  query(): string {
     // TypeORM hands its query to node-postgres as it is, and node-postgres adds the values to a
     // query config that names the statement; toString is what TypeORM's logs and errors show.
     const { name, text } = this;
-    return on.query({ name, text, toString: () => text } as unknown as string, [...values]);
+    return { name, text, toString: () => text } as unknown as string;
   }
 
   /** As node-postgres takes it, for a client of one's own. */

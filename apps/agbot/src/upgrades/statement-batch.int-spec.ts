@@ -1,7 +1,7 @@
 /**
  * A statement batch on a connection of its own prepares each statement once per connection and
  * sends its values as literals; a failed batch leaves the connection's statements usable; inside
- * a caller's transaction the same statements run with bound values.
+ * a caller's transaction the same statements run as named ones with bound values.
  */
 import { createServiceDataSource } from '@careen/persistence';
 import { useTestInfra } from '@careen/testing';
@@ -78,15 +78,24 @@ describe('withStatementBatch', () => {
     expect(await dataSource.query(`SELECT id FROM "${SCHEMA}".things WHERE id = 10`)).toEqual([]);
   });
 
-  it("runs the statements with bound values inside a caller's transaction", async () => {
-    const { ownsTransaction, rows } = await dataSource.transaction((manager) =>
-      withStatementBatch(manager, async (batch) => ({
+  it("runs the statements as named ones with bound values inside a caller's transaction", async () => {
+    const { ownsTransaction, rows, named } = await dataSource.transaction(async (manager) => {
+      const answer = await withStatementBatch(manager, async (batch) => ({
         ownsTransaction: batch.ownsTransaction,
-        rows: await batch.run([insert.with(20, 'twenty', null)]),
-      })),
-    );
+        rows: await batch.run([insert.with(20, 'twenty', null), insert.with(21, 'twenty-one', null)]),
+      }));
+      const named: { name: string }[] = await manager.query(
+        'SELECT name FROM pg_prepared_statements WHERE name = $1',
+        [insert.name],
+      );
+      return { ...answer, named };
+    });
 
     expect(ownsTransaction).toBe(false);
-    expect(rows).toEqual([[{ id: 20, label: 'twenty', at: null }]]);
+    expect(rows).toEqual([
+      [{ id: 20, label: 'twenty', at: null }],
+      [{ id: 21, label: 'twenty-one', at: null }],
+    ]);
+    expect(named).toEqual([{ name: 'statement-batch-test-insert' }]);
   });
 });

@@ -6,8 +6,10 @@
  * prepared on the connection once (SQL PREPARE, the first time the connection runs it) and
  * then sent as EXECUTE with its values as escaped literals, never spliced into the statement:
  * Postgres parses and plans it once per connection instead of at every grant. Inside a caller's
- * transaction the statements run one by one on its manager, with bound values.
+ * transaction the statements run one by one on its manager, as named statements with bound
+ * values (node-postgres parses each once per connection too).
  */
+import { NamedStatement } from '@careen/persistence';
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import { type EntityManager } from 'typeorm';
 import { type PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
@@ -27,18 +29,16 @@ export function literal(value: SqlValue): string {
 }
 
 /**
- * A statement with parameters ($1, $2, …) that batches send. Its name is its prepared
- * statement's on every connection, so it must be unique among the batch statements; its
- * parameters need a type Postgres can infer where they stand (cast them where it cannot).
+ * A statement with parameters ($1, $2, …) that batches send, prepared on every connection under
+ * its name, so the name must be unique among named statements; its parameters need a type
+ * Postgres can infer where they stand (cast them where it cannot).
  */
-export class BatchStatement {
-  /** Quoted, and apart from node-postgres's own named statements, which share the namespace. */
+export class BatchStatement extends NamedStatement {
+  /** Its name as SQL PREPARE gives it, apart from node-postgres's (the namespace is shared). */
   readonly prepared: string;
 
-  constructor(
-    readonly name: string,
-    readonly text: string,
-  ) {
+  constructor(name: string, text: string) {
+    super(name, text);
     this.prepared = `"batch:${name.replaceAll('"', '""')}"`;
   }
 
@@ -132,7 +132,7 @@ function onManager(manager: EntityManager): StatementBatch {
         const result =
           typeof item === 'string'
             ? await manager.queryRunner!.query(item, undefined, true)
-            : await manager.queryRunner!.query(item.statement.text, [...item.values], true);
+            : await manager.queryRunner!.query(item.statement.query(), [...item.values], true);
         rows.push((result.records ?? []) as unknown[]);
       }
       return rows;
