@@ -552,7 +552,7 @@ export class GrantStore {
     );
   }
 
-  /** Releases the slot if the conditions still hold (see RELEASE). */
+  /** Releases the slot if the conditions still hold (see slotWrites). */
   private releaseCall(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): BatchCall {
     return this.writes.release.with(
       ...keyOf(key),
