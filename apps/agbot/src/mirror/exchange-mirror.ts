@@ -35,6 +35,12 @@ const PUT_RESOURCE = new NamedStatement(
    RETURNING 1`,
 );
 
+/** The nodes of the `[org, id]` pairs given as two arrays; read for every batch of node changes. */
+const FIND_NODES = new NamedStatement(
+  'mirror-find-nodes',
+  `SELECT n.data FROM agbot.nodes n JOIN unnest($1::text[], $2::text[]) AS k(org, id) ON n.org = k.org AND n.id = k.id`,
+);
+
 interface NodeRow {
   data: MirroredNode;
 }
@@ -223,10 +229,10 @@ export class ExchangeMirror {
   /** The nodes of those `[org, id]` pairs the mirror holds; the others are not in the answer. */
   async findNodes(keys: readonly (readonly [string, string])[]): Promise<MirroredNode[]> {
     if (keys.length === 0) return [];
-    const rows: NodeRow[] = await this.dataSource.query(
-      `SELECT n.data FROM agbot.nodes n JOIN unnest($1::text[], $2::text[]) AS k(org, id) ON n.org = k.org AND n.id = k.id`,
-      [keys.map(([org]) => org), keys.map(([, id]) => id)],
-    );
+    const rows = await FIND_NODES.run<NodeRow[]>(this.dataSource, [
+      keys.map(([org]) => org),
+      keys.map(([, id]) => id),
+    ]);
     return rows.map((row) => row.data);
   }
 

@@ -3,8 +3,15 @@
  * written before the exchange is told (`published = false`) and marked once the exchange has
  * it, so a leader that dies in between leaves work its successor finds and finishes.
  */
+import { NamedStatement } from '@careen/persistence';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type NodeWorkloads } from './placement.types';
+
+/** Read after every placement pass and every delivery: named, so planned once per connection. */
+const UNPUBLISHED = new NamedStatement(
+  'placement-unpublished',
+  'SELECT org, node, workloads FROM agbot.node_workloads WHERE NOT published ORDER BY org, node',
+);
 
 export class PlacementStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -16,10 +23,9 @@ export class PlacementStore {
   }
 
   async unpublished(): Promise<NodeWorkloads[]> {
-    const rows: { org: string; node: string; workloads: NodeWorkloads['workloads'] }[] =
-      await this.dataSource.query(
-        'SELECT org, node, workloads FROM agbot.node_workloads WHERE NOT published ORDER BY org, node',
-      );
+    const rows = await UNPUBLISHED.run<
+      { org: string; node: string; workloads: NodeWorkloads['workloads'] }[]
+    >(this.dataSource, []);
     return rows.map((row) => ({ org: row.org, node: row.node, workloads: row.workloads }));
   }
 

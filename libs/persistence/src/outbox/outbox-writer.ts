@@ -100,6 +100,9 @@ export class OutboxWriter {
   }
 }
 
+/** The relay's wake-up, sent after most commits of the agent path: named, so planned once per connection. */
+const WAKE = new NamedStatement('outbox-wake', 'SELECT pg_notify($1, $2)');
+
 /** Sends the relay's NOTIFY for one data source, at most one at a time, after the commits that need it. */
 class RelayWaker implements EntitySubscriberInterface {
   private readonly pending = new WeakSet<QueryRunner>();
@@ -135,7 +138,7 @@ class RelayWaker implements EntitySubscriberInterface {
   }
 
   private async send(): Promise<void> {
-    const notify = () => this.dataSource.query('SELECT pg_notify($1, $2)', [this.channel, '']);
+    const notify = () => WAKE.run(this.dataSource, [this.channel, '']);
     let first = true;
     do {
       this.again = false;
