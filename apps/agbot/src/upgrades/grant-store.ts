@@ -363,10 +363,7 @@ export class GrantStore {
    * Returns the halted slot, or undefined when the node is unknown to the mirror.
    */
   async halt(manager: EntityManager, request: HaltRequest): Promise<UpgradeGrant | undefined> {
-    const [node]: { ha_group: string | null }[] = await manager.query(
-      'SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2 FOR SHARE',
-      [request.org, request.node],
-    );
+    const [node] = await NODE_GROUP.run<{ ha_group: string | null }[]>(manager, [request.org, request.node]);
     if (!node) return undefined;
     await lockGroup(manager, request.org, node.ha_group ?? `node:${request.node}`);
     const [existing]: GrantRow[] = await manager.query(
