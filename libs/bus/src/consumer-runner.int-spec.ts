@@ -120,18 +120,6 @@ describe('runConsumer', () => {
    * cluster a publish is acknowledged once a quorum stored it, and the consumer's leader may be
    * the replica that has not stored it yet: a fetch there would bring fewer.
    */
-  async function untilPending(name: string, count: number): Promise<void> {
-    await bus.jsm.consumers.add(STREAMS.changes.name, {
-      durable_name: name,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: ExchangeChanged.filter,
-    });
-    await eventually(async () =>
-      expect((await bus.jsm.consumers.info(STREAMS.changes.name, name)).num_pending).toBe(count),
-    );
-  }
-
   async function deadLetters(count: number): Promise<{ reason: string; subject: string }[]> {
     const name = `dlq-reader-${purposeCounter}`;
     await bus.jsm.consumers.add(STREAMS.deadLetters.name, {
@@ -266,34 +254,55 @@ describe('runConsumer', () => {
   it('tries each message of a failing batch on its own, and retries and dead-letters only the one that fails', async () => {
     await bus.jsm.streams.purge(STREAMS.changes.name);
     await bus.jsm.streams.purge(STREAMS.deadLetters.name);
-    // Published before the consumer starts, so that they arrive as one batch.
-    for (const id of ['first', 'cursed', 'last'])
-      await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
     const purpose = `changes${purposeCounter++}`;
-    await untilPending(`test-${purpose}`, 3);
     const batches: string[][] = [];
     const recorder = new Recorder();
+    // The consumer is held inside its first message until the next three have all reached it,
+    // so that they make one batch however the server's deliveries happen to be split.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    await publisher.publish(ExchangeChanged, ['acme', 'org', 'gate'], change('gate'));
     consumer = await runConsumer({
       bus,
       service: 'test',
       purpose,
       event: ExchangeChanged,
       batchHandler: async (messages) => {
-        batches.push(messages.map((message) => message.payload.resourceId));
-        if (messages.some((message) => message.payload.resourceId === 'cursed'))
-          throw new Error('downstream refused');
+        const ids = messages.map((message) => message.payload.resourceId);
+        batches.push(ids);
+        if (ids.includes('gate')) await gate;
+        if (ids.includes('cursed')) throw new Error('downstream refused');
         for (const message of messages) recorder.record(message);
       },
       maxDeliver: 2,
       backoffMs: [50],
     });
+    await eventually(() => expect(batches).toEqual([['gate']]));
+    for (const id of ['first', 'cursed', 'last'])
+      await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
+    await eventually(async () => {
+      const info = await bus.jsm.consumers.info(STREAMS.changes.name, consumer!.name);
+      expect({ pending: info.num_pending, unacknowledged: info.num_ack_pending }).toEqual({
+        pending: 0,
+        unacknowledged: 4,
+      });
+    });
+    await bus.nc.flush();
+    openGate();
 
     const [letter] = await deadLetters(1);
-    await recorder.until(2);
+    await recorder.until(3);
 
     expect(letter?.reason).toBe('handler failed after 2 attempts: downstream refused');
-    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['first', 'last']);
-    expect(batches).toEqual([['first', 'cursed', 'last'], ['first'], ['cursed'], ['last'], ['cursed']]);
+    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['gate', 'first', 'last']);
+    expect(batches).toEqual([
+      ['gate'],
+      ['first', 'cursed', 'last'],
+      ['first'],
+      ['cursed'],
+      ['last'],
+      ['cursed'],
+    ]);
   });
 
   describe('with an idempotent handler', () => {
