@@ -1,4 +1,5 @@
 export * from './resilient-fetch';
+export * from './dispatcher-fetch';
 export * from './issued-token';
 export * from './service-client';
 export * from './api-error';

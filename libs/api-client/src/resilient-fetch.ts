@@ -13,8 +13,19 @@ export interface BearerSource {
   invalidate(): void;
 }
 
-/** Sends one request: `fetch`, or a fetch bound to a connection pool of its own. */
-export type SendRequest = (request: Request) => Promise<Response>;
+/** What one attempt changes of the request it sends. */
+export interface AttemptInit {
+  signal?: AbortSignal;
+  headers?: Headers;
+  /** The request's body, read once, for each attempt to send again. */
+  body?: ArrayBuffer;
+}
+
+/**
+ * Sends one request: `fetch`, or a fetch bound to a connection pool of its own. `init`, when
+ * given, overrides the request's signal, headers and body, as it does for `fetch` itself.
+ */
+export type SendRequest = (request: Request, init?: AttemptInit) => Promise<Response>;
 
 export interface FetchPolicy {
   /** Per attempt (default 30 s). */
@@ -37,6 +48,20 @@ const SAFE_TO_REPEAT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 const LONGEST_WAIT_MS = 30_000;
 
+/** Answers whose body their SendRequest has read whole: no stall can come, no timeout watches. */
+const wholeAnswers = new WeakSet<Response>();
+
+/** Marks an answer whose body is already in memory; a SendRequest that reads JSON whole uses it. */
+export function answeredWhole(response: Response): Response {
+  wholeAnswers.add(response);
+  return response;
+}
+
+/** Whether an answer is JSON, as the clients parse it (a service that says nothing says JSON). */
+export function isJson(headers: Headers): boolean {
+  return /json/i.test(headers.get('content-type') ?? 'json');
+}
+
 /** The service never answered: refused, reset, unresolvable, or no answer within the timeout. */
 export class ServiceUnreachable extends Error {
   constructor(
@@ -51,15 +76,19 @@ export class ServiceUnreachable extends Error {
 export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
   const timeoutMs = policy.timeoutMs ?? 30_000;
   const retries = policy.retries ?? 2;
-  const send: SendRequest = policy.fetch ?? ((request) => fetch(request));
+  // `duplex` lets Node's fetch send a streamed body.
+  const send: SendRequest =
+    policy.fetch ?? ((request, init) => fetch(request, { ...init, duplex: 'half' } as RequestInit));
   return async (request) => {
     const repeatable = SAFE_TO_REPEAT.has(request.method) || policy.idempotent === true;
-    // A request sent once is sent as it is: a clone of a streamed body (an upload) would keep
-    // every chunk of it in memory for an attempt that never comes.
+    // A body that may be sent again is read once, for each attempt to send from memory. A
+    // request sent once is sent as it is: reading a streamed body (an upload) would keep every
+    // chunk of it in memory for an attempt that never comes.
     const mayResend = (repeatable && retries > 0) || policy.auth !== undefined;
+    const body = mayResend && request.body !== null ? await request.arrayBuffer() : undefined;
     let reauthenticated = false;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await attemptOnce(mayResend ? request.clone() : request, timeoutMs, policy, send);
+      const outcome = await attemptOnce(request, body, timeoutMs, policy, send);
       const response = outcome instanceof Response ? outcome : undefined;
       if (response?.status === 401 && policy.auth && !reauthenticated) {
         await response.body?.cancel();
@@ -94,6 +123,7 @@ export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
  */
 async function attemptOnce(
   request: Request,
+  body: ArrayBuffer | undefined,
   timeoutMs: number,
   policy: FetchPolicy,
   send: SendRequest,
@@ -103,27 +133,32 @@ async function attemptOnce(
     () => answered.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
     timeoutMs,
   );
-  // Left running for a JSON body being read; it keeps nothing alive, and aborting a request
-  // that has ended does nothing.
+  // Left running for a JSON body still to be read; it keeps nothing alive, and aborting a
+  // request that has ended does nothing.
   timer.unref();
-  let streamed = false;
-  const signals = [request.signal, answered.signal];
-  if (policy.signal) signals.push(policy.signal);
-  // `duplex` lets Node's fetch send a streamed body.
-  const attempt = new Request(request, { signal: AbortSignal.any(signals), duplex: 'half' } as RequestInit);
+  // The caller hanging up ends the attempt too. A listener rather than AbortSignal.any, which
+  // costs more than the rest of the attempt; the policy's signal outlives the request, so it
+  // joins the weakly held way.
+  const hangUp = () => answered.abort(request.signal.reason);
+  if (request.signal.aborted) hangUp();
+  else request.signal.addEventListener('abort', hangUp, { once: true });
+  const signal = policy.signal ? AbortSignal.any([answered.signal, policy.signal]) : answered.signal;
+  const headers = new Headers(request.headers);
   for (const [name, value] of Object.entries(policy.headers ?? {}))
-    if (!attempt.headers.has(name)) attempt.headers.set(name, value);
+    if (!headers.has(name)) headers.set(name, value);
+  let stopWatching = false;
   try {
-    if (policy.auth) attempt.headers.set('authorization', `Bearer ${await policy.auth.bearer()}`);
-    const response = await send(attempt);
-    streamed = !/json/i.test(response.headers.get('content-type') ?? 'json');
+    if (policy.auth) headers.set('authorization', `Bearer ${await policy.auth.bearer()}`);
+    const response = await send(request, { signal, headers, body });
+    stopWatching = wholeAnswers.has(response) || !isJson(response.headers);
     return response;
   } catch (error) {
+    stopWatching = true;
     // A caller that hung up gets its own abort, not a retry.
     if (request.signal.aborted || policy.signal?.aborted) throw error;
     return new ServiceUnreachable(request.url, reasonOf(error, timeoutMs));
   } finally {
-    if (streamed) clearTimeout(timer);
+    if (stopWatching) clearTimeout(timer);
   }
 }
 

@@ -10,7 +10,7 @@
  * two or three times as many of the exchange's sockets and descriptors as it has nodes: 20,000
  * agents needed about 40,000, past a process's usual limit of open files.
  */
-import { type SendRequest } from '@careen/api-client';
+import { dispatcherFetch, type SendRequest } from '@careen/api-client';
 import { Agent } from 'undici';
 
 /** How long a connection other than the poll's stays open without a request. */
@@ -25,6 +25,8 @@ export interface HubTransport {
 export class HubConnections implements HubTransport {
   private readonly polls: Agent;
   private readonly requests: Agent;
+  readonly poll: SendRequest;
+  readonly send: SendRequest;
 
   /** `localAddress`: the address the connections leave from; by default the system picks. */
   constructor(localAddress?: string) {
@@ -32,11 +34,9 @@ export class HubConnections implements HubTransport {
     this.polls = new Agent({ ...from, connections: 1 });
     // The exchange's keep-alive hint is longer; the shorter of the two holds.
     this.requests = new Agent({ ...from, keepAliveMaxTimeout: IDLE_MS });
+    this.poll = dispatcherFetch(this.polls);
+    this.send = dispatcherFetch(this.requests);
   }
-
-  readonly poll: SendRequest = (request) => fetch(request, { dispatcher: this.polls } as RequestInit);
-
-  readonly send: SendRequest = (request) => fetch(request, { dispatcher: this.requests } as RequestInit);
 
   async close(): Promise<void> {
     await Promise.all([this.polls.destroy(), this.requests.destroy()]);
