@@ -115,11 +115,6 @@ describe('runConsumer', () => {
     });
   }
 
-  /**
-   * Creates the durable consumer and waits until it counts `count` messages pending. On a
-   * cluster a publish is acknowledged once a quorum stored it, and the consumer's leader may be
-   * the replica that has not stored it yet: a fetch there would bring fewer.
-   */
   async function deadLetters(count: number): Promise<{ reason: string; subject: string }[]> {
     const name = `dlq-reader-${purposeCounter}`;
     await bus.jsm.consumers.add(STREAMS.deadLetters.name, {
