@@ -1,61 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { ApiError, dataOf } from './api-error';
+import { answeringServers, json, type Paths, refusal } from './answering-server.fixtures';
 import { resilientFetch, ServiceUnreachable } from './resilient-fetch';
 import { serviceClient } from './service-client';
 
-interface Paths {
-  '/v1/things/{id}': {
-    parameters: { path: { id: string } };
-    get: {
-      parameters: { path: { id: string } };
-      responses: { 200: { content: { 'application/json': { id: string; seen: string } } } };
-    };
-    post: {
-      parameters: { path: { id: string } };
-      requestBody: { content: { 'application/json': { note: string } } };
-      responses: { 201: { content: { 'application/json': { note: string } } } };
-    };
-  };
-}
-
-type Answer = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-/** A real HTTP server that answers its requests one after another from `answers`. */
-async function serverAnswering(
-  ...answers: Answer[]
-): Promise<{ url: string; requests: IncomingMessage[]; server: Server }> {
-  const requests: IncomingMessage[] = [];
-  const server = createServer((request, response) => {
-    requests.push(request);
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => (answers[requests.length - 1] ?? answers.at(-1)!)(request, body, response));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
-}
-
-const json =
-  (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
-  (_request, _body, response) => {
-    response.writeHead(status, { 'content-type': 'application/json', ...headers });
-    response.end(JSON.stringify(body));
-  };
-
-const refusal = (status: number, code: string) =>
-  json(status, { statusCode: status, error: 'x', message: `refused: ${code}`, details: { code } });
-
 describe('the service clients', () => {
-  const servers: Server[] = [];
-  const serve = async (...answers: Answer[]) => {
-    const started = await serverAnswering(...answers);
-    servers.push(started.server);
-    return started;
-  };
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-  });
+  const serve = answeringServers();
 
   it('keeps the path of the base URL, as behind an Ingress that routes by prefix', async () => {
     const { url, requests } = await serve((request, _body, response) =>
