@@ -136,7 +136,8 @@ export class AgentCore {
         : undefined,
     });
     this.enactor = new Enactor({
-      planner: new NmpPlanner(random),
+      // A policy taken up is reported `waiting` within a poll's wait, as a heartbeat would be.
+      planner: new NmpPlanner(random, options.pollSeconds * 1000),
       runner,
       reporter: this.reporter,
       strategy: options.strategy,
