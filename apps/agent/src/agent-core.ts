@@ -136,8 +136,7 @@ export class AgentCore {
         : undefined,
     });
     this.enactor = new Enactor({
-      // A policy taken up is reported `waiting` within a poll's wait, as a heartbeat would be.
-      planner: new NmpPlanner(random, options.pollSeconds * 1000),
+      planner: new NmpPlanner(random),
       runner,
       reporter: this.reporter,
       strategy: options.strategy,

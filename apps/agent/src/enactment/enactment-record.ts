@@ -13,11 +13,6 @@ export interface EnactmentRecord {
   status: ManagementStatusValue | null;
   /** The random moment picked in [start, start + duration); kept so a restart does not pick again. */
   moment: string | null;
-  /**
-   * When to report `waiting`: drawn with `moment`, before it and within the planner's report
-   * spread, so that a fleet taking a policy up together does not report it all at once.
-   */
-  reportAt?: string;
   /** The start of the resume window `moment` was drawn in, once a resume moved it. */
   window?: string;
   /** Downloads of `target` that failed so far: each retry waits longer. */

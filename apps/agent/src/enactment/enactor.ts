@@ -5,16 +5,17 @@
  */
 import { type JsonLogger } from '@careen/telemetry';
 import { type Clock } from '../core/clock';
+import { type StatusReporter } from '../core/status-reporter';
 import { type NodeView } from '../exchange/exchange.types';
 import { type AgentMemory } from '../state/agent-memory';
 import { type InstallStrategy } from '../upgrade/install-strategy';
-import { type UpgradeReporter, type UpgradeRunner } from '../upgrade/upgrade-runner';
+import { type UpgradeRunner } from '../upgrade/upgrade-runner';
 import { type NmpPlanner } from './nmp-planner';
 
 export interface EnactorOptions {
   planner: NmpPlanner;
   runner: UpgradeRunner;
-  reporter: UpgradeReporter;
+  reporter: StatusReporter;
   strategy: InstallStrategy;
   memory: AgentMemory;
   clock: Clock;
@@ -32,7 +33,7 @@ export class Enactor {
   private running: string;
   private upgrading: Promise<void> | undefined;
   private restartPending = false;
-  /** When the last plan is next due: an upgrade to start or a `waiting` to report. */
+  /** When the next upgrade of the last plan is due. */
   private nextDue: Date | undefined;
 
   constructor(private readonly options: EnactorOptions) {
@@ -82,17 +83,9 @@ export class Enactor {
       });
     }
     if (this.upgrading || memory.upgrade) return;
-    const next = plan.next;
-    const now = clock.now().getTime();
-    // What is still to come: the next upgrade, and each report not due yet.
-    const due = next ? [next.moment.getTime()] : [];
     for (const waiting of plan.waiting) {
       const record = memory.records[waiting.nmp]!;
       if (record.status === 'waiting') continue;
-      if (waiting.reportAt.getTime() > now) {
-        due.push(waiting.reportAt.getTime());
-        continue;
-      }
       record.status = 'waiting';
       await memory.persist();
       await reporter.management(waiting.nmp, {
@@ -102,8 +95,8 @@ export class Enactor {
         startTime: waiting.moment.toISOString(),
       });
     }
-    this.nextDue = due.length > 0 ? new Date(Math.min(...due)) : undefined;
-    // An enactment is reported before its moment comes, so an upgrade due now has been.
+    const next = plan.next;
+    this.nextDue = next?.moment;
     if (!next || next.moment.getTime() > clock.now().getTime()) return;
     this.nextDue = undefined;
     const record = memory.records[next.nmp]!;

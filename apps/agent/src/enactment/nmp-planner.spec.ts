@@ -123,29 +123,6 @@ describe('NmpPlanner', () => {
     expect(plan.next?.moment.toISOString()).toBe('2026-03-01T12:00:30.000Z');
   });
 
-  it('reports waiting at a random moment within the report spread and before its own, and keeps it', () => {
-    const seconds = (at: Date | undefined) => (at!.getTime() - now.getTime()) / 1000;
-    const spreading = (draws: number[]) => new NmpPlanner(() => draws.shift() ?? 0, 30_000);
-    // The moment first (half the window), then the report (a share of the spread).
-    const plan = spreading([0.5, 0.5]).plan(input({ policies: [policy('up', {}, { duration: 600 })] }));
-    expect([seconds(plan.next?.moment), seconds(plan.next?.reportAt)]).toEqual([300, 15]);
-    // A moment nearer than the spread bounds the report.
-    const near = spreading([0.5, 0.5]).plan(input({ policies: [policy('up', {}, { duration: 20 })] }));
-    expect([seconds(near.next?.moment), seconds(near.next?.reportAt)]).toEqual([10, 5]);
-    const again = spreading([0.9, 0.9]).plan(
-      input({ policies: [policy('up', {}, { duration: 600 })], records: plan.records }),
-    );
-    expect(again.next?.reportAt).toEqual(plan.next?.reportAt);
-    // Without a spread, or with its moment come already, an enactment reports at once.
-    expect(planner.plan(input({ policies: [policy('up', {}, { duration: 600 })] })).next?.reportAt).toEqual(
-      now,
-    );
-    const past = { start: '2026-03-01T11:00:00.000Z', duration: 60 };
-    expect(spreading([0.5, 0.5]).plan(input({ policies: [policy('up', {}, past)] })).next?.reportAt).toEqual(
-      now,
-    );
-  });
-
   it('records a later conflicting policy as conflict; the one enacted first wins', () => {
     const first = planner.plan(input({ policies: [policy('a', {}, { atLeastVersion: '1.5.0' })] }));
     const records = markStatus(first.records, 'a', 'waiting');
@@ -224,8 +201,6 @@ describe('NmpPlanner', () => {
     }
     // random() = 0.5: the pause itself, neither shortened nor stretched.
     expect(pauses).toEqual([1, 2, 4, 8, 16, 30, 30]);
-    // The node says at once that it will try again.
-    expect(records.up!.reportAt).toBe(now.toISOString());
 
     const again = planner.plan(input({ policies: [policy('up')], records }));
     expect(again.next?.moment).toEqual(new Date(records.up!.moment!));

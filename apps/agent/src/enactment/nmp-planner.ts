@@ -3,10 +3,8 @@
  * which apply (the exchange's own selection rule), which one wins among conflicting ones (the
  * one taken up first; among ones arriving together the newest), what version each means
  * (`current` follows the newest package), whether there is anything to do (already at it,
- * failed here before), the random moment in [start, start + duration) to do it at, or
- * when to try again after a failed download, and when to report that it waits: at a random
- * moment before its own, within the report spread, so that a fleet that takes a policy up
- * together reports it over that spread instead of all at once. A paused policy's enactment that has not started
+ * failed here before), and the random moment in [start, start + duration) to do it at, or
+ * when to try again after a failed download. A paused policy's enactment that has not started
  * waits (`paused`); once resumed it picks a fresh moment in the window the resume set. An
  * enactment is new only when the policy's upgrade settings change: republishing or
  * re-enabling the same settings leaves what is done done.
@@ -40,13 +38,12 @@ export interface Report {
   error?: string;
 }
 
-/** An upgrade to carry out at `moment`, reported `waiting` from `reportAt`. */
+/** An upgrade to carry out at `moment`. */
 export interface Enactment {
   nmp: string;
   policy: ManagementPolicy;
   target: string;
   moment: Date;
-  reportAt: Date;
   action: 'install' | 'download';
   /** Where to fetch the package from instead of the exchange. */
   location?: string;
@@ -67,11 +64,7 @@ const NOT_STARTED: readonly (ManagementStatusValue | null)[] = [null, 'waiting',
 const DOWNLOAD_RETRY = { baseMs: 60_000, maxMs: 30 * 60_000 };
 
 export class NmpPlanner {
-  /** @param reportSpreadMs how long after taking a policy up its `waiting` may be reported. */
-  constructor(
-    private readonly random: RandomSource,
-    private readonly reportSpreadMs = 0,
-  ) {}
+  constructor(private readonly random: RandomSource) {}
 
   plan(input: PlanInput): Plan {
     const records: Record<string, EnactmentRecord> = {};
@@ -146,18 +139,12 @@ export class NmpPlanner {
         continue;
       }
       this.followResume(policy, record);
-      if (record.moment === null) {
-        const moment = this.moment(policy, record);
-        record.moment = moment.toISOString();
-        record.reportAt = this.reportAt(moment, input.now).toISOString();
-      }
+      record.moment ??= this.moment(policy, record).toISOString();
       waiting.push({
         nmp: policy.name,
         policy,
         target,
         moment: new Date(record.moment),
-        // A record kept from before report moments were drawn reports at once.
-        reportAt: record.reportAt ? new Date(record.reportAt) : input.now,
         action: policy.agentUpgradePolicy!.action,
         ...(policy.agentUpgradePolicy!.location && { location: policy.agentUpgradePolicy!.location }),
       });
@@ -199,12 +186,10 @@ export class NmpPlanner {
       this.random,
       0.5,
     );
-    // It reports `waiting` at once: the node's status says without delay that it will try again.
     Object.assign(record, {
       status: null,
       downloadFailures: failures,
       moment: new Date(now.getTime() + pauseMs).toISOString(),
-      reportAt: now.toISOString(),
     });
   }
 
@@ -225,12 +210,6 @@ export class NmpPlanner {
       resume && record.window === resume.start ? resume : policy.agentUpgradePolicy!;
     const from = start === 'now' ? Date.parse(record.firstSeenAt) : Date.parse(start);
     return new Date(from + Math.floor(this.random() * Math.max(0, duration) * 1000));
-  }
-
-  /** A uniformly random moment in [now, now + the report spread), and before `moment`. */
-  private reportAt(moment: Date, now: Date): Date {
-    const span = Math.min(this.reportSpreadMs, moment.getTime() - now.getTime());
-    return span > 0 ? new Date(now.getTime() + Math.floor(this.random() * span)) : now;
   }
 }
 
