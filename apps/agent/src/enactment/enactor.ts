@@ -5,17 +5,16 @@
  */
 import { type JsonLogger } from '@careen/telemetry';
 import { type Clock } from '../core/clock';
-import { type StatusReporter } from '../core/status-reporter';
 import { type NodeView } from '../exchange/exchange.types';
 import { type AgentMemory } from '../state/agent-memory';
 import { type InstallStrategy } from '../upgrade/install-strategy';
-import { type UpgradeRunner } from '../upgrade/upgrade-runner';
+import { type UpgradeReporter, type UpgradeRunner } from '../upgrade/upgrade-runner';
 import { type NmpPlanner } from './nmp-planner';
 
 export interface EnactorOptions {
   planner: NmpPlanner;
   runner: UpgradeRunner;
-  reporter: StatusReporter;
+  reporter: UpgradeReporter;
   strategy: InstallStrategy;
   memory: AgentMemory;
   clock: Clock;

@@ -1,0 +1,134 @@
+import { createLogger } from '@careen/telemetry';
+import { type Clock } from '../core/clock';
+import {
+  type ManagementPolicy,
+  type ManagementStatusReport,
+  type NodeView,
+} from '../exchange/exchange.types';
+import { AgentMemory } from '../state/agent-memory';
+import { AGENT_STATE_VERSION } from '../state/agent-state';
+import { MemoryStateStore } from '../state/state-store';
+import { PackageVerifier } from '../upgrade/package-verifier';
+import { SimulatedInstallStrategy } from '../upgrade/simulated-install.strategy';
+import { UpgradeRunner } from '../upgrade/upgrade-runner';
+import { Enactor } from './enactor';
+import { NmpPlanner } from './nmp-planner';
+
+const start = new Date('2026-03-01T12:00:00.000Z');
+const logger = createLogger('agent', { level: 'fatal' });
+
+const node: NodeView = {
+  org: 'acme',
+  id: 'edge-1',
+  name: 'edge-1',
+  owner: null,
+  pattern: null,
+  policy: { properties: [{ name: 'careen.arch', value: 'amd64' }], constraints: [] },
+  labels: {},
+  tags: [],
+  rack: null,
+  haGroup: null,
+  schedulable: true,
+  maintenance: null,
+  status: null,
+  createdAt: start.toISOString(),
+  updatedAt: start.toISOString(),
+};
+
+const policy: ManagementPolicy = {
+  org: 'acme',
+  name: 'up',
+  constraints: ['careen.arch == amd64'],
+  properties: [],
+  patterns: [],
+  nodes: [],
+  enabled: true,
+  paused: false,
+  state: 'active',
+  resumeWindow: null,
+  // Drawn at half of it: the moment 300 s after the policy is taken up.
+  agentUpgradePolicy: { atLeastVersion: 'current', start: 'now', duration: 600, action: 'install' },
+  lastUpdated: '2026-03-01T10:00:00.000Z',
+};
+
+/** An agent's enactor on a clock the test moves, reporting to a list. */
+function enactorAt() {
+  let now = start.getTime();
+  const clock: Clock = { now: () => new Date(now), sleep: () => Promise.resolve() };
+  const statuses: (ManagementStatusReport & { nmp: string })[] = [];
+  const reporter = {
+    management: (nmp: string, report: ManagementStatusReport) =>
+      Promise.resolve(void statuses.push({ nmp, ...report })),
+    node: () => Promise.resolve(),
+  };
+  const memory = new AgentMemory(
+    {
+      schemaVersion: AGENT_STATE_VERSION,
+      org: 'acme',
+      nodeId: 'edge-1',
+      token: 'edge-1-token',
+      starts: 1,
+      lastStartedAt: start.toISOString(),
+      policies: { up: policy },
+    },
+    new MemoryStateStore(),
+  );
+  const strategy = new SimulatedInstallStrategy('1.0.0');
+  const signal = new AbortController().signal;
+  const enactor = new Enactor({
+    planner: new NmpPlanner(() => 0.5),
+    runner: new UpgradeRunner({
+      download: {
+        fetch: () => Promise.reject(new Error('the exchange is away')),
+        discard: () => Promise.resolve(),
+      },
+      verifier: new PackageVerifier([]),
+      strategy,
+      restarter: { restart: () => Promise.resolve() },
+      memory,
+      reporter,
+      clock,
+      logger,
+    }),
+    reporter,
+    strategy,
+    memory,
+    clock,
+    logger,
+    builtinVersion: '1.0.0',
+    haGroup: () => null,
+    onUpgradeEnd: () => undefined,
+    signal,
+  });
+  const at = async (seconds: number) => {
+    now = start.getTime() + seconds * 1000;
+    await enactor.enact(node, ['2.0.0']);
+    await enactor.settled();
+  };
+  return { enactor, statuses, at };
+}
+
+describe('Enactor', () => {
+  it('reports waiting when it takes a policy up, polls no longer than until its moment, then downloads', async () => {
+    const { enactor, statuses, at } = enactorAt();
+    await at(0);
+    expect(statuses).toEqual([
+      {
+        nmp: 'up',
+        status: 'waiting',
+        version: '2.0.0',
+        fromVersion: '1.0.0',
+        startTime: new Date(start.getTime() + 300_000).toISOString(),
+      },
+    ]);
+    expect(enactor.waitSeconds(30)).toBe(30);
+    await at(290);
+    expect(enactor.waitSeconds(30)).toBe(10);
+    expect(statuses).toHaveLength(1);
+
+    await at(300);
+    expect(statuses.map((report) => report.status)).toEqual(['waiting', 'downloading', 'download-failed']);
+    // The upgrade has ended: nothing is due, and the poll waits its whole time.
+    expect(enactor.waitSeconds(30)).toBe(30);
+  });
+});
