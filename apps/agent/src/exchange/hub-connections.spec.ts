@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, type Socket } from 'node:net';
 import { HubConnections } from './hub-connections';
 
-/** Longest wait for the hub to see what a test expects (the idle connections close after 5 s). */
+/** How long the agent keeps a connection other than the poll's open without a request, here. */
+const IDLE_MS = 1_000;
+/** Longest wait for the hub to see what a test expects (the idle connections close after IDLE_MS). */
 const WAIT_MS = 15_000;
 
 /**
@@ -80,7 +82,7 @@ class Hub {
 describe('HubConnections', () => {
   const hub = new Hub();
   let url: string;
-  const connections = new HubConnections();
+  const connections = new HubConnections({ idleMs: IDLE_MS });
 
   beforeAll(async () => (url = await hub.start()));
   afterAll(async () => {

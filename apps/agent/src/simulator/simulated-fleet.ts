@@ -195,7 +195,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       random,
       logger: options.logger.child({ node }),
       observeRequests: options.observeRequests,
-      connections: new HubConnections(options.sourceAddress?.(i)),
+      connections: new HubConnections({ localAddress: options.sourceAddress?.(i) }),
       observeChanges: options.observeChanges,
       observeStatuses: (event) => {
         const entry = { node, haGroup, ...event };
