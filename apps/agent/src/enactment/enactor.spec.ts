@@ -1,13 +1,7 @@
 import { createLogger } from '@careen/telemetry';
 import { type Clock } from '../core/clock';
-import {
-  type ManagementPolicy,
-  type ManagementStatusReport,
-  type NodeView,
-} from '../exchange/exchange.types';
-import { AgentMemory } from '../state/agent-memory';
-import { AGENT_STATE_VERSION } from '../state/agent-state';
-import { MemoryStateStore } from '../state/state-store';
+import { type ManagementStatusReport, type NodeView } from '../exchange/exchange.types';
+import { agentMemory, managementPolicy } from '../testing/enactment.fixtures';
 import { PackageVerifier } from '../upgrade/package-verifier';
 import { SimulatedInstallStrategy } from '../upgrade/simulated-install.strategy';
 import { UpgradeRunner } from '../upgrade/upgrade-runner';
@@ -35,21 +29,8 @@ const node: NodeView = {
   updatedAt: start.toISOString(),
 };
 
-const policy: ManagementPolicy = {
-  org: 'acme',
-  name: 'up',
-  constraints: ['careen.arch == amd64'],
-  properties: [],
-  patterns: [],
-  nodes: [],
-  enabled: true,
-  paused: false,
-  state: 'active',
-  resumeWindow: null,
-  // Drawn at half of it: the moment 300 s after the policy is taken up.
-  agentUpgradePolicy: { atLeastVersion: 'current', start: 'now', duration: 600, action: 'install' },
-  lastUpdated: '2026-03-01T10:00:00.000Z',
-};
+// Drawn at half of its window: the moment 300 s after the policy is taken up.
+const policy = managementPolicy('up', {}, { duration: 600 });
 
 /** An agent's enactor on a clock the test moves, reporting to a list. */
 function enactorAt() {
@@ -61,18 +42,7 @@ function enactorAt() {
       Promise.resolve(void statuses.push({ nmp, ...report })),
     node: () => Promise.resolve(),
   };
-  const memory = new AgentMemory(
-    {
-      schemaVersion: AGENT_STATE_VERSION,
-      org: 'acme',
-      nodeId: 'edge-1',
-      token: 'edge-1-token',
-      starts: 1,
-      lastStartedAt: start.toISOString(),
-      policies: { up: policy },
-    },
-    new MemoryStateStore(),
-  );
+  const memory = agentMemory({ lastStartedAt: start.toISOString(), policies: { up: policy } });
   const strategy = new SimulatedInstallStrategy('1.0.0');
   const signal = new AbortController().signal;
   const enactor = new Enactor({

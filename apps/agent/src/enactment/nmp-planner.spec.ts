@@ -1,5 +1,5 @@
 import { type SelectableNode } from '@careen/policy';
-import { type ManagementPolicy } from '../exchange/exchange.types';
+import { managementPolicy as policy } from '../testing/enactment.fixtures';
 import { type EnactmentRecord } from './enactment-record';
 import { NmpPlanner, type PlanInput } from './nmp-planner';
 
@@ -10,34 +10,6 @@ const node: SelectableNode = {
   policy: { properties: [{ name: 'careen.arch', value: 'amd64' }], constraints: [] },
 };
 const now = new Date('2026-03-01T12:00:00.000Z');
-
-function policy(
-  name: string,
-  overrides: Partial<ManagementPolicy> = {},
-  upgrade: Partial<ManagementPolicy['agentUpgradePolicy']> = {},
-): ManagementPolicy {
-  return {
-    org: 'acme',
-    name,
-    constraints: ['careen.arch == amd64'],
-    properties: [],
-    patterns: [],
-    nodes: [],
-    enabled: true,
-    paused: false,
-    state: 'active',
-    resumeWindow: null,
-    agentUpgradePolicy: {
-      atLeastVersion: 'current',
-      start: 'now',
-      duration: 0,
-      action: 'install',
-      ...upgrade,
-    },
-    lastUpdated: '2026-03-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
 
 function input(overrides: Partial<PlanInput>): PlanInput {
   return {

@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../core/clock';
 import { type AgentPackage, type ManagementStatusReport } from '../exchange/exchange.types';
-import { AgentMemory } from '../state/agent-memory';
-import { AGENT_STATE_VERSION } from '../state/agent-state';
-import { MemoryStateStore } from '../state/state-store';
+import { agentMemory } from '../testing/enactment.fixtures';
 import { buildPackage } from '../testing/agent-package.fixture';
 import { PackageVerifier } from './package-verifier';
 import { SimulatedInstallStrategy } from './simulated-install.strategy';
@@ -34,17 +32,7 @@ describe('UpgradeRunner: checking the downloaded package', () => {
     const discarded: string[] = [];
     const restarts: string[] = [];
     const strategy = new SimulatedInstallStrategy('1.0.0');
-    const memory = new AgentMemory(
-      {
-        schemaVersion: AGENT_STATE_VERSION,
-        org: 'acme',
-        nodeId: 'edge-1',
-        token: 'edge-1-token',
-        starts: 1,
-        lastStartedAt: new Date().toISOString(),
-      },
-      new MemoryStateStore(),
-    );
+    const memory = agentMemory();
     const runner = new UpgradeRunner({
       download: {
         fetch: () => Promise.resolve({ pkg: described, file: downloaded }),
