@@ -1,7 +1,7 @@
 import { createLogger } from '@careen/telemetry';
 import { type Clock } from '../core/clock';
 import { type ManagementStatusReport, type NodeView } from '../exchange/exchange.types';
-import { agentMemory, managementPolicy } from '../testing/enactment.fixtures';
+import { agentMemory, managementPolicy } from '../testing/agent-state.fixture';
 import { PackageVerifier } from '../upgrade/package-verifier';
 import { SimulatedInstallStrategy } from '../upgrade/simulated-install.strategy';
 import { UpgradeRunner } from '../upgrade/upgrade-runner';

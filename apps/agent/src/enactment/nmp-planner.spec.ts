@@ -1,5 +1,5 @@
 import { type SelectableNode } from '@careen/policy';
-import { managementPolicy as policy } from '../testing/enactment.fixtures';
+import { managementPolicy as policy } from '../testing/agent-state.fixture';
 import { type EnactmentRecord } from './enactment-record';
 import { NmpPlanner, type PlanInput } from './nmp-planner';
 

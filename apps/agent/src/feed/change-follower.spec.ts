@@ -1,25 +1,13 @@
 import { createLogger } from '@careen/telemetry';
 import { type ChangePage, type FeedChange, type ManagementPolicy } from '../exchange/exchange.types';
 import { ApiError } from '@careen/api-client';
-import { AgentMemory } from '../state/agent-memory';
-import { AGENT_STATE_VERSION } from '../state/agent-state';
+import { type AgentMemory } from '../state/agent-memory';
 import { MemoryStateStore } from '../state/state-store';
+import { agentMemory, managementPolicy } from '../testing/agent-state.fixture';
 import { ChangeFollower, type FeedSource } from './change-follower';
 
-const policy = (name: string, version: string): ManagementPolicy => ({
-  org: 'acme',
-  name,
-  enabled: true,
-  paused: false,
-  state: 'active',
-  nodes: [],
-  constraints: [],
-  properties: [],
-  patterns: [],
-  agentUpgradePolicy: { atLeastVersion: version, start: 'now', duration: 0, action: 'install' },
-  resumeWindow: null,
-  lastUpdated: '2026-03-01T10:00:00.000Z',
-});
+const policy = (name: string, version: string): ManagementPolicy =>
+  managementPolicy(name, { constraints: [] }, { atLeastVersion: version });
 
 const policyChange = (id: number, data: object): FeedChange => ({
   id,
@@ -64,16 +52,7 @@ describe('ChangeFollower', () => {
   beforeEach(() => {
     feed = new MemoryFeed();
     store = new MemoryStateStore();
-    memory = new AgentMemory(
-      {
-        schemaVersion: AGENT_STATE_VERSION,
-        org: 'acme',
-        nodeId: 'edge-1',
-        starts: 1,
-        lastStartedAt: '2026-03-01T09:00:00.000Z',
-      },
-      store,
-    );
+    memory = agentMemory({}, store);
     lines = [];
     const destination = { write: (line: string) => lines.push(JSON.parse(line)) };
     follower = new ChangeFollower(feed, memory, createLogger('agent', { destination }));

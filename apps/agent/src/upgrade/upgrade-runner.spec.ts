@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../core/clock';
 import { type AgentPackage, type ManagementStatusReport } from '../exchange/exchange.types';
-import { agentMemory } from '../testing/enactment.fixtures';
+import { agentMemory } from '../testing/agent-state.fixture';
 import { buildPackage } from '../testing/agent-package.fixture';
 import { PackageVerifier } from './package-verifier';
 import { SimulatedInstallStrategy } from './simulated-install.strategy';

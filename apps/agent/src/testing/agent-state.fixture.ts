@@ -1,4 +1,4 @@
-/** What the agent's enactment specs start from: a management policy, and a node's memory kept in memory. */
+/** What the agent's specs start from: a management policy, and a node's memory kept in memory. */
 import { type ManagementPolicy } from '../exchange/exchange.types';
 import { AgentMemory } from '../state/agent-memory';
 import { AGENT_STATE_VERSION, type AgentState } from '../state/agent-state';
@@ -33,8 +33,11 @@ export function managementPolicy(
   };
 }
 
-/** Node edge-1 of org acme, started once, with `state` over that. */
-export function agentMemory(state: Partial<AgentState> = {}): AgentMemory {
+/** Node edge-1 of org acme, started once, with `state` over that, saved to `store`. */
+export function agentMemory(
+  state: Partial<AgentState> = {},
+  store: MemoryStateStore = new MemoryStateStore(),
+): AgentMemory {
   return new AgentMemory(
     {
       schemaVersion: AGENT_STATE_VERSION,
@@ -45,6 +48,6 @@ export function agentMemory(state: Partial<AgentState> = {}): AgentMemory {
       lastStartedAt: '2026-03-01T09:00:00.000Z',
       ...state,
     },
-    new MemoryStateStore(),
+    store,
   );
 }
