@@ -13,8 +13,8 @@ describe('dispatcherFetch', () => {
   afterAll(() => agent.close());
 
   it("answers a generated client's GET with its path, query and headers, and the data", async () => {
-    const { url, requests } = await serve((request, _body, response) =>
-      json(200, { id: 'a', seen: request.url })(request, '', response),
+    const { url, requests } = await serve((request, body, response) =>
+      json(200, { id: 'a', seen: request.url })(request, body, response),
     );
     const api = serviceClient<Paths>(url, { fetch: send, headers: { 'x-careen-test': 'yes' } });
 
