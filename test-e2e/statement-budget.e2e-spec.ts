@@ -41,10 +41,10 @@ const BUDGETS = {
   /** The package row, then its chunks (one for a small package) when they are not in memory yet. */
   'download the package': 2,
   /**
-   * The lock-and-check batch, the grant's batch (their statements prepared once per connection),
-   * pg_notify.
+   * One batch that locks the group, takes its free slot and commits (its statements prepared once
+   * per connection); pg_notify.
    */
-  'take the HA-group slot': 3,
+  'take the HA-group slot': 2,
   'renew the slot': 1,
   /** The release, pg_notify. */
   'release the slot': 2,

@@ -8,6 +8,7 @@
  */
 import {
   UpgradeGranted,
+  type UpgradeGrantPayload,
   UpgradeHalted,
   UpgradeReleased,
   type UpgradeReleasedPayload,
@@ -16,8 +17,14 @@ import {
 } from '@careen/contracts';
 import { isoTime, jsonObject, NamedStatement, type OutboxWriter, type SqlFields } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
-import { decideSlot, type SlotQuestion } from './slot-rule';
-import { BatchStatement, literal, withStatementBatch, type BatchCall } from './statement-batch';
+import { decideSlot, type SlotQuestion, type SlotVerdict } from './slot-rule';
+import {
+  BatchStatement,
+  literal,
+  withStatementBatch,
+  type BatchCall,
+  type StatementBatch,
+} from './statement-batch';
 import { grantPayload, type UpgradeGrant } from './upgrade-grant';
 
 interface GrantRow {
@@ -133,20 +140,6 @@ const LOCK_GROUP = new BatchStatement(
   `SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, coalesce(${GROUP_OF}, 'node:' || $2)))`,
 );
 /**
- * The slots held by the node or in its group, and whether the policy ($3) is stopped: a
- * statement of its own, after the lock, so its snapshot holds every grant committed before.
- */
-const SLOT_STATE = new BatchStatement(
-  'upgrade-slot-state',
-  `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
-          (SELECT coalesce(json_agg(g), '[]') FROM agbot.upgrade_grants AS g
-           WHERE g.org = $1 AND (g.node = $2 OR g.ha_group = ${GROUP_OF})) AS held,
-          EXISTS (SELECT 1 FROM agbot.mirrored_resources AS m
-                  WHERE m.org = $1 AND m.resource = 'managementPolicy' AND m.id = $3
-                    AND (coalesce((m.data ->> 'enabled')::boolean, false) = false
-                         OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped`,
-);
-/**
  * Renews a slot ($3 its kind) read as held, for $4 seconds; a halted slot's halt follows the
  * policy asked for ($5).
  */
@@ -159,29 +152,69 @@ const RENEW_FOR_POLICY = new BatchStatement(
    RETURNING ${COLUMNS}`,
 );
 
-/** The statements that write a slot's outbox event with it, in the writer's own SQL. */
-function slotWrites(outbox: OutboxWriter): { grant: BatchStatement; release: BatchStatement } {
+/** A grant's read and the writes it decides on; each write records its history row and event with it. */
+interface SlotStatements {
+  read: BatchStatement;
+  grant: BatchStatement;
+  release: BatchStatement;
+}
+
+/** The semaphore's statements, with the outbox event each writes in the writer's own SQL. */
+function slotStatements(outbox: OutboxWriter): SlotStatements {
+  // The history row and the granted event of the slot a statement took (its CTE `slot`), the
+  // event's subject and headers the statement's parameters numbered `subject` and `subject + 1`.
+  const recordGrant = (subject: number) => `history AS (
+       INSERT INTO agbot.upgrade_grant_history
+         (org, node, holder_kind, ha_group, management_policy, event, granted_at)
+       SELECT org, node, holder_kind, ha_group, management_policy, 'granted', granted_at FROM slot
+     ), event AS (
+       ${outbox.appendFrom('slot', {
+         subject: `$${subject}::text`,
+         type: literal(UpgradeGranted.type),
+         payload: jsonObject(grantPayloadSql()),
+         headers: `$${subject + 1}::jsonb`,
+       })}
+     )`;
   return {
-    // Takes a free slot ($3 kind, $4 group, $5 policy, $6 granted at, $7 lease end) with its
-    // history row and outbox event ($8–$10 its subject, payload and headers).
+    // After the group's lock ($1 the org, $2 the node): the slots held by the node or in its group,
+    // and whether the policy ($3) is stopped, read in a statement of its own so that its snapshot
+    // holds every grant committed before. When nothing is held there and the policy may run, it
+    // takes the slot ($4 its kind, for $5 seconds) in the same statement: the rule's answer for a
+    // free group, so a grant needs no second round trip. `taken` is that slot, or null.
+    read: new BatchStatement(
+      'upgrade-slot-read',
+      `WITH state AS (
+           SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
+                  (SELECT coalesce(json_agg(g), '[]') FROM agbot.upgrade_grants AS g
+                   WHERE g.org = $1 AND (g.node = $2 OR g.ha_group = ${GROUP_OF})) AS held,
+                  EXISTS (SELECT 1 FROM agbot.mirrored_resources AS m
+                          WHERE m.org = $1 AND m.resource = 'managementPolicy' AND m.id = $3
+                            AND (coalesce((m.data ->> 'enabled')::boolean, false) = false
+                                 OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped
+         ), slot AS (
+           INSERT INTO agbot.upgrade_grants
+             (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
+           SELECT n.org, n.id, $4::text, n.ha_group, $3::text, state.now,
+                  state.now + make_interval(secs => $5::float8)
+           FROM state JOIN agbot.nodes AS n ON n.org = $1 AND n.id = $2
+           WHERE json_array_length(state.held) = 0
+             AND NOT ($4::text = 'agent-upgrade' AND state.policy_stopped)
+           RETURNING ${COLUMNS}
+         ), ${recordGrant(6)}
+         SELECT state.now, state.held, state.policy_stopped, (SELECT row_to_json(slot) FROM slot) AS taken
+         FROM state`,
+    ),
+    // Takes a slot the rule granted once the released ones are gone ($3 kind, $4 group, $5
+    // policy, from $6 for $7 seconds).
     grant: new BatchStatement(
       'upgrade-slot-grant',
       `WITH slot AS (
-         INSERT INTO agbot.upgrade_grants
-           (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)
-         RETURNING org, node, holder_kind, ha_group, management_policy, granted_at
-       ), history AS (
-         INSERT INTO agbot.upgrade_grant_history
-           (org, node, holder_kind, ha_group, management_policy, event, granted_at)
-         SELECT org, node, holder_kind, ha_group, management_policy, 'granted', granted_at FROM slot
-       )
-       ${outbox.appendFrom('slot', {
-         subject: '$8::text',
-         type: literal(UpgradeGranted.type),
-         payload: '$9::jsonb',
-         headers: '$10::jsonb',
-       })}`,
+           INSERT INTO agbot.upgrade_grants
+             (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $6::timestamptz + make_interval(secs => $7::float8))
+           RETURNING ${COLUMNS}
+         ), ${recordGrant(8)}
+         SELECT ${COLUMNS} FROM slot`,
     ),
     // Deletes the slot ($3 kind) if the conditions still hold (releases take no lock), with its
     // history row and outbox event; answers the deleted row with the time it was released.
@@ -234,45 +267,38 @@ function toGrant(row: GrantRow): UpgradeGrant {
 }
 
 export class GrantStore {
-  private readonly writes: { grant: BatchStatement; release: BatchStatement };
+  private readonly statements: SlotStatements;
 
   constructor(private readonly outbox: OutboxWriter) {
-    this.writes = slotWrites(outbox);
+    this.statements = slotStatements(outbox);
   }
 
   /**
    * Renews, grants or refuses a slot, releasing on the way the slots whose lease ran out or
-   * whose group is no longer theirs: one transaction, two round trips (read under the lock,
-   * then write and commit).
+   * whose group is no longer theirs. On a connection of its own, one transaction of one round
+   * trip settles a free group (the read takes the slot) and a refusal (nothing to write); what
+   * needs writes the rule decides on (releases, a renewal) takes a second transaction of two
+   * round trips: read under the lock, then write and commit.
    */
   acquire(manager: EntityManager, request: SlotRequest): Promise<SlotAnswer> {
     return withStatementBatch(manager, async (batch) => {
+      let commitWithRead = batch.ownsTransaction;
       for (;;) {
-        const { org, node } = request;
-        const read = await batch.run([
-          ...(batch.ownsTransaction ? ['BEGIN' as const] : []),
-          NODE_GROUP.with(org, node),
-          LOCK_GROUP.with(org, node),
-          SLOT_STATE.with(org, node, request.managementPolicy),
-        ]);
-        const [mirrored, , state] = read.slice(batch.ownsTransaction ? 1 : 0) as [
-          { ha_group: string | null }[],
-          unknown,
-          { now: Date; held: JsonGrantRow[]; policy_stopped: boolean }[],
-        ];
-        if (!mirrored[0]) {
-          if (batch.ownsTransaction) await batch.run(['COMMIT']);
-          return { outcome: 'unknown-node', released: [] };
+        const read = await this.read(batch, request, commitWithRead);
+        if (read.outcome === 'unknown-node') return { outcome: 'unknown-node', released: [] };
+        const { question } = read;
+        if (read.taken) {
+          this.outbox.written(manager);
+          if (!commitWithRead && batch.ownsTransaction) await batch.run(['COMMIT']);
+          return { outcome: 'granted', haGroup: question.haGroup, grant: read.taken, released: [] };
         }
-        const question: SlotQuestion & SlotRequest = {
-          ...request,
-          haGroup: mirrored[0].ha_group,
-          held: state[0]!.held.map(fromJson),
-          now: state[0]!.now,
-          policyStopped: state[0]!.policy_stopped,
-        };
         const { release, answer } = decideSlot(question);
-        const granted = answer.outcome === 'grant' ? this.newGrant(question) : undefined;
+        if (commitWithRead) {
+          if (release.length === 0 && (answer.outcome === 'refuse' || answer.outcome === 'policy-stopped'))
+            return answered(answer, question.haGroup, []);
+          commitWithRead = false;
+          continue;
+        }
         const results = await batch.run([
           ...release.map(({ grant, reason }) => this.releaseCall(grant, reason, releaseConditions(reason))),
           ...(answer.outcome === 'renew'
@@ -284,31 +310,70 @@ export class GrantStore {
                 ),
               ]
             : []),
-          ...(granted ? [this.grantCall(granted)] : []),
+          ...(answer.outcome === 'grant' ? [this.grantCall(question)] : []),
           ...(batch.ownsTransaction ? ['COMMIT' as const] : []),
         ]);
         const released = release.flatMap(({ reason }, index) =>
           (results[index] as ReleasedRow[]).map((row) => toReleased({ ...row, reason })),
         );
-        if (released.length > 0 || granted) this.outbox.written(manager);
-        const haGroup = question.haGroup;
-        switch (answer.outcome) {
-          case 'renew': {
-            const renewed = results[release.length]![0] as GrantRow | undefined;
-            if (renewed) return { outcome: 'renewed', haGroup, grant: toGrant(renewed), released };
-            // A release (they take no lock) took the slot after it was read: ask again.
-            if (!batch.ownsTransaction) throw new Error('the slot to renew was released meanwhile');
-            continue;
-          }
-          case 'policy-stopped':
-            return { outcome: 'policy-stopped', released };
-          case 'refuse':
-            return { outcome: 'refused', haGroup, grant: answer.blocker, released };
-          case 'grant':
-            return { outcome: 'granted', haGroup, grant: granted!, released };
+        const written = results[release.length]?.[0] as GrantRow | undefined;
+        if (released.length > 0 || answer.outcome === 'grant') this.outbox.written(manager);
+        if (answer.outcome === 'renew' && !written) {
+          // A release (they take no lock) took the slot after it was read: ask again.
+          if (!batch.ownsTransaction) throw new Error('the slot to renew was released meanwhile');
+          continue;
         }
+        return answered(answer, question.haGroup, released, written && toGrant(written));
       }
     });
+  }
+
+  /**
+   * Share-locks the node's mirror row, takes its group's lock and reads (or takes, when free) the
+   * slots held there; committed with the read when `commitWithRead`, otherwise left open for the
+   * writes the rule decides on.
+   */
+  private async read(
+    batch: StatementBatch,
+    request: SlotRequest,
+    commitWithRead: boolean,
+  ): Promise<
+    | { outcome: 'unknown-node' }
+    | { outcome?: never; question: SlotQuestion & SlotRequest; taken?: UpgradeGrant }
+  > {
+    const { org, node } = request;
+    const rows = await batch.run([
+      ...(batch.ownsTransaction ? ['BEGIN' as const] : []),
+      NODE_GROUP.with(org, node),
+      LOCK_GROUP.with(org, node),
+      this.statements.read.with(
+        org,
+        node,
+        request.managementPolicy,
+        request.kind,
+        request.leaseSeconds,
+        UpgradeGranted.subject(org, node),
+        JSON.stringify(this.outbox.headers()),
+      ),
+      ...(commitWithRead ? ['COMMIT' as const] : []),
+    ]);
+    const [mirrored, , state] = rows.slice(batch.ownsTransaction ? 1 : 0) as [
+      { ha_group: string | null }[],
+      unknown,
+      { now: Date; held: JsonGrantRow[]; policy_stopped: boolean; taken: JsonGrantRow | null }[],
+    ];
+    if (!mirrored[0]) {
+      if (batch.ownsTransaction && !commitWithRead) await batch.run(['COMMIT']);
+      return { outcome: 'unknown-node' };
+    }
+    const question = {
+      ...request,
+      haGroup: mirrored[0].ha_group,
+      held: state[0]!.held.map(fromJson),
+      now: state[0]!.now,
+      policyStopped: state[0]!.policy_stopped,
+    };
+    return { question, taken: state[0]!.taken ? fromJson(state[0]!.taken) : undefined };
   }
 
   /** Extends a held slot's lease from now; undefined when the slot is no longer held. */
@@ -521,37 +586,22 @@ export class GrantStore {
     );
   }
 
-  private newGrant(question: SlotQuestion & SlotRequest): UpgradeGrant {
-    return {
-      org: question.org,
-      node: question.node,
-      kind: question.kind,
-      haGroup: question.haGroup,
-      managementPolicy: question.managementPolicy,
-      grantedAt: question.now,
-      leaseExpiresAt: new Date(question.now.getTime() + question.leaseSeconds * 1000),
-      haltedAt: null,
-      haltError: null,
-    };
-  }
-
-  /** Takes a free slot, with its history row and its outbox event. */
-  private grantCall(grant: UpgradeGrant): BatchCall {
-    return this.writes.grant.with(
-      ...keyOf(grant),
-      grant.haGroup,
-      grant.managementPolicy,
-      grant.grantedAt,
-      grant.leaseExpiresAt,
-      UpgradeGranted.subject(grant.org, grant.node),
-      JSON.stringify(grantPayload(grant)),
+  /** Takes the slot the rule granted, from the moment the slots were read. */
+  private grantCall(question: SlotQuestion & SlotRequest): BatchCall {
+    return this.statements.grant.with(
+      ...keyOf(question),
+      question.haGroup,
+      question.managementPolicy,
+      question.now,
+      question.leaseSeconds,
+      UpgradeGranted.subject(question.org, question.node),
       JSON.stringify(this.outbox.headers()),
     );
   }
 
-  /** Releases the slot if the conditions still hold (see slotWrites). */
+  /** Releases the slot if the conditions still hold (see slotStatements). */
   private releaseCall(key: GrantKey, reason: UpgradeReleaseReason, only: ReleaseConditions): BatchCall {
-    return this.writes.release.with(
+    return this.statements.release.with(
       ...keyOf(key),
       reason,
       only.managementPolicy ?? null,
@@ -574,11 +624,10 @@ function releaseConditions(reason: UpgradeReleaseReason): ReleaseConditions {
 }
 
 /**
- * The released event's payload, field by field, from the deleted row (`slot`) and the release
- * time (`t.at`): typed by the payload class, so a field added to the event is missed here at
- * compile time, not on the wire.
+ * The granted event's payload, field by field, from the slot's row (`slot`): typed by the payload
+ * class, so a field added to the event is missed here at compile time, not on the wire.
  */
-function releasedPayloadSql(reason: string): SqlFields<UpgradeReleasedPayload> {
+function grantPayloadSql(): SqlFields<UpgradeGrantPayload> {
   return {
     org: 'slot.org',
     node: 'slot.node',
@@ -587,9 +636,31 @@ function releasedPayloadSql(reason: string): SqlFields<UpgradeReleasedPayload> {
     managementPolicy: 'slot.management_policy',
     grantedAt: isoTime('slot.granted_at'),
     leaseExpiresAt: isoTime('slot.lease_expires_at'),
-    reason,
-    releasedAt: isoTime('t.at'),
   };
+}
+
+/** The released event's payload, as the granted one's, with the reason and the release time (`t.at`). */
+function releasedPayloadSql(reason: string): SqlFields<UpgradeReleasedPayload> {
+  return { ...grantPayloadSql(), reason, releasedAt: isoTime('t.at') };
+}
+
+/** The answer to a request the rule decided, with the slot the decision wrote (granted or renewed). */
+function answered(
+  answer: SlotVerdict,
+  haGroup: string | null,
+  released: ReleasedGrant[],
+  written?: UpgradeGrant,
+): SlotAnswer {
+  switch (answer.outcome) {
+    case 'policy-stopped':
+      return { outcome: 'policy-stopped', released };
+    case 'refuse':
+      return { outcome: 'refused', haGroup, grant: answer.blocker, released };
+    case 'grant':
+      return { outcome: 'granted', haGroup, grant: written!, released };
+    case 'renew':
+      return { outcome: 'renewed', haGroup, grant: written!, released };
+  }
 }
 
 type ReleasedRow = GrantRow & { released_at: Date };
