@@ -16,8 +16,9 @@
  * write refused or timed out, a download cut off: each tried again), by message and error, and
  * the connections the kernel turned away for a full accept queue; from the agbot's grant
  * history, how long members held their group's slot and how long a group's slot stayed free
- * between members, with invariant 1 replayed from that history (a violation fails the run); and
- * the agbot's lag on the exchange's change stream (changes its consumer had not yet applied,
+ * between members, with invariant 1 replayed from that history (a violation fails the run); the
+ * changes an agent was given out of commit order and the agents whose final `successful` status
+ * the exchange does not hold (either fails the run); and the agbot's lag on the exchange's change stream (changes its consumer had not yet applied,
  * asked of the NATS server once a second) and how long after the last upgrade it caught up.
  */
 import { CHANGES_CONSUMER } from '@careen/agbot/src/mirror/mirror-change-handler';
@@ -196,6 +197,26 @@ function assertAlive(services: ServiceProcess[]): void {
 }
 
 /** The agbot's own count of slots granted and requests refused, from its /metrics. */
+/**
+ * How many nodes the exchange holds as having upgraded under the bench's policy, asked until
+ * all of them are or 30 s have passed (an agent's last status follows its new version by a
+ * request).
+ */
+async function successfulStatuses(databaseUrl: string, agents: number): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const count = await withClient(databaseUrl, async (client) => {
+      const { rows } = await client.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM exchange.management_statuses
+         WHERE org = 'bench' AND nmp = 'fleet-upgrade' AND status = 'successful' AND version = '2.0.0'`,
+      );
+      return rows[0]!.count;
+    });
+    if (count >= agents || Date.now() > deadline) return count;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
 async function grantCounts(agbotUrl: string): Promise<{ grants: number; refusals: number }> {
   const text = await (await fetch(`${agbotUrl}/metrics`)).text();
   const count = (name: string) =>
@@ -380,6 +401,8 @@ async function main(): Promise<void> {
       readTimeline({ query: async (sql) => (await client.query(sql)).rows }),
     );
     const violations = findViolations(timeline, 1);
+    // Nothing lost: every agent's last step of the upgrade is in the exchange, not only in the agent.
+    const successful = finished ? await successfulStatuses(stack.databaseUrl, AGENTS) : 0;
     const spans = slotSpans(timeline);
     const held = summarize(spans.heldMs);
     const handOff = summarize(spans.handOffMs);
@@ -415,6 +438,8 @@ async function main(): Promise<void> {
         { figure: "group's slot free between members: p50 (ms)", value: handOff.p50 },
         { figure: "group's slot free between members: p99 (ms)", value: handOff.p99 },
         { figure: 'invariant 1 violations (grant history replayed)', value: violations.length },
+        { figure: 'changes given to an agent out of commit order', value: fleet.outOfOrder },
+        { figure: "agents whose 'successful' status the exchange holds", value: successful },
         {
           figure: "agbot's change lag when the last agent upgraded (changes not yet applied)",
           value: lagAtEnd,
@@ -497,6 +522,12 @@ async function main(): Promise<void> {
         `two members of a group held its slot at once: ${JSON.stringify(violations.slice(0, 5))}`,
       );
     if (!finished) throw new Error(`not done after ${GIVE_UP_SECONDS} s`);
+    if (fleet.outOfOrder > 0)
+      throw new Error(`${fleet.outOfOrder} changes reached an agent out of commit order`);
+    if (successful < AGENTS)
+      throw new Error(
+        `the exchange holds a 'successful' status for ${successful} of ${AGENTS} upgraded agents`,
+      );
   } finally {
     sampler.stop();
     await fleet?.stop();

@@ -3,6 +3,7 @@
  * the bus through the outbox (commit → message received, p50/p99), and how many changes per
  * second it sustains, and Postgres's CPU per change (and how much of it the relay's own
  * connection took), next to the raw dual write (commit, then publish directly) in the same run.
+ * A change committed that has not reached the bus 30 s after the last commit fails the run.
  */
 import { connectBus, ensureStreams, EventPublisher, OutboxRelay } from '@careen/bus';
 import { ExchangeChanged, STREAMS, type ChangePayload } from '@careen/contracts';
@@ -19,6 +20,8 @@ import { printTable, summarize, timed } from './support/stats';
 
 const CHANGES = Number(process.argv[2] ?? 5_000);
 const WRITERS = Number(process.argv[3] ?? 8);
+/** How long after the last commit every change must have reached the bus. */
+const ARRIVAL_DEADLINE_MS = 30_000;
 
 class BenchSchema1700000000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
@@ -64,13 +67,15 @@ async function main(): Promise<void> {
   const writer = new OutboxWriter('bench');
   const relay = new OutboxRelay({ databaseUrl: stack.databaseUrl, schema: 'bench', publisher });
 
-  // Arrival times by resource id, from a plain subscription on the change subjects.
+  // First arrival times by resource id, from a plain subscription on the change subjects.
   const arrived = new Map<string, bigint>();
   let arrivals = 0;
   let allArrived: () => void = () => undefined;
   bus.nc.subscribe('careen.changes.bench.>', {
     callback: (_error, message) => {
-      arrived.set(message.subject.slice(message.subject.lastIndexOf('.') + 1), process.hrtime.bigint());
+      const id = message.subject.slice(message.subject.lastIndexOf('.') + 1);
+      if (arrived.has(id)) return;
+      arrived.set(id, process.hrtime.bigint());
       if (++arrivals === expected) allArrived();
     },
   });
@@ -79,6 +84,22 @@ async function main(): Promise<void> {
     arrivals = 0;
     expected = count;
     return new Promise<void>((resolve) => (allArrived = resolve));
+  };
+  /** Nothing lost: once all are committed, every change reaches the bus, or the run fails saying how many did not. */
+  const everyArrival = async (done: Promise<void>) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new Error(`${expected - arrivals} of ${expected} committed changes never reached the bus`)),
+        ARRIVAL_DEADLINE_MS,
+      );
+    });
+    try {
+      await Promise.race([done, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   /** WRITERS concurrent writers each committing one change per transaction; returns commit times. */
@@ -113,7 +134,7 @@ async function main(): Promise<void> {
       rawCommitted = await write('raw', CHANGES, (id) =>
         publisher.publish(ExchangeChanged, ['bench', 'org', id], change(id)),
       );
-      await rawDone;
+      await everyArrival(rawDone);
     });
     const rawPostgresMs = postgresCpuMs() - rawPostgres;
 
@@ -123,7 +144,7 @@ async function main(): Promise<void> {
     const outboxPostgres = postgresCpuMs();
     const outboxMs = await timed(async () => {
       outboxCommitted = await write('box', CHANGES);
-      await outboxDone;
+      await everyArrival(outboxDone);
     });
     const outboxPostgresMs = postgresCpuMs() - outboxPostgres;
     const relayPostgresMs = await relayBackendCpuMs();

@@ -3,8 +3,9 @@
  * fleet under a node prefix of its own. Its settings come as JSON in its one argument; four
  * times a second it tells its parent over IPC the requests its agents sent since the last
  * report, how many have read the feed to its head, their versions, when a management-policy
- * change reached them (epoch ms), and the warnings they logged (a status write or a download
- * that failed and is tried again), by message and why. It stops its agents and exits when told
+ * change reached them (epoch ms), the changes an agent was given out of commit order (an id not
+ * above every id it had been given before), and the warnings they logged (a status write or a
+ * download that failed and is tried again), by message and why. It stops its agents and exits when told
  * `stop`.
  */
 import { startSimulatedFleet, type SimulatedFleetOptions } from '@careen/agent/src/index';
@@ -28,6 +29,8 @@ export interface WorkerReport {
   versions: Record<string, number>;
   /** When a management-policy change reached one of its agents, since the last report. */
   policySeenAt: number[];
+  /** Changes given to an agent out of commit order, since the last report: must stay 0. */
+  outOfOrder: number;
   /** Warnings its agents logged since the last report, by message and why. */
   warnings: Record<string, number>;
 }
@@ -38,6 +41,9 @@ async function main(): Promise<void> {
   const { token, sourceBlock, ...settings } = JSON.parse(process.argv[2]!) as WorkerSettings;
   let requests = { exchange: 0, agbot: 0 };
   let policySeenAt: number[] = [];
+  let outOfOrder = 0;
+  /** The newest change id each agent has been given. */
+  const newestSeen = new Map<string, number>();
   let warnings: Record<string, number> = {};
   // Only warnings and worse reach it: each is counted by its message and its error, with the
   // numbers in the error (a node, an address, a time) left out so that alike errors count as one.
@@ -57,8 +63,14 @@ async function main(): Promise<void> {
     sourceAddress: (i) => `127.${sourceBlock}.${Math.floor(i / 250)}.${(i % 250) + 1}`,
     logger: createLogger('bench-fleet', { level: 'warn', destination: countWarnings }),
     observeRequests: (target) => void (requests[target] += 1),
-    observeChanges: (changes) => {
+    observeChanges: (node, changes) => {
       if (changes.some((change) => change.resource === 'managementPolicy')) policySeenAt.push(Date.now());
+      let newest = newestSeen.get(node) ?? 0;
+      for (const { id } of changes) {
+        if (id <= newest) outOfOrder++;
+        newest = Math.max(newest, id);
+      }
+      newestSeen.set(node, newest);
     },
   });
   const report = () => {
@@ -68,10 +80,12 @@ async function main(): Promise<void> {
       caughtUp: fleet.agents.filter((agent) => agent.core.caughtUp).length,
       versions: fleet.versions(),
       policySeenAt,
+      outOfOrder,
       warnings,
     };
     requests = { exchange: 0, agbot: 0 };
     policySeenAt = [];
+    outOfOrder = 0;
     warnings = {};
     process.send!(message);
   };

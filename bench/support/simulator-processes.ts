@@ -53,6 +53,8 @@ export class SimulatorProcesses {
   readonly requests = { exchange: 0, agbot: 0 };
   /** When a management-policy change reached an agent (epoch ms), in arrival order. */
   readonly policySeenAt: number[] = [];
+  /** Changes given to an agent out of commit order since the start: must stay 0. */
+  outOfOrder = 0;
   /** Warnings the agents logged since the start, by message. */
   readonly warnings: Record<string, number> = {};
   private readonly latest = new Map<ChildProcess, WorkerReport>();
@@ -64,6 +66,7 @@ export class SimulatorProcesses {
         this.requests.exchange += message.requests.exchange;
         this.requests.agbot += message.requests.agbot;
         this.policySeenAt.push(...message.policySeenAt);
+        this.outOfOrder += message.outOfOrder;
         for (const [warning, count] of Object.entries(message.warnings))
           this.warnings[warning] = (this.warnings[warning] ?? 0) + count;
         this.latest.set(child, message);

@@ -11,9 +11,10 @@ import { type JsonLogger } from '@careen/telemetry';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentCore, type AgentCoreOptions } from '../agent-core';
+import { AgentCore } from '../agent-core';
 import { type Clock, type RandomSource, systemClock } from '../core/clock';
 import { type RequestObserver } from '../exchange/exchange-client';
+import { type FeedChange } from '../exchange/exchange.types';
 import { HubConnections } from '../exchange/hub-connections';
 import { AgentMemory } from '../state/agent-memory';
 import { AGENT_STATE_VERSION } from '../state/agent-state';
@@ -53,7 +54,8 @@ export interface SimulatedFleetOptions {
   random?: RandomSource;
   logger: JsonLogger;
   observeRequests?: RequestObserver;
-  observeChanges?: AgentCoreOptions['observeChanges'];
+  /** Sees each page of changes an agent's poll brought, with the agent's node. */
+  observeChanges?: (node: string, changes: readonly FeedChange[]) => void;
   /** Sees each management-status step of every agent as it is reported. */
   observeStatuses?: (entry: TimelineEntry) => void;
   /** Agents started per second (a fleet does not boot all at once); unlimited when absent. */
@@ -196,7 +198,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       logger: options.logger.child({ node }),
       observeRequests: options.observeRequests,
       connections: new HubConnections({ localAddress: options.sourceAddress?.(i) }),
-      observeChanges: options.observeChanges,
+      observeChanges: options.observeChanges && ((changes) => options.observeChanges!(node, changes)),
       observeStatuses: (event) => {
         const entry = { node, haGroup, ...event };
         timeline.push(entry);
