@@ -18,8 +18,9 @@
  * history, how long members held their group's slot and how long a group's slot stayed free
  * between members, with invariant 1 replayed from that history (a violation fails the run); the
  * changes an agent was given out of commit order and the agents whose final `successful` status
- * the exchange does not hold (either fails the run); and the agbot's lag on the exchange's change stream (changes its consumer had not yet applied,
- * asked of the NATS server once a second) and how long after the last upgrade it caught up.
+ * the exchange does not hold (either fails the run); and the agbot's lag on the exchange's
+ * change stream (changes its consumer had not yet applied, asked of the NATS server once a
+ * second) and how long after the last upgrade it caught up.
  */
 import { CHANGES_CONSUMER } from '@careen/agbot/src/mirror/mirror-change-handler';
 import { findViolations, readTimeline } from '@careen/agbot/src/upgrades/upgrade-timeline';
@@ -196,7 +197,6 @@ function assertAlive(services: ServiceProcess[]): void {
   }
 }
 
-/** The agbot's own count of slots granted and requests refused, from its /metrics. */
 /**
  * How many nodes the exchange holds as having upgraded under the bench's policy, asked until
  * all of them are or 30 s have passed (an agent's last status follows its new version by a
@@ -217,6 +217,7 @@ async function successfulStatuses(databaseUrl: string, agents: number): Promise<
   }
 }
 
+/** The agbot's own count of slots granted and requests refused, from its /metrics. */
 async function grantCounts(agbotUrl: string): Promise<{ grants: number; refusals: number }> {
   const text = await (await fetch(`${agbotUrl}/metrics`)).text();
   const count = (name: string) =>

@@ -85,7 +85,10 @@ async function main(): Promise<void> {
     expected = count;
     return new Promise<void>((resolve) => (allArrived = resolve));
   };
-  /** Nothing lost: once all are committed, every change reaches the bus, or the run fails saying how many did not. */
+  /**
+   * Nothing lost: once all are committed, every change reaches the bus, or the run fails saying
+   * how many did not.
+   */
   const everyArrival = async (done: Promise<void>) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {

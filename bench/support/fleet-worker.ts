@@ -5,8 +5,8 @@
  * report, how many have read the feed to its head, their versions, when a management-policy
  * change reached them (epoch ms), the changes an agent was given out of commit order (an id not
  * above every id it had been given before), and the warnings they logged (a status write or a
- * download that failed and is tried again), by message and why. It stops its agents and exits when told
- * `stop`.
+ * download that failed and is tried again), by message and why. It stops its agents and exits
+ * when told `stop`.
  */
 import { startSimulatedFleet, type SimulatedFleetOptions } from '@careen/agent/src/index';
 import { createLogger } from '@careen/telemetry';
