@@ -204,17 +204,17 @@ function assertAlive(services: ServiceProcess[]): void {
  */
 async function successfulStatuses(databaseUrl: string, agents: number): Promise<number> {
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    const count = await withClient(databaseUrl, async (client) => {
+  return withClient(databaseUrl, async (client) => {
+    for (;;) {
       const { rows } = await client.query<{ count: number }>(
         `SELECT count(*)::int AS count FROM exchange.management_statuses
          WHERE org = 'bench' AND nmp = 'fleet-upgrade' AND status = 'successful' AND version = '2.0.0'`,
       );
-      return rows[0]!.count;
-    });
-    if (count >= agents || Date.now() > deadline) return count;
-    await new Promise((done) => setTimeout(done, 200));
-  }
+      const count = rows[0]!.count;
+      if (count >= agents || Date.now() > deadline) return count;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  });
 }
 
 /** The agbot's own count of slots granted and requests refused, from its /metrics. */

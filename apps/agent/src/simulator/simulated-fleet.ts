@@ -110,6 +110,7 @@ export function simulatedNodeIds(nodes: number, prefix = 'sim'): string[] {
 
 export async function startSimulatedFleet(options: SimulatedFleetOptions): Promise<SimulatedFleet> {
   const clock = options.clock ?? systemClock;
+  const { observeChanges } = options;
   const random = options.random ?? Math.random;
   const prefix = options.nodePrefix ?? 'sim';
   const nodeToken = options.nodeToken ?? tokenOf;
@@ -198,7 +199,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
       logger: options.logger.child({ node }),
       observeRequests: options.observeRequests,
       connections: new HubConnections({ localAddress: options.sourceAddress?.(i) }),
-      observeChanges: options.observeChanges && ((changes) => options.observeChanges!(node, changes)),
+      observeChanges: observeChanges && ((changes) => observeChanges(node, changes)),
       observeStatuses: (event) => {
         const entry = { node, haGroup, ...event };
         timeline.push(entry);
