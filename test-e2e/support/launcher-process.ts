@@ -12,10 +12,13 @@ export interface RunningLauncher {
   output(): string;
 }
 
-/** Runs the launcher (`npm start -- <args>`) with `env` added to this process's environment. */
-export function spawnLauncher(args: string[], env: NodeJS.ProcessEnv): RunningLauncher {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'start.js'), ...args], {
-    cwd: REPO_ROOT,
+/**
+ * Runs the launcher (`npm start -- <args>`) of the checkout at `checkout` (this one unless told)
+ * with `env` added to this process's environment.
+ */
+export function spawnLauncher(args: string[], env: NodeJS.ProcessEnv, checkout = REPO_ROOT): RunningLauncher {
+  const child = spawn(process.execPath, [join(checkout, 'tools', 'launcher', 'start.js'), ...args], {
+    cwd: checkout,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

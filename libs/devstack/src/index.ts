@@ -7,3 +7,4 @@ export * from './nats-auth';
 export * from './embedded-postgres-server';
 export * from './hub-services';
 export * from './service-env';
+export * from './postgres-user';

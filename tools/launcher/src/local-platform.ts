@@ -73,7 +73,11 @@ export class LocalPlatform {
   }
 
   async startPostgres(password: string): Promise<void> {
-    this.print(`Starting Postgres on port ${this.config.pgPort}…`);
+    const { root, postgres } = this.config.state;
+    const outside = postgres.startsWith(root)
+      ? ''
+      : ` with its data in ${postgres} (its user cannot reach ${root})`;
+    this.print(`Starting Postgres on port ${this.config.pgPort}${outside}…`);
     this.postgres = await startLocalPostgres({
       dataDir: this.config.state.postgres,
       port: this.config.pgPort,

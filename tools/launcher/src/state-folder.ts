@@ -3,8 +3,10 @@
  * optional nats-server binary. `.careen/` under the repository root unless CAREEN_HOME says
  * otherwise.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { postgresRunAs, reachableBy } from '@careen/devstack';
 import { REPO_ROOT } from './repo-root';
 
 export interface StateFolder {
@@ -23,13 +25,35 @@ export function stateFolder(env: NodeJS.ProcessEnv): StateFolder {
   const root = env.CAREEN_HOME ? resolve(env.CAREEN_HOME) : join(REPO_ROOT, '.careen');
   return {
     root,
-    postgres: join(root, 'postgres'),
+    postgres: postgresDataFolder(root),
     nats: join(root, 'nats'),
     logs: join(root, 'logs'),
     bin: join(root, 'bin'),
     credentials: join(root, 'credentials.json'),
     console: join(root, 'console'),
   };
+}
+
+/** Where Postgres keeps data for the root of folders that only root may enter. */
+const SYSTEM_DATA_ROOT = '/var/lib/careen';
+
+/**
+ * The cluster's data folder: in the state folder, unless Postgres runs as a user who cannot reach
+ * it (root's checkout in a private home folder, whose permissions are the user's to keep): then in
+ * a folder of its own under /var/lib/careen, named after the state folder.
+ */
+function postgresDataFolder(root: string): string {
+  const runAs = postgresRunAs();
+  if (reachableBy(runAs, nearestExisting(root))) return join(root, 'postgres');
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  return join(SYSTEM_DATA_ROOT, `postgres-${id}`);
+}
+
+/** The folder itself, or the closest of its parents that exists (it is made with default modes). */
+function nearestExisting(folder: string): string {
+  let found = folder;
+  while (!existsSync(found) && dirname(found) !== found) found = dirname(found);
+  return found;
 }
 
 /**

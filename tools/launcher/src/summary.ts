@@ -47,6 +47,11 @@ export function readySummary(
     `  NATS        ${platform.nats?.url ?? '-'} (JetStream, JWT authorization; services' creds ${platform.natsCredsFile ?? '-'})`,
     `  Logs        ${config.state.logs}`,
     `  State       ${config.state.root}`,
+    ...(config.state.postgres.startsWith(config.state.root)
+      ? []
+      : [
+          `              (Postgres data in ${config.state.postgres}: Postgres's own user cannot reach the state folder)`,
+        ]),
   ];
   const demo = platform.demo;
   if (demo) {
