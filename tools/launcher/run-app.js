@@ -2,8 +2,9 @@
 /**
  * Runs one app of the monorepo from its TypeScript sources:
  *   node tools/launcher/run-app.js <app> [args…]
- * is `node -r @swc-node/register apps/<app>/src/main.ts args…` run from the repository root,
- * behaving like exec: same stdio, signals passed on, the app's exit code (or signal) returned.
+ * is `node -r @swc-node/register apps/<app>/src/main.ts args…` run in the caller's working
+ * directory, so paths given as arguments are the caller's, behaving like exec: same stdio,
+ * signals passed on, the app's exit code (or signal) returned.
  * Plain CommonJS with nothing but Node. The container image runs the compiled apps instead
  * (`node dist/<app>/main.js`, see tools/build/build-app.js).
  */
@@ -40,7 +41,6 @@ function main() {
   const register = require.resolve('@swc-node/register', { paths: [REPO_ROOT] });
   const entry = join(APPS_DIR, app, 'src', 'main.ts');
   const child = spawn(process.execPath, ['-r', register, entry, ...args], {
-    cwd: REPO_ROOT,
     stdio: 'inherit',
     env: { ...process.env, TS_NODE_PROJECT: process.env.TS_NODE_PROJECT || join(REPO_ROOT, 'tsconfig.json') },
   });
