@@ -396,7 +396,16 @@ describe('notifier: webhook subscriptions', () => {
     expect((await careen(['subscription', 'rotate-secret', id!, '--overlap', '10'])).output).toMatch(
       /^new signing secret \(shown once\): whsec_/,
     );
-    expect((await careen(['subscription', 'remove', id!])).output).toBe(`removed subscription ${id}\n`);
+    // Asked like every other remove: without a terminal to ask, only --yes removes.
+    expect(await careen(['subscription', 'remove', id!])).toEqual({
+      code: 1,
+      output: '',
+      stderr: `error: not removing subscription ${id} without confirmation: pass --yes\n`,
+    });
+    expect((await careen(['subscription', 'show', id!])).code).toBe(0);
+    expect((await careen(['subscription', 'remove', id!, '--yes'])).output).toBe(
+      `removed subscription ${id}\n`,
+    );
     const unscoped = await careen(['subscription', 'add', '--url', hook.url]);
     expect(unscoped.code).not.toBe(0);
     expect(unscoped.stderr).toContain('exactly one of --project P, --all-projects and --admin');

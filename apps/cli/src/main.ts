@@ -1,5 +1,5 @@
 // The `careen` command: runs one command with the process's streams and exits with its code.
-import { runCli } from './run-cli';
+import { EXIT_CLOSED_PIPE, runCli } from './run-cli';
 
 /** Exits once stdout and stderr have taken everything written, so piped output is never cut. */
 function exitAfterFlush(code: number): void {
@@ -11,6 +11,17 @@ function exitAfterFlush(code: number): void {
   process.stdout.write('', done);
   process.stderr.write('', done);
 }
+
+/**
+ * Whoever read the output has gone (`careen … | head`): there is no one left to tell anything,
+ * so the command ends at once and quietly, as a command killed by SIGPIPE would.
+ */
+function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(EXIT_CLOSED_PIPE);
+  throw error;
+}
+process.stdout.on('error', endOnClosedPipe);
+process.stderr.on('error', endOnClosedPipe);
 
 runCli(process.argv.slice(2), {
   stdout: process.stdout,

@@ -2,7 +2,8 @@
  * One run of `careen`: parses the arguments, runs the command and answers its exit code.
  * It never exits the process and never prints a stack for an expected failure:
  * 0 success, 1 failure (user mistake, refusal by the exchange, exchange unreachable),
- * 2 usage error (unknown command or option, missing argument), 130 cancelled at a prompt.
+ * 2 usage error (unknown command or option, missing argument), 3 a watched rollout waits for an
+ * operator, 130 cancelled at a prompt, 141 stdout closed by its reader.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../package.json';
@@ -33,6 +34,8 @@ export type { CliInput, CliIo, CliOutput } from './cli-io';
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** 128 + SIGPIPE: what a shell reports for a command whose reader closed the pipe. */
+export const EXIT_CLOSED_PIPE = 141;
 
 export function buildProgram(services: CliServices): Command {
   const { io } = services;

@@ -10,7 +10,6 @@ import {
   ApiResponse,
   type ApiResponseOptions,
   ApiTags,
-  getSchemaPath,
 } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
 import { FleetLockCaller } from './fleetlock-caller';
@@ -67,15 +66,8 @@ const fleetLockError = (status: number, description: string): ApiResponseOptions
   description,
   type: FleetLockErrorResponse,
 });
-/**
- * 400 is FleetLock's own but for a body sent as application/json that does not parse: the app's
- * JSON parser refuses that before the route runs, with the ErrorBody of the rest of the API.
- */
-const badRequest = (kinds: string): ApiResponseOptions => ({
-  status: 400,
-  description: `${kinds}; or ErrorBody for a body sent as application/json that is not JSON`,
-  schema: { oneOf: [{ $ref: getSchemaPath(FleetLockErrorResponse) }, { $ref: getSchemaPath('ErrorBody') }] },
-});
+/** 400, also for a body that is not JSON whatever its media type (FleetLockBodyMiddleware). */
+const badRequest = (kinds: string): ApiResponseOptions => fleetLockError(400, kinds);
 const UNAUTHENTICATED = fleetLockError(
   401,
   'unauthenticated: no credentials from an untrusted network, or wrong ones',
@@ -91,7 +83,7 @@ const UNAVAILABLE = fleetLockError(
 
 /**
  * Zincati-style reboot coordination (the FleetLock protocol). Public to the auth guard:
- * FleetLockCaller decides who may call. Bodies are read whatever their content type, as
+ * FleetLockCaller decides who may call. Bodies are read here whatever their content type, as
  * FleetLock clients (and `curl -d`) do not all send application/json.
  */
 @ApiTags('fleetlock')
@@ -167,9 +159,9 @@ export class FleetLockController {
   }
 }
 
-/** The JSON body: as parsed by the app when sent as JSON, otherwise read and parsed here. */
+/** The JSON body, read and parsed here: the app's parser never takes it (FleetLockBodyMiddleware). */
 async function readBody(request: FastifyRequest): Promise<unknown> {
-  if (request.body !== undefined || request.raw.readableEnded) return request.body;
+  if (request.raw.readableEnded) return request.body;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request.raw as AsyncIterable<Buffer>) {

@@ -11,6 +11,7 @@ import { CliError } from '../cli-errors';
 import { serviceBaseUrl } from '../http/service-url';
 import { type Column } from '../output/output';
 import { type CliServices, serviceCommandContext } from './command-context';
+import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { parseMembers } from './hagroup.commands';
 
 export const DEFAULT_NOTIFIER_URL = 'http://127.0.0.1:8084';
@@ -179,10 +180,12 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .command('remove')
     .description('remove a subscription and what it is still owed')
     .argument('<id>', 'subscription id')
-    .action(async (id: string, _options: object, command: Command) => {
+    .option(...YES_OPTION)
+    .action(async (id: string, options: { yes?: boolean }, command: Command) => {
       const { context, ask } = await notifier(command);
-      await ask((api) => api.DELETE('/v1/subscriptions/{id}', { params: { path: { id } } }));
-      context.printer.note(`removed subscription ${id}`);
+      await removeAfterConfirmation(context, `subscription ${id}`, options.yes, () =>
+        ask((api) => api.DELETE('/v1/subscriptions/{id}', { params: { path: { id } } })),
+      );
     });
 
   subscription

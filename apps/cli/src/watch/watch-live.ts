@@ -1,7 +1,8 @@
 /**
  * The loop of a `watch` command: look, show, and stop when the thing watched is over. On a
- * terminal the screen is redrawn in place; elsewhere a snapshot is appended whenever it changes;
- * with `-o json` only the last view is printed. Ctrl-C stops watching with exit 130.
+ * terminal the screen is redrawn in place; elsewhere (a pipe, a file) each line that changed
+ * since the last look is appended, never a whole snapshot again; with `-o json` only the last
+ * view is printed. Ctrl-C stops watching with exit 130.
  */
 import { CliError } from '../cli-errors';
 import { type CliIo } from '../cli-io';
@@ -9,8 +10,16 @@ import { type OutputFormat } from '../output/output';
 
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
+/** The watched thing cannot go on until an operator acts (a halted HA group): distinct from a failure. */
+export const EXIT_NEEDS_OPERATOR = 3;
+
 export interface WatchedLook {
   screen: string;
+  /**
+   * What is printed when stdout is not a terminal: each line not in the previous look's, so a
+   * line is one change. Nothing in them may change with time alone ("12s ago", an ETA).
+   */
+  lines: readonly string[];
   /** What `-o json` prints once the watch ends. */
   value: object;
   /** `running` looks again; `done` ends with exit 0; an error is printed after the last screen. */
@@ -26,15 +35,18 @@ export async function watchLive(
   const { stdout, stderr } = io;
   const interrupted = new AbortController();
   const stopListening = io.onInterrupt?.(() => interrupted.abort());
-  let shown = '';
+  let printed = new Set<string>();
   try {
     for (;;) {
-      const { screen, value, outcome } = await look();
+      const { screen, lines, value, outcome } = await look();
       if (format === 'json') {
         if (outcome !== 'running') stdout.write(`${JSON.stringify(value, null, 2)}\n`);
       } else if (stdout.isTTY) stdout.write(`${CLEAR_SCREEN}${screen}`);
-      else if (screen !== shown) stdout.write(`${shown ? '\n' : ''}${screen}`);
-      shown = screen;
+      else {
+        const changed = lines.filter((line) => !printed.has(line));
+        if (changed.length > 0) stdout.write(`${changed.join('\n')}\n`);
+        printed = new Set(lines);
+      }
       if (outcome instanceof CliError) throw outcome;
       if (outcome === 'done') return;
       await pause(intervalSeconds * 1000, interrupted.signal);
