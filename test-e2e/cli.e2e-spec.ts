@@ -87,8 +87,11 @@ describe('careen against a real exchange', () => {
         username: 'root',
         accessToken: expect.any(String),
         expiresAt: expect.any(String),
+        refreshToken: expect.any(String),
+        refreshExpiresAt: expect.any(String),
       });
       expect(Date.parse(stored.expiresAt)).toBeGreaterThan(Date.now());
+      expect(Date.parse(stored.refreshExpiresAt)).toBeGreaterThan(Date.parse(stored.expiresAt));
       expect(JSON.stringify(stored)).not.toContain(ROOT_PASSWORD);
     });
 

@@ -62,7 +62,8 @@ export function createConsoleServer(options: ConsoleServerOptions): Server {
           statusCode: 405,
           error: 'Method Not Allowed',
           message: `the console's pages are read with GET, not ${request.method}`,
-          details: { code: 'METHOD_NOT_ALLOWED' },
+          // Names the console to a client that took it for a service (`careen login` given its URL).
+          details: { code: 'METHOD_NOT_ALLOWED', service: 'console' },
         },
         { allow: 'GET, HEAD' },
       );

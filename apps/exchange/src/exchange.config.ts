@@ -18,13 +18,28 @@ export class ExchangeConfig extends ServiceConfig {
   @DeploymentSetting()
   CAREEN_ROOT_PASSWORD?: string;
 
-  /** Lifetime of the access tokens the exchange issues. */
+  /**
+   * Lifetime of the access tokens the exchange issues. Clients renew them with their refresh
+   * token, so a short one costs a request now and then, not a login.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
-  @Min(30)
+  @Min(1)
   @Max(86_400)
   CAREEN_TOKEN_TTL_SECONDS = 900;
+
+  /**
+   * How long a user's login lasts: its refresh token renews the access token until then, however
+   * often it is used; after it, the user logs in again with the password. At most 20 days: the
+   * console times a login's end in the browser, whose timers stop at about 24.8 days.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(20 * 86_400)
+  CAREEN_REFRESH_TOKEN_TTL_SECONDS = 43_200;
 
   /** Largest agent package `POST /v1/agent-packages` accepts, in bytes (413 beyond). */
   @IsOptional()

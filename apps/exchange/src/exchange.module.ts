@@ -33,6 +33,7 @@ import { ManagementStatusModule } from './management-status/management-status.mo
 import { AgentPackages1763942400000 } from './migrations/1763942400000-agent-packages';
 import { RolloutControl1764100100000 } from './migrations/1764100100000-rollout-control';
 import { RolloutHistory1764100150000 } from './migrations/1764100150000-rollout-history';
+import { RefreshTokens1764200000000 } from './migrations/1764200000000-refresh-tokens';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -61,6 +62,7 @@ export const EXCHANGE_MIGRATIONS = [
   AgentPackages1763942400000,
   RolloutControl1764100100000,
   RolloutHistory1764100150000,
+  RefreshTokens1764200000000,
 ];
 
 @Module({})

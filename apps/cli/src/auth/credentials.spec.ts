@@ -1,5 +1,11 @@
 import { readCliEnv } from '../cli-env';
-import { authorizationHeader, normalizeExchangeUrl, resolveExchangeUrl, resolveLogin } from './credentials';
+import {
+  authorizationHeader,
+  type FixedCredentials,
+  normalizeExchangeUrl,
+  resolveExchangeUrl,
+  resolveLogin,
+} from './credentials';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
 const EXCHANGE = 'http://exchange.example:8080';
@@ -44,6 +50,22 @@ describe('credentials', () => {
     );
   });
 
+  it('renews a login with a refresh token until the login ends, whatever its access token', () => {
+    const renewable = {
+      ...stored,
+      expiresAt: '2030-01-01T11:00:00Z',
+      refreshToken: 'refresh',
+      refreshExpiresAt: '2030-01-02T00:00:00Z',
+    };
+    expect(resolveLogin(env(), renewable, EXCHANGE, NOW).credentials).toEqual({
+      scheme: 'login',
+      stored: renewable,
+    });
+    expect(() => resolveLogin(env(), renewable, EXCHANGE, new Date('2030-01-02T00:00:00Z'))).toThrow(
+      `your login as acme/ada to ${EXCHANGE} expired at 2030-01-02T00:00:00Z: run "careen login" to log in again`,
+    );
+  });
+
   it('says how to log in when there is no login', () => {
     expect(() => resolveLogin(env(), {}, EXCHANGE, NOW)).toThrow('not logged in: run "careen login"');
     expect(() => resolveLogin(env(), { ...stored, accessToken: undefined }, EXCHANGE, NOW)).toThrow(
@@ -77,7 +99,7 @@ describe('credentials', () => {
       password: 'pw:with:colons',
     });
     expect(basic.org).toBe('beta');
-    expect(authorizationHeader(basic.credentials)).toBe(
+    expect(authorizationHeader(basic.credentials as FixedCredentials)).toBe(
       `Basic ${Buffer.from('beta/bob:pw:with:colons').toString('base64')}`,
     );
   });

@@ -3,7 +3,8 @@
  * login. Pure: the clock and the stored config come in, so every rule is tested without I/O.
  *
  * Credentials, first match wins: CAREEN_TOKEN; CAREEN_USER and CAREEN_PASSWORD both set (Basic,
- * org from CAREEN_ORG); the token stored by `careen login` for that same exchange, while unexpired.
+ * org from CAREEN_ORG); the login stored by `careen login` for that same exchange, until it ends
+ * (its access token renewed with its refresh token as it runs out, see StoredLoginBearer).
  */
 import { CliError } from '../cli-errors';
 import { type CliEnv } from '../cli-env';
@@ -12,8 +13,17 @@ import { type StoredConfig } from '../config/config-store';
 export const DEFAULT_EXCHANGE_URL = 'http://127.0.0.1:8080';
 export const LOGIN_HINT = 'run "careen login" to log in again';
 
-export type Credentials =
+/** Credentials sent as they are on every request. */
+export type FixedCredentials =
   { scheme: 'bearer'; token: string } | { scheme: 'basic'; org: string; username: string; password: string };
+
+/** The stored login, whose access token is renewed with its refresh token. */
+export interface RenewableLogin {
+  scheme: 'login';
+  stored: StoredConfig & { exchangeUrl: string; refreshToken: string };
+}
+
+export type Credentials = FixedCredentials | RenewableLogin;
 
 export interface ResolvedLogin {
   credentials: Credentials;
@@ -67,8 +77,8 @@ export function resolveLogin(
       refusalHint: 'check CAREEN_ORG, CAREEN_USER and CAREEN_PASSWORD',
     };
   }
-  const who = stored.org && stored.username ? `${stored.org}/${stored.username}` : 'unknown user';
-  if (!stored.accessToken || !stored.exchangeUrl) {
+  const who = loginName(stored);
+  if ((!stored.accessToken && !stored.refreshToken) || !stored.exchangeUrl) {
     throw new CliError(
       'not logged in: run "careen login" (scripts may set CAREEN_TOKEN, or CAREEN_ORG, CAREEN_USER and CAREEN_PASSWORD)',
     );
@@ -78,16 +88,25 @@ export function resolveLogin(
       `not logged in to ${exchangeUrl} (the stored login is for ${stored.exchangeUrl}): run "careen login --exchange ${exchangeUrl}"`,
     );
   }
-  const expiresAt = stored.expiresAt ? Date.parse(stored.expiresAt) : NaN;
+  const { refreshToken, exchangeUrl: storedUrl } = stored;
+  // A login without a refresh token (kept by an older careen) lasts as long as its access token.
+  const expiresAt = Date.parse((refreshToken ? stored.refreshExpiresAt : stored.expiresAt) ?? '');
   if (Number.isNaN(expiresAt) || expiresAt <= now.getTime()) {
     const when = Number.isNaN(expiresAt) ? '' : ` at ${formatInstant(new Date(expiresAt))}`;
     throw new CliError(`your login as ${who} to ${exchangeUrl} expired${when}: ${LOGIN_HINT}`);
   }
   return {
-    credentials: { scheme: 'bearer', token: stored.accessToken },
+    credentials: refreshToken
+      ? { scheme: 'login', stored: { ...stored, exchangeUrl: storedUrl, refreshToken } }
+      : { scheme: 'bearer', token: stored.accessToken ?? '' },
     org: stored.org,
     refusalHint: LOGIN_HINT,
   };
+}
+
+/** `org/user` of the stored login, as messages name it. */
+export function loginName(stored: StoredConfig): string {
+  return stored.org && stored.username ? `${stored.org}/${stored.username}` : 'unknown user';
 }
 
 /** RFC 3339 UTC to the second: what the CLI prints for instants. */
@@ -95,7 +114,7 @@ export function formatInstant(instant: Date): string {
   return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function authorizationHeader(credentials: Credentials): string {
+export function authorizationHeader(credentials: FixedCredentials): string {
   switch (credentials.scheme) {
     case 'bearer':
       return `Bearer ${credentials.token}`;

@@ -1,10 +1,16 @@
 /**
- * `careen login` and `careen logout`: trading a password for an access token once, keeping
- * the token (never the password) in the config file, and forgetting it.
+ * `careen login` and `careen logout`: trading a password once for an access token and the
+ * refresh token that renews it, keeping both (never the password) in the config file, and
+ * ending the login on the exchange and forgetting it.
  */
+import { STATUS_CODES } from 'node:http';
+import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import { formatInstant } from '../auth/credentials';
+import { storedTokens } from '../auth/stored-login-bearer';
 import { CliError } from '../cli-errors';
+import { ExchangeRefusal } from '../http/exchange-errors';
+import { serviceCalls } from '../http/service-calls';
+import { serviceAnswering } from '../http/service-identity';
 import { isInteractive, promptLine, promptSecret, readAllInput } from '../terminal/prompts';
 import { type CliServices, contextOf, type CommandContext } from './command-context';
 
@@ -17,7 +23,7 @@ interface LoginOptions {
 export function registerAuthCommands(program: Command, services: CliServices): void {
   program
     .command('login')
-    .description('log in to an exchange and keep the access token for the next commands')
+    .description('log in to an exchange and keep the login (never the password) for the next commands')
     .option('--org <org>', 'org of the user (default: CAREEN_ORG, else asked)')
     .option('--user <name>', 'user name (default: CAREEN_USER, else asked)')
     .option(
@@ -28,7 +34,7 @@ export function registerAuthCommands(program: Command, services: CliServices): v
 
   program
     .command('logout')
-    .description('forget the stored access token')
+    .description('end the stored login on the exchange and forget it')
     .action(async (_options: object, command: Command) => logout(contextOf(command, services)));
 }
 
@@ -71,15 +77,13 @@ async function login(context: CommandContext, options: LoginOptions): Promise<vo
 
   const exchange = await context.anonymousExchange();
   const issuedAt = context.services.now();
-  const token = await exchange((api) => api.POST('/v1/auth/token', { body: { org, username, password } }));
-  const expiresAt = formatInstant(new Date(issuedAt.getTime() + token.expiresIn * 1000));
-  await context.services.store.save({
-    exchangeUrl,
-    org,
-    username,
-    accessToken: token.accessToken,
-    expiresAt,
-  });
+  const token = await exchange((api) =>
+    api.POST('/v1/auth/token', { body: { org, username, password } }),
+  ).catch((error: unknown) => notAnExchange(error, exchangeUrl));
+  const tokens = storedTokens(token, issuedAt);
+  await context.services.store.save({ exchangeUrl, org, username, ...tokens });
+  // The access token is renewed as it runs out: the login lasts as long as its refresh token.
+  const expiresAt = tokens.refreshExpiresAt ?? tokens.expiresAt;
 
   context.printer.result(
     { exchangeUrl, org, username, expiresAt },
@@ -91,13 +95,51 @@ async function login(context: CommandContext, options: LoginOptions): Promise<vo
   }
 }
 
+/**
+ * A 404 or 405 to the token route: the URL is some other service's (the agbot's, the
+ * console's), which is named when it names itself.
+ */
+async function notAnExchange(error: unknown, exchangeUrl: string): Promise<never> {
+  if (!(error instanceof ExchangeRefusal) || (error.status !== 404 && error.status !== 405)) throw error;
+  const service = await serviceAnswering(exchangeUrl, error);
+  const answered = `POST /v1/auth/token: ${error.status} ${STATUS_CODES[error.status] ?? ''}`.trimEnd();
+  if (!service) {
+    throw new CliError(
+      `${exchangeUrl} is not a Careen exchange (${answered}): pass the exchange's URL with --exchange`,
+    );
+  }
+  throw new CliError(
+    `${exchangeUrl} is not an exchange: the ${service} answered (${answered}); pass the exchange's URL with --exchange`,
+    service === 'Careen console'
+      ? [`the console passes the exchange's API on under /exchange: --exchange ${exchangeUrl}/exchange`]
+      : [],
+  );
+}
+
 async function logout(context: CommandContext): Promise<void> {
   const stored = await context.storedConfig();
-  if (!stored.accessToken) {
+  if (!stored.accessToken && !stored.refreshToken) {
     context.printer.result({ loggedOut: false }, 'not logged in');
     return;
   }
-  const { accessToken: _token, expiresAt: _expiresAt, ...rest } = stored;
+  if (stored.refreshToken && stored.exchangeUrl) {
+    const { refreshToken } = stored;
+    // Forgotten here either way; an exchange that cannot be told keeps the login until it expires.
+    await serviceCalls<Exchange.paths>(stored.exchangeUrl)((api) =>
+      api.POST('/v1/auth/token/revoke', { body: { refreshToken } }),
+    ).catch((error: unknown) =>
+      context.io.stderr.write(
+        `warning: the exchange did not end the login (${(error as Error).message}); it lasts until ${stored.refreshExpiresAt ?? 'it expires'}\n`,
+      ),
+    );
+  }
+  const {
+    accessToken: _token,
+    expiresAt: _expiresAt,
+    refreshToken: _refreshToken,
+    refreshExpiresAt: _refreshExpiresAt,
+    ...rest
+  } = stored;
   // The exchange and user stay as defaults for the next login.
   await context.services.store.save(rest);
   const who = stored.org && stored.username ? ` as ${stored.org}/${stored.username}` : '';

@@ -5,16 +5,12 @@
  */
 import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import {
-  authorizationHeader,
-  resolveExchangeUrl,
-  resolveLogin,
-  type ResolvedLogin,
-} from '../auth/credentials';
+import { resolveExchangeUrl, resolveLogin, type ResolvedLogin } from '../auth/credentials';
+import { loginCallOptions } from '../auth/login-call-options';
 import { type CliEnv } from '../cli-env';
 import { type CliIo } from '../cli-io';
 import { type ConfigStore, type StoredConfig } from '../config/config-store';
-import { type Call, serviceCalls } from '../http/service-calls';
+import { type Call, type CallOptions, serviceCalls } from '../http/service-calls';
 import { askService } from '../http/service-url';
 import { Printer, type OutputFormat } from '../output/output';
 
@@ -38,6 +34,8 @@ export class CommandContext {
   readonly printer: Printer;
   private stored?: Promise<StoredConfig>;
   private login?: ResolvedLogin;
+  /** One per run, so that every call of the command shares one renewal of the stored login. */
+  private callOptions?: CallOptions;
 
   constructor(
     readonly services: CliServices,
@@ -97,8 +95,9 @@ export class CommandContext {
     return (await exchange((api) => api.GET('/v1/whoami'))).org;
   }
 
-  private loginOptions(login: ResolvedLogin) {
-    return { authorization: authorizationHeader(login.credentials), refusalHint: login.refusalHint };
+  private loginOptions(login: ResolvedLogin): CallOptions {
+    this.callOptions ??= loginCallOptions(login, this.services.store, this.services.now);
+    return this.callOptions;
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * The CLI's one file of state, `config.json` in the config directory: the exchange last logged
- * in to, who, and the access token. It holds a secret, so it is written with mode 0600 and
- * replaced atomically (a crash never leaves half a file); it must never store a password.
+ * in to, who, the access token and the refresh token that renews it. It holds secrets, so it is
+ * written with mode 0600 and replaced atomically (a crash never leaves half a file, and another
+ * `careen` renewing the login at the same time reads the old file or the new); it must never
+ * store a password.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
@@ -13,11 +15,23 @@ export interface StoredConfig {
   org?: string;
   username?: string;
   accessToken?: string;
-  /** RFC 3339 UTC. */
+  /** When the access token expires; RFC 3339 UTC. */
   expiresAt?: string;
+  /** Renews the access token, once; each renewal stores the next. */
+  refreshToken?: string;
+  /** When the login ends and the refresh token with it; RFC 3339 UTC. */
+  refreshExpiresAt?: string;
 }
 
-const FIELDS = ['exchangeUrl', 'org', 'username', 'accessToken', 'expiresAt'] as const;
+const FIELDS = [
+  'exchangeUrl',
+  'org',
+  'username',
+  'accessToken',
+  'expiresAt',
+  'refreshToken',
+  'refreshExpiresAt',
+] as const;
 
 export const CONFIG_FILE = 'config.json';
 

@@ -5,7 +5,7 @@
  * error (exchange-errors). Requests the services treat as safe to repeat (GET, PUT, DELETE) are
  * tried again after no answer or a 429, 502, 503 or 504, as `resilientFetch` does by default.
  */
-import { ApiError, dataOf, serviceClient, type ServiceClient } from '@careen/api-client';
+import { ApiError, type BearerSource, dataOf, serviceClient, type ServiceClient } from '@careen/api-client';
 import { type Middleware } from 'openapi-fetch';
 import { cliErrorOf } from './exchange-errors';
 
@@ -20,6 +20,11 @@ export type Call<Paths extends object> = <T>(
 export interface CallOptions {
   /** The Authorization header of the caller's credentials; none for logging in. */
   authorization?: string;
+  /**
+   * Where the bearer token of each request comes from, instead of `authorization`: asked before
+   * every request; after a 401 it is invalidated and the request sent once more.
+   */
+  bearer?: BearerSource;
   /** Added to the message when the service answers 401 to these credentials. */
   refusalHint?: string;
 }
@@ -30,12 +35,32 @@ export function serviceCalls<Paths extends object>(baseUrl: string, options: Cal
     headers: options.authorization ? { authorization: options.authorization } : undefined,
   });
   api.use(ANSWERS_JSON);
+  const { bearer } = options;
+  if (bearer) api.use(bearerFrom(bearer));
   return async (request) => {
+    try {
+      return await dataOf(request(api));
+    } catch (error) {
+      if (!bearer || !(error instanceof ApiError) || error.status !== 401) {
+        throw cliErrorOf(error, baseUrl, options.refusalHint);
+      }
+    }
+    // A 401 refused the request before it did anything: sending it again with a renewed token is safe.
+    bearer.invalidate();
     try {
       return await dataOf(request(api));
     } catch (error) {
       throw cliErrorOf(error, baseUrl, options.refusalHint);
     }
+  };
+}
+
+function bearerFrom(source: BearerSource): Middleware {
+  return {
+    async onRequest({ request }) {
+      request.headers.set('authorization', `Bearer ${await source.bearer()}`);
+      return request;
+    },
   };
 }
 

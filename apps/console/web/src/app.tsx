@@ -1,6 +1,6 @@
 /**
  * The console: the sign-in until someone is signed in, then the views of one org, kept live by
- * its change feed. The token lives in this component's state only: a reload signs out.
+ * its change feed. The tokens live in this component's state only: a reload signs out.
  */
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { createClients } from './api/clients';
@@ -45,12 +45,19 @@ export function App() {
     [expired, signOut],
   );
 
-  // The token's end signs out even when no request is made then.
+  // The session renews the token while the console is open; the login's end signs out, even
+  // when no request is made then.
   useEffect(() => {
     if (!identity) return;
-    const timer = setTimeout(() => expired(identity.expiresAt), Math.max(0, identity.expiresAt - Date.now()));
-    return () => clearTimeout(timer);
-  }, [identity, expired]);
+    return identity.session.keep((why) =>
+      'expiredAt' in why ? expired(why.expiredAt) : refused(why.refused),
+    );
+  }, [identity, expired, refused]);
+  const signOutByHand = useCallback(() => {
+    // Ended on the exchange too; signed out here whether or not it answers.
+    void identity?.session.revoke().catch(() => undefined);
+    signOut();
+  }, [identity, signOut]);
 
   if (!identity)
     return (
@@ -69,7 +76,7 @@ export function App() {
       org={org ?? identity.org}
       onOrg={setOrg}
       onRefused={refused}
-      onSignOut={signOut}
+      onSignOut={signOutByHand}
     />
   );
 }

@@ -3,8 +3,16 @@ import { createHash } from 'node:crypto';
 import { type FastifyReply } from 'fastify';
 import { type JSONWebKeySet } from 'jose';
 import { Body, Controller, Get, Header, Headers, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { SigningKeyStore } from '../keys/signing-key.store';
+import { RefreshTokenRequestDto } from './dto/refresh-token-request.dto';
 import { TokenRequestDto } from './dto/token-request.dto';
 import { JwksResponse, TokenResponse } from './dto/token.response';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
@@ -22,7 +30,8 @@ export class TokenController {
 
   /**
    * Trades user or node credentials for a short-lived JWT that every Careen service verifies
-   * locally. A token outlives the node it was issued to until it expires.
+   * locally, and a user's for a refresh token too. A token outlives the node it was issued to
+   * until it expires.
    */
   @Post('token')
   // The credentials come in the body: no login is needed to ask.
@@ -32,12 +41,45 @@ export class TokenController {
     description: 'no such user or node, or a wrong password or token: INVALID_CREDENTIALS',
   })
   @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
   async token(@Body() body: TokenRequestDto): Promise<TokenResponse> {
     const principal =
       body.node !== undefined && body.token !== undefined
         ? await this.credentials.authenticateNode(body.org, body.node, body.token)
         : await this.credentials.authenticateUser(body.org, body.username ?? '', body.password ?? '');
     return this.tokens.issue(principal);
+  }
+
+  /**
+   * Trades a user's refresh token for a new access token and the next refresh token: the one
+   * sent is used up. Clients renew ahead of the access token's expiry, so a login lasts hours
+   * without the password being kept.
+   */
+  @Post('token/refresh')
+  // The refresh token is the credential: no login is needed to ask.
+  @ApiOperation({ summary: 'Renew an access token with a refresh token', security: [] })
+  @ApiOkResponse({ type: TokenResponse })
+  @ApiUnauthorizedResponse({
+    description:
+      'the refresh token is unknown, already used or revoked (INVALID_TOKEN), or its login expired (TOKEN_EXPIRED): log in again',
+  })
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  refresh(@Body() body: RefreshTokenRequestDto): Promise<TokenResponse> {
+    return this.tokens.refresh(body.refreshToken);
+  }
+
+  /**
+   * Ends the login a refresh token belongs to (logging out): no token of it renews again. The
+   * access tokens already issued work until they expire. Answers 204 for a token it does not
+   * know too, as RFC 7009 asks, so the answer tells nothing of which tokens exist.
+   */
+  @Post('token/revoke')
+  @ApiOperation({ summary: 'End the login of a refresh token (log out)', security: [] })
+  @ApiNoContentResponse({ description: 'the login is ended, or the token named none' })
+  @HttpCode(204)
+  async revoke(@Body() body: RefreshTokenRequestDto): Promise<void> {
+    await this.tokens.revoke(body.refreshToken);
   }
 
   @Get('jwks')

@@ -1,7 +1,7 @@
 /**
  * Typed clients of the five services, reached under their path prefixes on the console's own
  * origin, checked against the services' OpenAPI documents (generated into the api-client
- * library). Every request carries the signed-in user's token; a 401 ends the sign-in.
+ * library). Every request carries the signed-in user's current token; a 401 ends the sign-in.
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths as AgbotPaths } from '@careen/api-client/src/generated/agbot';
@@ -10,24 +10,25 @@ import type { paths as ExchangePaths } from '@careen/api-client/src/generated/ex
 import type { paths as MaintenancePaths } from '@careen/api-client/src/generated/maintenance-session';
 import type { Identity } from './identity';
 import { ApiProblem, problemFrom } from './problem';
+import type { TokenSession } from './token-session';
 
 export interface Clients {
   exchange: Client<ExchangePaths>;
   agbot: Client<AgbotPaths>;
   maintenance: Client<MaintenancePaths>;
   orchestrator: Client<OrchestratorPaths>;
-  /** The signed-in user's token, for requests the typed clients do not make (event streams). */
-  authorization: string;
+  /** The signed-in user's current token, for requests the typed clients do not make (event streams). */
+  readonly authorization: string;
 }
 
 /** Called when a service refuses the token: it expired, or the user or their org was removed. */
 export type OnUnauthorized = (problem: ApiProblem) => void;
 
 export function createClients(identity: Identity, onUnauthorized: OnUnauthorized): Clients {
-  const authorization = `Bearer ${identity.accessToken}`;
+  const { session } = identity;
   const make = <Paths extends object>(prefix: string, service: string): Client<Paths> => {
     const client = createClient<Paths>({ baseUrl: `${window.location.origin}/${prefix}` });
-    client.use(signedIn(authorization, service, onUnauthorized));
+    client.use(signedIn(session, service, onUnauthorized));
     return client;
   };
   return {
@@ -35,14 +36,17 @@ export function createClients(identity: Identity, onUnauthorized: OnUnauthorized
     agbot: make<AgbotPaths>('agbot', 'agbot'),
     maintenance: make<MaintenancePaths>('maintenance', 'maintenance'),
     orchestrator: make<OrchestratorPaths>('orchestrator', 'deployment orchestrator'),
-    authorization,
+    get authorization() {
+      return session.authorization;
+    },
   };
 }
 
-function signedIn(authorization: string, service: string, onUnauthorized: OnUnauthorized): Middleware {
+function signedIn(session: TokenSession, service: string, onUnauthorized: OnUnauthorized): Middleware {
   return {
     onRequest({ request }) {
-      request.headers.set('authorization', authorization);
+      // Read on every request: the session renews the token while the console is open.
+      request.headers.set('authorization', session.authorization);
       return request;
     },
     async onResponse({ response }) {

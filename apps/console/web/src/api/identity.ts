@@ -1,8 +1,8 @@
-/** Who is signed in: the access token (kept in memory only) and what the exchange says of its holder. */
+import type { TokenSession } from './token-session';
+
+/** Who is signed in: their tokens (kept in memory only, renewed as they run out) and what the exchange says of them. */
 export interface Identity {
-  accessToken: string;
-  /** When the token stops working, in ms since the epoch. */
-  expiresAt: number;
+  session: TokenSession;
   org: string;
   username: string;
   role: 'user' | 'orgAdmin' | 'hubAdmin';

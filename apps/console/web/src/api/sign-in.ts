@@ -1,9 +1,11 @@
 /**
  * Signing in: the exchange's token endpoint trades a user's credentials for an access token,
- * which every service accepts as a bearer token; `/v1/whoami` then says who that is.
+ * which every service accepts as a bearer token, and a refresh token that renews it;
+ * `/v1/whoami` then says who that is.
  */
 import type { Identity } from './identity';
 import { ApiProblem, isRecord, problemFrom } from './problem';
+import { isTokenAnswer, TokenSession } from './token-session';
 
 export interface Credentials {
   org: string;
@@ -21,19 +23,17 @@ export async function signIn(credentials: Credentials, now = Date.now()): Promis
   if (answer.status === 401)
     throw new ApiProblem(401, 'The org, user name or password is wrong.', 'UNAUTHENTICATED');
   if (!answer.ok) throw problemFrom(answer.status, body, 'exchange');
-  if (!isRecord(body) || typeof body.accessToken !== 'string' || typeof body.expiresIn !== 'number')
-    throw new ApiProblem(502, 'The exchange gave no access token.', 'BAD_GATEWAY');
-  const accessToken = body.accessToken;
+  if (!isTokenAnswer(body)) throw new ApiProblem(502, 'The exchange gave no access token.', 'BAD_GATEWAY');
+  const session = new TokenSession(body, now);
   const who = await fetch('/exchange/v1/whoami', {
-    headers: { authorization: `Bearer ${accessToken}` },
+    headers: { authorization: session.authorization },
   }).catch(unreachable);
   const whoBody: unknown = await who.json().catch(() => undefined);
   if (!who.ok) throw problemFrom(who.status, whoBody, 'exchange');
   if (!isRecord(whoBody) || whoBody.kind !== 'user')
     throw new ApiProblem(403, 'Only users sign in to the console, not nodes.', 'FORBIDDEN');
   return {
-    accessToken,
-    expiresAt: now + body.expiresIn * 1000,
+    session,
     org: String(whoBody.org),
     username: String(whoBody.username),
     role: whoBody.role as Identity['role'],

@@ -1,13 +1,14 @@
 /**
  * A server-sent event stream read with fetch (EventSource cannot send the bearer token),
  * followed until stopped: after a break it reconnects with `Last-Event-ID`, so that no event
- * in between is missed, and waits the `retry` the server asked for.
+ * in between is missed, and waits the `retry` the server asked for. Each connection asks for
+ * the sign-in's current token: the one it opened with may have been renewed since.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 export function followEventStream(
   url: string,
-  authorization: string,
+  authorization: () => string,
   onEvent: (event: EventSourceMessage) => void,
   signal: AbortSignal,
 ): void {
@@ -18,7 +19,7 @@ export function followEventStream(
       try {
         const answer = await fetch(url, {
           headers: {
-            authorization,
+            authorization: authorization(),
             accept: 'text/event-stream',
             ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
           },

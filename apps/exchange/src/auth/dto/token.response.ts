@@ -1,9 +1,18 @@
 import { SIGNING_ALGORITHM } from '@careen/auth';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class TokenResponse {
   @ApiProperty() accessToken!: string;
   @ApiProperty({ type: 'integer', description: 'seconds until the token expires' }) expiresIn!: number;
+
+  @ApiPropertyOptional({
+    description:
+      'users only: renews the access token once (POST /v1/auth/token/refresh) until the login ends; POST /v1/auth/token/revoke ends the login',
+  })
+  refreshToken?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'users only: seconds until the login ends' })
+  refreshExpiresIn?: number;
 }
 
 /** A public ES256 key, as RFC 7517 writes it: never a private member. */

@@ -1,0 +1,107 @@
+/**
+ * Users' logins as rows of refresh tokens: starting one, trading a token for the next of its
+ * login, and ending a login. Only hashes are stored; the rules of what may renew are in
+ * refresh-token.rules.
+ */
+import { type UserPrincipal } from '@careen/auth';
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+import { hashRefreshToken, newRefreshToken, refreshRefusal } from './refresh-token.rules';
+
+export interface IssuedRefreshToken {
+  refreshToken: string;
+  /** When the login ends, whichever token of it is presented. */
+  expiresAt: Date;
+}
+
+interface RefreshTokenRow {
+  family: string;
+  org: string;
+  username: string;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+@Injectable()
+export class RefreshTokenStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** A new login of `user`, lasting until `expiresAt`; the user's logins that ended are cleared. */
+  start(user: { org: string; username: string }, expiresAt: Date, now: Date): Promise<IssuedRefreshToken> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        'DELETE FROM exchange.refresh_tokens WHERE org = $1 AND username = $2 AND expires_at <= $3',
+        [user.org, user.username, now],
+      );
+      return this.insert(manager, randomUUID(), user, expiresAt);
+    });
+  }
+
+  /**
+   * Uses `token` up and answers the next token of its login, with the user as they are now (a
+   * changed role shows in the next access token); an AuthenticationError says why it may not.
+   */
+  rotate(token: string, now: Date): Promise<IssuedRefreshToken & { principal: UserPrincipal }> {
+    return this.dataSource.transaction(async (manager) => {
+      const tokenHash = hashRefreshToken(token);
+      // Locked, so that two requests with the same token cannot both renew.
+      const [row] = (await manager.query(
+        `SELECT family, org, username, expires_at, used_at, revoked_at
+           FROM exchange.refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
+        [tokenHash],
+      )) as RefreshTokenRow[];
+      const refusal = refreshRefusal(
+        row && { expiresAt: row.expires_at, usedAt: row.used_at, revokedAt: row.revoked_at },
+        now,
+      );
+      if (refusal) throw refusal;
+      const user = await manager.findOneOrFail(UserEntity, {
+        where: { org: row.org, username: row.username },
+      });
+      await manager.query('UPDATE exchange.refresh_tokens SET used_at = $2 WHERE token_hash = $1', [
+        tokenHash,
+        now,
+      ]);
+      const next = await this.insert(manager, row.family, user, row.expires_at);
+      return {
+        ...next,
+        principal: { kind: 'user', org: user.org, username: user.username, role: user.role },
+      };
+    });
+  }
+
+  /** Ends the login `token` belongs to; a token that names none ends nothing. */
+  revoke(token: string, now: Date): Promise<void> {
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = (await manager.query('SELECT family FROM exchange.refresh_tokens WHERE token_hash = $1', [
+        hashRefreshToken(token),
+      ])) as { family: string }[];
+      if (!row) return;
+      // Waits for a renewal of this login under way: the update, a statement of its own, then
+      // sees the token that renewal made, which would otherwise outlive the logout.
+      await manager.query('SELECT 1 FROM exchange.refresh_tokens WHERE family = $1 FOR UPDATE', [row.family]);
+      await manager.query(
+        'UPDATE exchange.refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
+        [row.family, now],
+      );
+    });
+  }
+
+  private async insert(
+    manager: EntityManager,
+    family: string,
+    user: { org: string; username: string },
+    expiresAt: Date,
+  ): Promise<IssuedRefreshToken> {
+    const { token, tokenHash } = newRefreshToken();
+    await manager.query(
+      `INSERT INTO exchange.refresh_tokens (token_hash, family, org, username, expires_at)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [tokenHash, family, user.org, user.username, expiresAt],
+    );
+    return { refreshToken: token, expiresAt };
+  }
+}
