@@ -327,7 +327,7 @@ export class ChaosWork {
       if (previous)
         await expectAnswer(
           this.edgeAdmin('DELETE', `/v1/orgs/edge/management-policies/${previous}`),
-          [204, 404],
+          [200, 404],
           `deleting policy ${previous}`,
         );
       previous = `to-${major}`;

@@ -56,6 +56,8 @@ export interface ReleaseConditions {
   notInGroup?: string | null;
   /** Release a halted slot too (its holder is healthy again, was reset, left or was deleted). */
   haltedToo?: boolean;
+  /** Release only a halted slot: an admin's reset must not take a slot its holder took again meanwhile. */
+  haltedOnly?: boolean;
 }
 
 export interface SlotRequest {
@@ -94,10 +96,21 @@ export interface GroupSlotState {
   members: number;
   /** The slot's holders, a halted one first, then oldest first. */
   holders: UpgradeGrant[];
+  /** The holders' management policies that the exchange no longer has (removed since). */
+  removedPolicies: string[];
 }
 
 const COLUMNS =
   'org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at, halted_at, halt_error';
+
+/**
+ * Whether the slot (`grant`, a row of agbot.upgrade_grants) is for a management policy the
+ * mirror no longer has: a halt outlives its policy until an admin resets it.
+ */
+const POLICY_REMOVED = (grant: string) =>
+  `(${grant}.management_policy IS NOT NULL AND NOT EXISTS (
+     SELECT 1 FROM agbot.mirrored_resources AS m
+     WHERE m.org = ${grant}.org AND m.resource = 'managementPolicy' AND m.id = ${grant}.management_policy))`;
 
 /** Sent for most statuses a fleet reports, and for every renewal: named, so planned once per connection. */
 const RENEW = new NamedStatement(
@@ -220,7 +233,7 @@ function slotStatements(outbox: OutboxWriter): SlotStatements {
     // history row and outbox event; answers the deleted row with the time it was released.
     // $4 the reason (a lease-expired release takes only a lapsed slot), $5 the policy it must
     // hold for (any when null), $6 whether it must have left group $7, $8 whether a halted
-    // slot goes too; $9 and $10 the event's subject and headers.
+    // slot goes too, $11 whether only a halted one goes; $9 and $10 the event's subject and headers.
     release: new BatchStatement(
       'upgrade-slot-release',
       `WITH t AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at),
@@ -231,6 +244,7 @@ function slotStatements(outbox: OutboxWriter): SlotStatements {
            AND ($5::text IS NULL OR management_policy = $5::text)
            AND (NOT $6::boolean OR ha_group IS DISTINCT FROM $7::text)
            AND ($8::boolean OR halted_at IS NULL)
+           AND (NOT $11::boolean OR halted_at IS NOT NULL)
          RETURNING *
        ), history AS (
          INSERT INTO agbot.upgrade_grant_history
@@ -545,12 +559,61 @@ export class GrantStore {
     return rows.map((row) => ({ ...toGrant(row), ageSeconds: Number(row.age_seconds) }));
   }
 
+  /**
+   * The halted slots of the group (or only the member's, given `node`), with whether the mirror
+   * still knows the policy each halt is for.
+   */
+  async haltsIn(
+    manager: EntityManager,
+    org: string,
+    haGroup: string,
+    node?: string,
+  ): Promise<(UpgradeGrant & { policyRemoved: boolean })[]> {
+    const rows: (GrantRow & { policy_removed: boolean })[] = await manager.query(
+      `SELECT ${COLUMNS}, ${POLICY_REMOVED('g')} AS policy_removed
+       FROM agbot.upgrade_grants AS g
+       WHERE org = $1 AND ha_group = $2 AND halted_at IS NOT NULL AND ($3::text IS NULL OR node = $3)
+       ORDER BY node`,
+      [org, haGroup, node ?? null],
+    );
+    return rows.map((row) => ({ ...toGrant(row), policyRemoved: row.policy_removed }));
+  }
+
+  /**
+   * The node's HA group as the mirror has it: null outside any group, undefined for a node the
+   * mirror does not know.
+   */
+  async groupOf(manager: EntityManager, org: string, node: string): Promise<string | null | undefined> {
+    const [row]: { ha_group: string | null }[] = await manager.query(
+      'SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2',
+      [org, node],
+    );
+    return row ? row.ha_group : undefined;
+  }
+
+  /** Whether the group has a member the mirror knows, or a slot still held for it. */
+  async knowsGroup(manager: EntityManager, org: string, haGroup: string): Promise<boolean> {
+    const [row]: { known: boolean }[] = await manager.query(
+      `SELECT EXISTS (SELECT 1 FROM agbot.nodes WHERE org = $1 AND ha_group = $2)
+              OR EXISTS (SELECT 1 FROM agbot.upgrade_grants WHERE org = $1 AND ha_group = $2) AS known`,
+      [org, haGroup],
+    );
+    return row!.known;
+  }
+
   /** The org's HA groups (as the mirror has their members) and what holds each one's slot. */
   async groups(manager: EntityManager, org: string): Promise<GroupSlotState[]> {
-    const rows: { ha_group: string; members: number; holders: JsonGrantRow[] | null }[] = await manager.query(
+    const rows: {
+      ha_group: string;
+      members: number;
+      holders: JsonGrantRow[] | null;
+      removed_policies: string[];
+    }[] = await manager.query(
       `SELECT n.ha_group, count(*)::int AS members,
               (SELECT json_agg(g ORDER BY g.halted_at IS NULL, g.granted_at, g.node)
-               FROM agbot.upgrade_grants AS g WHERE g.org = $1 AND g.ha_group = n.ha_group) AS holders
+               FROM agbot.upgrade_grants AS g WHERE g.org = $1 AND g.ha_group = n.ha_group) AS holders,
+              array(SELECT DISTINCT g.management_policy FROM agbot.upgrade_grants AS g
+                    WHERE g.org = $1 AND g.ha_group = n.ha_group AND ${POLICY_REMOVED('g')}) AS removed_policies
        FROM agbot.nodes AS n
        WHERE n.org = $1 AND n.ha_group IS NOT NULL
        GROUP BY n.ha_group ORDER BY n.ha_group`,
@@ -560,6 +623,7 @@ export class GrantStore {
       haGroup: row.ha_group,
       members: row.members,
       holders: (row.holders ?? []).map(fromJson),
+      removedPolicies: row.removed_policies,
     }));
   }
 
@@ -610,6 +674,7 @@ export class GrantStore {
       only.haltedToo ?? false,
       UpgradeReleased.subject(key.org, key.node),
       JSON.stringify(this.outbox.headers()),
+      only.haltedOnly ?? false,
     );
   }
 }

@@ -21,6 +21,9 @@ import { type UpgradeMetrics } from './upgrade-metrics';
 
 export type AcquireRequest = SlotRequest;
 
+/** A halt an admin ended, as it was: its holder, policy, error, and whether its policy was removed. */
+export type HaltReset = UpgradeGrant & { policyRemoved: boolean };
+
 export type AcquireResult =
   | { outcome: 'granted' | 'renewed'; grant: UpgradeGrant }
   | { outcome: 'refused'; haGroup: string | null; blocker: UpgradeGrant }
@@ -88,6 +91,36 @@ export class UpgradeSemaphore {
   /** Halts the member's group, inside the caller's transaction (the monitor's). */
   haltIn(manager: EntityManager, request: HaltRequest): Promise<UpgradeGrant | undefined> {
     return this.store.halt(manager, request);
+  }
+
+  /**
+   * Ends the halts of the group (only its member `node`'s, given one) as an admin's reset of the
+   * member's status does: each halted slot released as `reset`, with its history row and event.
+   * Whatever became of the policy the halt is for: a halt outlives its policy. A slot its holder
+   * took again since it was read, not halted, stays.
+   */
+  async resetHalts(org: string, haGroup: string, node?: string): Promise<HaltReset[]> {
+    const manager = this.dataSource.manager;
+    const halts = await this.store.haltsIn(manager, org, haGroup, node);
+    const released = await this.store.release(
+      manager,
+      halts.map((halt) => ({ org, node: halt.node, kind: halt.kind })),
+      'reset',
+      { haltedToo: true, haltedOnly: true },
+    );
+    this.countReleases(released);
+    return halts.filter((halt) =>
+      released.some((grant) => grant.node === halt.node && grant.kind === halt.kind),
+    );
+  }
+
+  /** See GrantStore.groupOf. */
+  groupOf(org: string, node: string): Promise<string | null | undefined> {
+    return this.store.groupOf(this.dataSource.manager, org, node);
+  }
+
+  knowsGroup(org: string, haGroup: string): Promise<boolean> {
+    return this.store.knowsGroup(this.dataSource.manager, org, haGroup);
   }
 
   groups(org: string): Promise<GroupSlotState[]> {

@@ -15,6 +15,8 @@ import { UpgradeRequestDto } from './dto/upgrade-request.dto';
 import { UpgradeWaitQuery } from './dto/upgrade-wait.query';
 import { UpgradeGrantResponse, UpgradeHolderListResponse } from './dto/upgrade-grant.response';
 import { UpgradeGroupListResponse } from './dto/upgrade-group.response';
+import { HaltResetDto } from './dto/halt-reset.dto';
+import { HaltResetResponse } from './dto/halt-reset.response';
 import { UpgradesService } from './upgrades.service';
 
 /**
@@ -85,5 +87,25 @@ export class UpgradesController {
   @ApiOperation({ summary: "List the org's HA groups with their slot: free, busy or halted, and by whom" })
   groups(@Param('org', new IdentifierPipe('org')) org: string): Promise<UpgradeGroupListResponse> {
     return this.upgrades.listGroups(org);
+  }
+
+  @Post('upgrade-groups/:haGroup/reset')
+  @HttpCode(200)
+  @Roles('orgAdmin')
+  @ApiOperation({
+    summary:
+      "End the HA group's halt (or one member's), whatever became of its policy: released as an admin's reset",
+  })
+  @ApiOkResponse({ type: HaltResetResponse, description: 'the halts ended (none when none was left)' })
+  @ApiNotFoundResponse({
+    description:
+      'the agbot knows no member of the group (UPGRADE_GROUP_NOT_FOUND), no such node (UPGRADE_NODE_NOT_FOUND), or the node is in another group (UPGRADE_NOT_A_MEMBER)',
+  })
+  resetHalts(
+    @Param('org', new IdentifierPipe('org')) org: string,
+    @Param('haGroup', new IdentifierPipe('haGroup')) haGroup: string,
+    @Body() body: HaltResetDto,
+  ): Promise<HaltResetResponse> {
+    return this.upgrades.resetHalts(org, haGroup, body.node);
   }
 }

@@ -8,6 +8,8 @@ export enum UpgradeErrorCode {
   NotHeld = 'UPGRADE_NOT_HELD',
   PolicyStopped = 'UPGRADE_POLICY_STOPPED',
   GroupHalted = 'UPGRADE_GROUP_HALTED',
+  GroupNotFound = 'UPGRADE_GROUP_NOT_FOUND',
+  NotAMember = 'UPGRADE_NOT_A_MEMBER',
 }
 
 export const upgradeNodeNotFound = (org: string, node: string) =>
@@ -66,7 +68,7 @@ export const groupHalted = (org: string, holder: UpgradeGrant) =>
   new DomainError(
     'conflict',
     UpgradeErrorCode.GroupHalted,
-    `node "${org}/${holder.node}" failed its upgrade and halts HA group "${holder.haGroup}": its slot is given back when it reports healthy or an admin resets its status for management policy "${holder.managementPolicy}"`,
+    `node "${org}/${holder.node}" failed its upgrade and halts HA group "${holder.haGroup}": its slot is given back when it reports healthy, an admin resets its status for management policy "${holder.managementPolicy}", or an admin resets the group's halt`,
     { haGroup: holder.haGroup, holder: holderDetails(holder) },
   );
 
@@ -76,4 +78,22 @@ export const grantNotHeld = (org: string, node: string, managementPolicy: string
     UpgradeErrorCode.NotHeld,
     `node "${org}/${node}" holds no upgrade grant for management policy "${managementPolicy}" to renew`,
     { org, node, managementPolicy },
+  );
+
+export const upgradeGroupNotFound = (org: string, haGroup: string) =>
+  new DomainError(
+    'not-found',
+    UpgradeErrorCode.GroupNotFound,
+    `HA group "${org}/${haGroup}" has no member known to the agbot`,
+    { org, haGroup },
+  );
+
+export const notAMember = (org: string, haGroup: string, node: string, actualGroup: string | null) =>
+  new DomainError(
+    'not-found',
+    UpgradeErrorCode.NotAMember,
+    actualGroup
+      ? `node "${org}/${node}" is not a member of HA group "${haGroup}" but of "${actualGroup}"`
+      : `node "${org}/${node}" is not a member of HA group "${haGroup}" (nor of any other)`,
+    { org, haGroup, node, memberOf: actualGroup },
   );

@@ -99,6 +99,14 @@ export class UpgradeHub {
     );
   }
 
+  /** Takes a management policy out of the agbot's mirror, as its removal at the exchange would. */
+  async deleteSeededManagementPolicy(org: string, name: string): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction((manager) =>
+      mirror.deleteResource(manager, org, 'managementPolicy', name, seedChangeId++),
+    );
+  }
+
   async deleteSeededNode(org: string, node: string): Promise<void> {
     const mirror = this.agbots[0]!.app.get(ExchangeMirror);
     await this.dataSource.transaction((manager) => mirror.deleteNode(manager, org, node, seedChangeId++));

@@ -144,8 +144,13 @@ describe('agent-upgrade grants', () => {
       h3: 'halting',
       p1: 'stopping',
       p2: 'stopping',
+      x1: 'resetting',
+      x2: 'resetting',
+      x3: 'resetting',
+      y1: 'elsewhere',
     });
     await hub.seedNodes('other', { foreign: 'alpha' });
+    await hub.seedManagementPolicy('acme', 'nmp-h', { enabled: true });
   });
 
   afterAll(() => hub.close());
@@ -671,6 +676,7 @@ describe('agent-upgrade grants', () => {
         halted: {
           node: 'h1',
           managementPolicy: 'nmp-h',
+          policyRemoved: false,
           error: 'rollback: disk full',
           since: expect.any(String),
         },
@@ -737,6 +743,81 @@ describe('agent-upgrade grants', () => {
       expect((await hub.history('acme', 'h1')).at(-1)).toEqual({ event: 'released', reason: 'healthy' });
       expect((await upgrade('h2', 'nmp-fix')).status).toBe(200);
       expect((await release('h2')).status).toBe(204);
+    });
+
+    describe("an admin's reset of a group's halt", () => {
+      const resetGroup = async (haGroup: string, body: Record<string, unknown> = {}, auth?: Credentials) =>
+        http(agbotUrl(1), 'POST', `/v1/orgs/acme/upgrade-groups/${haGroup}/reset`, {
+          auth: auth ?? admin,
+          body,
+        });
+
+      it('ends a halt whose policy was removed, released as a reset, and the next member is granted', async () => {
+        await hub.seedManagementPolicy('acme', 'nmp-x', { enabled: true });
+        expect((await upgrade('x1', 'nmp-x')).status).toBe(200);
+        const failedAt = new Date();
+        await statusChange('x1', 'nmp-x', 'rollback-failed', failedAt, 'rollback: disk full');
+        await hub.deleteSeededManagementPolicy('acme', 'nmp-x');
+        expect((await groupState('resetting'))?.halted).toMatchObject({
+          node: 'x1',
+          managementPolicy: 'nmp-x',
+          policyRemoved: true,
+        });
+        expect((await upgrade('x2', 'nmp-y')).status).toBe(409);
+
+        const reset = await resetGroup('resetting');
+        expect(reset.status).toBe(200);
+        expect(reset.body).toEqual({
+          haGroup: 'resetting',
+          items: [
+            {
+              node: 'x1',
+              managementPolicy: 'nmp-x',
+              policyRemoved: true,
+              error: 'rollback: disk full',
+              haltedAt: expect.any(String),
+            },
+          ],
+          total: 1,
+        });
+        expect((await hub.history('acme', 'x1')).at(-1)).toEqual({ event: 'released', reason: 'reset' });
+        // The failed status, seen again, is older than the reset: it does not halt the group again.
+        await statusChange('x1', 'nmp-x', 'rollback-failed', failedAt, 'rollback: disk full');
+        expect(await groupState('resetting')).toMatchObject({ state: 'free' });
+        expect((await upgrade('x2', 'nmp-y')).status).toBe(200);
+        expect((await release('x2')).status).toBe(204);
+        // Nothing is left to end: the answer says so.
+        expect((await resetGroup('resetting')).body).toEqual({ haGroup: 'resetting', items: [], total: 0 });
+      });
+
+      it("ends only the named member's halt", async () => {
+        await statusChange('x1', 'nmp-x', 'failed', undefined, 'its lease had run out');
+        const other = await resetGroup('resetting', { node: 'x2' });
+        expect(other.body).toEqual({ haGroup: 'resetting', items: [], total: 0 });
+        expect((await groupState('resetting'))?.halted).toMatchObject({ node: 'x1' });
+        expect((await resetGroup('resetting', { node: 'x1' })).body).toMatchObject({
+          items: [{ node: 'x1', error: 'its lease had run out' }],
+          total: 1,
+        });
+        expect(await groupState('resetting')).toMatchObject({ state: 'free' });
+      });
+
+      it('refuses an unknown group or node, a node of another group, a bad node, and anyone but an org admin', async () => {
+        const unknownGroup = await resetGroup('nowhere');
+        expect(unknownGroup.status).toBe(404);
+        expect(unknownGroup.body.details.code).toBe('UPGRADE_GROUP_NOT_FOUND');
+        expect((await resetGroup('resetting', { node: 'ghost' })).body.details.code).toBe(
+          'UPGRADE_NODE_NOT_FOUND',
+        );
+        const elsewhere = await resetGroup('resetting', { node: 'y1' });
+        expect(elsewhere.status).toBe(404);
+        expect(elsewhere.body.message).toContain('not a member of HA group "resetting" but of "elsewhere"');
+        const bad = await resetGroup('resetting', { node: 'not an id' });
+        expect(bad.status).toBe(400);
+        expect(bad.body.message).toContain('node');
+        expect((await resetGroup('resetting', {}, plainUser)).status).toBe(403);
+        expect((await resetGroup('resetting', {}, await hub.nodeToken('acme', 'x1'))).status).toBe(403);
+      });
     });
 
     it.each([[{ enabled: false }], [{ enabled: true, paused: true }]])(

@@ -16,12 +16,15 @@ import { type SlotRequest } from './grant-store';
 import { GroupReleases } from './group-releases';
 import { UpgradeSemaphore } from './upgrade-semaphore';
 import { UpgradeGroupListResponse, UpgradeGroupResponse } from './dto/upgrade-group.response';
+import { EndedHaltResponse, type HaltResetResponse } from './dto/halt-reset.response';
 import {
   grantNotHeld,
   groupBusy,
   groupHalted,
+  notAMember,
   notThisNode,
   policyStopped,
+  upgradeGroupNotFound,
   upgradeNodeNotFound,
 } from './upgrades.errors';
 
@@ -158,6 +161,22 @@ export class UpgradesService {
     assertActsForNode(actor, node);
     const { halted } = await this.semaphore.release({ org, node, kind: 'agent-upgrade' });
     if (halted) throw groupHalted(org, halted);
+  }
+
+  /**
+   * An admin ends the group's halt (or only its member `node`'s), whatever became of the policy
+   * it is for. Ending none (the halt had ended already) is no error: the answer says so.
+   */
+  async resetHalts(org: string, haGroup: string, node?: string): Promise<HaltResetResponse> {
+    if (node !== undefined) {
+      const group = await this.semaphore.groupOf(org, node);
+      if (group === undefined) throw upgradeNodeNotFound(org, node);
+      if (group !== haGroup) throw notAMember(org, haGroup, node, group);
+    } else if (!(await this.semaphore.knowsGroup(org, haGroup))) throw upgradeGroupNotFound(org, haGroup);
+    const items = (await this.semaphore.resetHalts(org, haGroup, node)).map((halt) =>
+      EndedHaltResponse.from(halt),
+    );
+    return { haGroup, items, total: items.length };
   }
 
   async listHolders(org: string): Promise<UpgradeHolderListResponse> {

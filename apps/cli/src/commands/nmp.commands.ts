@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { type Column, formatColumns, formatJson, formatRecord } from '../output/output';
 import { type CliServices, contextOf, orgCommandContext } from './command-context';
 import { CliError } from '../cli-errors';
-import { confirmed, removeAfterConfirmation, YES_OPTION } from './confirmation';
+import { confirmed, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
 import { registerNmpWatchCommand } from './nmp-watch.command';
@@ -159,11 +159,26 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
     .option(...YES_OPTION)
     .action(async (name: string, options: { org?: string; yes?: boolean }, command: Command) => {
       const { context, exchange, org } = await orgCommandContext(command, services, options.org);
-      await removeAfterConfirmation(context, `management policy "${org}/${name}"`, options.yes, () =>
-        exchange((api) =>
-          api.DELETE('/v1/orgs/{org}/management-policies/{name}', { params: { path: { org, name } } }),
-        ),
+      const what = `management policy "${org}/${name}"`;
+      if (
+        !(await confirmed(
+          context,
+          options.yes,
+          `Remove ${what}?`,
+          `not removing ${what} without confirmation`,
+        ))
+      )
+        return;
+      const answer = await exchange((api) =>
+        api.DELETE('/v1/orgs/{org}/management-policies/{name}', { params: { path: { org, name } } }),
       );
+      // The halts outlive the policy (its failed members are still down): say how each ends.
+      const orgFlag = options.org ? ` --org ${org}` : '';
+      const halts = answer.leftHalted.map(
+        (member) =>
+          `HA group "${member.haGroup}" stays halted: node "${member.node}" failed (${member.status}${member.error ? `: ${member.error}` : ''}); once it is repaired, end the halt with: careen hagroup reset ${member.haGroup} --node ${member.node}${orgFlag}`,
+      );
+      context.printer.result(answer, [`removed ${what}`, ...halts].join('\n'));
     });
 
   nmp

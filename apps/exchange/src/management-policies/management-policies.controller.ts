@@ -7,7 +7,6 @@ import {
   ApiBearerAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -19,6 +18,7 @@ import {
   ManagementPolicyListResponse,
   ManagementPolicyResponse,
 } from './dto/management-policy.response';
+import { PolicyRemovedResponse } from './dto/policy-removed.response';
 import { ResumeRolloutDto } from './dto/rollout-control.dto';
 import { ManagementPoliciesService } from './management-policies.service';
 import { RolloutControlService } from './rollout-control.service';
@@ -75,16 +75,17 @@ export class ManagementPoliciesController {
 
   @Delete(':name')
   @Roles('orgAdmin')
-  @HttpCode(204)
+  @HttpCode(200)
   @ApiOperation({
-    summary: "Remove a node management policy and its nodes' live statuses (its history stays)",
+    summary:
+      "Remove a node management policy and its nodes' live statuses (its history stays), saying which HA groups its failed members leave halted",
   })
-  @ApiNoContentResponse({ description: 'removed' })
+  @ApiOkResponse({ type: PolicyRemovedResponse, description: 'removed' })
   remove(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
     @Param('name') name: string,
-  ): Promise<void> {
+  ): Promise<PolicyRemovedResponse> {
     return this.policies.remove(actor, org, name);
   }
 

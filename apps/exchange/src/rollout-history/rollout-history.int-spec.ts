@@ -13,6 +13,7 @@ import {
   useTestInfra,
   type Credentials,
 } from '@careen/testing';
+import { agentPackage } from '../agent-packages/agent-package.fixtures';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
@@ -75,6 +76,13 @@ describe('rollout history', () => {
       acme: { users: { ada: 'orgAdmin', vic: 'user' }, nodes: ['n1', 'n2'] },
       other: { users: { olga: 'orgAdmin' } },
     });
+    // An enabled upgrade needs its package published.
+    const uploaded = await http(exchange.url, 'POST', '/v1/agent-packages', {
+      auth: root,
+      rawBody: await agentPackage('2.0.0'),
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(uploaded.status).toBe(201);
 
     await call('PUT', '/v1/orgs/acme/management-policies/upgrade', {
       nodes: ['n1', 'n2'],
@@ -135,7 +143,7 @@ describe('rollout history', () => {
   });
 
   it('outlives the removal of the policy, which it records', async () => {
-    expect((await call('DELETE', '/v1/orgs/acme/management-policies/upgrade')).status).toBe(204);
+    expect((await call('DELETE', '/v1/orgs/acme/management-policies/upgrade')).status).toBe(200);
     expect((await call('GET', '/v1/orgs/acme/nodes/n1/managementStatus/upgrade')).status).toBe(404);
     const history = await readAll('/v1/orgs/acme/management-policies/upgrade/history', 100);
     expect(history[0]).toMatchObject({ kind: 'policy', event: 'removed', actor: 'acme/ada' });

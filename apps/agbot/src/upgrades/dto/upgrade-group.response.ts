@@ -39,6 +39,11 @@ export class UpgradeGroupHolderResponse {
 export class UpgradeGroupHaltResponse {
   @ApiProperty({ description: 'the member that failed and is not healthy again' }) node!: string;
   @ApiProperty({ nullable: true, type: String }) managementPolicy!: string | null;
+  @ApiProperty({
+    description:
+      'the policy was removed since: the halt outlives it, and only a reset of the group ends it (short of the member reporting healthy)',
+  })
+  policyRemoved!: boolean;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) since!: string;
 }
@@ -71,6 +76,8 @@ export class UpgradeGroupResponse {
         ? {
             node: halt.node,
             managementPolicy: halt.managementPolicy,
+            policyRemoved:
+              halt.managementPolicy !== null && group.removedPolicies.includes(halt.managementPolicy),
             error: halt.haltError,
             since: halt.haltedAt!.toISOString(),
           }
