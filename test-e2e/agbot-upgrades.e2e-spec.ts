@@ -13,6 +13,7 @@ import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { basic, eventually, http, readStream, useTestInfra, type Credentials } from '@careen/testing';
 import { DataSource } from 'typeorm';
+import { publishAgentPackage } from './support/agent-packages';
 
 const ROOT_PASSWORD = 'root-password-1';
 const root = basic('root', 'root', ROOT_PASSWORD);
@@ -119,6 +120,8 @@ describe('agbot: agent-upgrade grants released from exchange changes', () => {
     for (const [name, members] of Object.entries(GROUPS)) {
       expect((await atExchange('POST', '/v1/orgs/acme/hagroups', { name, members })).status).toBe(201);
     }
+    // An enabled upgrade needs its package published.
+    await publishAgentPackage(exchange.url, root, '2.0.0');
     const policy = await atExchange('PUT', `/v1/orgs/acme/management-policies/${NMP}`, {
       nodes: Object.values(GROUPS).flat(),
       enabled: true,

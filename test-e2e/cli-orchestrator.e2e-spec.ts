@@ -77,7 +77,7 @@ describe('careen strategy, rollout and upgrade', () => {
     const shown = await careen(['strategy', 'show', 'deployment-strategy']);
     expect(shown.stdout).toMatch(/control-nodes\s+yes\s+ntp-node\s+1\s+percent_successful_nodes 90/);
     const plan = await careen(['strategy', 'plan', 'deployment-strategy']);
-    expect(plan.stdout).toMatch(/control-nodes \*\s+3\s+sim-group-2\s+sim-0002, sim-0005, sim-0008/);
+    expect(plan.stdout).toMatch(/control-nodes \*\s+3\s+3\s+sim-group-2\s+sim-0002, sim-0005, sim-0008/);
     expect(plan.stdout).not.toContain('warning');
 
     const started = await careen([
@@ -125,17 +125,23 @@ describe('careen strategy, rollout and upgrade', () => {
     );
   });
 
-  it('upgrades one node and lists its history', async () => {
-    const asked = await careen(['upgrade', 'node', ROLES.monitoring[0]!, '--agent-version', '2.0.0']);
+  it('upgrades one node and lists its history, and refuses a downgrade with its reason', async () => {
+    const downgrade = await careen(['upgrade', 'node', ROLES.monitoring[0]!, '--agent-version', '2.0.0']);
+    expect([downgrade.code, downgrade.stderr]).toEqual([
+      1,
+      expect.stringContaining('node "sim-0009" runs agent 3.0.0: 2.0.0 would be a downgrade'),
+    ]);
+    await hub.publishPackage('4.0.0');
+    const asked = await careen(['upgrade', 'node', ROLES.monitoring[0]!, '--agent-version', '4.0.0']);
     expect(asked.code).toBe(0);
-    expect(asked.stdout).toMatch(/^upgrade [0-9a-f-]+: node sim-0009 from 3\.0\.0 to 2\.0\.0 \(pending\)\n$/);
-    const refused = await careen(['upgrade', 'node', ROLES.monitoring[0]!, '--agent-version', '2.0.0']);
+    expect(asked.stdout).toMatch(/^upgrade [0-9a-f-]+: node sim-0009 from 3\.0\.0 to 4\.0\.0 \(pending\)\n$/);
+    const refused = await careen(['upgrade', 'node', ROLES.monitoring[0]!, '--agent-version', '4.0.0']);
     expect([refused.code, refused.stderr]).toEqual([
       1,
       expect.stringContaining('node "sim-0009" is in upgrade'),
     ]);
     const history = await careen(['upgrade', 'history', '--node', ROLES.monitoring[0]!]);
     expect(history.stdout).toMatch(/^NODE\s+FROM\s+TO\s+STATE/);
-    expect(history.stdout).toMatch(/sim-0009\s+3\.0\.0\s+2\.0\.0\s+\w+/);
+    expect(history.stdout).toMatch(/sim-0009\s+3\.0\.0\s+4\.0\.0\s+\w+/);
   });
 });

@@ -84,6 +84,14 @@ export const nodeNotUpgradeable = (node: string, why: string) =>
     },
   );
 
+export const downgradeRefused = (node: string, running: string, asked: string) =>
+  new DomainError(
+    'conflict',
+    'orchestrator.downgrade-refused',
+    `node "${node}" runs agent ${running}: ${asked} would be a downgrade; ask again with allowDowngrade to mean it`,
+    { node_id: node, running, version: asked },
+  );
+
 export const exchangeUnavailable = (why: string) =>
   new DomainError('unavailable', 'orchestrator.exchange-unavailable', why);
 

@@ -1,14 +1,17 @@
 /**
  * `careen nmp watch <name>`: the rollout of a management policy, live. On a terminal the screen
- * is redrawn in place; elsewhere a snapshot is appended whenever it changes. Exits 0 once every
- * node is done, 1 when the policy is disabled (it stopped on failures, or an admin stopped it),
- * 130 when interrupted. A paused rollout is watched on.
+ * is redrawn in place; elsewhere each change is appended as a line. Exits 0 once every node is
+ * done, 1 when the policy is disabled (it stopped on failures, or an admin stopped it), 3 when
+ * nothing can move until an operator resets a node that halts its HA group, 130 when
+ * interrupted. A paused rollout is watched on.
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
+import { rolloutChangeLines } from '../watch/change-lines';
+import { groupsWaitingForAnOperator } from '../watch/rollout-halt';
 import { renderRollout } from '../watch/rollout-screen';
 import { buildRolloutView, EtaEstimator, type RolloutView, type WatchedStatus } from '../watch/rollout-view';
-import { watchLive } from '../watch/watch-live';
+import { EXIT_NEEDS_OPERATOR, watchLive } from '../watch/watch-live';
 import { type CliServices, type ExchangeCall, orgCommandContext } from './command-context';
 
 function interval(value: string): number {
@@ -19,9 +22,10 @@ function interval(value: string): number {
 
 async function readRollout(exchange: ExchangeCall, org: string, name: string): Promise<RolloutView> {
   const policyPath = { path: { org, name } };
-  const [appliesTo, nodes] = await Promise.all([
+  const [appliesTo, nodes, rollup] = await Promise.all([
     exchange((api) => api.GET('/v1/orgs/{org}/management-policies/{name}/nodes', { params: policyPath })),
     exchange((api) => api.GET('/v1/orgs/{org}/nodes', { params: { path: { org } } })),
+    exchange((api) => api.GET('/v1/orgs/{org}/management-policies/{name}/status', { params: policyPath })),
   ]);
   const statuses: WatchedStatus[] = [];
   for (let after: string | undefined; ;) {
@@ -39,7 +43,7 @@ async function readRollout(exchange: ExchangeCall, org: string, name: string): P
   const policy = await exchange((api) =>
     api.GET('/v1/orgs/{org}/management-policies/{name}', { params: policyPath }),
   );
-  return buildRolloutView(policy, appliesTo.items, statuses, nodes.items);
+  return buildRolloutView(policy, appliesTo.items, statuses, nodes.items, rollup);
 }
 
 export function registerNmpWatchCommand(
@@ -50,7 +54,7 @@ export function registerNmpWatchCommand(
   nmp
     .command('watch')
     .description(
-      "follow a policy's rollout live, per HA group and node; exits 0 when done, 1 when the policy stops",
+      "follow a policy's rollout live, per HA group and node; exits 0 when done, 1 when the policy stops, 3 when a halted HA group waits for an operator",
     )
     .argument('<name>', 'policy name')
     .option('--interval <seconds>', 'how often to look again', interval, 2)
@@ -72,9 +76,25 @@ export function registerNmpWatchCommand(
           );
         return {
           screen: renderRollout(view, now, eta.secondsLeft(view.total - view.final)),
+          lines: rolloutChangeLines(view),
           value: view,
-          outcome: stopped || (view.done ? 'done' : 'running'),
+          outcome: stopped || waitsForAnOperator(org, name, view) || (view.done ? 'done' : 'running'),
         };
       });
     });
+}
+
+/** The halt that ends the watch, with the command that ends the halt; false while anything can move. */
+function waitsForAnOperator(org: string, name: string, view: RolloutView): CliError | false {
+  const halted = groupsWaitingForAnOperator(view);
+  if (halted.length === 0) return false;
+  return new CliError(
+    `management policy "${org}/${name}" waits for an operator: ${view.total - view.final} of ${view.total} nodes not done, held by a halted HA group`,
+    halted.map(
+      ({ name: group, halted: member }) =>
+        `HA group ${group} waits for ${member.node} (${member.status}${member.error ? `: ${member.error}` : ''}); ` +
+        `once the node is repaired, "careen nmp reset ${name} --node ${member.node}" lets the group go on`,
+    ),
+    EXIT_NEEDS_OPERATOR,
+  );
 }

@@ -23,12 +23,22 @@ export function registerUpgradeCommands(program: Command, services: CliServices)
       '--location <url>',
       "fetch the package here instead of the exchange (still checked against the exchange's sha256)",
     )
+    .option(
+      '--allow-downgrade',
+      'ask for a version below the one the node runs (refused without it; agents only move up, so it ends failed naming the version kept)',
+    )
     .option('--org <org>', "the node's org (hub admins; default: your own)")
     .action(
       async (
         node: string,
         // The strategy as typed: the orchestrator refuses any other with 400 naming what it takes.
-        options: { agentVersion: string; strategy: Upgrade['strategy']; location?: string; org?: string },
+        options: {
+          agentVersion: string;
+          strategy: Upgrade['strategy'];
+          location?: string;
+          allowDowngrade?: boolean;
+          org?: string;
+        },
         command: Command,
       ) => {
         const { context, ask } = await orchestratorContext(command, services);

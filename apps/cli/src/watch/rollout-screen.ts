@@ -6,7 +6,11 @@
 import { type Column, formatColumns } from '../output/output';
 import { type MemberView, type RolloutView } from './rollout-view';
 
-export function renderRollout(view: RolloutView, now: Date, etaSeconds: number | undefined): string {
+/**
+ * The lines a rollout's rendering starts with, on a terminal and into a pipe alike: the policy
+ * and its state, how many nodes are done, then what holds it up (a missing package, halts).
+ */
+export function rolloutHeadline(view: RolloutView): string[] {
   const { policy } = view;
   const target = policy.agentUpgradePolicy?.atLeastVersion ?? 'current';
   const state =
@@ -14,17 +18,24 @@ export function renderRollout(view: RolloutView, now: Date, etaSeconds: number |
       ? `disabled${policy.disabledReason ? `: ${policy.disabledReason}` : ''}`
       : policy.state;
   const counts = view.counts.map(([status, count]) => `${count} ${status}`).join(', ');
-  const eta = view.done ? 'done' : etaSeconds === undefined ? 'ETA unknown' : `ETA ${duration(etaSeconds)}`;
   const lines = [
     `management policy ${policy.name} to ${target}: ${state}`,
-    `${view.final} of ${view.total} nodes done (${counts || 'none reported'}); ${eta}`,
+    `${view.final} of ${view.total} nodes done (${counts || 'none reported'})`,
   ];
+  if (view.missingPackage) lines.push(`no-package: ${view.missingPackage}`);
   for (const group of view.groups) {
     if (group.halted)
       lines.push(
         `halted: HA group ${group.name} waits for ${group.halted.node} (${group.halted.status}${group.halted.error ? `: ${group.halted.error}` : ''})`,
       );
   }
+  return lines;
+}
+
+export function renderRollout(view: RolloutView, now: Date, etaSeconds: number | undefined): string {
+  const eta = view.done ? 'done' : etaSeconds === undefined ? 'ETA unknown' : `ETA ${duration(etaSeconds)}`;
+  const [title, progress, ...notes] = rolloutHeadline(view);
+  const lines = [title!, `${progress}; ${eta}`, ...notes];
   const rows = view.groups.flatMap((group) => group.members.map((member) => ({ group: group.name, member })));
   const columns: Column<{ group: string | null; member: MemberView }>[] = [
     { header: 'HA GROUP', value: (row) => row.group ?? '-' },

@@ -44,6 +44,23 @@ describe('buildRolloutView', () => {
     expect([view.final, view.total, view.done]).toEqual([1, 4, false]);
   });
 
+  it('shows the nodes left waiting for a package that is not published as no-package, with why', () => {
+    const why =
+      'no agent package of version "2.0.0" is published, for any arch (it selects nodes of arch amd64)';
+    const view = buildRolloutView(policy, ['a1', 'b1'], [status('a1', 'successful')], nodes, {
+      missingPackage: why,
+      noPackage: ['b1'],
+    });
+    expect(view.groups[1]!.members[0]).toMatchObject({ node: 'b1', status: 'no-package', error: why });
+    expect(view.counts).toEqual([
+      ['successful', 1],
+      ['no-package', 1],
+    ]);
+    const screen = renderRollout(view, now, undefined);
+    expect(screen).toContain(`no-package: ${why}`);
+    expect(screen).toMatch(/g2 +b1 +no-package +1\.0\.0/);
+  });
+
   it('names the member that halts its group, and why', () => {
     const view = buildRolloutView(
       policy,

@@ -2,7 +2,8 @@
  * What `careen nmp watch` shows of a policy's rollout, worked out from what the exchange says:
  * every node the policy applies to, by HA group, with its status, the version it runs, its
  * error and when it was last seen; the groups a failed member halts; counts; whether the
- * rollout is over, or stopped. Pure: the answers and the time come in, the view goes out.
+ * rollout is over, or stopped; the nodes that wait for a package that is not published
+ * (`no-package`). Pure: the answers and the time come in, the view goes out.
  */
 import { type Exchange } from '@careen/api-client';
 import {
@@ -24,6 +25,8 @@ export type WatchedStatus = Pick<
   'node' | 'status' | 'version' | 'error'
 >;
 export type WatchedNode = Pick<Schemas['NodeResponse'], 'id' | 'haGroup' | 'status'>;
+/** What the exchange's rollup says of a missing package: why, and the nodes left waiting for it. */
+export type WatchedPackage = Pick<Schemas['StatusRollupResponse'], 'missingPackage' | 'noPackage'>;
 
 export interface MemberView {
   node: string;
@@ -48,6 +51,8 @@ export interface RolloutView {
   final: number;
   counts: [string, number][];
   groups: GroupView[];
+  /** Why no node can enact the upgrade: its package is not published. */
+  missingPackage: string | null;
   /** Every node it applies to has a final status. */
   done: boolean;
 }
@@ -69,8 +74,10 @@ export function buildRolloutView(
   appliesTo: readonly string[],
   statuses: readonly WatchedStatus[],
   nodes: readonly WatchedNode[],
+  pkg: WatchedPackage = { missingPackage: null, noPackage: [] },
 ): RolloutView {
   const statusOf = new Map(statuses.map((status) => [status.node, status]));
+  const noPackage = new Set(pkg.noPackage);
   const nodeOf = new Map(nodes.map((node) => [node.id, node]));
   const byGroup = new Map<string | null, MemberView[]>();
   const counts = new Map<string, number>();
@@ -80,9 +87,9 @@ export function buildRolloutView(
     const node = nodeOf.get(id);
     const member: MemberView = {
       node: id,
-      status: status?.status ?? 'not reported',
+      status: status?.status ?? (noPackage.has(id) ? 'no-package' : 'not reported'),
       version: runningVersion(status, node),
-      error: status?.error ?? null,
+      error: status?.error ?? (noPackage.has(id) ? pkg.missingPackage : null),
       lastSeen: node?.status?.lastHeartbeat ?? null,
     };
     counts.set(member.status, (counts.get(member.status) ?? 0) + 1);
@@ -105,6 +112,7 @@ export function buildRolloutView(
     final,
     counts: [...counts.entries()].sort(([a], [b]) => (ORDER.get(a) ?? 99) - (ORDER.get(b) ?? 99)),
     groups,
+    missingPackage: pkg.missingPackage,
     done: appliesTo.length > 0 && final === appliesTo.length,
   };
 }

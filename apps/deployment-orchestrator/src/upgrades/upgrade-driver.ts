@@ -9,7 +9,7 @@ import { type FleetGateway } from '../fleet/fleet-gateway';
 import { releaseNodes } from '../rollouts/rollout-store';
 import { upgradeHolder } from '../rollouts/rollout-record';
 import { type UpgradeRecord, type UpgradeStore } from './upgrade-store';
-import { FINISHED_UPGRADE_STATES, upgradeStateOf } from './upgrade-states';
+import { FINISHED_UPGRADE_STATES, type UpgradeOutcome, upgradeOutcome } from './upgrade-states';
 
 export class UpgradeDriver {
   constructor(
@@ -45,8 +45,9 @@ export class UpgradeDriver {
     }
     const statuses = await this.fleet.statuses(upgrade.org, upgrade.policy);
     const reported = statuses?.find((each) => each.node === upgrade.node_id);
-    let state = reported ? upgradeStateOf(reported.status) : upgrade.state;
-    let error = reported?.error ?? upgrade.error;
+    const outcome = reported && (await this.outcomeOf(upgrade, reported.status));
+    let state = outcome ? outcome.state : upgrade.state;
+    let error = outcome?.error ?? reported?.error ?? upgrade.error;
     const late = now.getTime() - upgrade.started_at.getTime() > this.timeoutSeconds * 1000;
     if (!FINISHED_UPGRADE_STATES.includes(state) && (late || !statuses)) {
       state = 'failed';
@@ -55,7 +56,13 @@ export class UpgradeDriver {
         : `its management policy ${upgrade.policy} was removed before the node answered`;
     }
     const finished = FINISHED_UPGRADE_STATES.includes(state);
-    if (state === upgrade.state && (reported?.status ?? null) === upgrade.status && !finished) return false;
+    if (
+      state === upgrade.state &&
+      (reported?.status ?? null) === upgrade.status &&
+      error === upgrade.error &&
+      !finished
+    )
+      return false;
     await this.store.transaction(async (manager) => {
       const change = {
         state,
@@ -67,5 +74,14 @@ export class UpgradeDriver {
       if (finished) await releaseNodes(manager, upgradeHolder(upgrade.id));
     });
     return finished;
+  }
+
+  /** The node's running version is read only once its agent says it is done: only then does it decide. */
+  private async outcomeOf(upgrade: UpgradeRecord, status: string): Promise<UpgradeOutcome> {
+    const done = status === 'successful' || status === 'no-action-required';
+    const running = done
+      ? ((await this.fleet.node(upgrade.org, upgrade.node_id))?.agentVersion ?? null)
+      : null;
+    return upgradeOutcome(status, upgrade.to_version, running);
   }
 }

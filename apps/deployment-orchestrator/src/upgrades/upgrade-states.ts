@@ -1,7 +1,10 @@
 /**
- * A single-node upgrade's state in its history (seed 004), read from the management status the
- * node's agent reports for the upgrade's policy.
+ * A single-node upgrade's state in its history, read from the management status the node's
+ * agent reports for the upgrade's policy and, once the agent says it is done, from the version
+ * the node itself reports running.
  */
+import semver from 'semver';
+
 export const UPGRADE_STATES = [
   'pending',
   'downloading',
@@ -29,8 +32,9 @@ const BY_STATUS: Record<string, UpgradeState> = {
   initiated: 'installing',
   failed: 'installing',
   'rolling-back': 'installing',
-  successful: 'success',
-  'no-action-required': 'success',
+  // Done, by the agent's word: whether that is the asked version is the node's report to tell.
+  successful: 'installing',
+  'no-action-required': 'installing',
   'rolled-back': 'rolled-back',
   conflict: 'failed',
   'download-failed': 'failed',
@@ -40,4 +44,41 @@ const BY_STATUS: Record<string, UpgradeState> = {
 
 export function upgradeStateOf(status: string): UpgradeState {
   return BY_STATUS[status] ?? 'pending';
+}
+
+export interface UpgradeOutcome {
+  state: UpgradeState;
+  error: string | null;
+}
+
+/**
+ * What a status means for an upgrade to `asked` on a node now running `running`. An agent that
+ * says it is done counts as a success only once the node reports the asked version: an agent
+ * finds nothing to do (`no-action-required`) on a node at or above the version it is sent, so on
+ * a node above it the upgrade failed, and the node's own report may lag a `successful` for a
+ * moment, which is waited for.
+ */
+export function upgradeOutcome(status: string, asked: string, running: string | null): UpgradeOutcome {
+  const state = upgradeStateOf(status);
+  if (status !== 'successful' && status !== 'no-action-required') return { state, error: null };
+  if (running !== null && sameVersion(running, asked)) return { state: 'success', error: null };
+  if (status === 'successful' || running === null) return { state, error: null };
+  return {
+    state: 'failed',
+    error: `the node stayed at ${running}: its agent answered ${status} for ${asked}, as agents do not go below the version they run`,
+  };
+}
+
+function sameVersion(a: string, b: string): boolean {
+  return semver.valid(a) && semver.valid(b) ? semver.eq(a, b) : a === b;
+}
+
+/** Whether `asked` is below the version the node runs (unknown versions are not judged). */
+export function isDowngrade(running: string | null, asked: string): boolean {
+  return (
+    running !== null &&
+    semver.valid(running) !== null &&
+    semver.valid(asked) !== null &&
+    semver.lt(asked, running)
+  );
 }

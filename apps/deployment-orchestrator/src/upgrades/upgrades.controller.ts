@@ -34,7 +34,7 @@ export class UpgradesController {
   @ApiNotFoundResponse({ description: 'no such node in the org' })
   @ApiConflictResponse({
     description:
-      'the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade',
+      'the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade; or the version is below the one it runs and allowDowngrade is not set',
   })
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
   request(@CurrentPrincipal() actor: Principal, @Body() body: RequestUpgradeDto): Promise<UpgradeRecord> {

@@ -3,21 +3,23 @@
  * through the same machinery as a rollout (a node-targeted management policy the node's agent
  * enacts, asking the agbot first inside an HA group), and every attempt is kept as a history row.
  * A node that cannot be upgraded now is refused with the reason: in a maintenance session,
- * offline, or already in a rollout or upgrade.
+ * offline, or already in a rollout or upgrade; a version below the one it runs is refused
+ * unless the request allows a downgrade.
  */
 import { randomUUID } from 'node:crypto';
 import { type FleetGateway } from '../fleet/fleet-gateway';
-import { nodeNotFound, nodeNotUpgradeable, packageNotFound } from '../orchestrator.errors';
+import { downgradeRefused, nodeNotFound, nodeNotUpgradeable, packageNotFound } from '../orchestrator.errors';
 import { claimNodes } from '../rollouts/rollout-store';
 import { upgradeHolder } from '../rollouts/rollout-record';
 import { type UpgradeRecord, type UpgradeStore } from './upgrade-store';
-import { type UpgradeState, UPGRADE_POLICY_PREFIX } from './upgrade-states';
+import { isDowngrade, type UpgradeState, UPGRADE_POLICY_PREFIX } from './upgrade-states';
 
 export interface RequestUpgrade {
   node_id: string;
   version: string;
   strategy: string;
   location?: string;
+  allowDowngrade?: boolean;
 }
 
 export class Upgrades {
@@ -43,6 +45,8 @@ export class Upgrades {
           ? 'it is offline: it has never reported'
           : `it is offline: last seen ${node.lastHeartbeat}`,
       );
+    if (isDowngrade(node.agentVersion, request.version) && request.allowDowngrade !== true)
+      throw downgradeRefused(node.id, node.agentVersion!, request.version);
     if (!(await this.fleet.packageExists(request.version))) throw packageNotFound(request.version);
     const id = randomUUID();
     const now = this.clock();

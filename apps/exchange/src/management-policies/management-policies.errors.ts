@@ -6,6 +6,7 @@ export enum ManagementPolicyErrorCode {
   Disabled = 'MANAGEMENT_POLICY_DISABLED',
   Stopped = 'MANAGEMENT_POLICY_STOPPED',
   ResetChoice = 'MANAGEMENT_POLICY_RESET_CHOICE',
+  NoPackage = 'NMP_NO_PACKAGE',
 }
 
 export const managementPolicyNotFound = (org: string, name: string) =>
@@ -45,4 +46,14 @@ export const resetNeedsOneChoice = () =>
     'invalid',
     ManagementPolicyErrorCode.ResetChoice,
     'give either "nodes" or "failed": true, not both (neither resets every node of the policy)',
+  );
+
+/** An enabled policy whose upgrade no node could enact: its nodes would wait without a word. */
+export const upgradePackageMissing = (why: string, version: string, archs: readonly string[]) =>
+  new DomainError(
+    'invalid',
+    ManagementPolicyErrorCode.NoPackage,
+    `agentUpgradePolicy.atLeastVersion: ${why}; publish the package first (careen agentpackage publish), ` +
+      'or publish the policy disabled until it is',
+    { code: ManagementPolicyErrorCode.NoPackage, version, archs: [...archs] },
   );

@@ -1,5 +1,6 @@
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import {
+  basic,
   http,
   ROOT_PASSWORD,
   seededNode,
@@ -9,6 +10,7 @@ import {
   type Credentials,
 } from '@careen/testing';
 import { Client } from 'pg';
+import { agentPackage } from '../agent-packages/agent-package.fixtures';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
@@ -58,6 +60,66 @@ describe('node management policies', () => {
     const replaced = await publish('by-arch', { constraints: ['careen.arch == amd64'], label: 'amd only' });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ label: 'amd only', agentUpgradePolicy: null });
+  });
+
+  it('refuses an enabled upgrade to a version no package has, naming the version and the archs', async () => {
+    const upgrade = { nodes: ['amd-1', 'arm-1'], agentUpgradePolicy: { atLeastVersion: '9.9.9' } };
+    const refused = await publish('never-published', { ...upgrade, enabled: true });
+    expect([refused.status, refused.body.message]).toEqual([
+      400,
+      'agentUpgradePolicy.atLeastVersion: no agent package of version "9.9.9" is published, for any arch ' +
+        '(it selects nodes of arch amd64, arm64); publish the package first (careen agentpackage publish), ' +
+        'or publish the policy disabled until it is',
+    ]);
+    expect(refused.body.details).toMatchObject({
+      code: 'NMP_NO_PACKAGE',
+      version: '9.9.9',
+      archs: ['amd64', 'arm64'],
+    });
+    expect((await call('GET', '/v1/orgs/acme/management-policies/never-published')).status).toBe(404);
+
+    // A disabled draft may wait for its package, but is not enabled until the package exists.
+    expect((await publish('never-published', upgrade)).status).toBe(201);
+    const resumed = await call('POST', '/v1/orgs/acme/management-policies/never-published/resume', {});
+    expect([resumed.status, resumed.body.details?.code]).toEqual([400, 'NMP_NO_PACKAGE']);
+
+    const uploaded = await http(exchange.url, 'POST', '/v1/agent-packages', {
+      auth: basic('root', 'root', ROOT_PASSWORD),
+      rawBody: await agentPackage('9.9.9'),
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(uploaded.status).toBe(201);
+    expect((await publish('never-published', { ...upgrade, enabled: true })).status).toBe(200);
+  });
+
+  it('shows the nodes of an enabled upgrade whose package was removed as no-package, saying why', async () => {
+    const root = basic('root', 'root', ROOT_PASSWORD);
+    // No enabled policy may name the package by its version, or it could not be removed.
+    await publish('never-published', { nodes: ['amd-1'], agentUpgradePolicy: { atLeastVersion: '9.9.9' } });
+    expect(
+      (await publish('follows-current', { nodes: ['amd-1', 'arm-1'], enabled: true, agentUpgradePolicy: {} }))
+        .status,
+    ).toBe(201);
+    await call(
+      'PUT',
+      '/v1/orgs/acme/nodes/amd-1/managementStatus/follows-current',
+      { status: 'successful', version: '9.9.9' },
+      asNode('amd-1'),
+    );
+    const listed = await call('GET', '/v1/agent-packages', undefined, root);
+    for (const each of listed.body.items as { version: string }[])
+      expect((await call('DELETE', `/v1/agent-packages/${each.version}`, undefined, root)).status).toBe(204);
+
+    const rollup = await call('GET', '/v1/orgs/acme/management-policies/follows-current/status');
+    expect(rollup.body).toMatchObject({
+      counts: { successful: 1, 'no-package': 1 },
+      missingPackage: 'no agent package is published, for any arch (it selects nodes of arch amd64, arm64)',
+      noPackage: ['arm-1'],
+    });
+    await publish('follows-current', { nodes: ['amd-1', 'arm-1'], agentUpgradePolicy: {} });
+    const disabled = await call('GET', '/v1/orgs/acme/management-policies/follows-current/status');
+    expect(disabled.body).toMatchObject({ missingPackage: null, noPackage: [] });
+    expect(disabled.body.counts).not.toHaveProperty('no-package');
   });
 
   it('lists the nodes a policy applies to, selected by policy both ways', async () => {
@@ -327,7 +389,7 @@ describe('node management policies', () => {
       { status: 'waiting' },
       asNode('amd-1'),
     );
-    expect((await call('DELETE', '/v1/orgs/acme/management-policies/gone-soon')).status).toBe(204);
+    expect((await call('DELETE', '/v1/orgs/acme/management-policies/gone-soon')).status).toBe(200);
     expect((await call('GET', '/v1/orgs/acme/nodes/amd-1/managementStatus/gone-soon')).status).toBe(404);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * Node management policies: published (created or replaced), read, deleted, and the nodes
  * each selects. `enabled` defaults to false; an enabled policy that would select every node
- * is refused unless the publisher confirms with `allowDisruptive`.
+ * is refused unless the publisher confirms with `allowDisruptive`, and an enabled upgrade to a
+ * version no agent package has is refused, as no node could enact it.
  */
 import { principalId, type Principal } from '@careen/auth';
 import { type AgentUpgradePolicy } from '@careen/contracts';
 import { compileSelector, disruptiveReason } from '@careen/policy';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { AgentPackageEntity } from '../agent-packages/agent-package.entity';
 import { NodeEntity } from '../nodes/node.entity';
 import { OrgsService } from '../orgs/orgs.service';
 import { type ManagementPolicyDto } from './dto/management-policy.dto';
@@ -16,9 +18,16 @@ import {
   type ManagementPolicyListResponse,
   ManagementPolicyResponse,
 } from './dto/management-policy.response';
-import { disruptiveNeedsConfirmation, managementPolicyNotFound } from './management-policies.errors';
+import {
+  disruptiveNeedsConfirmation,
+  managementPolicyNotFound,
+  upgradePackageMissing,
+} from './management-policies.errors';
+import { HaltedMemberResponse, type PolicyRemovedResponse } from './dto/policy-removed.response';
+import { haltedMembers } from './halted-members';
 import { ManagementPolicyEntity } from './management-policy.entity';
 import { type PolicyEvent, PolicyEvents } from './policy-events';
+import { archOf, missingPackage } from './upgrade-package';
 
 @Injectable()
 export class ManagementPoliciesService {
@@ -54,6 +63,7 @@ export class ManagementPoliciesService {
     if (why && input.allowDisruptive !== true) throw disruptiveNeedsConfirmation(why);
     return this.dataSource.transaction(async (manager) => {
       await this.orgs.require(manager, org);
+      if (fields.enabled) await this.requirePackage(manager, { org, ...fields });
       const existing = await manager.findOne(ManagementPolicyEntity, {
         where: { org, name },
         lock: { mode: 'pessimistic_write' },
@@ -88,6 +98,38 @@ export class ManagementPoliciesService {
     });
   }
 
+  /** Refuses an upgrade to a version no package has, naming it and the archs of the nodes it selects. */
+  async requirePackage(manager: EntityManager, policy: SelectedUpgrade): Promise<void> {
+    const missing = await this.missingPackage(manager, policy);
+    if (missing) throw upgradePackageMissing(missing.why, missing.version, missing.archs);
+  }
+
+  /** Why no node the policy selects could enact its upgrade, with the nodes; null when one could. */
+  async missingPackage(
+    manager: EntityManager,
+    policy: SelectedUpgrade,
+  ): Promise<{ why: string; version: string; archs: string[]; nodes: string[] } | null> {
+    if (!policy.agentUpgradePolicy) return null;
+    const packages = await manager.find(AgentPackageEntity, { select: { version: true } });
+    const published = packages.map((each) => each.version);
+    if (missingPackage(policy.agentUpgradePolicy, published, []) === null) return null;
+    const selects = compileSelector(policy);
+    const nodes = (
+      await manager.find(NodeEntity, {
+        where: { org: policy.org },
+        select: { org: true, id: true, pattern: true, policy: true },
+        order: { id: 'ASC' },
+      })
+    ).filter(selects);
+    const archs = [...new Set(nodes.map(archOf))].sort();
+    return {
+      why: missingPackage(policy.agentUpgradePolicy, published, archs)!,
+      version: policy.agentUpgradePolicy.atLeastVersion,
+      archs,
+      nodes: nodes.map((node) => node.id),
+    };
+  }
+
   async get(org: string, name: string): Promise<ManagementPolicyResponse> {
     return ManagementPolicyResponse.from(await this.require(this.dataSource.manager, org, name));
   }
@@ -101,12 +143,17 @@ export class ManagementPoliciesService {
     return { items: policies.map(ManagementPolicyResponse.from), total: policies.length };
   }
 
-  /** Removes the policy and its nodes' live statuses; its history stays. */
-  async remove(actor: Principal, org: string, name: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  /**
+   * Removes the policy and its nodes' live statuses; its history stays. Answers the HA groups its
+   * failed members leave halted: the halt outlives the policy (the member is still down).
+   */
+  async remove(actor: Principal, org: string, name: string): Promise<PolicyRemovedResponse> {
+    return this.dataSource.transaction(async (manager) => {
       await this.require(manager, org, name);
+      const leftHalted = await haltedMembers(manager, org, name);
       await manager.delete(ManagementPolicyEntity, { org, name });
       await this.events.removed(manager, org, name, principalId(actor));
+      return { nmp: name, leftHalted: leftHalted.map((member) => HaltedMemberResponse.from(member)) };
     });
   }
 
@@ -129,6 +176,10 @@ export class ManagementPoliciesService {
     return nmp;
   }
 }
+
+type SelectedUpgrade = Parameters<typeof compileSelector>[0] & {
+  agentUpgradePolicy: AgentUpgradePolicy | null;
+};
 
 function sameUpgrade(a: AgentUpgradePolicy | null | undefined, b: AgentUpgradePolicy | null): boolean {
   if (!a || !b) return !a && !b;

@@ -11,6 +11,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ManagementPolicyResponse } from './dto/management-policy.response';
 import { managementPolicyDisabled, managementPolicyNotFound } from './management-policies.errors';
 import { ManagementPolicyEntity } from './management-policy.entity';
+import { ManagementPoliciesService } from './management-policies.service';
 import { PolicyEvents } from './policy-events';
 import { resumeWindow } from './resume-window';
 
@@ -19,6 +20,7 @@ export class RolloutControlService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: PolicyEvents,
+    private readonly policies: ManagementPoliciesService,
   ) {}
 
   /** Pauses an enabled policy's rollout; pausing a paused one changes nothing. */
@@ -37,7 +39,7 @@ export class RolloutControlService {
    * Resumes a paused policy, or re-enables a disabled one (only failures from now on count
    * towards its failureThreshold). The nodes that had not started are spread over `window`
    * seconds from now, or what was left of the policy's window. Resuming an active policy
-   * changes nothing.
+   * changes nothing; re-enabling an upgrade whose package is gone is refused as publishing is.
    */
   async resume(
     actor: Principal,
@@ -50,6 +52,7 @@ export class RolloutControlService {
       if (policy.enabled && !policy.paused) return ManagementPolicyResponse.from(policy);
       const now = new Date();
       const reEnabled = !policy.enabled;
+      if (reEnabled) await this.policies.requirePackage(manager, policy);
       Object.assign(policy, {
         resumeWindow: resumeWindow(
           { ...policy, stoppedAt: policy.paused ? policy.pausedAt : null },

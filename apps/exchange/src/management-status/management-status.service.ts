@@ -69,6 +69,11 @@ export class ManagementStatusService {
     );
     rows.sort((a, b) => (STATUS_ORDER.get(a.status) ?? 99) - (STATUS_ORDER.get(b.status) ?? 99));
     const counts = Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+    const missing = policy.enabled
+      ? await this.policies.missingPackage(this.dataSource.manager, policy)
+      : null;
+    const noPackage = missing ? await this.unreported(org, nmp, missing.nodes) : [];
+    if (noPackage.length > 0) counts['no-package'] = noPackage.length;
     const total = rows.reduce((sum, row) => sum + Number(row.count), 0);
     const failed = rows
       .filter((row) => FAILED_STATUSES.includes(row.status as (typeof FAILED_STATUSES)[number]))
@@ -83,7 +88,20 @@ export class ManagementStatusService {
       state: managementPolicyState(policy),
       disabledReason: policy.disabledReason,
       failuresCountedSince: policy.failuresCountedSince?.toISOString() ?? null,
+      missingPackage: missing?.why ?? null,
+      noPackage,
     };
+  }
+
+  /** Of `nodes`, those with no status for the policy: they wait for a package that is not there. */
+  private async unreported(org: string, nmp: string, nodes: readonly string[]): Promise<string[]> {
+    if (nodes.length === 0) return [];
+    const reported = await this.dataSource.manager.find(ManagementStatusEntity, {
+      where: { org, nmp, node: In([...nodes]) },
+      select: { node: true },
+    });
+    const seen = new Set(reported.map((row) => row.node));
+    return nodes.filter((node) => !seen.has(node));
   }
 
   /** One page of the policy's nodes' statuses, by node id. */

@@ -6,6 +6,7 @@
 import { MANAGEMENT_STATUSES } from '@careen/contracts';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import {
+  basic,
   eventually,
   http,
   ROOT_PASSWORD,
@@ -16,6 +17,7 @@ import {
   type Credentials,
 } from '@careen/testing';
 import { Client } from 'pg';
+import { agentPackage } from '../agent-packages/agent-package.fixtures';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
@@ -44,6 +46,13 @@ describe('rollout control', () => {
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'user' }, nodes: NODES } });
+    // An enabled upgrade needs its package published.
+    const uploaded = await http(exchange.url, 'POST', '/v1/agent-packages', {
+      auth: basic('root', 'root', ROOT_PASSWORD),
+      rawBody: await agentPackage('2.0.0'),
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(uploaded.status).toBe(201);
   });
 
   afterAll(() => exchange.close());

@@ -1,11 +1,11 @@
 /**
  * The time, for what a view shows relative to it ("12 s ago", offline after two minutes):
- * one clock for the whole page, ticking every few seconds, so that renders stay pure and
- * such texts stay current without a load.
+ * one clock for the whole page, ticking every second, so that renders stay pure and "N s ago"
+ * counts as the seconds pass without a load.
  */
 import { useSyncExternalStore } from 'react';
 
-const TICK_MS = 5000;
+const TICK_MS = 1000;
 let now = Date.now();
 const listeners = new Set<() => void>();
 let ticker: ReturnType<typeof setInterval> | undefined;

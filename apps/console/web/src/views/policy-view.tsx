@@ -16,6 +16,7 @@ import { StatusCounts } from '../components/status-counts';
 import { RollupChart } from '../components/rollup-chart';
 import { Ago, When } from '../components/time';
 import { useConsole } from '../live/console-context';
+import { useNow } from '../live/use-now';
 import { useAction } from '../live/use-action';
 import { useLive } from '../live/use-live';
 import { replacementBody, selectsEveryNode } from '../model/policy-body';
@@ -70,6 +71,29 @@ export function PolicyView({ policy: name }: { policy: string }) {
   );
 }
 
+/**
+ * The upgrade and its window as moments: `now` means from when the policy was published, so
+ * that the page does not keep promising a window that is long over.
+ */
+function UpgradeWindow({
+  upgrade,
+  published,
+}: {
+  upgrade: NonNullable<Loaded['policy']['agentUpgradePolicy']>;
+  published: string;
+}) {
+  const now = useNow();
+  const start = upgrade.start === 'now' ? published : upgrade.start;
+  const end = Date.parse(start) + upgrade.duration * 1000;
+  return (
+    <>
+      at least {upgrade.atLeastVersion}, {upgrade.action}, over {upgrade.duration} s from <When at={start} />
+      {upgrade.start === 'now' && ' (when it was published)'}
+      {end <= now ? '; the window is over.' : '.'}
+    </>
+  );
+}
+
 function PolicyDetails({ loaded, reload }: { loaded: Loaded; reload: () => Promise<void> }) {
   const { identity } = useConsole();
   const { policy, rollup, statuses, history } = loaded;
@@ -85,9 +109,11 @@ function PolicyDetails({ loaded, reload }: { loaded: Loaded; reload: () => Promi
         </dd>
         <dt>Agent version</dt>
         <dd>
-          {policy.agentUpgradePolicy
-            ? `at least ${policy.agentUpgradePolicy.atLeastVersion}, ${policy.agentUpgradePolicy.action}, over ${policy.agentUpgradePolicy.duration} s from ${policy.agentUpgradePolicy.start}`
-            : 'none'}
+          {policy.agentUpgradePolicy ? (
+            <UpgradeWindow upgrade={policy.agentUpgradePolicy} published={policy.lastUpdated} />
+          ) : (
+            'none'
+          )}
         </dd>
         <dt>Selects</dt>
         <dd>

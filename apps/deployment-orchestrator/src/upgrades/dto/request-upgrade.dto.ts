@@ -1,6 +1,6 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 import { SEMVER } from '../../rollouts/dto/start-rollout.dto';
 import { INSTALL_STRATEGIES } from '../upgrade-states';
 
@@ -32,6 +32,14 @@ export class RequestUpgradeDto {
   )
   @MaxLength(2048)
   location?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'ask for a version below the one the node runs; without it such a request is refused with 409. Agents only move up, so an allowed downgrade ends failed, naming the version the node stayed at',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'allowDowngrade must be true or false' })
+  allowDowngrade?: boolean;
 
   @ApiPropertyOptional({ description: "the node's org (hub admins); default the caller's" })
   @IsOptional()

@@ -91,6 +91,19 @@ export class StatusRollupResponse {
     description: 'failures before this (when the policy was re-enabled) do not count',
   })
   failuresCountedSince!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'why no node can enact the enabled upgrade (its agent package is not published, or was removed); null when one can',
+  })
+  missingPackage!: string | null;
+  @ApiProperty({
+    type: [String],
+    description:
+      'the nodes it selects that have no status for it while its package is missing: counted as `no-package` in counts',
+  })
+  noPackage!: string[];
 }
 
 export class ManagementStatusPageResponse {

@@ -1,0 +1,32 @@
+import { isDowngrade, upgradeOutcome } from './upgrade-states';
+
+describe('single-node upgrade outcomes', () => {
+  it('is a success only once the node reports the asked version', () => {
+    expect(upgradeOutcome('successful', '2.0.0', '2.0.0')).toEqual({ state: 'success', error: null });
+    expect(upgradeOutcome('no-action-required', '2.0.0', '2.0.0')).toEqual({ state: 'success', error: null });
+  });
+
+  it("waits for the node's own report after a successful install", () => {
+    expect(upgradeOutcome('successful', '2.0.0', '1.0.0')).toEqual({ state: 'installing', error: null });
+  });
+
+  it('fails an upgrade the agent found nothing to do for on a node above the asked version', () => {
+    expect(upgradeOutcome('no-action-required', '1.0.0', '2.0.0')).toEqual({
+      state: 'failed',
+      error:
+        'the node stayed at 2.0.0: its agent answered no-action-required for 1.0.0, as agents do not go below the version they run',
+    });
+  });
+
+  it('follows the other statuses as they are', () => {
+    expect(upgradeOutcome('ha-waiting', '2.0.0', null).state).toBe('installing');
+    expect(upgradeOutcome('rolled-back', '2.0.0', null).state).toBe('rolled-back');
+  });
+
+  it('judges a downgrade only between known versions', () => {
+    expect(isDowngrade('2.0.0', '1.0.0')).toBe(true);
+    expect(isDowngrade('2.0.0', '2.0.0')).toBe(false);
+    expect(isDowngrade(null, '1.0.0')).toBe(false);
+    expect(isDowngrade('0.1.0-dev', '1.0.0')).toBe(false);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * A single-node upgrade's history tells what the node really did: success only once the node
+ * reports the asked version, a version below the one it runs refused unless a downgrade is
+ * allowed, and an allowed downgrade the agent does not carry out recorded as failed with the
+ * version the node stayed at.
+ */
+import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/src/deployment-orchestrator.config';
+import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { eventually, useTestInfra } from '@careen/testing';
+import {
+  orchestratorCall,
+  ROLES,
+  startOrchestratorHub,
+  type OrchestratorHub,
+} from './support/orchestrator-hub';
+
+interface UpgradeRow {
+  id: string;
+  from_version: string | null;
+  to_version: string;
+  state: string;
+  status: string | null;
+  error: string | null;
+  finished_at: string | null;
+}
+
+describe('single-node upgrade outcomes', () => {
+  const infra = useTestInfra();
+  let hub: OrchestratorHub;
+  let orchestrator: InProcessService<DeploymentOrchestratorConfig>;
+  let call: ReturnType<typeof orchestratorCall>;
+  const node = ROLES.monitoring[0]!;
+
+  beforeAll(async () => {
+    hub = await startOrchestratorHub(infra);
+    orchestrator = await startServiceInProcess(deploymentOrchestratorService, infra, hub.orchestratorEnv);
+    call = orchestratorCall(orchestrator.url);
+  });
+
+  afterAll(async () => {
+    await orchestrator?.close();
+    await hub?.close();
+  });
+
+  const finished = (id: string) =>
+    eventually(
+      async () => {
+        const rows = (await call('GET', `/v1/upgrades?node_id=${node}`)).body.items as UpgradeRow[];
+        const row = rows.find((each) => each.id === id)!;
+        expect(row.finished_at).not.toBeNull();
+        return row;
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+
+  const upgrade = (body: Record<string, unknown>) =>
+    call('POST', '/v1/upgrades', { node_id: node, strategy: 'tarball', ...body });
+
+  it('refuses a downgrade with the reason, and records an allowed one the node did not make as failed', async () => {
+    const up = await upgrade({ version: '2.0.0' });
+    expect(up.status).toBe(201);
+    expect(await finished(up.body.id)).toMatchObject({ state: 'success', status: 'successful' });
+
+    const refused = await upgrade({ version: '1.0.0' });
+    expect([refused.status, refused.body.message]).toEqual([
+      409,
+      `node "${node}" runs agent 2.0.0: 1.0.0 would be a downgrade; ask again with allowDowngrade to mean it`,
+    ]);
+    const notBoolean = await upgrade({ version: '1.0.0', allowDowngrade: 'yes' });
+    expect([notBoolean.status, notBoolean.body.message]).toEqual([
+      400,
+      expect.stringContaining('allowDowngrade must be true or false'),
+    ]);
+
+    const allowed = await upgrade({ version: '1.0.0', allowDowngrade: true });
+    expect(allowed.status).toBe(201);
+    expect(await finished(allowed.body.id)).toMatchObject({
+      from_version: '2.0.0',
+      to_version: '1.0.0',
+      state: 'failed',
+      status: 'no-action-required',
+      error: expect.stringContaining('the node stayed at 2.0.0'),
+    });
+    const history = (await call('GET', `/v1/upgrades?node_id=${node}`)).body.items as UpgradeRow[];
+    expect(history.map((row) => [row.from_version, row.to_version, row.state])).toEqual([
+      ['2.0.0', '1.0.0', 'failed'],
+      ['1.0.0', '2.0.0', 'success'],
+    ]);
+  });
+
+  it('counts a node already at the asked version as a success', async () => {
+    const again = await upgrade({ version: '2.0.0' });
+    expect(again.status).toBe(201);
+    expect(await finished(again.body.id)).toMatchObject({
+      state: 'success',
+      status: 'no-action-required',
+      error: null,
+    });
+  });
+});
