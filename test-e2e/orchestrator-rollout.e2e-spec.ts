@@ -201,7 +201,7 @@ describe('deployment strategies rolled through the fleet', () => {
     const malformed = await publishYaml('data: [unclosed');
     expect([malformed.status, malformed.body.message]).toEqual([
       400,
-      expect.stringMatching(/^malformed YAML body: /),
+      'malformed YAML body: Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 16: "data: [unclosed"',
     ]);
     const cyclic = await call('POST', '/v1/strategies', {
       name: 'loop',
@@ -221,10 +221,11 @@ describe('deployment strategies rolled through the fleet', () => {
     expect(cyclic.body.details.fields).toEqual([
       {
         field: 'groups[1].success_criteria.percent_successful_nodes',
-        problems: ['must be a number from 0 to 100'],
+        problems: ['must be a whole number from 0 to 100'],
       },
       { field: 'groups[2].critical', problems: ['required: true or false'] },
       { field: 'groups[2].depends_on[0]', problems: ['unknown group "z"'] },
+      { field: 'groups', problems: ['dependency cycle: a → b → a (each depends on the next)'] },
     ]);
     expect((await call('GET', '/v1/strategies/loop')).status).toBe(404);
 

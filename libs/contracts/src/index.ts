@@ -18,3 +18,4 @@ export * from './orchestrator/orchestrator-events';
 export * from './strategies/strategy.types';
 export * from './strategies/strategy-document';
 export * from './strategies/dependency-graph';
+export * from './strategies/yaml-error';

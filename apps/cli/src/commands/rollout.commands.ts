@@ -4,6 +4,7 @@
  */
 import { type Command } from 'commander';
 import { CliError } from '../cli-errors';
+import { strategyRolloutChangeLines } from '../watch/change-lines';
 import { FINISHED_ROLLOUT_STATES, renderStrategyRollout } from '../watch/strategy-rollout-screen';
 import { watchLive } from '../watch/watch-live';
 import { type CliServices } from './command-context';
@@ -46,7 +47,8 @@ export function registerRolloutCommands(program: Command, services: CliServices)
       );
       context.printer.result(
         started,
-        `started rollout ${started.id} of ${started.strategy} v${started.strategy_version} to ${started.version} over ${started.counts.nodes} node(s)`,
+        `started rollout ${started.id} of ${started.strategy} v${started.strategy_version} to ${started.version} over ${started.counts.nodes} node(s)` +
+          started.warnings.map((line) => `\nwarning: ${line}`).join(''),
       );
     });
 
@@ -104,6 +106,7 @@ export function registerRolloutCommands(program: Command, services: CliServices)
           new CliError(`rollout ${id} ${answer.state}${answer.reason ? `: ${answer.reason}` : ''}`);
         return {
           screen: renderStrategyRollout(answer, services.now()),
+          lines: strategyRolloutChangeLines(answer),
           value: answer,
           outcome: stopped || (FINISHED_ROLLOUT_STATES.includes(answer.state) ? 'done' : 'running'),
         };

@@ -4,7 +4,13 @@
  * orchestrator, and needs no hub.
  */
 import { type DeploymentOrchestrator } from '@careen/api-client';
-import { dependencyStages, type DeploymentStrategy, readStrategy } from '@careen/contracts';
+import {
+  dependencyStages,
+  type DeploymentStrategy,
+  readStrategy,
+  type StrategyProblem,
+  yamlErrorMessage,
+} from '@careen/contracts';
 import { type Command, InvalidArgumentError } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
@@ -21,22 +27,34 @@ export function positiveWhole(value: string): number {
   return parsed;
 }
 
-/** The strategy in a YAML or JSON file, checked; every problem named with its path. */
-export async function readStrategyFile(file: string): Promise<DeploymentStrategy> {
+/**
+ * The strategy in a YAML or JSON file, checked; every problem named with its path, and what
+ * is accepted but suspicious as warnings.
+ */
+export async function readStrategyFile(
+  file: string,
+): Promise<{ strategy: DeploymentStrategy; warnings: StrategyProblem[] }> {
   let document: unknown;
+  let text: string;
   try {
-    document = parse(await readFile(file, 'utf8'), { maxAliasCount: 100 });
+    text = await readFile(file, 'utf8');
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`);
   }
+  try {
+    document = parse(text, { maxAliasCount: 100 });
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${yamlErrorMessage(error, text)}`);
+  }
   const reading = readStrategy(document);
   if ('problems' in reading)
-    throw new CliError(
-      `${file} is not a valid deployment strategy`,
-      reading.problems.map((each) => `${each.path || '(document)'}: ${each.problem}`),
-    );
-  return reading.strategy;
+    throw new CliError(`${file} is not a valid deployment strategy`, reading.problems.map(describeProblem));
+  return reading;
 }
+
+const describeProblem = (each: StrategyProblem) => `${each.path || '(document)'}: ${each.problem}`;
+
+const warningLines = (warnings: readonly string[]) => warnings.map((line) => `warning: ${line}\n`).join('');
 
 const CRITERIA = ['percent_successful_nodes', 'minimum_successful_nodes', 'maximum_failed_nodes'] as const;
 
@@ -55,13 +73,14 @@ export function registerStrategyCommands(program: Command, services: CliServices
     .description('check a strategy file (YAML or JSON) here, without the hub; exits 1 naming every problem')
     .argument('<file>', 'the strategy')
     .action(async (file: string, _options: object, command: Command) => {
-      const found = await readStrategyFile(file);
+      const { strategy: found, warnings } = await readStrategyFile(file);
       const stages = dependencyStages(found.groups);
       const { printer, io } = contextOf(command, services);
-      if (printer.format === 'json') printer.record({ valid: true, name: found.name, stages });
+      if (printer.format === 'json') printer.record({ valid: true, name: found.name, stages, warnings });
       else
         io.stdout.write(
-          `${file}: strategy "${found.name}" is valid: ${found.groups.length} group(s) in ${stages.length} stage(s)\n${describeStages(stages)}\n`,
+          `${file}: strategy "${found.name}" is valid: ${found.groups.length} group(s) in ${stages.length} stage(s)\n${describeStages(stages)}\n` +
+            warningLines(warnings.map(describeProblem)),
         );
     });
 
@@ -71,7 +90,7 @@ export function registerStrategyCommands(program: Command, services: CliServices
     .argument('<file>', 'the strategy (YAML, e.g. a Shipyard document, or JSON)')
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (file: string, options: { org?: string }, command: Command) => {
-      const document = await readStrategyFile(file);
+      const { strategy: document } = await readStrategyFile(file);
       const { context, ask } = await orchestratorContext(command, services);
       const stored = await ask((api) =>
         api.POST('/v1/strategies', {
@@ -81,9 +100,12 @@ export function registerStrategyCommands(program: Command, services: CliServices
       );
       context.printer.result(
         stored,
-        stored.created
+        (stored.created
           ? `published strategy "${stored.name}" version ${stored.version}`
-          : `strategy "${stored.name}" is unchanged: version ${stored.version}`,
+          : `strategy "${stored.name}" is unchanged: version ${stored.version}`) +
+          (stored.warnings.length > 0
+            ? `\n${warningLines(stored.warnings.map(describeProblem)).trimEnd()}`
+            : ''),
       );
     });
 
@@ -162,11 +184,13 @@ export function registerStrategyCommands(program: Command, services: CliServices
       );
       if (context.printer.format === 'json') return context.printer.record(plan);
       const warnings = [
+        ...plan.warnings,
         ...plan.groups
           .filter((group) => group.never_passes)
           .map((group) => `group ${group.name} can never pass: ${group.never_passes}`),
         ...plan.overlapping.map(
-          (each) => `node ${each.node} is in groups ${each.groups.join(', ')} (sent once)`,
+          (each) =>
+            `node ${each.node} is in groups ${each.groups.join(', ')}: sent by ${each.sent_by} only, counted by all`,
         ),
         ...(plan.unselected.length > 0
           ? [`${plan.unselected.length} node(s) in no group: ${plan.unselected.join(', ')}`]
@@ -181,6 +205,7 @@ export function registerStrategyCommands(program: Command, services: CliServices
                 value: (row: Schemas['PlannedGroupResponse']) => `${row.name}${row.critical ? ' *' : ''}`,
               },
               { header: 'NODES', value: (row) => row.nodes.length },
+              { header: 'SENDS', value: (row) => row.sends.length },
               { header: 'HA GROUPS', value: (row) => row.ha_groups.join(', ') },
               {
                 header: 'FIRST NODES',
@@ -189,7 +214,7 @@ export function registerStrategyCommands(program: Command, services: CliServices
             ],
             plan.groups,
           ) +
-          (warnings.length > 0 ? `\n${warnings.map((line) => `warning: ${line}`).join('\n')}\n` : ''),
+          (warnings.length > 0 ? `\n${warningLines(warnings)}` : ''),
       );
     });
 }

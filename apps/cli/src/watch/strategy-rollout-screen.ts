@@ -37,7 +37,12 @@ export function renderStrategyRollout(rollout: Schemas['RolloutResponse'], now: 
       { header: 'PROGRESS', value: (row) => progressBar(row.nodes, row.successful, row.failed) },
       {
         header: 'NODES',
-        value: (row) => `${row.successful}/${row.nodes}${row.failed ? ` (${row.failed} failed)` : ''}`,
+        value: (row) =>
+          `${row.successful}/${row.nodes}` +
+          [row.prepared ? `${row.prepared} prepared` : '', row.failed ? `${row.failed} failed` : '']
+            .filter(Boolean)
+            .map((part) => ` (${part})`)
+            .join(''),
       },
       { header: 'PHASE', value: (row) => row.phase },
       { header: 'REASON', value: (row) => row.reason ?? '' },

@@ -60,6 +60,27 @@ export class FleetGateway {
     return found !== undefined;
   }
 
+  /**
+   * The enabled management policies with an agent upgrade, by the nodes they apply to: an agent
+   * keeps to the policy it took up first and answers another one `conflict`.
+   */
+  async upgradingPolicies(org: string): Promise<Map<string, string[]>> {
+    const listed = await this.orUndefined(
+      this.api.GET('/v1/orgs/{org}/management-policies', { params: { path: { org } } }),
+    );
+    const byNode = new Map<string, string[]>();
+    for (const policy of listed?.items ?? []) {
+      if (!policy.enabled || !policy.agentUpgradePolicy) continue;
+      const applies = await this.orUndefined(
+        this.api.GET('/v1/orgs/{org}/management-policies/{name}/nodes', {
+          params: { path: { org, name: policy.name } },
+        }),
+      );
+      for (const node of applies?.items ?? []) byNode.set(node, [...(byNode.get(node) ?? []), policy.name]);
+    }
+    return byNode;
+  }
+
   /** Creates the policy unless it exists: after a restart the nodes are not asked again. */
   async ensurePolicy(org: string, policy: NodePolicy): Promise<void> {
     const path = { params: { path: { org, name: policy.name } } };

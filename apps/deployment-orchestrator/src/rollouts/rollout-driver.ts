@@ -98,7 +98,7 @@ export class RolloutDriver {
         });
         return moved;
       }
-      const outcomes = await this.answers(record, policy, step.group, step.phase, now);
+      const outcomes = await this.answers(engine, record, policy, step.group, step.phase, now);
       if (!outcomes) return moved;
       engine.finishPhase(record.progress, outcomes, now, events);
       this.phases?.phaseEnded(
@@ -114,10 +114,11 @@ export class RolloutDriver {
   }
 
   /**
-   * The nodes' answers to the phase under way, recording each node's last status; undefined
-   * while any node is still at it and the phase has time left.
+   * The nodes' answers to the phase under way, recording each node's last status and each
+   * answer as it arrives; undefined while any node is still at it and the phase has time left.
    */
   private async answers(
+    engine: RolloutEngine,
     record: RolloutRecord,
     policy: string,
     group: string,
@@ -127,6 +128,7 @@ export class RolloutDriver {
     const sent = record.progress.groups[group]!.sent[phase] ?? [];
     const statuses = await this.fleet.statuses(record.org, policy);
     const outcomes = this.observe(record, statuses, phase);
+    for (const [node, outcome] of outcomes) engine.recordAnswer(record.progress, node, outcome, now);
     if (outcomes.size === sent.length) return outcomes;
     const sentAt = this.sentAt(record, group, phase);
     const gone = statuses === undefined;

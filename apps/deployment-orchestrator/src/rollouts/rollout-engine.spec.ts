@@ -59,7 +59,7 @@ function runRollout(
     );
     const group = strategy.groups.find((each) => each.name === step.group)!;
     const judged = progress.groups[step.group]!;
-    const counts = engine.counts(progress, step.group, step.phase);
+    const counts = engine.judged(progress, step.group, step.phase);
     const passes = unmetCriteria(group.success_criteria, counts).length === 0;
     if (passes !== (judged.phase === (step.phase === 'prepare' ? 'deploying' : 'succeeded')))
       violations.push(
@@ -173,18 +173,65 @@ describe('rollout rules', () => {
     expect(run.progress.groups.second!.phase).toBe('succeeded');
   });
 
-  it('treats an empty group as 100 % successful, yet with 0 nodes for a minimum', () => {
+  it('passes a group without nodes whatever its criteria, as Shipyard does', () => {
     const strategy = {
       name: 's',
       groups: [
         g('none', { selectors: named('ghost'), success_criteria: { percent_successful_nodes: 100 } }),
-        g('too-few', { selectors: named('ghost'), success_criteria: { minimum_successful_nodes: 1 } }),
+        g('too-few', {
+          critical: true,
+          selectors: named('ghost'),
+          success_criteria: { minimum_successful_nodes: 1 },
+        }),
       ],
     };
     const run = runRollout(strategy, seedFleet());
     expect(run.progress.groups.none!.phase).toBe('succeeded');
-    expect(run.progress.groups['too-few']).toMatchObject({ phase: 'failed' });
+    expect(run.progress.groups['too-few']!.phase).toBe('succeeded');
+    expect(run.outcome).toBe('completed');
     expect(run.sends.every((send) => send.nodes.length === 0)).toBe(true);
+  });
+
+  it('records each answer as it arrives, and judges the group once all have answered', () => {
+    const strategy = { name: 's', groups: [g('pair', { selectors: named('ctl01', 'ctl02') })] };
+    const plan = planStrategy(strategy, seedFleet());
+    const engine = new RolloutEngine(strategy, plan.groups);
+    const progress = initialProgress(plan.groups);
+    engine.next(progress, NOW);
+    const later = new Date(NOW.getTime() + 5_000);
+    expect(engine.recordAnswer(progress, 'ctl01', { ok: true }, later)).toBe(true);
+    expect(progress.nodes.ctl01).toMatchObject({ state: 'prepared', preparedAt: later.toISOString() });
+    expect(progress.nodes.ctl02!.state).toBe('not started');
+    expect(progress.groups.pair!.phase).toBe('preparing');
+    const end = new Date(NOW.getTime() + 9_000);
+    engine.finishPhase(
+      progress,
+      new Map([
+        ['ctl01', { ok: true }],
+        ['ctl02', { ok: true }],
+      ]),
+      end,
+    );
+    expect(progress.nodes.ctl01!.preparedAt).toBe(later.toISOString());
+    expect(progress.nodes.ctl02!.preparedAt).toBe(end.toISOString());
+  });
+
+  it('cancels the groups not started, and forgets the status of nodes that had not answered', () => {
+    const strategy = {
+      name: 's',
+      groups: [g('first', { selectors: named('ctl01', 'ctl02') }), g('later', { selectors: named('cmp11') })],
+    };
+    const plan = planStrategy(strategy, seedFleet());
+    const engine = new RolloutEngine(strategy, plan.groups);
+    const progress = initialProgress(plan.groups);
+    engine.next(progress, NOW);
+    progress.nodes.ctl02!.status = 'ha-waiting';
+    engine.cancel(progress, new Map([['ctl01', { ok: true }]]), NOW);
+    expect(progress.groups.first!.phase).toBe('failed');
+    expect(progress.groups.later).toMatchObject({ phase: 'cancelled' });
+    expect(progress.nodes.ctl01!.state).toBe('prepared');
+    expect(progress.nodes.ctl02).toMatchObject({ state: 'not started' });
+    expect(progress.nodes.ctl02!.status).toBeUndefined();
   });
 
   it('keeps its promises on random strategies and random node outcomes', () => {

@@ -1,15 +1,18 @@
 /**
- * The rules of a rollout (seed 003, "Process"), as a pure state machine the driver feeds with
- * what the nodes reported. One group runs at a time; a group is ready once every group it
- * depends on has succeeded, and among ready groups the one declared first goes. A group is
- * prepared (its `not started` nodes sent to download) and then deployed (its `prepared` nodes
- * sent to install); each node is kept `not started | prepared | success | failure` and is never
- * sent for a phase twice, also when several groups choose it. After each phase the group's
- * criteria are judged on its full node set, counting what earlier groups did to shared nodes. A
- * failed prepare skips the deploy; the dependents of a failed group fail `due to dependency`;
- * once nothing more can run, the rollout has failed if a critical group failed, else completed.
+ * The rules of a rollout, Shipyard's, as a pure state machine the driver feeds with what the
+ * nodes reported. One group runs at a time, in processing order: stage by stage (Shipyard's
+ * topological generations), declaration order within a stage; a group runs once every group it
+ * depends on has succeeded. A group is prepared (the `not started` nodes it sends are sent to
+ * download) and then deployed (its `prepared` ones sent to install); each node is sent only by
+ * the group the plan gave it to, the first in processing order that chooses it, and is kept
+ * `not started | prepared | success | failure`, each answer recorded as it arrives. After each
+ * phase the group's criteria are judged on its full node set, a node not successful counting
+ * as failed, as Shipyard counts; a group without nodes passes. A failed prepare skips the
+ * deploy; the dependents of a failed group fail `due to dependency`; once nothing more can
+ * run, the rollout has failed if a critical group failed, else completed. A cancel leaves the
+ * groups that had not started `cancelled`.
  */
-import { type RolloutEventName } from '@careen/contracts';
+import { dependencyStages, type RolloutEventName } from '@careen/contracts';
 import { type PlannedGroup } from '../strategies/strategy-plan';
 import { type DeploymentStrategy } from '@careen/contracts';
 import { type PhaseCounts, unmetCriteria } from '../strategies/success-criteria';
@@ -17,7 +20,14 @@ import { type PhaseCounts, unmetCriteria } from '../strategies/success-criteria'
 export const NODE_STATES = ['not started', 'prepared', 'success', 'failure'] as const;
 export type NodeState = (typeof NODE_STATES)[number];
 export type Phase = 'prepare' | 'deploy';
-export const GROUP_PHASES = ['waiting', 'preparing', 'deploying', 'succeeded', 'failed'] as const;
+export const GROUP_PHASES = [
+  'waiting',
+  'preparing',
+  'deploying',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const;
 export type GroupPhase = (typeof GROUP_PHASES)[number];
 
 export interface NodeRun {
@@ -84,12 +94,14 @@ export function initialProgress(plan: readonly PlannedGroup[]): RolloutProgress 
 
 export class RolloutEngine {
   private readonly planned: Map<string, PlannedGroup>;
+  private readonly order: string[];
 
   constructor(
     private readonly strategy: DeploymentStrategy,
     plan: readonly PlannedGroup[],
   ) {
     this.planned = new Map(plan.map((group) => [group.name, group]));
+    this.order = dependencyStages(strategy.groups).flat();
   }
 
   /**
@@ -103,11 +115,13 @@ export class RolloutEngine {
       return this.send(progress, underWay.group, underWay.phase, now);
     }
     this.failBlocked(progress, now, events);
-    const ready = this.strategy.groups.find(
-      (group) =>
-        progress.groups[group.name]!.phase === 'waiting' &&
-        group.depends_on.every((dependency) => progress.groups[dependency]!.phase === 'succeeded'),
-    );
+    const ready = this.order
+      .map((name) => this.strategyGroup(name))
+      .find(
+        (group) =>
+          progress.groups[group.name]!.phase === 'waiting' &&
+          group.depends_on.every((dependency) => progress.groups[dependency]!.phase === 'succeeded'),
+      );
     if (ready) {
       Object.assign(progress.groups[ready.name]!, { phase: 'preparing', startedAt: now.toISOString() });
       progress.current = ready.name;
@@ -156,7 +170,7 @@ export class RolloutEngine {
     this.settle(progress, underWay.sent ?? [], phase, outcomes, at, true);
     const unmet = unmetCriteria(
       this.strategyGroup(name).success_criteria,
-      this.counts(progress, name, phase),
+      this.judged(progress, name, phase),
     );
     if (unmet.length > 0) {
       const reason = `${phase} did not meet the success criteria: ${unmet.join('; ')}`;
@@ -172,8 +186,27 @@ export class RolloutEngine {
   }
 
   /**
+   * One node's answer to the phase under way, recorded as it arrives so that the report shows
+   * it at once; the group is judged only once every node sent has answered. A node not sent in
+   * that phase, or already answered, is left as it is.
+   */
+  recordAnswer(progress: RolloutProgress, node: string, outcome: NodeOutcome, now: Date): boolean {
+    const underWay = phaseUnderWay(progress);
+    if (!underWay?.sent?.includes(node)) return false;
+    return this.settle(
+      progress,
+      [node],
+      underWay.phase,
+      new Map([[node, outcome]]),
+      now.toISOString(),
+      false,
+    );
+  }
+
+  /**
    * The rollout is cancelled: the nodes of the phase under way that answered keep what they
-   * reported, the others stay as they were, and the group fails.
+   * reported, the others stay as they were without the status of a policy now gone, the group
+   * under way fails and the groups that had not started are cancelled.
    */
   cancel(
     progress: RolloutProgress,
@@ -182,14 +215,21 @@ export class RolloutEngine {
     events: RolloutEvent[] = [],
   ): void {
     const underWay = phaseUnderWay(progress);
-    if (!underWay) return;
-    const { group: name, phase } = underWay;
-    this.settle(progress, underWay.sent ?? [], phase, outcomes, now.toISOString(), false);
-    this.fail(progress, name, `the rollout was cancelled during its ${phase}`, now, events);
-    progress.current = null;
+    if (underWay) {
+      const { group: name, phase } = underWay;
+      this.settle(progress, underWay.sent ?? [], phase, outcomes, now.toISOString(), false);
+      const wanted = waitingFor(phase);
+      for (const node of underWay.sent ?? [])
+        if (progress.nodes[node]!.state === wanted) delete progress.nodes[node]!.status;
+      this.fail(progress, name, `the rollout was cancelled during its ${phase}`, now, events);
+      progress.current = null;
+    }
+    for (const run of Object.values(progress.groups))
+      if (run.phase === 'waiting')
+        Object.assign(run, { phase: 'cancelled', reason: 'the rollout was cancelled before it started' });
   }
 
-  /** The group's nodes counted for its criteria after `phase`. */
+  /** The group's nodes after `phase`: how many, how many did it, how many failed outright. */
   counts(progress: RolloutProgress, name: string, phase: Phase): PhaseCounts {
     const nodes = this.planned.get(name)!.nodes.map((node) => progress.nodes[node]!.state);
     const succeeded: NodeState[] = phase === 'prepare' ? ['prepared', 'success'] : ['success'];
@@ -200,9 +240,20 @@ export class RolloutEngine {
     };
   }
 
+  /**
+   * The counts the criteria judge, as Shipyard counts them: every node of the group that did
+   * not finish the phase counts as failed, also one another group sends and never got to.
+   */
+  judged(progress: RolloutProgress, name: string, phase: Phase): PhaseCounts {
+    const counts = this.counts(progress, name, phase);
+    return { ...counts, failed: counts.total - counts.successful };
+  }
+
   private send(progress: RolloutProgress, name: string, phase: Phase, now: Date): NextStep {
-    const wanted: NodeState = phase === 'prepare' ? 'not started' : 'prepared';
-    const nodes = this.planned.get(name)!.nodes.filter((node) => progress.nodes[node]!.state === wanted);
+    const wanted = waitingFor(phase);
+    const planned = this.planned.get(name)!;
+    // A plan stored before groups were given their own nodes: each sends what it chooses.
+    const nodes = (planned.sends ?? planned.nodes).filter((node) => progress.nodes[node]!.state === wanted);
     progress.groups[name]!.sent[phase] = nodes;
     for (const node of nodes) {
       const run = progress.nodes[node]!;
@@ -212,7 +263,10 @@ export class RolloutEngine {
     return { kind: 'send', group: name, phase, nodes };
   }
 
-  /** Records the answers of `nodes`; unanswered ones fail when `unansweredFail`, else stay as they were. */
+  /**
+   * Records the answers of `nodes` that have not answered the phase yet; unanswered ones fail
+   * when `unansweredFail`, else stay as they were. True when any node changed.
+   */
   private settle(
     progress: RolloutProgress,
     nodes: readonly string[],
@@ -220,12 +274,15 @@ export class RolloutEngine {
     outcomes: ReadonlyMap<string, NodeOutcome>,
     at: string,
     unansweredFail: boolean,
-  ): void {
+  ): boolean {
+    let changed = false;
     for (const node of nodes) {
       const run = progress.nodes[node]!;
+      if (run.state !== waitingFor(phase)) continue;
       const outcome =
         outcomes.get(node) ?? (unansweredFail ? { ok: false, error: 'no outcome reported' } : undefined);
       if (!outcome) continue;
+      changed = true;
       if (outcome.ok) {
         run.state = phase === 'prepare' ? 'prepared' : 'success';
         delete run.error;
@@ -233,6 +290,7 @@ export class RolloutEngine {
         else run.finishedAt = at;
       } else Object.assign(run, { state: 'failure', error: outcome.error, finishedAt: at });
     }
+    return changed;
   }
 
   /** Fails every waiting group with a failed dependency, and their dependents in turn. */
@@ -264,3 +322,6 @@ export class RolloutEngine {
     return this.strategy.groups.find((group) => group.name === name)!;
   }
 }
+
+/** The state a node sent for `phase` is in until it answers. */
+const waitingFor = (phase: Phase): NodeState => (phase === 'prepare' ? 'not started' : 'prepared');

@@ -10,6 +10,8 @@ export interface GroupReport {
   reason: string | null;
   ha_groups: string[];
   nodes: number;
+  /** Nodes of the group prepared and not yet deployed: a prepare's progress. */
+  prepared: number;
   successful: number;
   failed: number;
   started_at: string | null;
@@ -39,6 +41,8 @@ export interface RolloutView {
   phase_timeout_seconds: number;
   stages: string[][];
   counts: Record<'nodes' | NodeState, number>;
+  /** What the plan warned of when the rollout started (groups without nodes, nodes held). */
+  warnings: string[];
   groups: GroupReport[];
   nodes?: NodeReport[];
   created_by: string;
@@ -65,9 +69,11 @@ export function rolloutView(record: RolloutRecord, withNodes = true): RolloutVie
     phase_timeout_seconds: record.phaseTimeoutSeconds,
     stages: record.plan.stages,
     counts,
+    warnings: record.plan.warnings ?? [],
     groups: record.plan.groups.map((group) => {
       const run = progress.groups[group.name]!;
       const judged = engine.counts(progress, group.name, 'deploy');
+      const prepared = group.nodes.filter((node) => progress.nodes[node]!.state === 'prepared').length;
       return {
         name: group.name,
         critical: group.critical,
@@ -76,6 +82,7 @@ export function rolloutView(record: RolloutRecord, withNodes = true): RolloutVie
         reason: run.reason ?? null,
         ha_groups: group.ha_groups,
         nodes: judged.total,
+        prepared,
         successful: judged.successful,
         failed: judged.failed,
         started_at: run.startedAt ?? null,

@@ -47,7 +47,8 @@ export class Rollouts {
     const strategy = await this.strategies.get(org, request.strategy, request.strategy_version);
     if (!strategy) throw unknownStrategy(request.strategy, request.strategy_version);
     if (!(await this.fleet.packageExists(request.version))) throw packageNotFound(request.version);
-    const plan = planStrategy(strategy.document, await this.fleet.nodes(org));
+    const [nodes, held] = await Promise.all([this.fleet.nodes(org), this.fleet.upgradingPolicies(org)]);
+    const plan = planStrategy(strategy.document, nodes, held);
     const now = new Date();
     const record: RolloutRecord = {
       id: randomUUID(),

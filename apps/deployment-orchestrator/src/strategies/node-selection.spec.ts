@@ -30,7 +30,7 @@ const fleet = [
 ];
 const ids = (selectors: NodeSelector[]) => selectNodes(selectors, fleet).map((each) => each.id);
 
-describe('choosing nodes by selectors (seed 003)', () => {
+describe('choosing nodes by selectors', () => {
   it("intersects a selector's criteria and unites the selectors, as the seed's example", () => {
     expect(
       ids([
@@ -40,10 +40,17 @@ describe('choosing nodes by selectors (seed 003)', () => {
     ).toEqual(['node01', 'node04']);
   });
 
-  it('ignores empty criteria, and chooses every node without selectors or with an empty one', () => {
+  it('ignores empty criteria, and chooses every node without selectors or with only empty ones', () => {
     expect(ids([selector({ node_tags: ['control'], node_names: [] })])).toEqual(['node01', 'node02']);
     expect(ids([])).toHaveLength(5);
-    expect(ids([selector({}), selector({ node_names: ['node01'] })])).toHaveLength(5);
+    expect(ids([selector({ node_tags: [] })])).toHaveLength(5);
+  });
+
+  it("drops a selector without criteria from a union with others, as Shipyard's node lookup does", () => {
+    expect(ids([selector({ node_tags: [] }), selector({ node_tags: ['control'] })])).toEqual([
+      'node01',
+      'node02',
+    ]);
   });
 
   it('matches a label by key and value, and a rack only on nodes that have one', () => {

@@ -1,10 +1,11 @@
 /**
- * Which nodes a group's selectors choose, exactly as Shipyard defines it: within a selector the
+ * Which nodes a group's selectors choose, as Shipyard's node lookup does: within a selector the
  * criteria intersect (a node matches a criterion when it has any of the names, tags, labels or
- * racks listed), across selectors the matches unite, an omitted or empty criterion is ignored,
- * and no selectors, or a selector without criteria, choose every node.
+ * racks listed), across selectors the matches unite, and an omitted or empty criterion is
+ * ignored. A selector without criteria is dropped from a union with others (choosing every node
+ * by accident is the dangerous reading); no selectors, or only such selectors, choose every node.
  */
-import { type NodeSelector } from '@careen/contracts';
+import { type NodeSelector, selectsEveryNode } from '@careen/contracts';
 
 /** What selectors look at, as the exchange records a node. */
 export interface SelectableNode {
@@ -19,8 +20,9 @@ export function selectNodes<N extends SelectableNode>(
   selectors: readonly NodeSelector[],
   nodes: readonly N[],
 ): N[] {
-  if (selectors.length === 0) return [...nodes];
-  return nodes.filter((node) => selectors.some((selector) => matches(selector, node)));
+  const narrowing = selectors.filter((selector) => !selectsEveryNode(selector));
+  if (narrowing.length === 0) return [...nodes];
+  return nodes.filter((node) => narrowing.some((selector) => matches(selector, node)));
 }
 
 function matches(selector: NodeSelector, node: SelectableNode): boolean {

@@ -1,4 +1,5 @@
 import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { type StrategyProblem } from '@careen/contracts';
 import { IdentifierPipe, YAML_MEDIA_TYPES } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -60,7 +61,7 @@ export class StrategiesController {
     @CurrentPrincipal() actor: Principal,
     @Query() query: OrgQuery,
     @Body() body: unknown,
-  ): Promise<StrategyView & { created: boolean }> {
+  ): Promise<StrategyView & { created: boolean; warnings: StrategyProblem[] }> {
     const org = query.org ?? actor.org;
     assertAccess(actor, { roles: ['orgAdmin'], org });
     return this.strategies.publish(org, principalId(actor), body);

@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { type FleetGateway } from '../fleet/fleet-gateway';
 import { invalidStrategy, malformedYaml, noStrategyInBody, strategyNotFound } from '../orchestrator.errors';
-import { readStrategy } from '@careen/contracts';
+import { readStrategy, type StrategyProblem, yamlErrorMessage } from '@careen/contracts';
 import { planStrategy, type StrategyPlan } from './strategy-plan';
 import { type StoredStrategy, type StrategyStore } from './strategy-store';
 import { strategyView, type StrategyView } from './strategy-view';
@@ -17,12 +17,16 @@ export class Strategies {
     private readonly fleet: FleetGateway,
   ) {}
 
-  async publish(org: string, actor: string, body: unknown): Promise<StrategyView & { created: boolean }> {
+  async publish(
+    org: string,
+    actor: string,
+    body: unknown,
+  ): Promise<StrategyView & { created: boolean; warnings: StrategyProblem[] }> {
     if (body === undefined) throw noStrategyInBody();
     const reading = readStrategy(typeof body === 'string' ? parseYaml(body) : body);
     if ('problems' in reading) throw invalidStrategy(reading.problems);
     const { stored, created } = await this.store.publish(org, reading.strategy, actor);
-    return { ...strategyView(stored), created };
+    return { ...strategyView(stored), created, warnings: reading.warnings };
   }
 
   async list(org: string): Promise<StrategyView[]> {
@@ -36,7 +40,8 @@ export class Strategies {
   /** The strategy over the org's nodes as they are now: nothing is sent. */
   async plan(org: string, name: string, version?: number): Promise<StrategyPlan & { version: number }> {
     const stored = await this.found(org, name, version);
-    return { ...planStrategy(stored.document, await this.fleet.nodes(org)), version: stored.version };
+    const [nodes, held] = await Promise.all([this.fleet.nodes(org), this.fleet.upgradingPolicies(org)]);
+    return { ...planStrategy(stored.document, nodes, held), version: stored.version };
   }
 
   private async found(org: string, name: string, version?: number): Promise<StoredStrategy> {
@@ -50,6 +55,6 @@ function parseYaml(text: string): unknown {
   try {
     return parse(text, { maxAliasCount: 100 });
   } catch (error) {
-    throw malformedYaml((error as Error).message.split('\n')[0]!);
+    throw malformedYaml(yamlErrorMessage(error, text));
   }
 }

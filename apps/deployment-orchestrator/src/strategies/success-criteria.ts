@@ -1,7 +1,7 @@
 /**
- * A group's success criteria judged on its full node set after a phase (seed 003): every
- * criterion given must hold; none given, the group succeeds whatever happened. An empty group
- * counts as 100 % successful, yet still has 0 successful nodes for `minimum_successful_nodes`.
+ * A group's success criteria judged on its full node set after a phase, as Shipyard judges
+ * them: every criterion given must hold; none given, or a group without nodes, the group
+ * succeeds whatever happened (a plan warns of a group that chooses no node).
  */
 import { type SuccessCriteria } from '@careen/contracts';
 
@@ -13,11 +13,11 @@ export interface PhaseCounts {
 
 /** The criteria not met, each said in words; empty when the group passes. */
 export function unmetCriteria(criteria: SuccessCriteria | undefined, counts: PhaseCounts): string[] {
-  if (!criteria) return [];
+  if (!criteria || counts.total === 0) return [];
   const unmet: string[] = [];
   const { percent_successful_nodes: percent, minimum_successful_nodes: minimum } = criteria;
   const { maximum_failed_nodes: maximum } = criteria;
-  const share = counts.total === 0 ? 100 : (counts.successful / counts.total) * 100;
+  const share = (counts.successful / counts.total) * 100;
   if (percent !== undefined && share < percent)
     unmet.push(`${round(share)} % of its nodes succeeded, ${percent} % needed`);
   if (minimum !== undefined && counts.successful < minimum)
@@ -30,7 +30,7 @@ export function unmetCriteria(criteria: SuccessCriteria | undefined, counts: Pha
 /** Why the criteria cannot pass on a group of `size` nodes whatever happens, if they cannot. */
 export function impossibleCriteria(criteria: SuccessCriteria | undefined, size: number): string | undefined {
   const minimum = criteria?.minimum_successful_nodes;
-  if (minimum !== undefined && minimum > size)
+  if (minimum !== undefined && size > 0 && minimum > size)
     return `minimum_successful_nodes ${minimum} is more than the group's ${size} node(s)`;
   return undefined;
 }

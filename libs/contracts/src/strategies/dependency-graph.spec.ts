@@ -28,4 +28,18 @@ describe('the groups’ dependencies', () => {
       ]),
     ).toEqual(['a', 'b', 'a']);
   });
+
+  it("orders a stage as Shipyard's networkx does: by when a group's last dependency ran", () => {
+    expect(
+      dependencyStages([
+        { name: 'a', depends_on: [] },
+        { name: 'b', depends_on: [] },
+        { name: 'late', depends_on: ['b'] },
+        { name: 'early', depends_on: ['a'] },
+      ]),
+    ).toEqual([
+      ['a', 'b'],
+      ['early', 'late'],
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * The groups' `depends_on` relation: its cycles, named group by group, and the stages in which
- * the groups may run (a group's stage is one past the latest stage among its dependencies, so
- * every group of a stage may run once the stages before it have succeeded).
+ * the groups run (a group's stage is one past the latest stage among its dependencies, so every
+ * group of a stage may run once the stages before it have ended).
  */
 interface Dependent {
   name: string;
@@ -36,18 +36,29 @@ export function findCycle(groups: readonly Dependent[]): string[] | undefined {
   return undefined;
 }
 
-/** The groups' names stage by stage, in declaration order within a stage; the graph must be acyclic. */
+/**
+ * The groups' names stage by stage, in Shipyard's processing order (networkx's topological
+ * generations): the first stage holds the groups without dependencies in declaration order;
+ * each later one the groups whose last dependency was in the stage before, in the order that
+ * stage's groups and then their dependents were declared. The graph must be acyclic.
+ */
 export function dependencyStages(groups: readonly Dependent[]): string[][] {
-  const dependsOn = new Map(groups.map((group) => [group.name, group.depends_on]));
-  const stageOf = new Map<string, number>();
-  const stage = (name: string): number => {
-    const known = stageOf.get(name);
-    if (known !== undefined) return known;
-    const found = Math.max(-1, ...(dependsOn.get(name) ?? []).map(stage)) + 1;
-    stageOf.set(name, found);
-    return found;
-  };
+  const waitingOn = new Map(groups.map((group) => [group.name, new Set(group.depends_on).size]));
+  const dependents = new Map<string, string[]>(groups.map((group) => [group.name, []]));
+  for (const group of groups)
+    for (const dependency of new Set(group.depends_on)) dependents.get(dependency)?.push(group.name);
   const stages: string[][] = [];
-  for (const group of groups) (stages[stage(group.name)] ??= []).push(group.name);
+  let stage = groups.filter((group) => waitingOn.get(group.name) === 0).map((group) => group.name);
+  while (stage.length > 0) {
+    stages.push(stage);
+    const next: string[] = [];
+    for (const name of stage)
+      for (const dependent of dependents.get(name) ?? []) {
+        const left = waitingOn.get(dependent)! - 1;
+        waitingOn.set(dependent, left);
+        if (left === 0) next.push(dependent);
+      }
+    stage = next;
+  }
   return stages;
 }

@@ -40,10 +40,10 @@ describe('reading a deployment strategy', () => {
     });
   });
 
-  it('takes the short form, and labels as Shipyard writes them or as key=value', () => {
+  it('takes the short form, and labels as Shipyard writes them (key:value), as key: value or as key=value', () => {
     const reading = readStrategy({
       name: 'edge',
-      groups: [group('a', { selectors: [{ node_labels: [{ zone: 'eu-1' }, 'tier=gold'] }, {}] })],
+      groups: [group('a', { selectors: [{ node_labels: ['rack: r1', { zone: 'eu-1' }, 'tier=gold'] }] })],
     });
     expect(reading).toEqual({
       strategy: {
@@ -56,14 +56,62 @@ describe('reading a deployment strategy', () => {
                 node_names: [],
                 node_tags: [],
                 rack_names: [],
-                node_labels: [{ zone: 'eu-1' }, { tier: 'gold' }],
+                node_labels: [{ rack: 'r1' }, { zone: 'eu-1' }, { tier: 'gold' }],
               },
-              { node_names: [], node_tags: [], rack_names: [], node_labels: [] },
             ],
           },
         ],
       },
+      warnings: [],
     });
+  });
+
+  it("accepts what Shipyard's schema accepts, warning of keys no one reads, no groups and ignored selectors", () => {
+    const reading = readStrategy({
+      schema: 'shipyard/DeploymentStrategy/v1',
+      metadata: { name: 'lenient' },
+      data: {
+        groups: [group('a', { colour: 'red', selectors: [{ node_tags: [] }, { node_tags: ['control'] }] })],
+        extra: true,
+      },
+    });
+    if (!('strategy' in reading)) throw new Error(JSON.stringify(reading.problems));
+    expect(reading.strategy.groups[0]!.selectors).toHaveLength(2);
+    expect(reading.warnings).toEqual([
+      { path: 'data.extra', problem: expect.stringContaining('ignored') },
+      { path: 'data.groups[0].colour', problem: expect.stringContaining('ignored') },
+      {
+        path: 'data.groups[0].selectors[0]',
+        problem: expect.stringContaining('ignored beside other selectors'),
+      },
+    ]);
+    const empty = readStrategy({ name: 'nothing', groups: [] });
+    expect(empty).toEqual({
+      strategy: { name: 'nothing', groups: [] },
+      warnings: [{ path: 'groups', problem: 'no groups: a rollout of this strategy sends nothing' }],
+    });
+    const alone = readStrategy({ name: 'all', groups: [group('a', { selectors: [{ node_tags: [] }] })] });
+    expect(alone).toMatchObject({ warnings: [] });
+  });
+
+  it("refuses what Shipyard's schema refuses: empty criteria, a selector of no field, a fractional percentage", () => {
+    expect(
+      problemsOf({
+        name: 's',
+        groups: [
+          group('a', { success_criteria: {} }),
+          group('b', { selectors: [{}] }),
+          group('c', { success_criteria: { percent_successful_nodes: 50.5 } }),
+        ],
+      }),
+    ).toEqual([
+      { path: 'groups[0].success_criteria', problem: expect.stringContaining('at least one of') },
+      { path: 'groups[1].selectors[0]', problem: expect.stringContaining('at least one of node_names') },
+      {
+        path: 'groups[2].success_criteria.percent_successful_nodes',
+        problem: 'must be a whole number from 0 to 100',
+      },
+    ]);
   });
 
   it('lists every problem at once, each with its path', () => {
@@ -72,23 +120,20 @@ describe('reading a deployment strategy', () => {
       metadata: { name: 'bad' },
       data: {
         groups: [
-          { name: 'a', depends_on: ['ghost'], selectors: [], colour: 'red' },
+          { name: 'a', depends_on: ['ghost'], selectors: [] },
           group('b', { success_criteria: { percent_successful_nodes: 120, maximum_failed_nodes: -1 } }),
           group('b'),
           { name: 'c', critical: 'yes', selectors: [{ node_tags: 'edge', zone: ['x'] }] },
         ],
-        extra: true,
       },
     });
     expect(problems).toEqual(
       expect.arrayContaining([
-        { path: 'data.extra', problem: 'unknown field' },
-        { path: 'data.groups[0].colour', problem: 'unknown field' },
         { path: 'data.groups[0].critical', problem: 'required: true or false' },
         { path: 'data.groups[0].depends_on[0]', problem: 'unknown group "ghost"' },
         {
           path: 'data.groups[1].success_criteria.percent_successful_nodes',
-          problem: 'must be a number from 0 to 100',
+          problem: 'must be a whole number from 0 to 100',
         },
         {
           path: 'data.groups[1].success_criteria.maximum_failed_nodes',
@@ -122,6 +167,24 @@ describe('reading a deployment strategy', () => {
     ]);
   });
 
+  it('names an unknown dependency and every cycle together', () => {
+    expect(
+      problemsOf({
+        name: 's',
+        groups: [
+          group('a', { depends_on: ['b', 'ghost'] }),
+          group('b', { depends_on: ['a'] }),
+          group('c', { depends_on: ['d'] }),
+          group('d', { depends_on: ['c'] }),
+        ],
+      }),
+    ).toEqual([
+      { path: 'groups[0].depends_on[1]', problem: 'unknown group "ghost"' },
+      { path: 'groups', problem: 'dependency cycle: a → b → a (each depends on the next)' },
+      { path: 'groups', problem: 'dependency cycle: c → d → c (each depends on the next)' },
+    ]);
+  });
+
   it('refuses what is not a strategy at all', () => {
     expect(problemsOf('groups: []')).toEqual([
       { path: '', problem: 'a strategy must be an object (a Shipyard document, or {name, groups})' },
@@ -129,7 +192,7 @@ describe('reading a deployment strategy', () => {
     expect(problemsOf({ schema: 'shipyard/Other/v1', metadata: {}, data: { groups: [] } })).toEqual([
       { path: 'schema', problem: 'must be "shipyard/DeploymentStrategy/v1"' },
       { path: 'metadata.name', problem: expect.stringContaining("required: the strategy's name") },
-      { path: 'data.groups', problem: 'required: a list of at least one group' },
     ]);
+    expect(problemsOf({ name: 's' })).toEqual([{ path: 'groups', problem: 'required: a list of groups' }]);
   });
 });

@@ -17,6 +17,7 @@ const PHASE_TONES: Record<string, string> = {
   deploying: 'busy',
   succeeded: 'good',
   failed: 'bad',
+  cancelled: 'warn',
 };
 
 export function DependencyGraph({ stages, groups }: { stages: string[][]; groups: GraphGroupState[] }) {

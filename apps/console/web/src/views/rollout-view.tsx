@@ -86,6 +86,13 @@ export function RolloutView({ rollout: id }: { rollout: string }) {
               )}
             </div>
           )}
+          {rollout.warnings.length > 0 && (
+            <ul className="notice" aria-label="warnings when it started">
+              {rollout.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          )}
           <DependencyGraph stages={rollout.stages} groups={rollout.groups} />
           <h2>Groups</h2>
           <div className="table-scroll">
@@ -117,6 +124,7 @@ export function RolloutView({ rollout: id }: { rollout: string }) {
                         aria-label={`${group.name} progress`}
                       />{' '}
                       {group.successful}/{group.nodes}
+                      {group.prepared > 0 && <span className="muted"> ({group.prepared} prepared)</span>}
                       {group.failed > 0 && <span className="bad-text"> ({group.failed} failed)</span>}
                     </td>
                     <td>{group.depends_on.join(', ') || '–'}</td>

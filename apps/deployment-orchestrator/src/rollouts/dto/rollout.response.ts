@@ -15,6 +15,7 @@ export class RolloutGroupResponse implements GroupReport {
   reason!: string | null;
   @ApiProperty({ type: [String] }) ha_groups!: string[];
   @ApiProperty({ type: 'integer', description: "the group's nodes" }) nodes!: number;
+  @ApiProperty({ type: 'integer', description: 'of them, prepared and not yet deployed' }) prepared!: number;
   @ApiProperty({ type: 'integer', description: 'of them, deployed successfully' }) successful!: number;
   @ApiProperty({ type: 'integer' }) failed!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) started_at!: string | null;
@@ -62,6 +63,12 @@ export class RolloutSummaryResponse implements Omit<RolloutView, 'nodes'> {
   @ApiProperty({ type: 'integer' }) phase_timeout_seconds!: number;
   @ApiProperty({ ...STAGES, description: 'group names stage by stage' }) stages!: string[][];
   @ApiProperty({ type: RolloutCountsResponse }) counts!: RolloutCountsResponse;
+  @ApiProperty({
+    type: [String],
+    description:
+      'what its plan warned of when it started: groups without nodes, nodes another policy upgrades',
+  })
+  warnings!: string[];
   @ApiProperty({ type: [RolloutGroupResponse] }) groups!: RolloutGroupResponse[];
   @ApiProperty() created_by!: string;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
