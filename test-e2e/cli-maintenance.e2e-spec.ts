@@ -77,7 +77,7 @@ describe('careen maintenance', () => {
     expect(watched.output).toContain('hosts 2/2 done');
 
     const listed = await careen(['maintenance', 'list']);
-    expect(listed.output).toMatch(new RegExp(`^${id} +MAINTENANCE_DONE +2/2 +manual`, 'm'));
+    expect(listed.output).toMatch(new RegExp(`^${id} +MAINTENANCE_DONE +2/2 done +manual`, 'm'));
     const shown = await careen(['maintenance', 'show', id]);
     expect(shown.output).toMatch(/sent +admin IN_MAINTENANCE s1/);
   });

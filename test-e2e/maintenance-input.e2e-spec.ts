@@ -63,6 +63,16 @@ describe('maintenance sessions: what is refused', () => {
     ['an unknown field', { hosts: ['h1'], colour: 'red' }, 'property colour should not exist'],
     ['a bad host action', { hosts: ['h1'], host_action: 'reboot' }, 'host_action.kind: kind must be one of'],
     ['an upgrade without a version', { hosts: ['h1'], host_action: 'agent-upgrade' }, 'host_action.version'],
+    [
+      'seconds for a manual host action',
+      { hosts: ['h1'], host_action: { kind: 'manual', seconds: 5 } },
+      'host_action.seconds: the manual host action takes no seconds (only simulated does)',
+    ],
+    [
+      'a version for a simulated host action',
+      { hosts: ['h1'], host_action: { kind: 'simulated', version: '2.0.0' } },
+      'host_action.version: the simulated host action takes no version (only agent-upgrade does)',
+    ],
     ['a wrong type', { hosts: 'h1' }, 'hosts must be an array'],
     [
       'both actions_at and maintenance_at',

@@ -8,7 +8,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
 import { serviceBaseUrl } from '../http/service-url';
 import { type Column } from '../output/output';
-import { FINISHED_SESSION_STATES, renderSession } from '../watch/maintenance-screen';
+import { sessionChangeLines } from '../watch/change-lines';
+import { describeHostAction, FINISHED_SESSION_STATES, renderSession } from '../watch/maintenance-screen';
 import { since } from '../watch/rollout-screen';
 import { watchLive } from '../watch/watch-live';
 import { type CliServices, serviceCommandContext } from './command-context';
@@ -20,6 +21,7 @@ const SETTING = '--maintenance-url or CAREEN_MAINTENANCE_URL';
 
 type Schemas = MaintenanceSession.components['schemas'];
 type SessionRequest = Schemas['CreateSessionDto'];
+type HostAction = Schemas['HostActionDto'];
 
 interface StartOptions {
   file?: string;
@@ -41,11 +43,7 @@ interface StartOptions {
 const SESSION_COLUMNS: readonly Column<Schemas['SessionResponse']>[] = [
   { header: 'SESSION', value: (session) => session.session_id },
   { header: 'STATE', value: (session) => `${session.state}${session.paused ? ' (paused)' : ''}` },
-  {
-    header: 'HOSTS',
-    value: (session) =>
-      `${session.hosts.filter((host) => host.phase === 'done').length}/${session.hosts.length}`,
-  },
+  { header: 'HOSTS', value: (session) => session.hosts_summary },
   { header: 'HOST ACTION', value: (session) => session.host_action.kind },
   { header: 'CREATED', value: (session) => session.created_at },
 ];
@@ -79,12 +77,8 @@ export async function sessionRequest(options: StartOptions): Promise<SessionRequ
     ...(options.haGroup ? { ha_groups: parseMembers(options.haGroup) } : {}),
   };
   if (Object.keys(selector).length > 0) body.selector = selector;
-  if (options.hostAction !== undefined)
-    body.host_action = {
-      kind: options.hostAction,
-      ...(options.seconds !== undefined ? { seconds: options.seconds } : {}),
-      ...(options.agentVersion !== undefined ? { version: options.agentVersion } : {}),
-    };
+  if (options.hostAction !== undefined || options.seconds !== undefined || options.agentVersion !== undefined)
+    body.host_action = hostAction(options, body.host_action);
   if (options.actionsAt !== undefined) body.actions_at = options.actionsAt;
   if (options.replyTimeout !== undefined) body.reply_timeout_seconds = options.replyTimeout;
   if (options.replyTimeoutPolicy !== undefined) body.reply_timeout_policy = options.replyTimeoutPolicy;
@@ -93,6 +87,27 @@ export async function sessionRequest(options: StartOptions): Promise<SessionRequ
   if (body.hosts === undefined && body.selector === undefined)
     throw new CliError('say which hosts: --hosts, or --label, --rack or --ha-group (or a --file that does)');
   return body;
+}
+
+/** The flags each host action takes beside --host-action; any other is refused, not dropped. */
+const HOST_ACTION_FLAGS = {
+  seconds: ['--seconds', 'simulated'],
+  agentVersion: ['--agent-version', 'agent-upgrade'],
+} as const;
+
+/** The host action of the options, over the file's (a kind name or an object); manual by default. */
+function hostAction(options: StartOptions, fromFile: SessionRequest['host_action'] | string | undefined) {
+  const file = typeof fromFile === 'string' ? { kind: fromFile as HostAction['kind'] } : fromFile;
+  const kind = options.hostAction ?? file?.kind ?? 'manual';
+  for (const [option, [flag, takenBy]] of Object.entries(HOST_ACTION_FLAGS))
+    if (options[option as keyof typeof HOST_ACTION_FLAGS] !== undefined && kind !== takenBy)
+      throw new CliError(
+        `${flag} is only for --host-action ${takenBy}; this session's host action would be ${kind}`,
+      );
+  const action: HostAction = { ...(file?.kind === kind ? file : {}), kind };
+  if (options.seconds !== undefined) action.seconds = options.seconds;
+  if (options.agentVersion !== undefined) action.version = options.agentVersion;
+  return action;
 }
 
 export function registerMaintenanceCommands(program: Command, services: CliServices): void {
@@ -138,7 +153,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
       const session = await ask((api) => api.POST('/v1/maintenance', { body }));
       context.printer.result(
         session,
-        `started session ${session.session_id} over ${session.hosts.length} host(s)`,
+        `started session ${session.session_id} over ${session.hosts.length} host(s); ${describeHostAction(session)}`,
       );
     });
 
@@ -188,6 +203,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
           new CliError(`maintenance session ${id} failed: ${session.failure ?? 'no reason given'}`);
         return {
           screen: renderSession(session, services.now()),
+          lines: sessionChangeLines(session),
           value: session,
           outcome: failed || (FINISHED_SESSION_STATES.includes(session.state) ? 'done' : 'running'),
         };
@@ -197,7 +213,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
   for (const [name, description, route] of [
     [
       'pause',
-      'pause a session: nothing more is carried out until it is resumed',
+      'pause a session: no further host is started until it is resumed; hosts under way finish',
       '/v1/maintenance/{session}/pause',
     ],
     ['resume', 'resume a paused session', '/v1/maintenance/{session}/resume'],

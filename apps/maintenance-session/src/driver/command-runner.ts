@@ -11,9 +11,21 @@ import { type ExchangeClient } from '@careen/service';
 import { type WorkflowInput } from '../workflow/workflow.types';
 import { type PendingCommand, type SessionRecord } from '../sessions/session-record';
 import { type SessionStore } from '../sessions/session-store';
+import { type SlotHolderView } from '../sessions/session-view';
+
+/** The holder in the agbot's 409 for a busy HA group (`details.holder`). */
+interface AgbotSlotHolder {
+  node: string;
+  kind: string;
+  managementPolicy?: string | null;
+  grantedAt: string;
+  leaseExpiresAt?: string | null;
+  halted?: boolean;
+}
 
 export type CommandOutcome =
-  { done: true; input?: WorkflowInput; result?: Record<string, unknown> } | { done: false; why: string };
+  | { done: true; input?: WorkflowInput; result?: Record<string, unknown> }
+  | { done: false; why: string; found?: { holder: SlotHolderView } };
 
 export interface CommandRunnerSettings {
   agbotUrl: string;
@@ -72,12 +84,33 @@ export class CommandRunner {
           return { done: true };
       }
     } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && command.kind === 'take-slot') {
+        const holder = await this.slotHolder(record.org, error);
+        return { done: false, why: error.message, ...(holder ? { found: { holder } } : {}) };
+      }
       if (error instanceof ApiError && error.status === 409) return { done: false, why: error.message };
       // A node removed from the exchange meanwhile has nothing left to cordon, release or upgrade.
       if (error instanceof ApiError && error.status === 404 && command.kind !== 'take-slot')
         return { done: true };
       throw error;
     }
+  }
+
+  /** Who the agbot said holds the slot; for a maintenance slot, the open session that holds its node. */
+  private async slotHolder(org: string, refusal: ApiError): Promise<SlotHolderView | undefined> {
+    const holder = (refusal.body?.details as { holder?: AgbotSlotHolder } | undefined)?.holder;
+    if (!holder || typeof holder.node !== 'string') return undefined;
+    return {
+      kind: holder.kind,
+      node: holder.node,
+      management_policy: holder.managementPolicy ?? null,
+      session:
+        holder.kind === 'maintenance' ? ((await this.store.openSessionOf(org, holder.node)) ?? null) : null,
+      since: holder.grantedAt,
+      lease_expires_at: holder.leaseExpiresAt ?? null,
+      halted: holder.halted === true,
+      seen_at: new Date().toISOString(),
+    };
   }
 
   /** Asks for the host's slot again, which renews its lease. */

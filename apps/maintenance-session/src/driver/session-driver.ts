@@ -56,7 +56,7 @@ export class SessionDriver {
     this.loop.wake();
   }
 
-  /** One look at every open session that is not paused; true when anything moved. */
+  /** One look at every open session (a paused one's hosts under way finish); true when anything moved. */
   async pass(): Promise<boolean> {
     let moved = false;
     for (const record of await this.options.store.drivable()) {
@@ -99,7 +99,7 @@ export class SessionDriver {
     for (const pending of chain) {
       const outcome = await this.options.runner.run(record, pending);
       if (!outcome.done) {
-        await this.options.store.commandPutOff(pending.id, outcome.why);
+        await this.options.store.commandPutOff(pending.id, outcome.why, outcome.found);
         break;
       }
       await this.options.steps.commandCarriedOut(pending.id, record.id, outcome.input, outcome.result);

@@ -97,7 +97,8 @@ export class MaintenanceSessions {
 
   async get(id: string, withTimeline = true): Promise<SessionView> {
     const record = await this.find(id);
-    return viewOf(record, withTimeline ? await this.deps.store.readTimeline(id) : undefined);
+    const waits = await this.deps.store.slotWaits([id]);
+    return viewOf(record, withTimeline ? await this.deps.store.readTimeline(id) : undefined, waits.get(id));
   }
 
   /** The session's org, for the caller's access check. */
@@ -106,7 +107,9 @@ export class MaintenanceSessions {
   }
 
   async list(org: string): Promise<SessionView[]> {
-    return (await this.deps.store.list(org, 500)).map((record) => viewOf(record));
+    const records = await this.deps.store.list(org, 500);
+    const waits = await this.deps.store.slotWaits(records.map((record) => record.id));
+    return records.map((record) => viewOf(record, undefined, waits.get(record.id)));
   }
 
   /** Ends the session: hosts under way back in service, slots given back, projects told. */
@@ -118,11 +121,13 @@ export class MaintenanceSessions {
     );
   }
 
+  /** Paused, no further host is started; the hosts under way finish. */
   async setPaused(id: string, paused: boolean): Promise<SessionView> {
-    const record = await this.find(id);
-    if (FINISHED_STATES.includes(record.state)) throw sessionFinished(id, record.state);
-    await this.deps.steps.pause(id, paused);
-    return this.get(id, false);
+    return viewOf(
+      await this.deps.steps.pause(id, paused, (record) =>
+        FINISHED_STATES.includes(record.state) ? sessionFinished(id, record.state) : undefined,
+      ),
+    );
   }
 
   /** A `manual` or `external` host action reported done. */
@@ -252,6 +257,7 @@ export class MaintenanceSessions {
         };
     }
     const hostAction: HostActionSpec = { kind: request.host_action?.kind ?? 'manual' };
+    problems.push(...optionsNotTaken(request.host_action));
     if (request.host_action?.kind === 'simulated') hostAction.seconds = request.host_action.seconds ?? 0;
     if (request.host_action?.kind === 'agent-upgrade') {
       if (!request.host_action.version)
@@ -283,6 +289,18 @@ export class MaintenanceSessions {
       problems,
     };
   }
+}
+
+/** The host action's settings that its kind does not take: refused, rather than left unused. */
+function optionsNotTaken(action: CreateSessionDto['host_action']): PlanProblem[] {
+  if (!action) return [];
+  const takenBy = { seconds: 'simulated', version: 'agent-upgrade' } as const;
+  return (Object.keys(takenBy) as (keyof typeof takenBy)[])
+    .filter((option) => action[option] !== undefined && action.kind !== takenBy[option])
+    .map((option) => ({
+      path: `host_action.${option}`,
+      problem: `the ${action.kind} host action takes no ${option} (only ${takenBy[option]} does)`,
+    }));
 }
 
 /** What the exchange or the agbot answered, as the caller's error: an unknown org, or a 503. */

@@ -77,33 +77,38 @@ export class SessionSteps {
       const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
       if (step.progress === record.progress) return record;
       await this.record(manager, record, step);
-      const finished = FINISHED_STATES.includes(step.progress.state);
       return {
         ...record,
         progress: step.progress,
         state: step.progress.state,
-        paused: record.paused && !finished,
+        paused: step.progress.paused === true,
       };
     });
     this.onStep?.();
     return after;
   }
 
-  async pause(id: string, paused: boolean): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.store.lock(manager, id))) throw sessionNotFound(id);
-      await this.store.setPaused(manager, id, paused);
-      await this.store.timeline(manager, id, [
-        {
-          kind: 'note',
-          project: null,
-          host: null,
-          state: null,
-          detail: { message: paused ? 'paused' : 'resumed' },
-        },
-      ]);
+  /** Pauses or resumes the session; `refuse` decides, with the session locked, whether it may. */
+  async pause(
+    id: string,
+    paused: boolean,
+    refuse: (record: SessionRecord) => Error | undefined,
+  ): Promise<SessionRecord> {
+    return this.apply(id, { kind: paused ? 'pause' : 'resume' }, (record) => {
+      const refusal = refuse(record);
+      if (refusal) return { refuse: refusal };
+      return {
+        notes: [
+          {
+            kind: 'note',
+            project: null,
+            host: null,
+            state: null,
+            detail: { message: paused ? 'session paused' : 'session resumed' },
+          },
+        ],
+      };
     });
-    this.onStep?.();
   }
 
   /** Adds to the timeline outside any step (a refused reply, say). */
@@ -140,9 +145,6 @@ export class SessionSteps {
 
   private async record(manager: EntityManager, record: SessionRecord, step: WorkflowStep): Promise<void> {
     await this.store.saveProgress(manager, record.id, step.progress);
-    // A session that ends (an abort, say) is never left paused: its hosts must be given back.
-    if (record.paused && FINISHED_STATES.includes(step.progress.state))
-      await this.store.setPaused(manager, record.id, false);
     const entries: StepEntry[] = [];
     const driverCommands: DriverCommand[] = [];
     for (const command of step.commands) {

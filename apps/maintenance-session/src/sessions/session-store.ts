@@ -8,6 +8,7 @@ import { type SessionState } from '@careen/contracts';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type SessionProgress } from '../workflow/workflow.types';
 import { hostsInOpenSession } from './maintenance.errors';
+import { type SlotHolderView } from './session-view';
 import {
   type DriverCommand,
   type PendingCommand,
@@ -45,7 +46,8 @@ function toRecord(row: SessionRow): SessionRecord {
     hostAction: row.host_action,
     metadata: row.metadata,
     plan: row.plan,
-    progress: row.progress,
+    // The column is what lists and the driver read; the workflow reads it from the progress.
+    progress: { ...row.progress, paused: row.paused },
     capabilityKey: row.capability_key,
     closedAt: row.closed_at,
   };
@@ -121,26 +123,22 @@ export class SessionStore {
     return rows.map(toRecord);
   }
 
-  /** The sessions the driver moves: not closed, not paused, oldest first. */
+  /**
+   * The sessions the driver moves: not closed, oldest first. Paused ones too: their hosts under
+   * way finish and keep their slots, and the workflow starts no further host while paused.
+   */
   async drivable(): Promise<SessionRecord[]> {
     const rows: SessionRow[] = await this.dataSource.query(
-      `SELECT * FROM ${S}.sessions WHERE closed_at IS NULL AND NOT paused ORDER BY created_at`,
+      `SELECT * FROM ${S}.sessions WHERE closed_at IS NULL ORDER BY created_at`,
     );
     return rows.map(toRecord);
   }
 
   async saveProgress(manager: EntityManager, id: string, progress: SessionProgress): Promise<void> {
     await manager.query(
-      `UPDATE ${S}.sessions SET progress = $2, state = $3, updated_at = now() WHERE id = $1`,
-      [id, JSON.stringify(progress), progress.state],
+      `UPDATE ${S}.sessions SET progress = $2, state = $3, paused = $4, updated_at = now() WHERE id = $1`,
+      [id, JSON.stringify(progress), progress.state, progress.paused === true],
     );
-  }
-
-  async setPaused(manager: EntityManager, id: string, paused: boolean): Promise<void> {
-    await manager.query(`UPDATE ${S}.sessions SET paused = $2, updated_at = now() WHERE id = $1`, [
-      id,
-      paused,
-    ]);
   }
 
   /** A finished session whose commands are all carried out gives its hosts back. */
@@ -232,11 +230,29 @@ export class SessionStore {
     return rows[0]?.result ?? undefined;
   }
 
-  async commandPutOff(id: string, why: string): Promise<void> {
+  /** The command must wait; `found` (who holds a refused slot) replaces what it kept, when given. */
+  async commandPutOff(id: string, why: string, found?: Record<string, unknown>): Promise<void> {
     await this.dataSource.query(
-      `UPDATE ${S}.session_commands SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
-      [id, why],
+      `UPDATE ${S}.session_commands SET attempts = attempts + 1, last_error = $2, result = coalesce($3, result)
+        WHERE id = $1`,
+      [id, why, found ? JSON.stringify(found) : null],
     );
+  }
+
+  /** Per session, per host: who holds the slot its pending take-slot was last refused for. */
+  async slotWaits(sessionIds: readonly string[]): Promise<Map<string, Map<string, SlotHolderView>>> {
+    const rows: { session_id: string; host: string; holder: SlotHolderView }[] = await this.dataSource.query(
+      `SELECT DISTINCT ON (session_id, host) session_id, host, result->'holder' AS holder
+         FROM ${S}.session_commands
+        WHERE session_id = ANY($1) AND done_at IS NULL AND command->>'kind' = 'take-slot'
+          AND result ? 'holder'
+        ORDER BY session_id, host, id DESC`,
+      [sessionIds],
+    );
+    const waits = new Map<string, Map<string, SlotHolderView>>();
+    for (const row of rows)
+      waits.set(row.session_id, (waits.get(row.session_id) ?? new Map()).set(row.host, row.holder));
+    return waits;
   }
 
   async timeline(manager: EntityManager, sessionId: string, entries: readonly Omit<TimelineEntry, 'at'>[]) {

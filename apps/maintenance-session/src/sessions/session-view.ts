@@ -6,7 +6,25 @@ import {
   type SessionState,
 } from '@careen/contracts';
 import { type AskAnswer, type HostPhase } from '../workflow/workflow.types';
+import { countHosts, describeCounts, type HostCounts } from './host-counts';
 import { type SessionRecord, type TimelineEntry } from './session-record';
+
+/** Who holds the HA-group slot a host is waiting for, as the agbot named it when it refused. */
+export interface SlotHolderView {
+  /** `agent-upgrade`, `fleetlock` or `maintenance`. */
+  kind: string;
+  node: string;
+  /** The management policy of an agent upgrade; null for other kinds. */
+  management_policy: string | null;
+  /** The open maintenance session that holds the node, for a maintenance slot. */
+  session: string | null;
+  /** When the holder was granted the slot. */
+  since: string;
+  lease_expires_at: string | null;
+  halted: boolean;
+  /** When the agbot last refused the slot. */
+  seen_at: string;
+}
 
 export interface SessionView {
   session_id: string;
@@ -22,7 +40,20 @@ export interface SessionView {
   host_action: SessionRecord['hostAction'];
   max_parallel_hosts: number;
   metadata: Record<string, unknown>;
-  hosts: { host: string; ha_group: string | null; phase: HostPhase; since: string; reason: string | null }[];
+  counts: HostCounts;
+  /** The counts in words, as the CLI and the console show them. */
+  hosts_summary: string;
+  hosts: {
+    host: string;
+    ha_group: string | null;
+    phase: HostPhase;
+    since: string;
+    reason: string | null;
+    /** `interrupted`: the phase it was in when the session ended. */
+    interrupted_in: HostPhase | null;
+    /** `slot`: who holds the slot it waits for, once the agbot refused it. */
+    waiting_for: SlotHolderView | null;
+  }[];
   projects: {
     project_id: string;
     subscribed: boolean;
@@ -46,11 +77,17 @@ export interface SessionView {
     host: string | null;
     state: string | null;
     detail: Record<string, unknown>;
+    summary: string;
   }[];
 }
 
-export function viewOf(record: SessionRecord, timeline?: readonly TimelineEntry[]): SessionView {
+export function viewOf(
+  record: SessionRecord,
+  timeline?: readonly TimelineEntry[],
+  slotWaits: ReadonlyMap<string, SlotHolderView> = new Map(),
+): SessionView {
   const { plan, progress } = record;
+  const counts = countHosts(plan.hosts.map((host) => progress.hosts[host.id]!.phase));
   return {
     session_id: record.id,
     org: record.org,
@@ -65,6 +102,8 @@ export function viewOf(record: SessionRecord, timeline?: readonly TimelineEntry[
     host_action: record.hostAction,
     max_parallel_hosts: plan.maxParallelHosts,
     metadata: record.metadata,
+    counts,
+    hosts_summary: describeCounts(counts),
     hosts: plan.hosts.map((host) => {
       const state = progress.hosts[host.id]!;
       return {
@@ -73,6 +112,8 @@ export function viewOf(record: SessionRecord, timeline?: readonly TimelineEntry[
         phase: state.phase,
         since: state.since,
         reason: state.reason ?? null,
+        interrupted_in: state.interruptedIn ?? null,
+        waiting_for: state.phase === 'slot' ? (slotWaits.get(host.id) ?? null) : null,
       };
     }),
     projects: plan.projects.map((project) => ({
@@ -104,8 +145,24 @@ export function viewOf(record: SessionRecord, timeline?: readonly TimelineEntry[
             host: entry.host,
             state: entry.state,
             detail: entry.detail,
+            summary: summaryOf(entry),
           })),
         }
       : {}),
   };
+}
+
+/**
+ * A timeline entry in words, as the CLI and the console print it: the state sent or received,
+ * or what a note notes (a pause, a failure, an agent upgrade's end) rather than the word `note`.
+ */
+export function summaryOf(entry: Pick<TimelineEntry, 'kind' | 'state' | 'detail'>): string {
+  const { kind, state, detail } = entry;
+  if (kind !== 'note') return state ?? kind;
+  const said = [state];
+  if (typeof detail.message === 'string') said.push(detail.message);
+  else if (typeof detail.failure === 'string') said.push(detail.failure);
+  else if (typeof detail.managementPolicy === 'string')
+    said.push(`agent upgrade by policy ${detail.managementPolicy}: ${String(detail.status)}`);
+  return said.filter((part) => part).join(': ') || kind;
 }

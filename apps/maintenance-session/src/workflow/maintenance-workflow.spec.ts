@@ -372,9 +372,37 @@ describe('the maintenance workflow', () => {
       'p1 MAINTENANCE_COMPLETE',
       'p2 MAINTENANCE_COMPLETE',
     ]);
+    // The host that was out of service is not shown as left out: it was interrupted.
+    expect(aborted.progress.hosts.h3).toMatchObject({
+      phase: 'interrupted',
+      interruptedIn: 'evacuating',
+      reason: 'aborted by an admin',
+    });
+    expect(aborted.progress.hosts.h1).toMatchObject({ phase: 'skipped', reason: 'aborted by an admin' });
     expect(workflow.advance(aborted.progress, { kind: 'host-empty', host: 'h3' }, at(34)).commands).toEqual(
       [],
     );
+  });
+
+  it('while paused, lets the hosts under way finish and asks no slot for another until resumed', () => {
+    const workflow = new MaintenanceWorkflow(plan({ maxParallelHosts: 1 }));
+    let step = workflow.start(T0);
+    step = workflow.advance(step.progress, { kind: 'tick' }, at(30));
+    step = workflow.advance(step.progress, { kind: 'slot-granted', host: 'h1' }, at(31));
+    step = workflow.advance(step.progress, { kind: 'pause' }, at(32));
+    expect(step.commands).toEqual([]);
+    step = workflow.advance(
+      step.progress,
+      { kind: 'reply', project: 'p1', state: 'PREPARE_MAINTENANCE', ack: true },
+      at(33),
+    );
+    step = workflow.advance(step.progress, { kind: 'host-empty', host: 'h1' }, at(34));
+    step = workflow.advance(step.progress, { kind: 'host-action-done', host: 'h1' }, at(35));
+    expect(told(step.commands)).toEqual(['admin MAINTENANCE_COMPLETE h1', 'uncordon h1', 'release-slot h1']);
+    expect(step.progress.hosts.h2!.phase).toBe('waiting');
+    const resumed = workflow.advance(step.progress, { kind: 'resume' }, at(36));
+    expect(told(resumed.commands)).toEqual(['take-slot h2']);
+    expect(resumed.progress.paused).toBe(false);
   });
 
   it('says why it refuses a reply, and takes a repeated one as nothing new', () => {

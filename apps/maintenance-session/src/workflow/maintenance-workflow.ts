@@ -19,6 +19,7 @@
  * project's policy alone: `proceed` as if acknowledged, `skip-host` leaves out the hosts it is
  * about (all of the project's hosts, for MAINTENANCE and DOWN_SCALE), `fail` fails the
  * session. A project nobody listens to is never asked: its workloads are moved by policy.
+ * A paused session starts no further host (no slot is asked for); the hosts under way finish.
  */
 import { type RepliedState, type SessionState } from '@careen/contracts';
 import {
@@ -83,6 +84,12 @@ export class MaintenanceWorkflow {
       case 'host-action-done':
         if (progress.hosts[input.host]?.phase === 'in-maintenance')
           this.leave(progress, input.host, commands, now);
+        break;
+      case 'pause':
+        progress.paused = true;
+        break;
+      case 'resume':
+        progress.paused = false;
         break;
       case 'abort':
         this.fail(progress, 'aborted by an admin', commands, now);
@@ -149,6 +156,7 @@ export class MaintenanceWorkflow {
     }
     if (progress.state === 'MAINTENANCE_COMPLETE' && !this.pending(progress, 'MAINTENANCE_COMPLETE')) {
       progress.state = 'MAINTENANCE_DONE';
+      progress.paused = false;
     }
     return { progress, commands };
   }
@@ -223,8 +231,12 @@ export class MaintenanceWorkflow {
     return false;
   }
 
-  /** Hosts that may start now: within the parallel limit, none of a group with a host under way. */
+  /**
+   * Hosts that may start now: none while paused, else within the parallel limit and none of a
+   * group with a host under way.
+   */
   private startable(progress: SessionProgress): string[] {
+    if (progress.paused) return [];
     const entries = Object.entries(progress.hosts);
     const active = entries.filter(([, host]) => ACTIVE_PHASES.includes(host.phase));
     const busyGroups = new Set(active.map(([, host]) => host.haGroup).filter((group) => group !== null));
@@ -293,6 +305,8 @@ export class MaintenanceWorkflow {
   private fail(progress: SessionProgress, why: string, commands: WorkflowCommand[], now: Date): void {
     progress.state = 'MAINTENANCE_FAILED';
     progress.failure = why;
+    // An ended session is never left paused: its hosts must be given back.
+    progress.paused = false;
     for (const ask of progress.asks) {
       if (ask.answer === 'pending') ask.answer = 'cancelled';
     }
@@ -303,7 +317,8 @@ export class MaintenanceWorkflow {
       if (host.phase === 'evacuating' || host.phase === 'in-maintenance')
         commands.push({ kind: 'uncordon', host: id });
       commands.push({ kind: 'release-slot', host: id });
-      this.skip(progress, id, why, now);
+      if (host.phase === 'evacuating' || host.phase === 'in-maintenance') this.interrupt(host, why, now);
+      else this.skip(progress, id, why, now);
     }
     for (const [id, host] of Object.entries(progress.hosts)) {
       if (host.phase === 'waiting') this.skip(progress, id, why, now);
@@ -383,9 +398,16 @@ export class MaintenanceWorkflow {
 
   private skip(progress: SessionProgress, host: string, reason: string, now: Date): void {
     const entry = progress.hosts[host];
-    if (!entry || entry.phase === 'done' || entry.phase === 'skipped') return;
+    if (!entry || ['done', 'skipped', 'interrupted'].includes(entry.phase)) return;
     this.move(entry, 'skipped', now);
     entry.reason = reason;
+  }
+
+  private interrupt(host: HostProgress, reason: string, now: Date): void {
+    const interruptedIn = host.phase;
+    this.move(host, 'interrupted', now);
+    host.reason = reason;
+    host.interruptedIn = interruptedIn;
   }
 
   private move(host: HostProgress, phase: HostProgress['phase'], now: Date): void {

@@ -63,8 +63,13 @@ export const HOST_PHASES = [
   /** Empty, out of service, the host action under way. */
   'in-maintenance',
   'done',
-  /** Left out: a project's NACK or missing reply under `skip-host`. */
+  /**
+   * Left out before it was taken out of service: a project's NACK or missing reply under
+   * `skip-host`, or the session ended first.
+   */
   'skipped',
+  /** Out of service (cordoned or in maintenance) when the session ended: put back unfinished. */
+  'interrupted',
 ] as const;
 export type HostPhase = (typeof HOST_PHASES)[number];
 
@@ -72,8 +77,10 @@ export interface HostProgress {
   phase: HostPhase;
   haGroup: string | null;
   since: string;
-  /** Why it was skipped. */
+  /** Why it was skipped or interrupted. */
   reason?: string;
+  /** The phase it was interrupted in. */
+  interruptedIn?: HostPhase;
 }
 
 /** `cancelled`: the session ended before the reply came. */
@@ -97,6 +104,8 @@ export interface SessionProgress {
   state: SessionState;
   hosts: Record<string, HostProgress>;
   asks: Ask[];
+  /** Held by an operator: no further host is started (no slot asked for); hosts under way finish. */
+  paused?: boolean;
   /** Why the session failed. */
   failure?: string;
 }
@@ -113,6 +122,8 @@ export type WorkflowInput =
   | { kind: 'slot-granted'; host: string }
   | { kind: 'host-empty'; host: string }
   | { kind: 'host-action-done'; host: string }
+  | { kind: 'pause' }
+  | { kind: 'resume' }
   | { kind: 'abort' };
 
 export type WorkflowCommand =

@@ -1,6 +1,7 @@
 /**
- * One maintenance session: its hosts advancing through the workflow, each project's events
- * and replies on a timeline, and pause, resume and abort. The projects' events arrive live
+ * One maintenance session: its hosts advancing through the workflow (with who holds the slot a
+ * host waits for), each project's events and replies on a timeline, and pause, resume, abort and
+ * complete host. The projects' events arrive live
  * from the notifier's event stream; the hosts' steps from the change feed.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -16,20 +17,58 @@ import { useAction } from '../live/use-action';
 import { useLive } from '../live/use-live';
 import { hrefOf } from '../routing/route';
 
-/** The steps a host goes through, in order; it ends `done`, or `skipped` (with the reason) from any of them. */
+/**
+ * The steps a host goes through, in order; it ends `done`, `skipped` (left out, with the reason)
+ * or `interrupted` (out of service when the session ended, in the step it was in).
+ */
 const HOST_STEPS = ['waiting', 'slot', 'preparing', 'evacuating', 'in-maintenance'] as const;
 const ENDED = new Set(['MAINTENANCE_DONE', 'MAINTENANCE_FAILED']);
+/** Host actions whose end someone reports: the host waits in maintenance until completed. */
+const COMPLETED_BY_HAND = new Set(['manual', 'external']);
+
+type SessionHost = Awaited<ReturnType<typeof loadSession>>['hosts'][number];
+
+function loadSession(clients: ReturnType<typeof useConsole>['clients'], id: string) {
+  return read(
+    clients.maintenance.GET('/v1/maintenance/{session}', { params: { path: { session: id } } }),
+    'maintenance',
+  );
+}
+
+/** Where a host stands now, in words: its outcome, or who holds the slot it waits for. */
+function HostOutcome({ host }: { host: SessionHost }) {
+  const holder = host.waiting_for;
+  if (holder)
+    return (
+      <span data-slot-holder>
+        slot held by {holder.node} ({holder.kind}
+        {holder.management_policy && <> {holder.management_policy}</>}
+        {holder.session && (
+          <>
+            {' '}
+            session{' '}
+            <a href={hrefOf({ view: 'maintenance-session', session: holder.session })}>
+              {holder.session.slice(0, 8)}
+            </a>
+          </>
+        )}
+        {holder.halted && ', halted'}) since <Ago at={holder.since} />
+      </span>
+    );
+  if (host.phase === 'done') return <>done</>;
+  if (host.phase === 'skipped') return <>skipped: {host.reason ?? 'no reason given'}</>;
+  if (host.phase === 'interrupted')
+    return (
+      <>
+        interrupted while {host.interrupted_in ?? 'under way'}: {host.reason ?? 'the session ended'}
+      </>
+    );
+  return null;
+}
 
 export function MaintenanceSessionView({ session: id }: { session: string }) {
   const { clients, identity, org } = useConsole();
-  const load = useCallback(
-    () =>
-      read(
-        clients.maintenance.GET('/v1/maintenance/{session}', { params: { path: { session: id } } }),
-        'maintenance',
-      ),
-    [clients, id],
-  );
+  const load = useCallback(() => loadSession(clients, id), [clients, id]);
   const live = useLive(load, { resources: ['node'], refreshSeconds: 3 });
   const session = live.data;
   const projects = session?.projects.map((project) => project.project_id).join(',') ?? '';
@@ -42,7 +81,7 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
     for (const project of projects.split(','))
       followEventStream(
         `/notifier/v1/stream?${new URLSearchParams({ project_id: project, org })}`,
-        clients.authorization,
+        () => clients.authorization,
         () => void reload(),
         stop.signal,
       );
@@ -62,6 +101,18 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
           : clients.maintenance.DELETE('/v1/maintenance/{session}', { params: { path } });
     if (await action.run(() => read(call, 'maintenance'))) await reload();
   };
+  const complete = async (host: string) => {
+    const call = clients.maintenance.POST('/v1/maintenance/{session}/hosts/{host}/complete', {
+      params: { path: { session: id, host } },
+    });
+    if (await action.run(() => read(call, 'maintenance'))) await reload();
+  };
+  const completable = (host: SessionHost) =>
+    isAdmin(identity) &&
+    !!session &&
+    !ENDED.has(session.state) &&
+    COMPLETED_BY_HAND.has(session.host_action.kind) &&
+    host.phase === 'in-maintenance';
 
   return (
     <section aria-labelledby="session-title">
@@ -80,6 +131,7 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
             {session.max_parallel_hosts === 1 ? '' : 's'} at a time, started <Ago at={session.created_at} />{' '}
             by {session.created_by}.
           </p>
+          <p data-hosts-summary>Hosts: {session.hosts_summary}</p>
           {action.problem && (
             <div className="notice notice-error" role="alert">
               {action.problem.message}
@@ -125,7 +177,9 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
                   const ended = host.phase === 'done' || host.phase === 'skipped';
                   const reached = ended
                     ? HOST_STEPS.length
-                    : (HOST_STEPS as readonly string[]).indexOf(host.phase);
+                    : (HOST_STEPS as readonly string[]).indexOf(
+                        host.phase === 'interrupted' ? (host.interrupted_in ?? 'waiting') : host.phase,
+                      );
                   return (
                     <tr key={host.host} data-host={host.host} data-phase={host.phase}>
                       <th scope="row">
@@ -148,10 +202,25 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
                         </td>
                       ))}
                       <td
-                        className={host.phase === 'skipped' ? 'bad-text' : ended ? 'step-past' : 'step-later'}
+                        className={
+                          host.phase === 'skipped' || host.phase === 'interrupted'
+                            ? 'bad-text'
+                            : ended
+                              ? 'step-past'
+                              : 'step-later'
+                        }
                       >
-                        {host.phase === 'done' && 'done'}
-                        {host.phase === 'skipped' && `skipped: ${host.reason ?? 'no reason given'}`}
+                        <HostOutcome host={host} />
+                        {completable(host) && (
+                          <button
+                            type="button"
+                            onClick={() => void complete(host.host)}
+                            disabled={action.busy}
+                            aria-label={`Complete host ${host.host}`}
+                          >
+                            Complete host
+                          </button>
+                        )}
                       </td>
                     </tr>
                   );
@@ -176,7 +245,7 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
                     <li key={index} className={`timeline-${entry.kind}`}>
                       <When at={entry.at} />{' '}
                       {entry.kind === 'sent' ? '→' : entry.kind === 'received' ? '←' : '·'}{' '}
-                      <strong>{entry.state ?? entry.kind}</strong>
+                      <strong>{entry.summary}</strong>
                       {entry.host && <> for {entry.host}</>}
                       {entry.kind === 'refused' && <span className="bad-text"> refused</span>}
                     </li>
@@ -190,8 +259,8 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
               .filter((entry) => entry.project_id === null)
               .map((entry, index) => (
                 <li key={index}>
-                  <When at={entry.at} /> <strong>{entry.state ?? entry.kind}</strong>
-                  {entry.host && <> {entry.host}</>}
+                  <When at={entry.at} /> <strong>{entry.summary}</strong>
+                  {entry.host && <> ({entry.host})</>}
                 </li>
               ))}
           </ol>

@@ -1,4 +1,4 @@
-/** Maintenance: the org's sessions, newest first, and a form to start one. */
+/** Maintenance: the org's sessions, newest first, and a form to start one with its host action. */
 import { useCallback, useState, type FormEvent } from 'react';
 import { read, type Clients } from '../api/clients';
 import { isAdmin } from '../api/identity';
@@ -46,32 +46,25 @@ export function MaintenanceView() {
               </tr>
             </thead>
             <tbody>
-              {live.data.items.map((session) => {
-                const done = session.hosts.filter(
-                  (host) => host.phase === 'done' || host.phase === 'skipped',
-                ).length;
-                return (
-                  <tr key={session.session_id} data-session={session.session_id}>
-                    <th scope="row">
-                      <a href={hrefOf({ view: 'maintenance-session', session: session.session_id })}>
-                        {session.session_id.slice(0, 8)}
-                      </a>
-                      <div className="muted">by {session.created_by}</div>
-                    </th>
-                    <td>
-                      <Badge state={session.state} /> {session.paused && <Badge state="paused" />}
-                      {session.failure && <div className="bad-text">{session.failure}</div>}
-                    </td>
-                    <td>
-                      {done}/{session.hosts.length} done
-                    </td>
-                    <td>{session.projects.map((project) => project.project_id).join(', ') || '–'}</td>
-                    <td>
-                      <Ago at={session.created_at} />
-                    </td>
-                  </tr>
-                );
-              })}
+              {live.data.items.map((session) => (
+                <tr key={session.session_id} data-session={session.session_id}>
+                  <th scope="row">
+                    <a href={hrefOf({ view: 'maintenance-session', session: session.session_id })}>
+                      {session.session_id.slice(0, 8)}
+                    </a>
+                    <div className="muted">by {session.created_by}</div>
+                  </th>
+                  <td>
+                    <Badge state={session.state} /> {session.paused && <Badge state="paused" />}
+                    {session.failure && <div className="bad-text">{session.failure}</div>}
+                  </td>
+                  <td data-hosts-summary>{session.hosts_summary}</td>
+                  <td>{session.projects.map((project) => project.project_id).join(', ') || '–'}</td>
+                  <td>
+                    <Ago at={session.created_at} />
+                  </td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
@@ -80,10 +73,22 @@ export function MaintenanceView() {
   );
 }
 
+/** What each host action does to an empty host, and the one setting it takes. */
+const HOST_ACTIONS = {
+  manual: 'each host stays in maintenance until you complete it on the session page',
+  simulated: 'each host stays in maintenance for the seconds given, then serves again',
+  external: 'each host stays in maintenance until an admin tool reports it complete',
+  'agent-upgrade': "each host's agent is upgraded to the version given",
+} as const;
+type HostActionKind = keyof typeof HOST_ACTIONS;
+
 function StartSession() {
   const { clients, org } = useConsole();
   const action = useAction();
   const [hosts, setHosts] = useState('');
+  const [hostAction, setHostAction] = useState<HostActionKind>('manual');
+  const [seconds, setSeconds] = useState('');
+  const [version, setVersion] = useState('');
   const [parallel, setParallel] = useState('');
   const [replyTimeout, setReplyTimeout] = useState('');
   const start = async (event: FormEvent) => {
@@ -104,6 +109,11 @@ function StartSession() {
           body: {
             org,
             hosts: named,
+            host_action: {
+              kind: hostAction,
+              ...(hostAction === 'simulated' && seconds.trim() ? { seconds: typedNumber(seconds) } : {}),
+              ...(hostAction === 'agent-upgrade' ? { version: version.trim() } : {}),
+            },
             ...(parallel.trim() ? { max_parallel_hosts: typedNumber(parallel) } : {}),
             ...(replyTimeout.trim() ? { reply_timeout_seconds: typedNumber(replyTimeout) } : {}),
           },
@@ -125,7 +135,14 @@ function StartSession() {
       >
         <FormProblem
           problem={action.problem}
-          fields={['hosts', 'max_parallel_hosts', 'reply_timeout_seconds']}
+          fields={[
+            'hosts',
+            'host_action.kind',
+            'host_action.seconds',
+            'host_action.version',
+            'max_parallel_hosts',
+            'reply_timeout_seconds',
+          ]}
         />
         <Field
           label="Hosts"
@@ -135,6 +152,44 @@ function StartSession() {
           hint="node ids, separated by commas or spaces"
           refusal={action.problem}
         />
+        <div className="field">
+          <label htmlFor="maintenance-host-action">Host action</label>
+          <select
+            id="maintenance-host-action"
+            name="host_action.kind"
+            value={hostAction}
+            onChange={(event) => setHostAction(event.target.value as HostActionKind)}
+            aria-describedby="maintenance-host-action-hint"
+          >
+            {Object.keys(HOST_ACTIONS).map((kind) => (
+              <option key={kind}>{kind}</option>
+            ))}
+          </select>
+          <small id="maintenance-host-action-hint" className="muted">
+            {HOST_ACTIONS[hostAction]}
+          </small>
+        </div>
+        {hostAction === 'simulated' && (
+          <Field
+            label="Seconds in maintenance"
+            name="host_action.seconds"
+            inputMode="numeric"
+            value={seconds}
+            onChange={(event) => setSeconds(event.target.value)}
+            hint="0 to 86400; empty for 0"
+            refusal={action.problem}
+          />
+        )}
+        {hostAction === 'agent-upgrade' && (
+          <Field
+            label="Agent version"
+            name="host_action.version"
+            value={version}
+            onChange={(event) => setVersion(event.target.value)}
+            hint="the version to roll each host to, such as 2.31.0"
+            refusal={action.problem}
+          />
+        )}
         <Field
           label="Hosts at a time"
           name="max_parallel_hosts"

@@ -18,7 +18,8 @@ import {
   TIMELINE_KINDS,
   type TimelineEntry,
 } from '../session-record';
-import { type SessionView } from '../session-view';
+import { type HostCounts } from '../host-counts';
+import { type SessionView, type SlotHolderView } from '../session-view';
 
 type HostView = SessionView['hosts'][number];
 type ProjectView = SessionView['projects'][number];
@@ -33,12 +34,59 @@ export class HostActionResponse implements HostActionSpec {
   version?: string;
 }
 
+export class SlotHolderResponse implements SlotHolderView {
+  @ApiProperty({ description: '`agent-upgrade`, `fleetlock` or `maintenance`' }) kind!: string;
+  @ApiProperty() node!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'the management policy of an agent upgrade' })
+  management_policy!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the open maintenance session that holds the node, for a maintenance slot',
+  })
+  session!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', description: 'when the holder was granted the slot' })
+  since!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lease_expires_at!: string | null;
+  @ApiProperty({ description: 'the holder failed and halts its group' }) halted!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', description: 'when the agbot last refused the slot' })
+  seen_at!: string;
+}
+
+export class HostCountsResponse implements HostCounts {
+  @ApiProperty({ type: 'integer' }) hosts!: number;
+  @ApiProperty({ type: 'integer', description: 'not started' }) waiting!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'asking for its slot, preparing, evacuating or in maintenance',
+  })
+  under_way!: number;
+  @ApiProperty({ type: 'integer' }) done!: number;
+  @ApiProperty({ type: 'integer', description: 'left out before it was taken out of service' })
+  skipped!: number;
+  @ApiProperty({ type: 'integer', description: 'out of service when the session ended, put back unfinished' })
+  interrupted!: number;
+}
+
 export class SessionHostResponse implements HostView {
   @ApiProperty() host!: string;
   @ApiProperty({ type: String, nullable: true }) ha_group!: string | null;
   @ApiProperty({ enum: HOST_PHASES }) phase!: HostPhase;
   @ApiProperty({ type: String, format: 'date-time', description: 'when it took this phase' }) since!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'why it was skipped' }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why it was skipped or interrupted' }) reason!:
+    string | null;
+  @ApiProperty({
+    enum: HOST_PHASES,
+    nullable: true,
+    description: '`interrupted`: the phase it was in when the session ended',
+  })
+  interrupted_in!: HostPhase | null;
+  @ApiProperty({
+    type: SlotHolderResponse,
+    nullable: true,
+    description: '`slot`: who holds the HA-group slot it waits for, once the agbot refused it',
+  })
+  waiting_for!: SlotHolderResponse | null;
 }
 
 /** A state told to the project that waits for its reply. */
@@ -86,6 +134,10 @@ export class TimelineEntryResponse implements TimelineView {
   })
   state!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) detail!: Record<string, unknown>;
+  @ApiProperty({
+    description: "the entry in words: the state, or what a note notes (`session paused`, a failure's reason)",
+  })
+  summary!: string;
 }
 
 /** A session without its timeline: what every route but `GET /v1/maintenance/{session}` answers. */
@@ -113,6 +165,13 @@ export class SessionResponse implements Omit<SessionView, 'timeline'> {
     description: "the request's metadata, with Fenix's workflow name when given",
   })
   metadata!: Record<string, unknown>;
+  @ApiProperty({ type: HostCountsResponse, description: "the hosts' phases counted" })
+  counts!: HostCountsResponse;
+  @ApiProperty({
+    description: 'the counts in words, as the CLI and the console show them',
+    example: '1/3 done, 1 interrupted, 1 skipped',
+  })
+  hosts_summary!: string;
   @ApiProperty({ type: [SessionHostResponse] }) hosts!: SessionHostResponse[];
   @ApiProperty({ type: [SessionProjectResponse] }) projects!: SessionProjectResponse[];
 }
