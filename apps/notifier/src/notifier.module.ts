@@ -10,6 +10,7 @@ import { InitNotifier1763769600000 } from './migrations/1763769600000-init-notif
 import { Subscriptions1764200200000 } from './migrations/1764200200000-subscriptions';
 import { SubscriptionKinds1764300000000 } from './migrations/1764300000000-subscription-kinds';
 import { SubscriptionLeases1764300100000 } from './migrations/1764300100000-subscription-leases';
+import { DeliveryEventSequence1764400000000 } from './migrations/1764400000000-delivery-event-sequence';
 import { type NotifierConfig } from './notifier.config';
 import { NotifierRuntime } from './notifier-runtime';
 import { ProjectEventStream } from './stream/project-event-stream';
@@ -23,6 +24,7 @@ export const NOTIFIER_MIGRATIONS = [
   Subscriptions1764200200000,
   SubscriptionKinds1764300000000,
   SubscriptionLeases1764300100000,
+  DeliveryEventSequence1764400000000,
 ];
 
 @Module({})

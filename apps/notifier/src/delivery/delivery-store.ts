@@ -18,6 +18,7 @@ interface DeliveryRow {
   event_type: string;
   event_time: Date;
   event_source: string;
+  event_sequence: string | number | null;
   subject: string;
   payload: Record<string, unknown>;
   state: DeliveryState;
@@ -50,6 +51,7 @@ function toDelivery(row: DeliveryRow): Delivery {
     eventType: row.event_type,
     eventTime: row.event_time.toISOString(),
     eventSource: row.event_source,
+    eventSequence: row.event_sequence === null ? null : Number(row.event_sequence),
     subject: row.subject,
     payload: row.payload,
     state: row.state,
@@ -73,6 +75,8 @@ export interface OwedEvent {
   type: string;
   time: string;
   source: string;
+  /** Its CAREEN_MAINT stream sequence: the id the event stream gives it. */
+  sequence: number;
   subject: string;
   payload: object;
 }
@@ -112,10 +116,12 @@ export class DeliveryStore {
     const [row] = (await this.dataSource.query(
       `WITH inserted AS (
          INSERT INTO notifier.deliveries
-           (subscription_id, event_id, event_type, event_time, event_source, subject, payload, deadline_at)
-         SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $8)
-           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
-                WITH ORDINALITY AS owed (s, i, t, tm, src, sub, p, place)
+           (subscription_id, event_id, event_type, event_time, event_source, subject, payload, deadline_at,
+            event_sequence)
+         SELECT s, i, t, tm, src, sub, p::jsonb, now() + make_interval(secs => $8), seq
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
+                       $9::bigint[])
+                WITH ORDINALITY AS owed (s, i, t, tm, src, sub, p, seq, place)
           ORDER BY place
          ON CONFLICT (subscription_id, event_id) DO NOTHING
          RETURNING subscription_id),
@@ -134,6 +140,7 @@ export class DeliveryStore {
         column(([, event]) => event.subject),
         column(([, event]) => JSON.stringify(event.payload)),
         deadlineSeconds,
+        column(([, event]) => event.sequence),
       ],
     )) as { owed: number }[];
     return row?.owed ?? 0;

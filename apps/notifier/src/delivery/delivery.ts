@@ -9,6 +9,8 @@ export interface Delivery {
   eventType: string;
   eventTime: string;
   eventSource: string;
+  /** The event's CAREEN_MAINT stream sequence (its event-stream id); null for deliveries owed before it was kept. */
+  eventSequence: number | null;
   subject: string;
   payload: Record<string, unknown>;
   state: DeliveryState;

@@ -64,6 +64,7 @@ export async function fanOutEvents(options: FanOutOptions): Promise<RunningConsu
         type: message.attributes.type,
         time: message.attributes.time,
         source: message.attributes.source,
+        sequence: message.streamSequence,
         subject: message.subject,
         payload: message.payload,
       };

@@ -35,6 +35,7 @@ const delivery = (more: Partial<Delivery> = {}): Delivery => ({
   eventType: MaintenanceProjectEvent.type,
   eventTime: '2026-12-01T01:59:59.000Z',
   eventSource: 'careen/maintenance-session',
+  eventSequence: 43,
   subject: 'careen.maint.project.shop',
   payload: {
     session_id: 's-1',
@@ -67,6 +68,7 @@ describe('webhook requests', () => {
       'ce-type': 'careen.maintenance.project-event',
       'ce-source': 'careen/maintenance-session',
       'ce-time': '2026-12-01T01:59:59.000Z',
+      'ce-streamsequence': '43',
       'webhook-id': 'maintenance-session-42',
       'webhook-timestamp': String(NOW.getTime() / 1000),
     });

@@ -3,7 +3,9 @@
  * Webhooks with every live secret of the subscription:
  *
  * - `cloudevents`: CloudEvents 1.0 in HTTP binary mode — the attributes as `ce-*` headers, the
- *   event's payload as the JSON body;
+ *   event's payload as the JSON body; `ce-id` is the event's identity (the bus's `ce-id` header,
+ *   the event stream's `data.id`) and the `streamsequence` extension its CAREEN_MAINT stream
+ *   sequence (the event stream's SSE `id`), so that either id finds the same event anywhere;
  * - `aodh`: the body an OpenStack AODH event alarm posts to its alarm action, so VNF managers
  *   written for Fenix and Doctor read it unchanged: `reason_data.event` with `event_type`
  *   `maintenance.scheduled` (project events) or `maintenance.host` (admin events) and the
@@ -35,6 +37,7 @@ export function webhookRequest(subscription: Subscription, delivery: Delivery, n
       'ce-source': delivery.eventSource,
       'ce-time': delivery.eventTime,
       'ce-subject': delivery.subject,
+      ...(delivery.eventSequence === null ? {} : { 'ce-streamsequence': String(delivery.eventSequence) }),
     });
     body = JSON.stringify(delivery.payload);
   } else {

@@ -23,6 +23,8 @@ export interface StreamedEvent {
     time: string;
     subject: string;
     datacontenttype: 'application/json';
+    /** The same sequence as an extension attribute, as webhooks carry it (`ce-streamsequence`). */
+    streamsequence: string;
     data: object;
   };
 }
@@ -80,6 +82,7 @@ async function* matching(messages: ConsumerMessages, org: string): AsyncIterable
         time: attributes.time,
         subject: message.subject,
         datacontenttype: 'application/json',
+        streamsequence: String(message.seq),
         data: JSON.parse(message.string()) as object,
       },
     };
