@@ -13,10 +13,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { simulatedAgentPackage } from '@careen/agent/src/index';
-import { freePort, HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
 import { launchChromium } from './support/chromium';
-import { demoOfSummary, spawnLauncher, stopLauncher, untilOutputContains } from './support/launcher-process';
+import {
+  demoOfSummary,
+  spawnLauncher,
+  stopLauncher,
+  untilOutputContains,
+  freeLauncherPorts,
+} from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
 const SCREENSHOTS = process.env.CAREEN_WRITE_SCREENSHOTS
@@ -35,6 +40,7 @@ describe('the web console', () => {
   let page: Page;
   let consoleUrl: string;
   let exchangeUrl: string;
+  let agbotUrl: string;
   let demoPassword: string;
   /** The nodes the demo app runs on, as the summary names them: the maintenance session's hosts. */
   let appHosts: string[];
@@ -87,18 +93,13 @@ describe('the web console', () => {
       CAREEN_DEMO_NODES: String(NODES.length),
       CAREEN_DEMO_GROUPS: '2',
     };
-    for (const envVar of [
-      'CAREEN_PG_PORT',
-      'CAREEN_NATS_PORT',
-      'CAREEN_CONSOLE_PORT',
-      ...HUB_SERVICES.map((s) => s.portEnv),
-    ])
-      env[envVar] = String(await freePort());
+    Object.assign(env, await freeLauncherPorts());
     const started = spawnLauncher([], env);
     launcher = started.child;
     await untilOutputContains(started.child, 'Careen is ready.', 240_000, started.output);
     consoleUrl = `http://127.0.0.1:${env.CAREEN_CONSOLE_PORT}`;
     exchangeUrl = `http://127.0.0.1:${env.CAREEN_EXCHANGE_PORT}`;
+    agbotUrl = `http://127.0.0.1:${env.CAREEN_AGBOT_PORT}`;
     expect(started.output()).toContain(`Console     ${consoleUrl}`);
     const demo = demoOfSummary(started.output());
     demoPassword = demo.password!;
@@ -210,6 +211,29 @@ describe('the web console', () => {
     await screenshot('node');
   });
 
+  it("lists the FleetLock reboots holding and waiting for a group's slot on the HA-group view", async () => {
+    const fleetLock = (operation: 'pre-reboot' | 'steady-state', id: string) =>
+      fetch(`${agbotUrl}/v1/${operation}`, {
+        method: 'POST',
+        headers: { 'fleet-lock-protocol': 'true' },
+        body: JSON.stringify({ client_params: { id, group: 'demo-group-1' } }),
+      });
+    expect((await fleetLock('pre-reboot', 'demo-0001')).status).toBe(200);
+    expect((await fleetLock('pre-reboot', 'demo-0003')).status).toBe(409);
+    await page.getByRole('link', { name: 'HA groups' }).click();
+    const group = page.locator('article[data-group="demo-group-1"]');
+    await group.locator('[data-fleetlock-holders]').getByText('demo-0001').waitFor();
+    await group.locator('[data-fleetlock-waiters]').getByText('demo-0003').waitFor();
+    await screenshot('ha-groups-fleetlock');
+    // Once the holder gave the slot back, the waiter takes it when it asks again, and waits no more.
+    expect((await fleetLock('steady-state', 'demo-0001')).status).toBe(200);
+    expect((await fleetLock('pre-reboot', 'demo-0003')).status).toBe(200);
+    await group.locator('[data-fleetlock-waiters]').waitFor({ state: 'detached' });
+    await group.locator('[data-fleetlock-holders]').getByText('demo-0003').waitFor();
+    expect((await fleetLock('steady-state', 'demo-0003')).status).toBe(200);
+    await group.locator('[data-fleetlock-holders]').waitFor({ state: 'detached' });
+  });
+
   it("shows a policy's rollup, and the exchange's field errors next to the field when resuming it", async () => {
     await page.getByRole('link', { name: 'Management policies' }).click();
     await page.locator('tr[data-policy="agent-1-1"]').getByText('successful').waitFor();
@@ -305,6 +329,9 @@ describe('the web console', () => {
       .first()
       .waitFor({ timeout: 60_000 });
     await screenshot('maintenance-session');
+    // A pause is on the timeline as what it is, not as a bare `note`.
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.locator('ol.timeline li').getByText('session paused', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Abort session' }).click();
     await page
       .getByRole('dialog', { name: 'Abort this maintenance session?' })
@@ -373,8 +400,8 @@ describe('the web console', () => {
     await expiring.goto(consoleUrl);
     await signIn(expiring, 'demo', 'admin', demoPassword);
     await expiring.getByRole('heading', { name: 'Fleet' }).waitFor();
-    // The exchange's tokens last 15 minutes.
-    await context.clock.fastForward('16:00');
+    // Access tokens are renewed as they run out; the login itself lasts 12 hours.
+    await context.clock.fastForward('12:01:00');
     await expiring.getByText(/Your sign-in expired at .*\. Sign in again to go on\./).waitFor();
     await expiring.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await screenshot('sign-in-expired', expiring);

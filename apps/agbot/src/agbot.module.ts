@@ -11,6 +11,7 @@ import { Placement1764000200000 } from './migrations/1764000200000-placement';
 import { UpgradeHalts1764100200000 } from './migrations/1764100200000-upgrade-halts';
 import { GrantRuleInCode1764100300000 } from './migrations/1764100300000-grant-rule-in-code';
 import { MaintenanceHolders1764100400000 } from './migrations/1764100400000-maintenance-holders';
+import { FleetLockWaiters1764400500000 } from './migrations/1764400500000-fleetlock-waiters';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -29,6 +30,7 @@ export const AGBOT_MIGRATIONS = [
   UpgradeHalts1764100200000,
   GrantRuleInCode1764100300000,
   MaintenanceHolders1764100400000,
+  FleetLockWaiters1764400500000,
 ];
 
 @Module({})

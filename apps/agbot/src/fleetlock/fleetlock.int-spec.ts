@@ -88,17 +88,21 @@ describe('FleetLock', () => {
     });
 
     it.each([
-      ['malformed JSON', '{"client_params": {"id": "w1",'],
-      ['a JSON array', '[]'],
-      ['JSON null', 'null'],
-      ['an empty body', ''],
-    ])('with %s', async (_what, rawBody) => {
-      const answer = await fleetLock(open, 'pre-reboot', {
-        rawBody,
-        headers: { 'content-type': 'text/plain' },
-      });
-      expect(answer.status).toBe(400);
-      expect(answer.body.kind).toBe('invalid_client_params');
+      ['malformed JSON', '{"client_params": {"id": "w1",', 'text/plain'],
+      ['malformed JSON sent as application/json', '{"client_params": {"id": "w1",', 'application/json'],
+      ['a JSON array', '[]', 'text/plain'],
+      ['JSON null', 'null', 'text/plain'],
+      ['JSON null sent as application/json', 'null', 'application/json'],
+      ['an empty body', '', 'text/plain'],
+    ])('with %s', async (_what, rawBody, contentType) => {
+      for (const operation of ['pre-reboot', 'steady-state'] as const) {
+        const answer = await fleetLock(open, operation, {
+          rawBody,
+          headers: { 'content-type': contentType },
+        });
+        expect(answer.status).toBe(400);
+        expect(answer.body).toEqual({ kind: 'invalid_client_params', value: expect.any(String) });
+      }
     });
 
     it('naming a node the org does not have, or naming the wrong group', async () => {
@@ -132,6 +136,35 @@ describe('FleetLock', () => {
       expect((await unlock('w1', 'workers')).status).toBe(200);
       expect((await unlock('w3', 'workers')).status).toBe(200);
       expect((await lock('w3', 'workers')).status).toBe(200);
+      expect((await unlock('w2', 'workers')).status).toBe(200);
+      expect((await unlock('w3', 'workers')).status).toBe(200);
+    });
+
+    it('lists a refused client as waiting for its group until it takes a slot, to the org only', async () => {
+      const viewer = await hub.userToken('fleet', 'vera', 'user');
+      const waiting = async () =>
+        (await http(open, 'GET', '/v1/orgs/fleet/fleetlock-waiters', { auth: viewer })).body;
+      expect((await lock('w1', 'workers')).status).toBe(200);
+      expect((await lock('w2', 'workers')).status).toBe(200);
+      expect((await lock('w3', 'workers')).status).toBe(409);
+      const first = await waiting();
+      expect(first).toEqual({
+        items: [
+          { node: 'w3', haGroup: 'workers', since: expect.any(String), lastRefusedAt: expect.any(String) },
+        ],
+        total: 1,
+      });
+      // Asking again keeps the wait's start.
+      expect((await lock('w3', 'workers')).status).toBe(409);
+      expect((await waiting()).items[0].since).toBe(first.items[0].since);
+      const stranger = await hub.userToken('acme', 'sam', 'user');
+      expect((await http(open, 'GET', '/v1/orgs/fleet/fleetlock-waiters', { auth: stranger })).status).toBe(
+        403,
+      );
+
+      expect((await unlock('w1', 'workers')).status).toBe(200);
+      expect((await lock('w3', 'workers')).status).toBe(200);
+      expect(await waiting()).toEqual({ items: [], total: 0 });
       expect((await unlock('w2', 'workers')).status).toBe(200);
       expect((await unlock('w3', 'workers')).status).toBe(200);
     });

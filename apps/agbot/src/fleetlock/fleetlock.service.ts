@@ -9,6 +9,7 @@ import { type AgbotConfig } from '../agbot.config';
 import { ExchangeMirror } from '../mirror/exchange-mirror';
 import { UpgradeSemaphore } from '../upgrades/upgrade-semaphore';
 import { expectedFleetLockGroup, type FleetLockClient } from './fleetlock-request';
+import { FleetLockWaiters } from './fleetlock-waiters';
 import { FleetLockError } from './fleetlock.errors';
 
 export interface FleetLockSlot {
@@ -22,6 +23,7 @@ export class FleetLockService {
   constructor(
     private readonly semaphore: UpgradeSemaphore,
     private readonly mirror: ExchangeMirror,
+    private readonly waiters: FleetLockWaiters,
     @Inject(SERVICE_CONFIG) private readonly config: AgbotConfig,
   ) {}
 
@@ -51,6 +53,7 @@ export class FleetLockService {
       case 'policy-stopped': // a reboot names no management policy: never stopped
         throw unknownClient(org, client.id);
       case 'refused':
+        await this.waiters.refused(org, client.id, client.group);
         throw new FleetLockError(
           'failed_lock_semaphore_full',
           result.blocker.haltedAt
@@ -61,6 +64,7 @@ export class FleetLockService {
         );
       case 'granted':
       case 'renewed':
+        await this.waiters.left(org, client.id);
         return {
           id: client.id,
           group: client.group,
@@ -71,11 +75,9 @@ export class FleetLockService {
 
   /** Releases the client's slot if it holds one; idempotent. */
   async steadyState(client: FleetLockClient): Promise<{ id: string; group: string; released: boolean }> {
-    const { released } = await this.semaphore.release({
-      org: this.org(),
-      node: client.id,
-      kind: 'fleetlock',
-    });
+    const org = this.org();
+    const { released } = await this.semaphore.release({ org, node: client.id, kind: 'fleetlock' });
+    await this.waiters.left(org, client.id);
     return { id: client.id, group: client.group, released: released !== undefined };
   }
 }

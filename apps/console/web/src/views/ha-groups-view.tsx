@@ -1,4 +1,8 @@
-/** HA groups: each group's members and their state, who holds the group's slot and since when, who waits for it. */
+/**
+ * HA groups: each group's members and their state, who holds the group's slot and since when
+ * (every FleetLock holder, when reboots share it), who waits for it (members whose agent upgrade
+ * waits, hosts of maintenance sessions asking for the slot).
+ */
 import { useCallback } from 'react';
 import { read, type Clients } from '../api/clients';
 import { policyStatuses } from '../api/policy-statuses';
@@ -10,20 +14,63 @@ import { useLive } from '../live/use-live';
 import { groupViews, type GroupView } from '../model/ha-groups';
 import { hrefOf } from '../routing/route';
 
-async function loadGroups(clients: Clients, org: string): Promise<GroupView[]> {
+/** A FleetLock holder of a group, since it was granted the slot. */
+interface SlotParty {
+  node: string;
+  since: string;
+}
+
+interface GroupParties {
+  fleetlockHolders: SlotParty[];
+  /** FleetLock clients refused the slot that still ask for it, since their first refusal. */
+  fleetlockWaiters: SlotParty[];
+  /** Hosts of open maintenance sessions asking for the slot, since they began asking. */
+  maintenanceWaiters: (SlotParty & { session: string })[];
+}
+
+async function loadGroups(
+  clients: Clients,
+  org: string,
+): Promise<{ groups: GroupView[]; parties: Map<string, GroupParties> }> {
   const path = { org };
-  const [groups, slots, nodes, policies] = await Promise.all([
+  const [groups, slots, nodes, policies, held, rebootWaiters, sessions] = await Promise.all([
     read(clients.exchange.GET('/v1/orgs/{org}/hagroups', { params: { path } }), 'exchange'),
     read(clients.agbot.GET('/v1/orgs/{org}/upgrade-groups', { params: { path } }), 'agbot'),
     read(clients.exchange.GET('/v1/orgs/{org}/nodes', { params: { path } }), 'exchange'),
     read(clients.exchange.GET('/v1/orgs/{org}/management-policies', { params: { path } }), 'exchange'),
+    read(clients.agbot.GET('/v1/orgs/{org}/upgrades', { params: { path } }), 'agbot'),
+    read(clients.agbot.GET('/v1/orgs/{org}/fleetlock-waiters', { params: { path } }), 'agbot'),
+    read(clients.maintenance.GET('/v1/maintenance', { params: { query: { org } } }), 'maintenance'),
   ]);
+  const parties = new Map<string, GroupParties>();
+  const of = (group: string) => {
+    const found = parties.get(group) ?? {
+      fleetlockHolders: [],
+      fleetlockWaiters: [],
+      maintenanceWaiters: [],
+    };
+    parties.set(group, found);
+    return found;
+  };
+  for (const slot of held.items)
+    if (slot.kind === 'fleetlock' && slot.haGroup)
+      of(slot.haGroup).fleetlockHolders.push({ node: slot.node, since: slot.grantedAt });
+  for (const waiter of rebootWaiters.items)
+    of(waiter.haGroup).fleetlockWaiters.push({ node: waiter.node, since: waiter.since });
+  for (const session of sessions.items)
+    for (const host of session.hosts)
+      if (host.phase === 'slot' && host.ha_group && session.closed_at === null)
+        of(host.ha_group).maintenanceWaiters.push({
+          node: host.host,
+          since: host.since,
+          session: session.session_id,
+        });
   const enabled = policies.items.filter((policy) => policy.enabled);
   const statuses = (
     await Promise.all(enabled.map((policy) => policyStatuses(clients, org, policy.name)))
   ).flat();
   const versions = new Map(nodes.items.map((node) => [node.id, node.status?.agentVersion?.package ?? null]));
-  return groupViews(groups.items, slots.items, versions, statuses);
+  return { groups: groupViews(groups.items, slots.items, versions, statuses), parties };
 }
 
 export function HaGroupsView() {
@@ -42,21 +89,24 @@ export function HaGroupsView() {
       </p>
       {groups.error && <ProblemNotice error={groups.error} what="read the HA groups" />}
       {!groups.data && !groups.error && <Loading what="the HA groups" />}
-      {groups.data?.length === 0 && (
+      {groups.data?.groups.length === 0 && (
         <Empty>
           Org {org} has no HA groups. Group nodes that serve together with <code>careen hagroup create</code>.
         </Empty>
       )}
       <div className="cards">
-        {groups.data?.map((group) => (
-          <GroupCard key={group.name} group={group} />
+        {groups.data?.groups.map((group) => (
+          <GroupCard key={group.name} group={group} parties={groups.data?.parties.get(group.name)} />
         ))}
       </div>
     </section>
   );
 }
 
-function GroupCard({ group }: { group: GroupView }) {
+function GroupCard({ group, parties }: { group: GroupView; parties: GroupParties | undefined }) {
+  const fleetlock = parties?.fleetlockHolders ?? [];
+  const rebootWaiters = parties?.fleetlockWaiters ?? [];
+  const maintenance = parties?.maintenanceWaiters ?? [];
   const { slot } = group;
   return (
     <article className="card" aria-labelledby={`group-${group.name}`} data-group={group.name}>
@@ -73,15 +123,41 @@ function GroupCard({ group }: { group: GroupView }) {
             <Ago at={slot.holder.grantedAt} />.
           </>
         )}
+        {slot.holder && slot.halted && ' '}
         {slot.halted && (
           <>
             <strong>{slot.halted.node}</strong> halted the group <Ago at={slot.halted.since} />
-            {slot.halted.error && <span className="bad-text">: {slot.halted.error}</span>}. Reset its status
-            to go on.
+            {slot.halted.error && <span className="bad-text">: {slot.halted.error}</span>}. Once it is
+            repaired,{' '}
+            <code>
+              careen hagroup reset {group.name} --node {slot.halted.node}
+            </code>{' '}
+            lets the group go on.
           </>
         )}
       </p>
-      {group.waiting.length > 0 && <p>Waiting for the slot: {group.waiting.join(', ')}</p>}
+      <NodesSince what="FleetLock reboots holding the slot" parties={fleetlock} data-fleetlock-holders />
+      <NodesSince
+        what="FleetLock reboots waiting for the slot"
+        parties={rebootWaiters}
+        data-fleetlock-waiters
+      />
+      {group.waiting.length > 0 && <p>Agent upgrades waiting for the slot: {group.waiting.join(', ')}</p>}
+      {maintenance.length > 0 && (
+        <p data-slot-waiters>
+          Maintenance waiting for the slot:{' '}
+          {maintenance.map((waiter, index) => (
+            <span key={waiter.node}>
+              {index > 0 && ', '}
+              <strong>{waiter.node}</strong> (session{' '}
+              <a href={hrefOf({ view: 'maintenance-session', session: waiter.session })}>
+                {waiter.session.slice(0, 8)}
+              </a>
+              ) since <Ago at={waiter.since} />
+            </span>
+          ))}
+        </p>
+      )}
       <table>
         <thead>
           <tr>
@@ -113,5 +189,25 @@ function GroupCard({ group }: { group: GroupView }) {
         </tbody>
       </table>
     </article>
+  );
+}
+
+/** `what: a since 2 min ago, b since 10 s ago`, or nothing when there are none. */
+function NodesSince({
+  what,
+  parties,
+  ...data
+}: { what: string; parties: SlotParty[] } & Record<`data-${string}`, boolean>) {
+  if (parties.length === 0) return null;
+  return (
+    <p {...data}>
+      {what}:{' '}
+      {parties.map((party, index) => (
+        <span key={party.node}>
+          {index > 0 && ', '}
+          <strong>{party.node}</strong> since <Ago at={party.since} />
+        </span>
+      ))}
+    </p>
   );
 }
