@@ -90,6 +90,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/upgrade-groups/{haGroup}/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** End the HA group's halt (or one member's), whatever became of its policy: released as an admin's reset */
+    post: operations['UpgradesController_resetHalts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/nodes/{node}/maintenance-slot': {
     parameters: {
       query?: never;
@@ -136,6 +153,23 @@ export interface paths {
     put?: never;
     /** Give the reboot slot back once the node is steady again (FleetLock) */
     post: operations['FleetLockController_steadyState'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/fleetlock-waiters': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the FleetLock clients refused a reboot slot that still ask for one, oldest wait first */
+    get: operations['FleetLockWaitersController_list'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -338,6 +372,8 @@ export interface components {
       /** @description the member that failed and is not healthy again */
       node: string;
       managementPolicy: string | null;
+      /** @description the policy was removed since: the halt outlives it, and only a reset of the group ends it (short of the member reporting healthy) */
+      policyRemoved: boolean;
       error: string | null;
       /** Format: date-time */
       since: string;
@@ -355,6 +391,31 @@ export interface components {
     };
     UpgradeGroupListResponse: {
       items: components['schemas']['UpgradeGroupResponse'][];
+      total: number;
+    };
+    HaltResetDto: {
+      /**
+       * @description end only this member's halt; left out, every halt of the group ends
+       * @example edge-17
+       */
+      node?: string;
+    };
+    EndedHaltResponse: {
+      /** @description the member that had failed and halted its group */
+      node: string;
+      /** @description the management policy the halt was for */
+      managementPolicy: string | null;
+      /** @description the policy had been removed: only a reset of the group could end the halt */
+      policyRemoved: boolean;
+      /** @description the error the member reported */
+      error: string | null;
+      /** Format: date-time */
+      haltedAt: string;
+    };
+    HaltResetResponse: {
+      haGroup: string;
+      /** @description the halts ended; empty when none was left */
+      items: components['schemas']['EndedHaltResponse'][];
       total: number;
     };
     MaintenanceSlotRequestDto: {
@@ -399,6 +460,24 @@ export interface components {
       group: string;
       /** @description whether a slot was held and given back; false is not an error */
       released: boolean;
+    };
+    FleetLockWaiterResponse: {
+      node: string;
+      haGroup: string;
+      /**
+       * Format: date-time
+       * @description first refused since it last held a slot
+       */
+      since: string;
+      /**
+       * Format: date-time
+       * @description it asks again by itself; the latest refusal
+       */
+      lastRefusedAt: string;
+    };
+    FleetLockWaiterListResponse: {
+      items: components['schemas']['FleetLockWaiterResponse'][];
+      total: number;
     };
     RolloutGroupResponse: {
       group: string;
@@ -898,6 +977,87 @@ export interface operations {
       };
     };
   };
+  UpgradesController_resetHalts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        haGroup: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HaltResetDto'];
+      };
+    };
+    responses: {
+      /** @description the halts ended (none when none was left) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HaltResetResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the agbot knows no member of the group (UPGRADE_GROUP_NOT_FOUND), no such node (UPGRADE_NODE_NOT_FOUND), or the node is in another group (UPGRADE_NOT_A_MEMBER) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   MaintenanceSlotsController_take: {
     parameters: {
       query?: {
@@ -1095,14 +1255,13 @@ export interface operations {
           'application/json': components['schemas']['FleetLockSlotResponse'];
         };
       };
-      /** @description missing_fleetlock_header, invalid_client_params (a body that is not `{client_params: {id, group}}`), or group_mismatch (group is not the node's HA group, or "default"); or ErrorBody for a body sent as application/json that is not JSON */
+      /** @description missing_fleetlock_header, invalid_client_params (a body that is not `{client_params: {id, group}}`), or group_mismatch (group is not the node's HA group, or "default") */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json':
-            components['schemas']['FleetLockErrorResponse'] | components['schemas']['ErrorBody'];
+          'application/json': components['schemas']['FleetLockErrorResponse'];
         };
       };
       /** @description unauthenticated: no credentials from an untrusted network, or wrong ones */
@@ -1199,14 +1358,13 @@ export interface operations {
           'application/json': components['schemas']['FleetLockReleaseResponse'];
         };
       };
-      /** @description missing_fleetlock_header, or invalid_client_params (a body that is not `{client_params: {id, group}}`); or ErrorBody for a body sent as application/json that is not JSON */
+      /** @description missing_fleetlock_header, or invalid_client_params (a body that is not `{client_params: {id, group}}`) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json':
-            components['schemas']['FleetLockErrorResponse'] | components['schemas']['ErrorBody'];
+          'application/json': components['schemas']['FleetLockErrorResponse'];
         };
       };
       /** @description unauthenticated: no credentials from an untrusted network, or wrong ones */
@@ -1243,6 +1401,72 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FleetLockErrorResponse'];
+        };
+      };
+    };
+  };
+  FleetLockWaitersController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FleetLockWaiterListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };

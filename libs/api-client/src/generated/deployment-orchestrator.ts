@@ -204,6 +204,12 @@ export interface components {
       /** @description absent when the document gave none */
       success_criteria?: components['schemas']['SuccessCriteriaResponse'];
     };
+    StrategyWarningResponse: {
+      /** @description where in the document, e.g. `data.groups[1].selectors[0]` */
+      path: string;
+      /** @description what Careen does with it */
+      problem: string;
+    };
     PublishedStrategyResponse: {
       org: string;
       name: string;
@@ -216,6 +222,8 @@ export interface components {
       created_at: string;
       /** @description false when the newest version was the same document: nothing was stored */
       created: boolean;
+      /** @description what Shipyard accepts but is suspicious: keys no one reads, no groups, selectors without criteria beside others */
+      warnings: components['schemas']['StrategyWarningResponse'][];
     };
     StrategyResponse: {
       org: string;
@@ -236,7 +244,10 @@ export interface components {
       name: string;
       critical: boolean;
       depends_on: string[];
+      /** @description every node it chooses: its criteria are judged on all */
       nodes: string[];
+      /** @description of them, the nodes it sends: those no earlier group in processing order chooses */
+      sends: string[];
       ha_groups: string[];
       /** @description set only when the group's criteria cannot pass on its nodes */
       never_passes?: string;
@@ -245,19 +256,25 @@ export interface components {
       node: string;
       /** @description the groups that choose it */
       groups: string[];
+      /** @description the one that sends it: the first of them in processing order */
+      sent_by: string;
     };
     StrategyPlanResponse: {
       /** @description the strategy's name */
       strategy: string;
       /** @description the version planned */
       version: number;
-      /** @description group names stage by stage: a stage runs once every earlier one has succeeded */
+      /** @description group names stage by stage: the processing order */
       stages: string[][];
       groups: components['schemas']['PlannedGroupResponse'][];
-      /** @description nodes chosen by more than one group (each is still sent once) */
+      /** @description nodes chosen by more than one group (each is sent once, by the first in processing order) */
       overlapping: components['schemas']['OverlappingNodeResponse'][];
       /** @description nodes of the org that no group chooses */
       unselected: string[];
+      /** @description groups that choose no node: they pass whatever their criteria, as in Shipyard */
+      empty: string[];
+      /** @description what to know before starting: groups without nodes, ignored selectors, nodes another management policy already upgrades */
+      warnings: string[];
     };
     StartRolloutDto: {
       /** @example deployment-strategy */
@@ -289,12 +306,14 @@ export interface components {
       critical: boolean;
       depends_on: string[];
       /** @enum {string} */
-      phase: 'waiting' | 'preparing' | 'deploying' | 'succeeded' | 'failed';
+      phase: 'waiting' | 'preparing' | 'deploying' | 'succeeded' | 'failed' | 'cancelled';
       /** @description why the group failed */
       reason: string | null;
       ha_groups: string[];
       /** @description the group's nodes */
       nodes: number;
+      /** @description of them, prepared and not yet deployed */
+      prepared: number;
       /** @description of them, deployed successfully */
       successful: number;
       failed: number;
@@ -337,6 +356,8 @@ export interface components {
       /** @description group names stage by stage */
       stages: string[][];
       counts: components['schemas']['RolloutCountsResponse'];
+      /** @description what its plan warned of when it started: groups without nodes, nodes another policy upgrades */
+      warnings: string[];
       groups: components['schemas']['RolloutGroupResponse'][];
       created_by: string;
       /** Format: date-time */
@@ -365,6 +386,8 @@ export interface components {
       /** @description group names stage by stage */
       stages: string[][];
       counts: components['schemas']['RolloutCountsResponse'];
+      /** @description what its plan warned of when it started: groups without nodes, nodes another policy upgrades */
+      warnings: string[];
       groups: components['schemas']['RolloutGroupResponse'][];
       created_by: string;
       /** Format: date-time */
@@ -393,6 +416,8 @@ export interface components {
        * @example https://mirror.example.net/careen-agent-2.31.0.tar.gz
        */
       location?: string;
+      /** @description ask for a version below the one the node runs; without it such a request is refused with 409. Agents only move up, so an allowed downgrade ends failed, naming the version the node stayed at */
+      allowDowngrade?: boolean;
       /** @description the node's org (hub admins); default the caller's */
       org?: string;
     };
@@ -1321,7 +1346,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade */
+      /** @description the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade; or the version is below the one it runs and allowDowngrade is not set */
       409: {
         headers: {
           [name: string]: unknown;

@@ -38,6 +38,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/auth/token/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Renew an access token with a refresh token */
+    post: operations['TokenController_refresh'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/token/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** End the login of a refresh token (log out) */
+    post: operations['TokenController_revoke'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/auth/jwks': {
     parameters: {
       query?: never;
@@ -423,7 +457,7 @@ export interface paths {
     /** Publish (create or replace) a node management policy */
     put: operations['ManagementPoliciesController_publish'];
     post?: never;
-    /** Remove a node management policy and its nodes' live statuses (its history stays) */
+    /** Remove a node management policy and its nodes' live statuses (its history stays), saying which HA groups its failed members leave halted */
     delete: operations['ManagementPoliciesController_remove'];
     options?: never;
     head?: never;
@@ -640,6 +674,14 @@ export interface components {
       accessToken: string;
       /** @description seconds until the token expires */
       expiresIn: number;
+      /** @description users only: renews the access token once (POST /v1/auth/token/refresh) until the login ends; POST /v1/auth/token/revoke ends the login */
+      refreshToken?: string;
+      /** @description users only: seconds until the login ends */
+      refreshExpiresIn?: number;
+    };
+    RefreshTokenRequestDto: {
+      /** @description the refresh token of the last token answer */
+      refreshToken: string;
     };
     JwkResponse: {
       /** @example EC */
@@ -1264,6 +1306,19 @@ export interface components {
       items: components['schemas']['ManagementPolicyResponse'][];
       total: number;
     };
+    HaltedMemberResponse: {
+      haGroup: string;
+      /** @description the member that failed and is not healthy again */
+      node: string;
+      /** @description its last status for the policy: failed, rolling-back or rollback-failed */
+      status: string;
+      error: string | null;
+    };
+    PolicyRemovedResponse: {
+      nmp: string;
+      /** @description the HA groups the removal leaves halted, by the member that failed: the agbot's POST /v1/orgs/{org}/upgrade-groups/{haGroup}/reset ends each halt */
+      leftHalted: components['schemas']['HaltedMemberResponse'][];
+    };
     AppliesToResponse: {
       /** @description whether the policy is enabled; a disabled one applies to nothing yet */
       enabled: boolean;
@@ -1373,6 +1428,10 @@ export interface components {
        * @description failures before this (when the policy was re-enabled) do not count
        */
       failuresCountedSince: string | null;
+      /** @description why no node can enact the enabled upgrade (its agent package is not published, or was removed); null when one can */
+      missingPackage: string | null;
+      /** @description the nodes it selects that have no status for it while its package is missing: counted as `no-package` in counts */
+      noPackage: string[];
     };
     ManagementStatusPageResponse: {
       items: components['schemas']['ManagementStatusResponse'][];
@@ -1559,6 +1618,114 @@ export interface operations {
       };
       /** @description no such user or node, or a wrong password or token: INVALID_CREDENTIALS */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  TokenController_refresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefreshTokenRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the refresh token is unknown, already used or revoked (INVALID_TOKEN), or its login expired (TOKEN_EXPIRED): log in again */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  TokenController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefreshTokenRequestDto'];
+      };
+    };
+    responses: {
+      /** @description the login is ended, or the token named none */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -4453,11 +4620,13 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description removed */
-      204: {
+      200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['PolicyRemovedResponse'];
+        };
       };
       /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
       400: {

@@ -231,18 +231,77 @@ export interface components {
       /** @description `agent-upgrade` only: the agent version the host is rolled to */
       version?: string;
     };
+    HostCountsResponse: {
+      hosts: number;
+      /** @description not started */
+      waiting: number;
+      /** @description asking for its slot, preparing, evacuating or in maintenance */
+      under_way: number;
+      done: number;
+      /** @description left out before it was taken out of service */
+      skipped: number;
+      /** @description out of service when the session ended, put back unfinished */
+      interrupted: number;
+    };
+    SlotHolderResponse: {
+      /** @description `agent-upgrade`, `fleetlock` or `maintenance` */
+      kind: string;
+      node: string;
+      /** @description the management policy of an agent upgrade */
+      management_policy: string | null;
+      /** @description the open maintenance session that holds the node, for a maintenance slot */
+      session: string | null;
+      /**
+       * Format: date-time
+       * @description when the holder was granted the slot
+       */
+      since: string;
+      /** Format: date-time */
+      lease_expires_at: string | null;
+      /** @description the holder failed and halts its group */
+      halted: boolean;
+      /**
+       * Format: date-time
+       * @description when the agbot last refused the slot
+       */
+      seen_at: string;
+    };
     SessionHostResponse: {
       host: string;
       ha_group: string | null;
       /** @enum {string} */
-      phase: 'waiting' | 'slot' | 'preparing' | 'evacuating' | 'in-maintenance' | 'done' | 'skipped';
+      phase:
+        | 'waiting'
+        | 'slot'
+        | 'preparing'
+        | 'evacuating'
+        | 'in-maintenance'
+        | 'done'
+        | 'skipped'
+        | 'interrupted';
       /**
        * Format: date-time
        * @description when it took this phase
        */
       since: string;
-      /** @description why it was skipped */
+      /** @description why it was skipped or interrupted */
       reason: string | null;
+      /**
+       * @description `interrupted`: the phase it was in when the session ended
+       * @enum {string|null}
+       */
+      interrupted_in:
+        | 'waiting'
+        | 'slot'
+        | 'preparing'
+        | 'evacuating'
+        | 'in-maintenance'
+        | 'done'
+        | 'skipped'
+        | 'interrupted'
+        | null;
+      /** @description `slot`: who holds the HA-group slot it waits for, once the agbot refused it */
+      waiting_for: components['schemas']['SlotHolderResponse'] | null;
     };
     SessionAskResponse: {
       /** @enum {string} */
@@ -308,6 +367,13 @@ export interface components {
       metadata: {
         [key: string]: unknown;
       };
+      /** @description the hosts' phases counted */
+      counts: components['schemas']['HostCountsResponse'];
+      /**
+       * @description the counts in words, as the CLI and the console show them
+       * @example 1/3 done, 1 interrupted, 1 skipped
+       */
+      hosts_summary: string;
       hosts: components['schemas']['SessionHostResponse'][];
       projects: components['schemas']['SessionProjectResponse'][];
     };
@@ -327,6 +393,8 @@ export interface components {
       detail: {
         [key: string]: unknown;
       };
+      /** @description the entry in words: the state, or what a note notes (`session paused`, a failure's reason) */
+      summary: string;
     };
     SessionWithTimelineResponse: {
       /** Format: uuid */
@@ -360,6 +428,13 @@ export interface components {
       metadata: {
         [key: string]: unknown;
       };
+      /** @description the hosts' phases counted */
+      counts: components['schemas']['HostCountsResponse'];
+      /**
+       * @description the counts in words, as the CLI and the console show them
+       * @example 1/3 done, 1 interrupted, 1 skipped
+       */
+      hosts_summary: string;
       hosts: components['schemas']['SessionHostResponse'][];
       projects: components['schemas']['SessionProjectResponse'][];
       /** @description what was sent, heard and refused, oldest first */
@@ -373,7 +448,15 @@ export interface components {
        * @enum {string|null}
        */
       host_phase:
-        'waiting' | 'slot' | 'preparing' | 'evacuating' | 'in-maintenance' | 'done' | 'skipped' | null;
+        | 'waiting'
+        | 'slot'
+        | 'preparing'
+        | 'evacuating'
+        | 'in-maintenance'
+        | 'done'
+        | 'skipped'
+        | 'interrupted'
+        | null;
     };
     ProjectInstancesResponse: {
       /** Format: uuid */
