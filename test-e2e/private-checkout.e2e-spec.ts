@@ -11,8 +11,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, HUB_SERVICES } from '@careen/devstack';
-import { exitOf, spawnLauncher, stopLauncher, untilOutputContains } from './support/launcher-process';
+import {
+  exitOf,
+  spawnLauncher,
+  stopLauncher,
+  untilOutputContains,
+  freeLauncherPorts,
+} from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
 /** What a checkout has that a test may link: everything but git's and the launcher's own state. */
@@ -65,13 +70,7 @@ describe('a checkout in a folder only its owner may enter', () => {
       CAREEN_DEMO_NODES: '2',
       CAREEN_DEMO_GROUPS: '1',
     };
-    for (const envVar of [
-      'CAREEN_PG_PORT',
-      'CAREEN_NATS_PORT',
-      'CAREEN_CONSOLE_PORT',
-      ...HUB_SERVICES.map((s) => s.portEnv),
-    ])
-      env[envVar] = String(await freePort());
+    Object.assign(env, await freeLauncherPorts());
     const { child, output } = spawnLauncher([], env, checkout);
     try {
       await untilOutputContains(child, 'Starting Postgres', 120_000, output);

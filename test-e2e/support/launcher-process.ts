@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { freePort, isPortFree } from '@careen/devstack';
+import { freePort, HUB_SERVICES, isPortFree } from '@careen/devstack';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
 
@@ -26,6 +26,19 @@ export function spawnLauncher(args: string[], env: NodeJS.ProcessEnv, checkout =
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
+}
+
+/** A free port for each port the launcher takes: Postgres, NATS, the console and each hub service. */
+export async function freeLauncherPorts(): Promise<Record<string, string>> {
+  const ports: Record<string, string> = {};
+  for (const envVar of [
+    'CAREEN_PG_PORT',
+    'CAREEN_NATS_PORT',
+    'CAREEN_CONSOLE_PORT',
+    ...HUB_SERVICES.map((service) => service.portEnv),
+  ])
+    ports[envVar] = String(await freePort());
+  return ports;
 }
 
 /** What the ready summary says of the demo: its org admin's password and the nodes its app runs on. */
