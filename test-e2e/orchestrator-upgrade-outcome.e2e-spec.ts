@@ -8,7 +8,9 @@ import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrat
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { eventually, useTestInfra } from '@careen/testing';
+import { Client } from 'pg';
 import {
+  HUB_ROOT,
   orchestratorCall,
   ROLES,
   startOrchestratorHub,
@@ -97,5 +99,32 @@ describe('single-node upgrade outcomes', () => {
       status: 'no-action-required',
       error: null,
     });
+  });
+
+  it('ends an upgrade whose package went before it was sent as failed, saying why, and frees its node', async () => {
+    // Holding the driver's leadership keeps the upgrade unsent while its package is removed.
+    await orchestrator.close();
+    const leader = new Client({ connectionString: infra.databaseUrl });
+    await leader.connect();
+    await leader.query(
+      "SELECT pg_advisory_lock(hashtextextended('careen:deployment-orchestrator:driver', 0))",
+    );
+    orchestrator = await startServiceInProcess(deploymentOrchestratorService, infra, hub.orchestratorEnv);
+    call = orchestratorCall(orchestrator.url);
+    await hub.publishPackage('7.0.0');
+    const asked = await upgrade({ version: '7.0.0' });
+    expect(asked.status).toBe(201);
+    expect((await hub.rollouts.call('DELETE', '/v1/agent-packages/7.0.0', undefined, HUB_ROOT)).status).toBe(
+      204,
+    );
+    await leader.end();
+
+    expect(await finished(asked.body.id)).toMatchObject({
+      state: 'failed',
+      error: expect.stringContaining(
+        'the exchange refused it: agentUpgradePolicy.atLeastVersion: no agent package of version "7.0.0" is published',
+      ),
+    });
+    expect((await upgrade({ version: '2.0.0' })).status).toBe(201);
   });
 });

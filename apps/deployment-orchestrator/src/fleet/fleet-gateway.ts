@@ -38,6 +38,14 @@ export interface NodePolicy {
  * Without an exchange client (no credentials configured) every call is refused as unavailable;
  * an exchange that cannot be reached, or refuses, likewise, with what it said.
  */
+/** The exchange refused a node policy for a reason that asking again would not change. */
+export class PolicyRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PolicyRefused';
+  }
+}
+
 export class FleetGateway {
   constructor(private readonly client: ExchangeClient | undefined) {}
 
@@ -68,16 +76,21 @@ export class FleetGateway {
     const listed = await this.orUndefined(
       this.api.GET('/v1/orgs/{org}/management-policies', { params: { path: { org } } }),
     );
+    const upgrading = (listed?.items ?? []).filter((policy) => policy.enabled && policy.agentUpgradePolicy);
+    const applies = await Promise.all(
+      upgrading.map((policy) =>
+        this.orUndefined(
+          this.api.GET('/v1/orgs/{org}/management-policies/{name}/nodes', {
+            params: { path: { org, name: policy.name } },
+          }),
+        ),
+      ),
+    );
     const byNode = new Map<string, string[]>();
-    for (const policy of listed?.items ?? []) {
-      if (!policy.enabled || !policy.agentUpgradePolicy) continue;
-      const applies = await this.orUndefined(
-        this.api.GET('/v1/orgs/{org}/management-policies/{name}/nodes', {
-          params: { path: { org, name: policy.name } },
-        }),
-      );
-      for (const node of applies?.items ?? []) byNode.set(node, [...(byNode.get(node) ?? []), policy.name]);
-    }
+    upgrading.forEach((policy, index) => {
+      for (const node of applies[index]?.items ?? [])
+        byNode.set(node, [...(byNode.get(node) ?? []), policy.name]);
+    });
     return byNode;
   }
 
@@ -85,7 +98,7 @@ export class FleetGateway {
   async ensurePolicy(org: string, policy: NodePolicy): Promise<void> {
     const path = { params: { path: { org, name: policy.name } } };
     if (await this.orUndefined(this.api.GET('/v1/orgs/{org}/management-policies/{name}', path))) return;
-    await this.orUndefined(
+    await this.refusedForGood(
       this.api.PUT('/v1/orgs/{org}/management-policies/{name}', {
         ...path,
         body: {
@@ -143,6 +156,22 @@ export class FleetGateway {
     return this.client.api;
   }
 
+  /**
+   * The answer; a PolicyRefused when the exchange refused the request as it is (400: no package
+   * of the version any more, say), which asking again would not change.
+   */
+  private async refusedForGood<T>(
+    call: Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<T | undefined> {
+    try {
+      return await dataOf(call);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400)
+        throw new PolicyRefused(error.body?.message ?? error.message);
+      return notFoundOrUnavailable(error);
+    }
+  }
+
   /** The answer; undefined when the exchange has no such thing. */
   private async orUndefined<T>(
     call: Promise<{ data?: T; error?: unknown; response: Response }>,
@@ -150,10 +179,15 @@ export class FleetGateway {
     try {
       return await dataOf(call);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return undefined;
-      throw exchangeUnavailable(`the exchange did not do what was asked: ${(error as Error).message}`);
+      return notFoundOrUnavailable(error);
     }
   }
+}
+
+/** Undefined for the exchange's 404; any other failure is the exchange not doing what was asked. */
+function notFoundOrUnavailable(error: unknown): undefined {
+  if (error instanceof ApiError && error.status === 404) return undefined;
+  throw exchangeUnavailable(`the exchange did not do what was asked: ${(error as Error).message}`);
 }
 
 function toFleetNode(node: NodeAnswer): FleetNode {

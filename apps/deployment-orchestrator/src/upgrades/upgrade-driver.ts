@@ -5,7 +5,7 @@
  * a crash in between leaves the removal to do rather than a policy behind).
  */
 import { eachOf } from '../driver/each-of';
-import { type FleetGateway } from '../fleet/fleet-gateway';
+import { type FleetGateway, PolicyRefused } from '../fleet/fleet-gateway';
 import { releaseNodes } from '../rollouts/rollout-store';
 import { upgradeHolder } from '../rollouts/rollout-record';
 import { type UpgradeRecord, type UpgradeStore } from './upgrade-store';
@@ -32,14 +32,25 @@ export class UpgradeDriver {
       return true;
     }
     if (!upgrade.started_at) {
-      await this.fleet.ensurePolicy(upgrade.org, {
-        name: upgrade.policy,
-        nodes: [upgrade.node_id],
-        version: upgrade.to_version,
-        action: 'install',
-        description: `upgrade ${upgrade.id} of node ${upgrade.node_id} to ${upgrade.to_version} (${upgrade.strategy})`,
-        ...(upgrade.location && { location: upgrade.location }),
-      });
+      try {
+        await this.fleet.ensurePolicy(upgrade.org, {
+          name: upgrade.policy,
+          nodes: [upgrade.node_id],
+          version: upgrade.to_version,
+          action: 'install',
+          description: `upgrade ${upgrade.id} of node ${upgrade.node_id} to ${upgrade.to_version} (${upgrade.strategy})`,
+          ...(upgrade.location && { location: upgrade.location }),
+        });
+      } catch (error) {
+        // Asking again would be refused again (its package was removed since, say): it ends here.
+        if (!(error instanceof PolicyRefused)) throw error;
+        await this.finish(
+          upgrade,
+          { state: 'failed', status: null, error: `the exchange refused it: ${error.reason}` },
+          now,
+        );
+        return true;
+      }
       await this.store.update(upgrade.id, { started_at: now });
       return true;
     }
@@ -63,17 +74,21 @@ export class UpgradeDriver {
       !finished
     )
       return false;
+    await this.finish(upgrade, { state, status: reported?.status ?? upgrade.status, error }, now);
+    return finished;
+  }
+
+  /** Records where the upgrade stands; once it is finished, gives its node back in the same step. */
+  private async finish(
+    upgrade: UpgradeRecord,
+    change: Pick<UpgradeRecord, 'state' | 'status' | 'error'>,
+    now: Date,
+  ): Promise<void> {
+    const finished = FINISHED_UPGRADE_STATES.includes(change.state);
     await this.store.transaction(async (manager) => {
-      const change = {
-        state,
-        status: reported?.status ?? upgrade.status,
-        error,
-        ...(finished && { finished_at: now }),
-      };
-      await this.store.update(upgrade.id, change, manager);
+      await this.store.update(upgrade.id, { ...change, ...(finished && { finished_at: now }) }, manager);
       if (finished) await releaseNodes(manager, upgradeHolder(upgrade.id));
     });
-    return finished;
   }
 
   /** The node's running version is read only once its agent says it is done: only then does it decide. */

@@ -18,6 +18,14 @@ describe('single-node upgrade outcomes', () => {
     });
   });
 
+  it('says why without blaming a downgrade when the node runs a lower version', () => {
+    expect(upgradeOutcome('no-action-required', '2.0.0', '1.0.0')).toEqual({
+      state: 'failed',
+      error:
+        'the node stayed at 1.0.0: its agent answered no-action-required for 2.0.0, though the node runs another version',
+    });
+  });
+
   it('follows the other statuses as they are', () => {
     expect(upgradeOutcome('ha-waiting', '2.0.0', null).state).toBe('installing');
     expect(upgradeOutcome('rolled-back', '2.0.0', null).state).toBe('rolled-back');
@@ -27,6 +35,7 @@ describe('single-node upgrade outcomes', () => {
     expect(isDowngrade('2.0.0', '1.0.0')).toBe(true);
     expect(isDowngrade('2.0.0', '2.0.0')).toBe(false);
     expect(isDowngrade(null, '1.0.0')).toBe(false);
-    expect(isDowngrade('0.1.0-dev', '1.0.0')).toBe(false);
+    expect(isDowngrade('dev-build', '1.0.0')).toBe(false);
+    expect(isDowngrade('2.0.0', 'dev-build')).toBe(false);
   });
 });

@@ -63,9 +63,12 @@ export function upgradeOutcome(status: string, asked: string, running: string | 
   if (status !== 'successful' && status !== 'no-action-required') return { state, error: null };
   if (running !== null && sameVersion(running, asked)) return { state: 'success', error: null };
   if (status === 'successful' || running === null) return { state, error: null };
+  const why = isDowngrade(running, asked)
+    ? 'as agents do not go below the version they run'
+    : 'though the node runs another version';
   return {
     state: 'failed',
-    error: `the node stayed at ${running}: its agent answered ${status} for ${asked}, as agents do not go below the version they run`,
+    error: `the node stayed at ${running}: its agent answered ${status} for ${asked}, ${why}`,
   };
 }
 
