@@ -64,6 +64,11 @@ describe('maintenance sessions: what is refused', () => {
     ['a bad host action', { hosts: ['h1'], host_action: 'reboot' }, 'host_action.kind: kind must be one of'],
     ['an upgrade without a version', { hosts: ['h1'], host_action: 'agent-upgrade' }, 'host_action.version'],
     [
+      'an upgrade to a version no package has',
+      { hosts: ['h1'], host_action: { kind: 'agent-upgrade', version: '9.9.9' } },
+      'host_action.version: no agent package of version "9.9.9" is published',
+    ],
+    [
       'seconds for a manual host action',
       { hosts: ['h1'], host_action: { kind: 'manual', seconds: 5 } },
       'host_action.seconds: the manual host action takes no seconds (only simulated does)',

@@ -100,7 +100,8 @@ export class ManagementPoliciesService {
 
   /** Refuses an upgrade to a version no package has, naming it and the archs of the nodes it selects. */
   async requirePackage(manager: EntityManager, policy: SelectedUpgrade): Promise<void> {
-    const missing = await this.missingPackage(manager, policy);
+    // Share-locked: a removal of the package under way waits for this policy, and then refuses.
+    const missing = await this.missingPackage(manager, policy, true);
     if (missing) throw upgradePackageMissing(missing.why, missing.version, missing.archs);
   }
 
@@ -108,9 +109,13 @@ export class ManagementPoliciesService {
   async missingPackage(
     manager: EntityManager,
     policy: SelectedUpgrade,
+    lockPackages = false,
   ): Promise<{ why: string; version: string; archs: string[]; nodes: string[] } | null> {
     if (!policy.agentUpgradePolicy) return null;
-    const packages = await manager.find(AgentPackageEntity, { select: { version: true } });
+    const packages = await manager.find(AgentPackageEntity, {
+      select: { version: true },
+      ...(lockPackages && { lock: { mode: 'pessimistic_read' as const } }),
+    });
     const published = packages.map((each) => each.version);
     if (missingPackage(policy.agentUpgradePolicy, published, []) === null) return null;
     const selects = compileSelector(policy);

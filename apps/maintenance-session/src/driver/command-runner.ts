@@ -25,7 +25,7 @@ interface AgbotSlotHolder {
 
 export type CommandOutcome =
   | { done: true; input?: WorkflowInput; result?: Record<string, unknown> }
-  | { done: false; why: string; found?: { holder: SlotHolderView } };
+  | { done: false; why: string; found?: { holder?: SlotHolderView } };
 
 export interface CommandRunnerSettings {
   agbotUrl: string;
@@ -39,6 +39,7 @@ export class CommandRunner {
     private readonly exchange: ExchangeClient,
     private readonly store: SessionStore,
     private readonly settings: CommandRunnerSettings,
+    private readonly clock: () => Date = () => new Date(),
   ) {
     this.agbot = exchange.service<Agbot.paths>(settings.agbotUrl);
   }
@@ -85,8 +86,9 @@ export class CommandRunner {
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && command.kind === 'take-slot') {
+        // A refusal that names no holder clears the one an earlier refusal named.
         const holder = await this.slotHolder(record.org, error);
-        return { done: false, why: error.message, ...(holder ? { found: { holder } } : {}) };
+        return { done: false, why: error.message, found: holder ? { holder } : {} };
       }
       if (error instanceof ApiError && error.status === 409) return { done: false, why: error.message };
       // A node removed from the exchange meanwhile has nothing left to cordon, release or upgrade.
@@ -109,7 +111,7 @@ export class CommandRunner {
       since: holder.grantedAt,
       lease_expires_at: holder.leaseExpiresAt ?? null,
       halted: holder.halted === true,
-      seen_at: new Date().toISOString(),
+      seen_at: this.clock().toISOString(),
     };
   }
 

@@ -4,7 +4,7 @@
  * each deployment policy, and, for the replicated policies among them, the nodes the agbot
  * finds compatible (its deploycheck), which says whether the hosts left in service hold them.
  */
-import { type Agbot, dataOf, type ServiceClient } from '@careen/api-client';
+import { type Agbot, ApiError, dataOf, type ServiceClient } from '@careen/api-client';
 import { type ExchangeClient } from '@careen/service';
 import { type HostFacts, type ReplicatedPolicyFacts, type WorkloadFacts } from '../workflow/session-planner';
 
@@ -28,6 +28,17 @@ export class FleetFacts {
       rack: node.rack,
       haGroup: node.haGroup,
     }));
+  }
+
+  /** Whether the exchange has the agent package of `version`, which an agent-upgrade host action needs. */
+  async agentPackagePublished(version: string): Promise<boolean> {
+    try {
+      await dataOf(this.exchange.api.GET('/v1/agent-packages/{version}', { params: { path: { version } } }));
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return false;
+      throw error;
+    }
   }
 
   /** The workloads meant to run on `hosts`, with their projects, and the replicated policies among them. */

@@ -28,7 +28,12 @@ import {
   sessionNotFound,
 } from './maintenance.errors';
 import { readReply } from './reply-gate';
-import { FINISHED_STATES, type HostActionSpec, type SessionRecord } from './session-record';
+import {
+  FINISHED_STATES,
+  type HostActionSpec,
+  type SessionRecord,
+  type TimelineEntry,
+} from './session-record';
 import { type SessionSteps } from './session-steps';
 import { type SessionStore } from './session-store';
 import { type SessionView, viewOf } from './session-view';
@@ -59,6 +64,12 @@ export class MaintenanceSessions {
         'the maintenance service has no exchange credentials (CAREEN_MAINTENANCE_EXCHANGE_PASSWORD): it cannot read the hosts',
       );
     const { plan: planRequest, hostAction, problems } = this.readRequest(request);
+    const version = hostAction.kind === 'agent-upgrade' ? hostAction.version : undefined;
+    if (version && !(await readFleet(org, () => facts.agentPackagePublished(version))))
+      problems.push({
+        path: 'host_action.version',
+        problem: `no agent package of version "${version}" is published: publish it first (careen agentpackage publish)`,
+      });
     const nodes = await readFleet(org, () => facts.nodes(org));
     // The hosts first (their problems need no workloads), then what runs on them.
     const chosen = planSession(
@@ -97,8 +108,16 @@ export class MaintenanceSessions {
 
   async get(id: string, withTimeline = true): Promise<SessionView> {
     const record = await this.find(id);
-    const waits = await this.deps.store.slotWaits([id]);
-    return viewOf(record, withTimeline ? await this.deps.store.readTimeline(id) : undefined, waits.get(id));
+    return this.viewWithWaits(record, withTimeline ? await this.deps.store.readTimeline(id) : undefined);
+  }
+
+  /** The session as its routes show it, with the slot holders its waiting hosts were refused by. */
+  private async viewWithWaits(
+    record: SessionRecord,
+    timeline?: readonly TimelineEntry[],
+  ): Promise<SessionView> {
+    const waits = await this.deps.store.slotWaits([record.id]);
+    return viewOf(record, timeline, waits.get(record.id));
   }
 
   /** The session's org, for the caller's access check. */
@@ -114,7 +133,7 @@ export class MaintenanceSessions {
 
   /** Ends the session: hosts under way back in service, slots given back, projects told. */
   async abort(id: string): Promise<SessionView> {
-    return viewOf(
+    return this.viewWithWaits(
       await this.deps.steps.apply(id, { kind: 'abort' }, (record) =>
         FINISHED_STATES.includes(record.state) ? { refuse: sessionFinished(id, record.state) } : {},
       ),
@@ -123,7 +142,7 @@ export class MaintenanceSessions {
 
   /** Paused, no further host is started; the hosts under way finish. */
   async setPaused(id: string, paused: boolean): Promise<SessionView> {
-    return viewOf(
+    return this.viewWithWaits(
       await this.deps.steps.pause(id, paused, (record) =>
         FINISHED_STATES.includes(record.state) ? sessionFinished(id, record.state) : undefined,
       ),
@@ -132,7 +151,7 @@ export class MaintenanceSessions {
 
   /** A `manual` or `external` host action reported done. */
   async completeHost(id: string, host: string, by: string): Promise<SessionView> {
-    return viewOf(
+    return this.viewWithWaits(
       await this.deps.steps.apply(id, { kind: 'host-action-done', host }, (record) => {
         if (FINISHED_STATES.includes(record.state)) return { refuse: sessionFinished(id, record.state) };
         const progress = record.progress.hosts[host];

@@ -26,7 +26,8 @@ import { type SessionStore } from './session-store';
 export type StepEntry = Omit<TimelineEntry, 'at'>;
 
 /** Decides, with the session locked, whether an input may be taken and what to note of it. */
-export type StepGate = (record: SessionRecord) => { refuse?: Error; notes?: StepEntry[] };
+/** A gate's verdict: refused, or let through with notes, or `unchanged` (asked for what already is). */
+export type StepGate = (record: SessionRecord) => { refuse?: Error; notes?: StepEntry[]; unchanged?: true };
 
 export class SessionSteps {
   /** Called after each step commits: the driver looks again at once. */
@@ -72,6 +73,7 @@ export class SessionSteps {
       if (!record) throw sessionNotFound(id);
       const verdict = gate?.(record) ?? {};
       if (verdict.refuse) throw verdict.refuse;
+      if (verdict.unchanged) return record;
       if (verdict.notes) await this.store.timeline(manager, id, verdict.notes);
       if (FINISHED_STATES.includes(record.state)) return record;
       const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
@@ -97,6 +99,8 @@ export class SessionSteps {
     return this.apply(id, { kind: paused ? 'pause' : 'resume' }, (record) => {
       const refusal = refuse(record);
       if (refusal) return { refuse: refusal };
+      // Pausing a paused session (or resuming a running one) is no step and no news.
+      if (record.paused === paused) return { unchanged: true };
       return {
         notes: [
           {
