@@ -3,7 +3,9 @@
  * gives its slot back, or stops asking. What it must never do: hold up or change a grant (it is
  * written after the semaphore answered, and only read for people).
  */
-import { Injectable } from '@nestjs/common';
+import { SERVICE_LOGGER } from '@careen/service';
+import { type JsonLogger } from '@careen/telemetry';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 export interface FleetLockWaiter {
@@ -22,11 +24,21 @@ export const WAITING_WINDOW_SECONDS = 15 * 60;
 
 @Injectable()
 export class FleetLockWaiters {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
+  ) {}
 
+  /** Notes a refusal; what cannot be noted is logged, and the refusal stands as it was. */
   async refused(org: string, node: string, haGroup: string): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO agbot.fleetlock_waiters (org, node, ha_group, first_refused_at, last_refused_at)
+    await this.noting('refused', org, node, async () => {
+      // Clients that stopped asking long ago go as others are noted, so the table stays small.
+      await this.dataSource.query(
+        'DELETE FROM agbot.fleetlock_waiters WHERE last_refused_at < clock_timestamp() - make_interval(secs => $1)',
+        [WAITING_WINDOW_SECONDS * 4],
+      );
+      await this.dataSource.query(
+        `INSERT INTO agbot.fleetlock_waiters (org, node, ha_group, first_refused_at, last_refused_at)
        VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp())
        ON CONFLICT (org, node) DO UPDATE
          SET ha_group = excluded.ha_group,
@@ -35,16 +47,29 @@ export class FleetLockWaiters {
              first_refused_at = CASE
                WHEN agbot.fleetlock_waiters.last_refused_at < clock_timestamp() - make_interval(secs => $4)
                THEN excluded.first_refused_at ELSE agbot.fleetlock_waiters.first_refused_at END`,
-      [org, node, haGroup, WAITING_WINDOW_SECONDS],
-    );
+        [org, node, haGroup, WAITING_WINDOW_SECONDS],
+      );
+    });
   }
 
   /** The client holds a slot, or gave it back: it waits no more. */
   async left(org: string, node: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM agbot.fleetlock_waiters WHERE org = $1 AND node = $2', [
-      org,
-      node,
-    ]);
+    await this.noting('left', org, node, () =>
+      this.dataSource.query('DELETE FROM agbot.fleetlock_waiters WHERE org = $1 AND node = $2', [org, node]),
+    );
+  }
+
+  private async noting(
+    what: string,
+    org: string,
+    node: string,
+    write: () => Promise<unknown>,
+  ): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.warn({ org, node, err: String(error) }, `could not note a FleetLock client ${what}`);
+    }
   }
 
   /** The org's clients still waiting, oldest wait first. */

@@ -33,14 +33,20 @@ async function loadGroups(
   org: string,
 ): Promise<{ groups: GroupView[]; parties: Map<string, GroupParties> }> {
   const path = { org };
+  const none = { items: [] };
   const [groups, slots, nodes, policies, held, rebootWaiters, sessions] = await Promise.all([
     read(clients.exchange.GET('/v1/orgs/{org}/hagroups', { params: { path } }), 'exchange'),
     read(clients.agbot.GET('/v1/orgs/{org}/upgrade-groups', { params: { path } }), 'agbot'),
     read(clients.exchange.GET('/v1/orgs/{org}/nodes', { params: { path } }), 'exchange'),
     read(clients.exchange.GET('/v1/orgs/{org}/management-policies', { params: { path } }), 'exchange'),
-    read(clients.agbot.GET('/v1/orgs/{org}/upgrades', { params: { path } }), 'agbot'),
-    read(clients.agbot.GET('/v1/orgs/{org}/fleetlock-waiters', { params: { path } }), 'agbot'),
-    read(clients.maintenance.GET('/v1/maintenance', { params: { query: { org } } }), 'maintenance'),
+    // Who else holds or waits for a slot: without them (a service down) the groups still show.
+    read(clients.agbot.GET('/v1/orgs/{org}/upgrades', { params: { path } }), 'agbot').catch(() => none),
+    read(clients.agbot.GET('/v1/orgs/{org}/fleetlock-waiters', { params: { path } }), 'agbot').catch(
+      () => none,
+    ),
+    read(clients.maintenance.GET('/v1/maintenance', { params: { query: { org } } }), 'maintenance').catch(
+      () => none,
+    ),
   ]);
   const parties = new Map<string, GroupParties>();
   const of = (group: string) => {
