@@ -3,7 +3,8 @@
  * real Chromium. The start form offers the host actions and says what each does; a manual
  * session's host is completed with the session page's button; a host waiting for its HA
  * group's slot names the holder, on the session page and in the HA-group view; an aborted
- * session counts the host that was in maintenance as interrupted, the same on both pages.
+ * session counts the host that was in maintenance as interrupted, the same on both pages. Last,
+ * with every agent package removed, a policy's page names the nodes left without one.
  * Run by a step of `npm test` of its own (it starts a whole platform and a browser).
  */
 import { type ChildProcess } from 'node:child_process';
@@ -39,11 +40,11 @@ describe('the web console: maintenance', () => {
   let first: string;
   let second: string;
 
-  const api = async (method: string, path: string, body?: unknown) => {
+  const api = async (method: string, path: string, body?: unknown, user = `demo/admin:${demoPassword}`) => {
     const answer = await fetch(`${consoleUrl}${path}`, {
       method,
       headers: {
-        authorization: `Basic ${Buffer.from(`demo/admin:${demoPassword}`).toString('base64')}`,
+        authorization: `Basic ${Buffer.from(user).toString('base64')}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -162,5 +163,30 @@ describe('the web console: maintenance', () => {
     expect(await api('DELETE', `/maintenance/v1/maintenance/${waiter.session_id}`)).toMatchObject({
       status: 200,
     });
+  });
+
+  it('names the nodes of a policy whose agent package is gone as no-package, saying why', async () => {
+    // A node with no agent yet: it has no status for the policy, and waits for the package.
+    expect(
+      (await api('PUT', '/exchange/v1/orgs/demo/nodes/spare-1', { token: 'spare-1-token' })).status,
+    ).toBe(201);
+    const followsCurrent = { enabled: true, nodes: ['spare-1'], agentUpgradePolicy: {} };
+    expect(
+      (await api('PUT', '/exchange/v1/orgs/demo/management-policies/follows-current', followsCurrent)).status,
+    ).toBe(201);
+    const asRoot = `root/root:${ROOT_PASSWORD}`;
+    const packages = (await api('GET', '/exchange/v1/agent-packages', undefined, asRoot)).body as {
+      items: { version: string }[];
+    };
+    for (const { version } of packages.items)
+      expect((await api('DELETE', `/exchange/v1/agent-packages/${version}`, undefined, asRoot)).status).toBe(
+        204,
+      );
+
+    await page.getByRole('link', { name: 'Management policies' }).click();
+    await page.getByRole('link', { name: 'follows-current' }).click();
+    const notice = page.locator('[data-no-package]');
+    await notice.getByText('no agent package is published').waitFor();
+    await notice.getByRole('link', { name: 'spare-1' }).waitFor();
   });
 });

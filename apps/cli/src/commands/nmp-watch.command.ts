@@ -8,7 +8,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
 import { rolloutChangeLines } from '../watch/change-lines';
-import { groupsWaitingForAnOperator } from '../watch/rollout-halt';
+import { groupsWaitingForAnOperator, waitsForPackage } from '../watch/rollout-halt';
 import { renderRollout } from '../watch/rollout-screen';
 import { buildRolloutView, EtaEstimator, type RolloutView, type WatchedStatus } from '../watch/rollout-view';
 import { EXIT_NEEDS_OPERATOR, watchLive } from '../watch/watch-live';
@@ -84,8 +84,19 @@ export function registerNmpWatchCommand(
     });
 }
 
-/** The halt that ends the watch, with the command that ends the halt; false while anything can move. */
+/**
+ * What ends the watch for an operator, with the command that goes on: a halt, or nodes that wait
+ * for a package no one published; false while anything can move.
+ */
 function waitsForAnOperator(org: string, name: string, view: RolloutView): CliError | false {
+  if (waitsForPackage(view))
+    return new CliError(
+      `management policy "${org}/${name}" waits for an operator: ${view.missingPackage ?? ''}`,
+      [
+        `publish the package (careen agentpackage publish), or point the policy at a published version (careen nmp publish ${name})`,
+      ],
+      EXIT_NEEDS_OPERATOR,
+    );
   const halted = groupsWaitingForAnOperator(view);
   if (halted.length === 0) return false;
   return new CliError(

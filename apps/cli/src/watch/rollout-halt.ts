@@ -1,6 +1,7 @@
 /**
- * Whether a policy's rollout can still go on by itself, or waits for an operator: the rule
- * behind `careen nmp watch` ending with exit 3 instead of watching a halt forever. Pure.
+ * Whether a policy's rollout can still go on by itself, or waits for an operator: the rules
+ * behind `careen nmp watch` ending with exit 3 instead of watching a halt, or a missing package,
+ * forever. Pure.
  */
 import { type ManagementStatusValue, TERMINAL_STATUSES, UNHEALTHY_STATUSES } from '@careen/contracts';
 import { type MemberView, type RolloutView } from './rollout-view';
@@ -38,4 +39,14 @@ export function groupsWaitingForAnOperator(view: RolloutView): HeldGroup[] {
     ),
   );
   return canMove ? [] : [...held.values()];
+}
+
+/**
+ * Whether every node not done waits for a package no one published (`no-package`), which no
+ * agent report will change either.
+ */
+export function waitsForPackage(view: RolloutView): boolean {
+  if (view.done || !view.missingPackage) return false;
+  const noPackage = view.groups.flatMap((group) => group.members).filter((m) => m.status === 'no-package');
+  return noPackage.length > 0 && noPackage.length === view.total - view.final;
 }

@@ -1,7 +1,12 @@
 import { CliError } from '../cli-errors';
 import { rolloutChangeLines } from './change-lines';
-import { groupsWaitingForAnOperator } from './rollout-halt';
-import { buildRolloutView, type WatchedPolicy, type WatchedStatus } from './rollout-view';
+import { groupsWaitingForAnOperator, waitsForPackage } from './rollout-halt';
+import {
+  buildRolloutView,
+  type WatchedPackage,
+  type WatchedPolicy,
+  type WatchedStatus,
+} from './rollout-view';
 import { type WatchedLook, watchLive } from './watch-live';
 
 const policy: WatchedPolicy = {
@@ -24,6 +29,31 @@ const status = (id: string, value: WatchedStatus['status'], error: string | null
 const nodes = [node('a1', 'g1'), node('a2', 'g1'), node('b1', 'g2'), node('c1', null)];
 const viewOf = (statuses: WatchedStatus[], applies = ['a1', 'a2', 'b1', 'c1'], state = policy.state) =>
   buildRolloutView({ ...policy, state }, applies, statuses, nodes);
+
+describe('waitsForPackage', () => {
+  const gone: WatchedPackage = {
+    missingPackage: 'no agent package of version "2.0.0" is published',
+    noPackage: ['a2', 'c1'],
+  };
+  const withPackage = (statuses: WatchedStatus[], pkg = gone) =>
+    buildRolloutView(policy, ['a1', 'a2', 'b1', 'c1'], statuses, nodes, pkg);
+
+  it('is true once every node not done waits for the missing package', () => {
+    expect(waitsForPackage(withPackage([status('a1', 'successful'), status('b1', 'successful')]))).toBe(true);
+  });
+
+  it('is false while another node can still move, or when the package is there', () => {
+    expect(waitsForPackage(withPackage([status('a1', 'successful'), status('b1', 'initiated')]))).toBe(false);
+    expect(
+      waitsForPackage(
+        withPackage([status('a1', 'successful'), status('b1', 'successful')], {
+          missingPackage: null,
+          noPackage: [],
+        }),
+      ),
+    ).toBe(false);
+  });
+});
 
 describe('groupsWaitingForAnOperator', () => {
   const broken = status('a1', 'rollback-failed', 'health check failed');

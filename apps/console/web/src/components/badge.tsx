@@ -41,6 +41,7 @@ const TONES: Record<string, string> = {
   'download-failed': 'bad',
   'precheck-failed': 'bad',
   conflict: 'bad',
+  'no-package': 'bad',
   MAINTENANCE_FAILED: 'bad',
 };
 

@@ -145,6 +145,18 @@ function PolicyDetails({ loaded, reload }: { loaded: Loaded; reload: () => Promi
           <span className="muted">No node has reported a status for this policy yet.</span>
         )}
       </p>
+      {rollup.missingPackage && (
+        <div className="notice notice-error" role="alert" data-no-package>
+          <Badge state="no-package" /> {rollup.missingPackage}. Waiting without a status:{' '}
+          {rollup.noPackage.map((node, index) => (
+            <span key={node}>
+              {index > 0 && ', '}
+              <a href={hrefOf({ view: 'node', node })}>{node}</a>
+            </span>
+          ))}
+          .
+        </div>
+      )}
       <RollupChart points={points} />
       <h2>Failures</h2>
       {failures.length === 0 ? (
