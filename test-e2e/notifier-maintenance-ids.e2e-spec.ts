@@ -77,7 +77,9 @@ describe('maintenance events: one identity on the bus, in webhooks and on the ev
     while (!streamed) {
       const end = buffer.indexOf('\n\n');
       if (end < 0) {
-        buffer += decoder.decode((await chunks.next()).value as Uint8Array);
+        const chunk = await chunks.next();
+        if (chunk.done) throw new Error(`the event stream ended before an event came; it sent: ${buffer}`);
+        buffer += decoder.decode(chunk.value as Uint8Array);
         continue;
       }
       const fields = Object.fromEntries(
