@@ -8,9 +8,7 @@
  * Run by a step of `npm test` of its own (it starts a whole platform and a browser).
  */
 import { type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import {
@@ -19,6 +17,7 @@ import {
   stopLauncher,
   untilOutputContains,
   freeLauncherPorts,
+  launcherHome,
 } from './support/launcher-process';
 
 const ROOT_PASSWORD = 'console-maintenance-root-password';
@@ -59,7 +58,7 @@ describe('the web console: maintenance', () => {
   };
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'careen-console-maintenance-'));
+    home = launcherHome('console-maintenance');
     const env: NodeJS.ProcessEnv = {
       CAREEN_HOME: home,
       CAREEN_LOG_LEVEL: 'warn',

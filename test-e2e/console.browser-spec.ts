@@ -8,8 +8,7 @@
  * Run by a step of `npm test` of its own (it starts a whole platform and a browser).
  */
 import { type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { simulatedAgentPackage } from '@careen/agent/src/index';
@@ -21,6 +20,7 @@ import {
   stopLauncher,
   untilOutputContains,
   freeLauncherPorts,
+  launcherHome,
 } from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
@@ -85,7 +85,7 @@ describe('the web console', () => {
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    home = mkdtempSync(join(tmpdir(), 'careen-console-'));
+    home = launcherHome('console');
     const env: NodeJS.ProcessEnv = {
       CAREEN_HOME: home,
       CAREEN_LOG_LEVEL: 'warn',

@@ -9,8 +9,7 @@ import { STREAMS } from '@careen/contracts';
 import { freePort, HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
 import { type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   exitOf,
@@ -18,6 +17,7 @@ import {
   spawnLauncher,
   stopLauncher,
   untilOutputContains,
+  launcherHome,
 } from './support/launcher-process';
 
 const ROOT_PASSWORD = 'cluster-root-password';
@@ -30,7 +30,7 @@ describe('npm start -- --cluster', () => {
   const env: NodeJS.ProcessEnv = {};
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'careen-launcher-cluster-'));
+    home = launcherHome('launcher-cluster');
     const taken: number[] = [];
     for (const envVar of [
       'CAREEN_PG_PORT',

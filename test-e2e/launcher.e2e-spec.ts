@@ -5,8 +5,7 @@
  */
 import { connect as connectNats } from '@nats-io/transport-node';
 import { type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, HUB_SERVICES as ALL_HUB_SERVICES } from '@careen/devstack';
 import { eventually } from '@careen/testing';
@@ -17,6 +16,7 @@ import {
   spawnLauncher,
   stopLauncher,
   untilOutputContains,
+  launcherHome,
 } from './support/launcher-process';
 
 const REPO_ROOT = resolve(__dirname, '..');
@@ -38,7 +38,7 @@ describe('npm start', () => {
   const ports = new Map<string, number>();
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'careen-launcher-'));
+    home = launcherHome('launcher');
     for (const envVar of [
       'CAREEN_PG_PORT',
       'CAREEN_NATS_PORT',

@@ -16,6 +16,7 @@ import {
   stopLauncher,
   untilOutputContains,
   freeLauncherPorts,
+  launcherHome,
 } from './support/launcher-process';
 
 const ROOT_PASSWORD = 'readme-root-password';
@@ -67,7 +68,7 @@ describe("the README's demos, in one npm start", () => {
   };
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'careen-readme-home-'));
+    home = launcherHome('readme-home');
     workDir = await mkdtemp(join(tmpdir(), 'careen-readme-'));
     const env: NodeJS.ProcessEnv = {
       CAREEN_HOME: home,

@@ -1,5 +1,7 @@
 /** Running `npm start` from a test: free ports for it, its output awaited, its exit. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { freePort, HUB_SERVICES, isPortFree } from '@careen/devstack';
@@ -26,6 +28,16 @@ export function spawnLauncher(args: string[], env: NodeJS.ProcessEnv, checkout =
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
+}
+
+/**
+ * A state folder (CAREEN_HOME) for a test's launcher: a fresh temporary folder that Postgres's
+ * own user (under root) may enter, so that the cluster keeps its data inside it and goes with it.
+ */
+export function launcherHome(name: string): string {
+  const home = mkdtempSync(join(tmpdir(), `careen-${name}-`));
+  chmodSync(home, 0o755);
+  return home;
 }
 
 /** A free port for each port the launcher takes: Postgres, NATS, the console and each hub service. */

@@ -12,7 +12,8 @@ const OWN_GROUP_MARK = 'CAREEN_LAUNCHER_OWN_GROUP';
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 function runTypeScriptMain(file) {
-  process.env.TS_NODE_PROJECT = process.env.TS_NODE_PROJECT || join(REPO_ROOT, 'tsconfig.json');
+  // This checkout's own: one inherited from another checkout's launcher would map @careen/* there.
+  process.env.TS_NODE_PROJECT = join(REPO_ROOT, 'tsconfig.json');
   require('@swc-node/register');
   const { main } = require(file);
   Promise.resolve()

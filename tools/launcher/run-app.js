@@ -42,7 +42,9 @@ function main() {
   const entry = join(APPS_DIR, app, 'src', 'main.ts');
   const child = spawn(process.execPath, ['-r', register, entry, ...args], {
     stdio: 'inherit',
-    env: { ...process.env, TS_NODE_PROJECT: process.env.TS_NODE_PROJECT || join(REPO_ROOT, 'tsconfig.json') },
+    // This checkout's own tsconfig: one inherited from another checkout's launcher would map
+    // @careen/* into that checkout, loading two copies of its libraries.
+    env: { ...process.env, TS_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
   });
 
   const forward = (signal) => {
