@@ -301,7 +301,7 @@ export interface components {
         | 'interrupted'
         | null;
       /** @description `slot`: who holds the HA-group slot it waits for, once the agbot refused it */
-      waiting_for: components['schemas']['SlotHolderResponse'] | null;
+      waiting_for: components['schemas']['SlotHolderResponse'] | (never | null);
     };
     SessionAskResponse: {
       /** @enum {string} */

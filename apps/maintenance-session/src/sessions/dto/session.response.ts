@@ -9,7 +9,7 @@ import {
   SESSION_STATES,
   type SessionState,
 } from '@careen/contracts';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ASK_ANSWERS, type AskAnswer, HOST_PHASES, type HostPhase } from '../../workflow/workflow.types';
 import {
   HOST_ACTION_KINDS,
@@ -68,6 +68,7 @@ export class HostCountsResponse implements HostCounts {
   interrupted!: number;
 }
 
+@ApiExtraModels(SlotHolderResponse)
 export class SessionHostResponse implements HostView {
   @ApiProperty() host!: string;
   @ApiProperty({ type: String, nullable: true }) ha_group!: string | null;
@@ -76,14 +77,14 @@ export class SessionHostResponse implements HostView {
   @ApiProperty({ type: String, nullable: true, description: 'why it was skipped or interrupted' }) reason!:
     string | null;
   @ApiProperty({
-    enum: HOST_PHASES,
+    enum: [...HOST_PHASES, null],
     nullable: true,
     description: '`interrupted`: the phase it was in when the session ended',
   })
   interrupted_in!: HostPhase | null;
+  // `nullable` beside a `$ref` does not reach into it (OpenAPI 3.0.3): null is the other choice.
   @ApiProperty({
-    type: SlotHolderResponse,
-    nullable: true,
+    oneOf: [{ $ref: getSchemaPath(SlotHolderResponse) }, { type: 'object', nullable: true, enum: [null] }],
     description: '`slot`: who holds the HA-group slot it waits for, once the agbot refused it',
   })
   waiting_for!: SlotHolderResponse | null;
