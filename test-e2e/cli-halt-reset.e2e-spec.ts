@@ -4,19 +4,13 @@
  * failing package halts an HA group; removing the policy says that the group stays halted and
  * how to end it; `careen hagroup reset` ends the halt, and the group's next member upgrades.
  */
-import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { createLogger } from '@careen/telemetry';
 import { eventually, http, useTestInfra } from '@careen/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACME_ADMIN, ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
+import { BROKEN, type BrokenMemberHub, GROUP, PEER, startBrokenMemberHub } from './support/broken-member-hub';
 import { runCareen } from './support/cli-process';
-
-/** Members are dealt round-robin: both nodes are in sim-group-1. */
-const BROKEN = 'sim-0001';
-const PEER = 'sim-0002';
-const GROUP = 'sim-group-1';
+import { ACME_ADMIN, ORG_ADMIN } from './support/rollout-hub';
 
 interface GroupView {
   haGroup: string;
@@ -26,8 +20,7 @@ interface GroupView {
 
 describe('careen ending a halt whose policy was removed', () => {
   const infra = useTestInfra();
-  let hub: RolloutHub;
-  let fleet: SimulatedFleet;
+  let fixture: BrokenMemberHub;
   let workDir: string;
 
   /** `careen …` as its own process, in the temporary folder, as acme's admin. */
@@ -35,48 +28,27 @@ describe('careen ending a halt whose policy was removed', () => {
     runCareen(args, workDir, {
       HOME: workDir,
       CAREEN_CONFIG_DIR: join(workDir, 'config'),
-      CAREEN_EXCHANGE_URL: hub.exchange.url,
-      CAREEN_AGBOT_URL: hub.agbot.url,
+      CAREEN_EXCHANGE_URL: fixture.hub.exchange.url,
+      CAREEN_AGBOT_URL: fixture.hub.agbot.url,
       CAREEN_ORG: 'acme',
       CAREEN_USER: ORG_ADMIN.username,
       CAREEN_PASSWORD: ORG_ADMIN.password,
     });
+  const statusOf = async (node: string, nmp: string) => (await fixture.reportOf(node, nmp)).status;
+  const publish = (name: string, nodes: string[]) => fixture.publish(name, nodes);
   const group = async () =>
     (
-      (await http(hub.agbot.url, 'GET', '/v1/orgs/acme/upgrade-groups', { auth: ACME_ADMIN })).body
+      (await http(fixture.hub.agbot.url, 'GET', '/v1/orgs/acme/upgrade-groups', { auth: ACME_ADMIN })).body
         .items as GroupView[]
     ).find((each) => each.haGroup === GROUP);
-  const statusOf = async (node: string, nmp: string) =>
-    (await hub.call('GET', `/v1/orgs/acme/nodes/${node}/managementStatus/${nmp}`)).body.status as string;
-  const publish = (name: string, nodes: string[]) =>
-    hub.call('PUT', `/v1/orgs/acme/management-policies/${name}`, {
-      enabled: true,
-      nodes,
-      agentUpgradePolicy: { atLeastVersion: '2.0.0', start: 'now', duration: 0 },
-    });
 
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'careen-halt-reset-'));
-    hub = await startRolloutHub(infra);
-    fleet = await startSimulatedFleet({
-      exchangeUrl: hub.exchange.url,
-      agbotUrl: hub.agbot.url,
-      org: 'acme',
-      admin: ORG_ADMIN,
-      nodes: 2,
-      haGroups: 1,
-      initialVersion: '1.0.0',
-      shouldFail: (node) => node === BROKEN,
-      shouldFailRollback: (node) => node === BROKEN,
-      pollSeconds: 1,
-      logger: createLogger('cli-halt-reset', { level: 'error' }),
-    });
-    // Stopped before the services and the infra go: its agents' long polls would hold them up.
-    infra.track(() => fleet.stop());
+    fixture = await startBrokenMemberHub(infra, 'cli-halt-reset');
   });
 
   afterAll(async () => {
-    await hub?.close();
+    await fixture?.hub.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
@@ -129,7 +101,7 @@ describe('careen ending a halt whose policy was removed', () => {
     await eventually(async () => expect(await statusOf(PEER, 'follow-up')).toBe('successful'), {
       timeoutMs: 60_000,
     });
-    expect(fleet.agents.find((agent) => agent.node === PEER)!.core.version).toBe('2.0.0');
+    expect(fixture.fleet.agents.find((agent) => agent.node === PEER)!.core.version).toBe('2.0.0');
     expect((await group())?.state).toBe('free');
 
     // Once ended, resetting the node again changes nothing and says so.

@@ -5,33 +5,27 @@
  * operator, naming the command that goes on; and a reader that goes away (`| head -1`) ends it
  * quietly, with no stack trace.
  */
-import { startSimulatedFleet, type SimulatedFleet } from '@careen/agent/src/index';
-import { createLogger } from '@careen/telemetry';
 import { eventually, useTestInfra } from '@careen/testing';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ORG_ADMIN, startRolloutHub, type RolloutHub } from './support/rollout-hub';
+import { BROKEN, type BrokenMemberHub, GROUP, PEER, startBrokenMemberHub } from './support/broken-member-hub';
 import { CAREEN, runCareen } from './support/cli-process';
+import { ORG_ADMIN } from './support/rollout-hub';
 
-/** Members are dealt round-robin: both nodes are in sim-group-1. */
-const BROKEN = 'sim-0001';
-const PEER = 'sim-0002';
-const GROUP = 'sim-group-1';
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 
 describe('careen nmp watch into a pipe', () => {
   const infra = useTestInfra();
-  let hub: RolloutHub;
-  let fleet: SimulatedFleet;
+  let fixture: BrokenMemberHub;
   let workDir: string;
 
   const env = () => ({
     PATH: process.env.PATH,
     HOME: workDir,
     CAREEN_CONFIG_DIR: join(workDir, 'config'),
-    CAREEN_EXCHANGE_URL: hub.exchange.url,
+    CAREEN_EXCHANGE_URL: fixture.hub.exchange.url,
     CAREEN_ORG: 'acme',
     CAREEN_USER: ORG_ADMIN.username,
     CAREEN_PASSWORD: ORG_ADMIN.password,
@@ -40,51 +34,27 @@ describe('careen nmp watch into a pipe', () => {
   /** `careen …` as its own process, its stdout and stderr pipes read to the end. */
   const careen = (args: string[]) => runCareen(args, workDir, env());
 
-  const reportOf = async (node: string, nmp: string) =>
-    (await hub.call('GET', `/v1/orgs/acme/nodes/${node}/managementStatus/${nmp}`)).body as {
-      status: string;
-      error: string | null;
-    };
-  const publish = (name: string, nodes: string[], start = 'now') =>
-    hub.call('PUT', `/v1/orgs/acme/management-policies/${name}`, {
-      enabled: true,
-      nodes,
-      agentUpgradePolicy: { atLeastVersion: '2.0.0', start, duration: 0 },
-    });
-
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'careen-watch-'));
-    hub = await startRolloutHub(infra);
-    fleet = await startSimulatedFleet({
-      exchangeUrl: hub.exchange.url,
-      agbotUrl: hub.agbot.url,
-      org: 'acme',
-      admin: ORG_ADMIN,
-      nodes: 2,
-      haGroups: 1,
-      initialVersion: '1.0.0',
-      shouldFail: (node) => node === BROKEN,
-      shouldFailRollback: (node) => node === BROKEN,
-      pollSeconds: 1,
-      logger: createLogger('cli-watch', { level: 'error' }),
-    });
-    // Stopped before the services and the infra go: its agents' long polls would hold them up.
-    infra.track(() => fleet.stop());
+    fixture = await startBrokenMemberHub(infra, 'cli-watch');
   });
 
   afterAll(async () => {
-    await hub?.close();
+    await fixture?.hub.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
   it('prints each change once and exits 3 when a halted HA group waits for an operator', async () => {
     // The broken member goes first and halts its group; the peer then joins the policy and waits.
-    expect((await publish('stuck', [BROKEN])).status).toBe(201);
-    await eventually(async () => expect((await reportOf(BROKEN, 'stuck')).status).toBe('rollback-failed'), {
-      timeoutMs: 60_000,
-    });
-    const { error } = await reportOf(BROKEN, 'stuck');
-    expect((await publish('stuck', [BROKEN, PEER])).status).toBe(200);
+    expect((await fixture.publish('stuck', [BROKEN])).status).toBe(201);
+    await eventually(
+      async () => expect((await fixture.reportOf(BROKEN, 'stuck')).status).toBe('rollback-failed'),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    const { error } = await fixture.reportOf(BROKEN, 'stuck');
+    expect((await fixture.publish('stuck', [BROKEN, PEER])).status).toBe(200);
 
     const watched = await careen(['nmp', 'watch', 'stuck', '--interval', '0.5']);
 
@@ -105,7 +75,7 @@ describe('careen nmp watch into a pipe', () => {
 
   it('ends quietly, with no stack trace, once the reader of its output has gone', async () => {
     // Of a node that does not exist: nothing ever happens, so the watch runs until its reader leaves.
-    expect((await publish('quiet', ['edge-to-come'], '2030-01-01T00:00:00Z')).status).toBe(201);
+    expect((await fixture.publish('quiet', ['edge-to-come'], '2030-01-01T00:00:00Z')).status).toBe(201);
     const child = spawn(process.execPath, [CAREEN, 'nmp', 'watch', 'quiet', '--interval', '0.5'], {
       cwd: workDir,
       env: env(),
