@@ -11,10 +11,11 @@ import { connectBus, type BusConnection } from '@careen/bus';
 import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/src/deployment-orchestrator.config';
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { eventually, http, readStream, useTestInfra } from '@careen/testing';
+import { eventually, readStream, useTestInfra } from '@careen/testing';
 import {
-  ACME_ADMIN,
   orchestratorCall,
+  publishStrategyYaml,
+  rolloutEnded,
   ROLES,
   SEED_STRATEGY,
   startOrchestratorHub,
@@ -47,23 +48,8 @@ describe('deployment strategies rolled through the fleet', () => {
     await hub?.close();
   });
 
-  const publishYaml = (text: string) =>
-    http(orchestrator.url, 'POST', '/v1/strategies', {
-      auth: ACME_ADMIN,
-      rawBody: Buffer.from(text),
-      headers: { 'content-type': 'application/yaml' },
-    });
-
-  /** The rollout once it has ended. */
-  const ended = (id: string) =>
-    eventually(
-      async () => {
-        const report = (await call('GET', `/v1/rollouts/${id}`)).body;
-        expect(['completed', 'failed', 'cancelled']).toContain(report.state);
-        return report;
-      },
-      { timeoutMs: 120_000, intervalMs: 200 },
-    );
+  const publishYaml = (text: string) => publishStrategyYaml(orchestrator.url, text);
+  const ended = (id: string) => rolloutEnded(call, id);
 
   /** The agents' status steps for the policies of one rollout, by group index and phase. */
   const stepsOf = (id: string) => {

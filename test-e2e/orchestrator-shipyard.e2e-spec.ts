@@ -9,10 +9,11 @@
 import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/src/deployment-orchestrator.config';
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { eventually, http, useTestInfra } from '@careen/testing';
+import { eventually, useTestInfra } from '@careen/testing';
 import {
-  ACME_ADMIN,
   orchestratorCall,
+  publishStrategyYaml,
+  rolloutEnded,
   ROLES,
   startOrchestratorHub,
   type OrchestratorHub,
@@ -50,22 +51,8 @@ describe('Shipyard documents read and rolled as Shipyard does', () => {
     await hub?.close();
   });
 
-  const publishYaml = (text: string) =>
-    http(orchestrator.url, 'POST', '/v1/strategies', {
-      auth: ACME_ADMIN,
-      rawBody: Buffer.from(text),
-      headers: { 'content-type': 'application/yaml' },
-    });
-
-  const ended = (id: string) =>
-    eventually(
-      async () => {
-        const report = (await call('GET', `/v1/rollouts/${id}`)).body;
-        expect(['completed', 'failed', 'cancelled']).toContain(report.state);
-        return report;
-      },
-      { timeoutMs: 120_000, intervalMs: 200 },
-    );
+  const publishYaml = (text: string) => publishStrategyYaml(orchestrator.url, text);
+  const ended = (id: string) => rolloutEnded(call, id);
 
   it("accepts what Shipyard's schema accepts with warnings, refuses what it refuses, and says a YAML error whole", async () => {
     const lenient = await publishYaml(`schema: shipyard/DeploymentStrategy/v1

@@ -8,7 +8,7 @@
 import { startSimulatedFleet, type SimulatedFleet, type TimelineEntry } from '@careen/agent/src/index';
 import { SEED_STRATEGY_YAML } from '@careen/contracts/src/strategies/seed-strategy.fixture';
 import { createLogger } from '@careen/telemetry';
-import { http, type Credentials, type HttpResult } from '@careen/testing';
+import { eventually, http, type Credentials, type HttpResult } from '@careen/testing';
 import { publishAgentPackage } from './agent-packages';
 import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } from './rollout-hub';
 
@@ -108,4 +108,25 @@ export function orchestratorCall(url: string) {
     body?: unknown,
     auth: Credentials = ACME_ADMIN,
   ): Promise<HttpResult> => http(url, method, path, { auth, body });
+}
+
+/** Publishes a strategy document as YAML to the orchestrator at `url`, as acme's admin. */
+export function publishStrategyYaml(url: string, text: string): Promise<HttpResult> {
+  return http(url, 'POST', '/v1/strategies', {
+    auth: ACME_ADMIN,
+    rawBody: Buffer.from(text),
+    headers: { 'content-type': 'application/yaml' },
+  });
+}
+
+/** The rollout's report once it has ended (completed, failed or cancelled). */
+export function rolloutEnded(call: ReturnType<typeof orchestratorCall>, id: string) {
+  return eventually(
+    async () => {
+      const report = (await call('GET', `/v1/rollouts/${id}`)).body;
+      expect(['completed', 'failed', 'cancelled']).toContain(report.state);
+      return report;
+    },
+    { timeoutMs: 120_000, intervalMs: 200 },
+  );
 }
