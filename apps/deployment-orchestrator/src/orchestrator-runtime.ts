@@ -3,18 +3,10 @@
  * requests) and the driver (only the elected replica runs it), woken when agents answer.
  */
 import { type BusConnection } from '@careen/bus';
-import { LeaderElection, OutboxWriter } from '@careen/persistence';
-import {
-  BUS,
-  ExchangeClient,
-  exchangeCredentials,
-  MetricsRegistry,
-  SERVICE_CONFIG,
-  SERVICE_LOGGER,
-} from '@careen/service';
+import { OutboxWriter } from '@careen/persistence';
+import { BUS, HubRuntime, MetricsRegistry, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type Subscription } from '@nats-io/transport-node';
 import { DataSource } from 'typeorm';
 import { wakeOnAnswers } from './driver/answer-wakeup';
 import { type DeploymentOrchestratorConfig } from './deployment-orchestrator.config';
@@ -36,25 +28,28 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
   readonly strategies: Strategies;
   readonly rollouts: Rollouts;
   readonly upgrades: Upgrades;
-  private readonly election: LeaderElection | undefined;
-  private readonly driver: OrchestratorDriver | undefined;
-  private answers: Subscription | undefined;
+  private readonly runtime: HubRuntime;
 
   constructor(
     @Inject(SERVICE_CONFIG) config: DeploymentOrchestratorConfig,
-    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
-    @Inject(BUS) private readonly bus: BusConnection,
+    @Inject(SERVICE_LOGGER) logger: JsonLogger,
+    @Inject(BUS) bus: BusConnection,
     dataSource: DataSource,
     outbox: OutboxWriter,
     metrics: MetricsRegistry,
   ) {
-    const credentials = exchangeCredentials(
-      config.CAREEN_ORCHESTRATOR_EXCHANGE_USER,
-      config.CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD,
-    );
-    const fleet = new FleetGateway(
-      credentials && new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials),
-    );
+    this.runtime = new HubRuntime({
+      config,
+      login: {
+        user: config.CAREEN_ORCHESTRATOR_EXCHANGE_USER,
+        password: config.CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD,
+        passwordSetting: 'CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD',
+        without: 'strategies can be stored and read, but nothing planned, rolled out or upgraded',
+      },
+      logger,
+      metrics,
+    });
+    const fleet = new FleetGateway(this.runtime.exchange);
     const rolloutStore = new RolloutStore(dataSource);
     const upgradeStore = new UpgradeStore(dataSource);
     const events = new RolloutEvents(outbox);
@@ -62,38 +57,25 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
     this.strategies = new Strategies(strategyStore, fleet);
     this.rollouts = new Rollouts(rolloutStore, strategyStore, fleet, events);
     this.upgrades = new Upgrades(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_OFFLINE_SECONDS);
-    if (!credentials) return;
+    if (!this.runtime.exchange) return;
     const driver = new OrchestratorDriver(
       new RolloutDriver(rolloutStore, fleet, events, new OrchestratorMetrics(metrics, dataSource)),
       new UpgradeDriver(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_UPGRADE_TIMEOUT_SECONDS),
       config.CAREEN_ORCHESTRATOR_TICK_MS,
       logger,
     );
-    this.driver = driver;
     this.rollouts.onChange = () => driver.wake();
     this.upgrades.onChange = () => driver.wake();
-    this.election = new LeaderElection({
-      databaseUrl: config.CAREEN_DATABASE_URL,
-      key: 'careen:deployment-orchestrator:driver',
-      logger,
-      lead: (signal) => driver.run(signal),
-    });
-    metrics.trackLeadership(this.election);
+    this.runtime
+      .part(() => wakeOnAnswers(bus.nc, () => driver.wake()))
+      .runWhileLeading('careen:deployment-orchestrator:driver', (signal) => driver.run(signal));
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.election)
-      this.logger.warn(
-        { variable: 'CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD' },
-        'no exchange credentials: strategies can be stored and read, but nothing planned, rolled out or upgraded',
-      );
-    const driver = this.driver;
-    if (driver) this.answers = wakeOnAnswers(this.bus.nc, () => driver.wake());
-    this.election?.start();
+  onApplicationBootstrap(): Promise<void> {
+    return this.runtime.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.answers?.unsubscribe();
-    await this.election?.stop();
+  onApplicationShutdown(): Promise<void> {
+    return this.runtime.stop();
   }
 }

@@ -3,21 +3,13 @@
  * replies), the driver (only the elected replica), the reply and admin-event consumers and the
  * bus's session requests.
  */
-import { type BusConnection, type RunningConsumer } from '@careen/bus';
-import { LeaderElection, OutboxWriter } from '@careen/persistence';
-import {
-  BUS,
-  ExchangeClient,
-  exchangeCredentials,
-  MetricsRegistry,
-  SERVICE_CONFIG,
-  SERVICE_LOGGER,
-} from '@careen/service';
+import { type BusConnection } from '@careen/bus';
+import { OutboxWriter } from '@careen/persistence';
+import { BUS, HubRuntime, MetricsRegistry, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type Server } from 'node:http';
-import { type Subscription } from '@nats-io/transport-node';
 import { DataSource } from 'typeorm';
 import { listenForAdminEvents } from './bus/admin-listener';
 import { listenForReplies } from './bus/reply-listener';
@@ -35,38 +27,49 @@ import { SessionStore } from './sessions/session-store';
 @Injectable()
 export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly sessions: MaintenanceSessions;
-  private readonly driver: SessionDriver | undefined;
-  private readonly election: LeaderElection | undefined;
-  private consumers: RunningConsumer[] = [];
-  private requests: Subscription | undefined;
+  private readonly runtime: HubRuntime;
 
   constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: MaintenanceSessionConfig,
-    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
-    @Inject(BUS) private readonly bus: BusConnection,
+    @Inject(SERVICE_CONFIG) config: MaintenanceSessionConfig,
+    @Inject(SERVICE_LOGGER) logger: JsonLogger,
+    @Inject(BUS) bus: BusConnection,
     dataSource: DataSource,
     outbox: OutboxWriter,
     http: HttpAdapterHost,
     metrics: MetricsRegistry,
   ) {
+    this.runtime = new HubRuntime({
+      config,
+      login: {
+        user: config.CAREEN_MAINTENANCE_EXCHANGE_USER,
+        password: config.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD,
+        passwordSetting: 'CAREEN_MAINTENANCE_EXCHANGE_PASSWORD',
+        without: 'sessions can be read but none can be started or driven',
+      },
+      logger,
+      metrics,
+    });
     const store = new SessionStore(dataSource);
     // Unset, the URLs name the address this process listens on (right for one host and for tests).
     const publicUrl = () =>
       config.CAREEN_MAINTENANCE_PUBLIC_URL ?? listeningUrl(http.httpAdapter.getHttpServer() as Server);
     const steps = new SessionSteps(dataSource, store, outbox, publicUrl);
-    const credentials = exchangeCredentials(
-      config.CAREEN_MAINTENANCE_EXCHANGE_USER,
-      config.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD,
-    );
-    const exchange = credentials && new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials);
+    const exchange = this.runtime.exchange;
     const facts = exchange && new FleetFacts(exchange, config.CAREEN_AGBOT_URL);
-    this.sessions = new MaintenanceSessions({
+    const sessions = new MaintenanceSessions({
       store,
       steps,
       facts,
       subscribers: new SubscriberCheck(bus.nc, config.CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED),
       replies: new MaintenanceMetrics(metrics, dataSource),
     });
+    this.sessions = sessions;
+    this.runtime
+      .part(async () => [
+        await listenForReplies(bus, sessions, logger),
+        await listenForAdminEvents(bus, sessions, logger),
+      ])
+      .part(() => answerSessionRequests(bus.nc, sessions, logger));
     if (!exchange || !facts) return;
     const driver = new SessionDriver({
       store,
@@ -82,34 +85,15 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       logger,
     });
     steps.onStep = () => driver.wake();
-    this.driver = driver;
-    this.election = new LeaderElection({
-      databaseUrl: config.CAREEN_DATABASE_URL,
-      key: 'careen:maintenance-session:driver',
-      logger,
-      lead: (signal) => driver.run(signal),
-    });
-    metrics.trackLeadership(this.election);
+    this.runtime.runWhileLeading('careen:maintenance-session:driver', (signal) => driver.run(signal));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.driver)
-      this.logger.warn(
-        { variable: 'CAREEN_MAINTENANCE_EXCHANGE_PASSWORD' },
-        'no exchange credentials: sessions can be read but none can be started or driven',
-      );
-    this.consumers = [
-      await listenForReplies(this.bus, this.sessions, this.logger),
-      await listenForAdminEvents(this.bus, this.sessions, this.logger),
-    ];
-    this.requests = answerSessionRequests(this.bus.nc, this.sessions, this.logger);
-    this.election?.start();
+  onApplicationBootstrap(): Promise<void> {
+    return this.runtime.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.requests?.unsubscribe();
-    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
-    await this.election?.stop();
+  onApplicationShutdown(): Promise<void> {
+    return this.runtime.stop();
   }
 }
 

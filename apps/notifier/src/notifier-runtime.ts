@@ -4,18 +4,16 @@
  * and the answers to `careen.notifier.subscribed`; and what subscriptions need made: whose a
  * project is (the exchange), and NATS subscribers' consumers and credentials.
  */
-import { type BusConnection, type RunningConsumer } from '@careen/bus';
+import { type BusConnection } from '@careen/bus';
 import {
   BUS,
-  ExchangeClient,
-  exchangeCredentials,
+  HubRuntime,
   MetricsRegistry,
   NetworkList,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
 } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
-import { type Subscription as NatsSubscription } from '@nats-io/transport-node';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Deliverer } from './delivery/deliverer';
@@ -34,30 +32,31 @@ import { WebhookTargets } from './subscriptions/webhook-target';
 export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly subscriptions: Subscriptions;
   readonly deliveries: DeliveryStore;
-  private readonly store: SubscriptionStore;
-  private readonly deliverer: Deliverer;
-  private readonly stopping = new AbortController();
-  private running: Promise<void> | undefined;
-  private consumers: RunningConsumer[] = [];
-  private responder: NatsSubscription | undefined;
+  private readonly runtime: HubRuntime;
 
   constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: NotifierConfig,
-    @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
-    @Inject(BUS) private readonly bus: BusConnection,
+    @Inject(SERVICE_CONFIG) config: NotifierConfig,
+    @Inject(SERVICE_LOGGER) logger: JsonLogger,
+    @Inject(BUS) bus: BusConnection,
     dataSource: DataSource,
     metrics: MetricsRegistry,
   ) {
-    this.store = new SubscriptionStore(dataSource);
-    this.deliveries = new DeliveryStore(dataSource);
+    // Without the exchange only project subscriptions are refused, and they say why.
+    this.runtime = new HubRuntime({
+      config,
+      login: {
+        user: config.CAREEN_NOTIFIER_EXCHANGE_USER,
+        password: config.CAREEN_NOTIFIER_EXCHANGE_PASSWORD,
+        passwordSetting: 'CAREEN_NOTIFIER_EXCHANGE_PASSWORD',
+      },
+      logger,
+      metrics,
+    });
+    const store = new SubscriptionStore(dataSource);
+    const deliveries = new DeliveryStore(dataSource);
+    this.deliveries = deliveries;
     const targets = new WebhookTargets(NetworkList.parse(config.CAREEN_NOTIFIER_ALLOWED_NETWORKS));
-    const credentials = exchangeCredentials(
-      config.CAREEN_NOTIFIER_EXCHANGE_USER,
-      config.CAREEN_NOTIFIER_EXCHANGE_PASSWORD,
-    );
-    const owners = new ProjectOwners(
-      credentials && new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials),
-    );
+    const owners = new ProjectOwners(this.runtime.exchange);
     if (Boolean(config.CAREEN_NOTIFIER_NATS_ACCOUNT) !== Boolean(config.CAREEN_NOTIFIER_NATS_SIGNING_KEY))
       throw new Error(
         'set both CAREEN_NOTIFIER_NATS_ACCOUNT and CAREEN_NOTIFIER_NATS_SIGNING_KEY, or neither',
@@ -70,10 +69,10 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
             ttlSeconds: config.CAREEN_NOTIFIER_NATS_CREDENTIALS_SECONDS,
           }
         : undefined;
-    this.subscriptions = new Subscriptions(this.store, targets, owners, new NatsAccess(bus.jsm, issuer));
+    this.subscriptions = new Subscriptions(store, targets, owners, new NatsAccess(bus.jsm, issuer));
     const observed = new NotifierMetrics(metrics, dataSource);
-    this.deliverer = new Deliverer({
-      deliveries: this.deliveries,
+    const deliverer = new Deliverer({
+      deliveries,
       targets,
       retry: { baseMs: config.CAREEN_NOTIFIER_RETRY_BASE_MS, maxMs: config.CAREEN_NOTIFIER_RETRY_MAX_MS },
       timeoutMs: config.CAREEN_NOTIFIER_WEBHOOK_TIMEOUT_MS,
@@ -81,25 +80,26 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
       observe: (outcome, attempts, lagMs) => observed.observe(outcome, attempts, lagMs),
       logger,
     });
+    this.runtime
+      .part(() =>
+        fanOutEvents({
+          bus,
+          subscriptions: store,
+          deliveries,
+          deadlineSeconds: config.CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS,
+          owed: () => deliverer.wake(),
+          logger,
+        }),
+      )
+      .part(() => answerSubscribedQuestions(bus.nc, store, logger))
+      .runOnEveryReplica((signal) => deliverer.run(signal));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.consumers = await fanOutEvents({
-      bus: this.bus,
-      subscriptions: this.store,
-      deliveries: this.deliveries,
-      deadlineSeconds: this.config.CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS,
-      owed: () => this.deliverer.wake(),
-      logger: this.logger,
-    });
-    this.responder = answerSubscribedQuestions(this.bus.nc, this.store, this.logger);
-    this.running = this.deliverer.run(this.stopping.signal);
+  onApplicationBootstrap(): Promise<void> {
+    return this.runtime.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.responder?.unsubscribe();
-    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
-    this.stopping.abort();
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.runtime.stop();
   }
 }

@@ -1,5 +1,5 @@
 import { OrgScoped } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
+import { IdentifierPipe, listAnswer } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
@@ -28,11 +28,12 @@ export class RolloutsController {
   @OrgScoped()
   async list(@Param('org', IdentifierPipe) org: string): Promise<RolloutListResponse> {
     const rows = await this.store.rolloutReports<RolloutReport>(org);
-    const items = rows.map((row) => ({
-      deploymentPolicy: row.deploymentPolicy,
-      ...row.report,
-      updatedAt: row.updatedAt.toISOString(),
-    }));
-    return { items, total: items.length };
+    return listAnswer(
+      rows.map((row) => ({
+        deploymentPolicy: row.deploymentPolicy,
+        ...row.report,
+        updatedAt: row.updatedAt.toISOString(),
+      })),
+    );
   }
 }

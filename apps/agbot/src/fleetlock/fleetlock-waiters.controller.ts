@@ -1,5 +1,5 @@
 import { OrgScoped } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
+import { IdentifierPipe, listAnswer } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FleetLockWaiterListResponse, FleetLockWaiterResponse } from './dto/fleetlock-waiter.response';
@@ -20,7 +20,8 @@ export class FleetLockWaitersController {
   })
   @ApiOkResponse({ type: FleetLockWaiterListResponse })
   async list(@Param('org', new IdentifierPipe('org')) org: string): Promise<FleetLockWaiterListResponse> {
-    const items = (await this.waiters.waiting(org)).map((waiter) => FleetLockWaiterResponse.from(waiter));
-    return { items, total: items.length };
+    return listAnswer(
+      (await this.waiters.waiting(org)).map((waiter) => FleetLockWaiterResponse.from(waiter)),
+    );
   }
 }

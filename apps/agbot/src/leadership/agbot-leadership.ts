@@ -5,11 +5,11 @@
  */
 import { ExchangeChanged } from '@careen/contracts';
 import { runConsumer, type BusConnection, type RunningConsumer } from '@careen/bus';
-import { LeaderElection, ProcessedMessages } from '@careen/persistence';
+import { ProcessedMessages } from '@careen/persistence';
 import {
   BUS,
-  ExchangeClient,
-  exchangeCredentials,
+  type ExchangeClient,
+  HubRuntime,
   MetricsRegistry,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
@@ -27,15 +27,16 @@ import { MirrorChangeHandler } from '../mirror/mirror-change-handler';
 import { MirrorResync } from '../mirror/mirror-resync';
 import { LEADER_TASKS, type LeaderTask } from './leader-task';
 
-const RESYNC_RETRY_MS = [1_000, 2_000, 5_000, 10_000];
+/** Pauses after the first failed resyncs; every later one waits RESYNC_RETRY_MAX_MS. */
+const RESYNC_RETRY_MS = [1_000, 2_000, 5_000];
+const RESYNC_RETRY_MAX_MS = 10_000;
 
 @Injectable()
 export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly election: LeaderElection;
-  private readonly exchange: ExchangeClient | undefined;
+  private readonly runtime: HubRuntime;
 
   constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: AgbotConfig,
+    @Inject(SERVICE_CONFIG) config: AgbotConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
     @Inject(BUS) private readonly bus: BusConnection,
     private readonly dataSource: DataSource,
@@ -45,40 +46,33 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
     @Inject(LEADER_TASKS) private readonly tasks: LeaderTask[],
     metrics: MetricsRegistry,
   ) {
-    const credentials = exchangeCredentials(
-      config.CAREEN_AGBOT_EXCHANGE_USER,
-      config.CAREEN_AGBOT_EXCHANGE_PASSWORD,
-    );
-    this.exchange = credentials ? new ExchangeClient(config.CAREEN_EXCHANGE_URL, credentials) : undefined;
-    this.election = new LeaderElection({
-      databaseUrl: config.CAREEN_DATABASE_URL,
-      key: 'careen:agbot:controller',
+    this.runtime = new HubRuntime({
+      config,
+      login: {
+        user: config.CAREEN_AGBOT_EXCHANGE_USER,
+        password: config.CAREEN_AGBOT_EXCHANGE_PASSWORD,
+        passwordSetting: 'CAREEN_AGBOT_EXCHANGE_PASSWORD',
+        without: 'the mirror follows the change stream only and no workloads are placed',
+      },
       logger,
-      lead: (signal) => this.lead(signal),
-    });
-    metrics.trackLeadership(this.election);
+      metrics,
+    }).runWhileLeading('careen:agbot:controller', (signal) => this.lead(signal, this.runtime.exchange));
   }
 
   get isLeader(): boolean {
-    return this.election.isLeader;
+    return this.runtime.isLeader;
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.exchange) {
-      this.logger.warn(
-        { variable: 'CAREEN_AGBOT_EXCHANGE_PASSWORD' },
-        'no exchange credentials: the mirror follows the change stream only and no workloads are placed',
-      );
-    }
-    this.election.start();
+  onApplicationBootstrap(): Promise<void> {
+    return this.runtime.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.election.stop();
+  onApplicationShutdown(): Promise<void> {
+    return this.runtime.stop();
   }
 
-  private async lead(signal: AbortSignal): Promise<void> {
-    if (this.exchange) await this.resync(this.exchange, signal);
+  private async lead(signal: AbortSignal, exchange: ExchangeClient | undefined): Promise<void> {
+    if (exchange) await this.resync(exchange, signal);
     if (signal.aborted) return;
     const handler = new MirrorChangeHandler(this.processed, this.mirror, this.listeners);
     const consumer: RunningConsumer = await runConsumer({
@@ -93,7 +87,7 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
       maxAckPending: 256,
       logger: this.logger,
     });
-    const running = this.tasks.map((task) => task.run(signal, this.exchange));
+    const running = this.tasks.map((task) => task.run(signal, exchange));
     // Leadership may have ended while the consumer was starting.
     await untilAborted(signal);
     await consumer.stop();
@@ -109,7 +103,7 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
         this.logger.info(counts, 'mirror resynced from the exchange');
         return;
       } catch (error) {
-        const delay = RESYNC_RETRY_MS[Math.min(attempt, RESYNC_RETRY_MS.length - 1)]!;
+        const delay = RESYNC_RETRY_MS[attempt] ?? RESYNC_RETRY_MAX_MS;
         this.logger.warn({ err: String(error), retryInMs: delay }, 'mirror resync failed; retrying');
         await pause(delay, undefined, { signal }).catch(() => undefined);
       }

@@ -1,4 +1,5 @@
-import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -39,8 +40,7 @@ export class RolloutsController {
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
   start(@CurrentPrincipal() actor: Principal, @Body() body: StartRolloutDto): Promise<RolloutView> {
     const { org: asked, ...request } = body;
-    const org = asked ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
+    const org = actingOrg(actor, asked, { roles: ['orgAdmin'] });
     return this.rollouts.start(org, principalId(actor), request);
   }
 
@@ -50,11 +50,8 @@ export class RolloutsController {
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: ListLimitQuery,
-  ): Promise<{ items: RolloutView[]; total: number }> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
-    const items = await this.rollouts.list(org, query.limit ?? 50);
-    return { items, total: items.length };
+  ): Promise<ListAnswer<RolloutView>> {
+    return listAnswer(await this.rollouts.list(actingOrg(actor, query.org), query.limit ?? 50));
   }
 
   @Get(':id')
@@ -64,7 +61,7 @@ export class RolloutsController {
   })
   @ApiNotFoundResponse({ description: 'no such rollout' })
   async get(@CurrentPrincipal() actor: Principal, @Param('id', ROLLOUT_ID) id: string): Promise<RolloutView> {
-    assertAccess(actor, { org: await this.rollouts.orgOf(id) });
+    actingOrg(actor, await this.rollouts.orgOf(id));
     return this.rollouts.get(id);
   }
 
@@ -130,6 +127,6 @@ export class RolloutsController {
   }
 
   private async mayChange(actor: Principal, id: string): Promise<void> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: await this.rollouts.orgOf(id) });
+    actingOrg(actor, await this.rollouts.orgOf(id), { roles: ['orgAdmin'] });
   }
 }

@@ -1,6 +1,6 @@
-import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
 import { type StrategyProblem } from '@careen/contracts';
-import { IdentifierPipe, YAML_MEDIA_TYPES } from '@careen/service';
+import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer, YAML_MEDIA_TYPES } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -62,8 +62,7 @@ export class StrategiesController {
     @Query() query: OrgQuery,
     @Body() body: unknown,
   ): Promise<StrategyView & { created: boolean; warnings: StrategyProblem[] }> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
+    const org = actingOrg(actor, query.org, { roles: ['orgAdmin'] });
     return this.strategies.publish(org, principalId(actor), body);
   }
 
@@ -73,11 +72,8 @@ export class StrategiesController {
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: OrgQuery,
-  ): Promise<{ items: StrategyView[]; total: number }> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
-    const items = await this.strategies.list(org);
-    return { items, total: items.length };
+  ): Promise<ListAnswer<StrategyView>> {
+    return listAnswer(await this.strategies.list(actingOrg(actor, query.org)));
   }
 
   @Get(':name')
@@ -89,9 +85,7 @@ export class StrategiesController {
     @Param('name', NAME) name: string,
     @Query() query: StrategyVersionQuery,
   ): Promise<StrategyView> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
-    return this.strategies.get(org, name, query.version);
+    return this.strategies.get(actingOrg(actor, query.org), name, query.version);
   }
 
   @Post(':name/plan')
@@ -112,8 +106,6 @@ export class StrategiesController {
     @Param('name', NAME) name: string,
     @Query() query: StrategyVersionQuery,
   ): Promise<StrategyPlan & { version: number }> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
-    return this.strategies.plan(org, name, query.version);
+    return this.strategies.plan(actingOrg(actor, query.org), name, query.version);
   }
 }

@@ -1,4 +1,5 @@
-import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -39,8 +40,7 @@ export class UpgradesController {
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
   request(@CurrentPrincipal() actor: Principal, @Body() body: RequestUpgradeDto): Promise<UpgradeRecord> {
     const { org: asked, ...request } = body;
-    const org = asked ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
+    const org = actingOrg(actor, asked, { roles: ['orgAdmin'] });
     return this.upgrades.request(org, principalId(actor), request);
   }
 
@@ -50,14 +50,12 @@ export class UpgradesController {
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: UpgradeListQuery,
-  ): Promise<{ items: UpgradeRecord[]; total: number }> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
-    const items = await this.upgrades.list(org, {
+  ): Promise<ListAnswer<UpgradeRecord>> {
+    const items = await this.upgrades.list(actingOrg(actor, query.org), {
       node: query.node_id,
       state: query.state,
       limit: query.limit ?? 50,
     });
-    return { items, total: items.length };
+    return listAnswer(items);
   }
 }

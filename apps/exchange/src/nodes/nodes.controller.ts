@@ -1,4 +1,4 @@
-import { IdentifierPipe } from '@careen/service';
+import { IdentifierPipe, listAnswer } from '@careen/service';
 import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
 import {
@@ -130,8 +130,7 @@ export class NodesController {
     @Param('org') org: string,
     @Param('id') id: string,
   ): Promise<NodeWorkloadsResponse> {
-    const items = await this.nodes.desiredWorkloads(actor, org, id);
-    return { items, total: items.length };
+    return listAnswer(await this.nodes.desiredWorkloads(actor, org, id));
   }
 
   /**
@@ -147,7 +146,6 @@ export class NodesController {
     @Param('id') id: string,
     @Body() body: NodeWorkloadsDto,
   ): Promise<NodeWorkloadsResponse> {
-    const items = await this.nodes.replaceDesiredWorkloads(org, id, body);
-    return { items, total: items.length };
+    return listAnswer(await this.nodes.replaceDesiredWorkloads(org, id, body));
   }
 }

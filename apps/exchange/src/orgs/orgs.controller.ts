@@ -1,4 +1,5 @@
 import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { listAnswer } from '@careen/service';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -37,8 +38,7 @@ export class OrgsController {
   @ApiOperation({ summary: 'List the orgs the caller may see' })
   @ApiOkResponse({ type: OrgListResponse })
   async list(@CurrentPrincipal() actor: Principal): Promise<OrgListResponse> {
-    const items = await this.orgs.list(actor);
-    return { items, total: items.length };
+    return listAnswer(await this.orgs.list(actor));
   }
 
   @Get(':org')

@@ -1,5 +1,5 @@
-import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
+import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -38,8 +38,7 @@ export class MaintenanceController {
   @ApiConflictResponse({ description: 'a host is in another open session: details.holders names it' })
   @ApiServiceUnavailableResponse({ description: 'the service cannot read the exchange' })
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateSessionDto): Promise<SessionView> {
-    const org = body.org ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
+    const org = actingOrg(actor, body.org, { roles: ['orgAdmin'] });
     return this.sessions.create(org, principalId(actor), body);
   }
 
@@ -49,11 +48,8 @@ export class MaintenanceController {
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: SessionListQuery,
-  ): Promise<{ items: SessionView[]; total: number }> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
-    const items = await this.sessions.list(org);
-    return { items, total: items.length };
+  ): Promise<ListAnswer<SessionView>> {
+    return listAnswer(await this.sessions.list(actingOrg(actor, query.org)));
   }
 
   @Get(':session')
@@ -64,7 +60,7 @@ export class MaintenanceController {
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    assertAccess(actor, { org: await this.sessions.orgOf(id) });
+    actingOrg(actor, await this.sessions.orgOf(id));
     return this.sessions.get(id);
   }
 
@@ -77,7 +73,7 @@ export class MaintenanceController {
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
     return this.sessions.abort(id);
   }
 
@@ -91,7 +87,7 @@ export class MaintenanceController {
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
     return this.sessions.setPaused(id, true);
   }
 
@@ -105,7 +101,7 @@ export class MaintenanceController {
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
     return this.sessions.setPaused(id, false);
   }
 
@@ -123,7 +119,7 @@ export class MaintenanceController {
     @Param('session', SESSION_ID) id: string,
     @Param('host', new IdentifierPipe('host')) host: string,
   ): Promise<SessionView> {
-    assertAccess(actor, { roles: ['orgAdmin'], org: await this.sessions.orgOf(id) });
+    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
     return this.sessions.completeHost(id, host, principalId(actor));
   }
 }

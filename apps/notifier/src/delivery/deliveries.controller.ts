@@ -1,6 +1,6 @@
-import { assertAccess, CurrentPrincipal, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, type Principal, Roles } from '@careen/auth';
 import { DomainError } from '@careen/contracts';
-import { SERVICE_CONFIG } from '@careen/service';
+import { actingOrg, listAnswer, SERVICE_CONFIG } from '@careen/service';
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -51,10 +51,10 @@ export class DeliveriesController {
     @CurrentPrincipal() actor: Principal,
     @Query() query: DeliveriesQuery,
   ): Promise<DeliveryListResponse> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
-    const items = (await this.deliveries.list(org, query.subscription, query.state, 500)).map(deliveryView);
-    return { items, total: items.length };
+    const org = actingOrg(actor, query.org, { roles: ['orgAdmin'] });
+    return listAnswer(
+      (await this.deliveries.list(org, query.subscription, query.state, 500)).map(deliveryView),
+    );
   }
 
   @Post(':id/redeliver')
@@ -66,10 +66,7 @@ export class DeliveriesController {
   async redeliver(@CurrentPrincipal() actor: Principal, @Param('id') id: string): Promise<DeliveryResponse> {
     const delivery = /^\d{1,18}$/.test(id) ? await this.deliveries.get(id) : undefined;
     if (!delivery) throw new DomainError('not-found', 'notifier.delivery-not-found', `no delivery "${id}"`);
-    assertAccess(actor, {
-      roles: ['orgAdmin'],
-      org: (await this.subscriptions.get(delivery.subscriptionId)).org,
-    });
+    actingOrg(actor, (await this.subscriptions.get(delivery.subscriptionId)).org, { roles: ['orgAdmin'] });
     const again = await this.deliveries.redeliver(id, this.config.CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS);
     if (!again)
       throw new DomainError(

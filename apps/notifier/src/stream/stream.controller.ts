@@ -1,5 +1,6 @@
-import { assertAccess, CurrentPrincipal, type Principal } from '@careen/auth';
+import { CurrentPrincipal, type Principal } from '@careen/auth';
 import { DomainError, IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { actingOrg } from '@careen/service';
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -63,8 +64,7 @@ export class StreamController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { org });
+    const org = actingOrg(actor, query.org);
     const after = lastEventId === undefined || lastEventId === '' ? undefined : sequence(lastEventId);
     const open = await this.stream.follow(org, query.project_id, after);
     // The stream is written here, event by event, for as long as the client stays.

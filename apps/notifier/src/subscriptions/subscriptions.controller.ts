@@ -1,4 +1,5 @@
-import { assertAccess, CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { actingOrg, listAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -53,8 +54,7 @@ export class SubscriptionsController {
     @CurrentPrincipal() actor: Principal,
     @Body() body: CreateSubscriptionDto,
   ): Promise<SubscriptionCreatedResponse> {
-    const org = body.org ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
+    const org = actingOrg(actor, body.org, { roles: ['orgAdmin'] });
     return this.subscriptions.create(org, principalId(actor), body);
   }
 
@@ -66,10 +66,7 @@ export class SubscriptionsController {
     @CurrentPrincipal() actor: Principal,
     @Query() query: OrgQuery,
   ): Promise<SubscriptionListResponse> {
-    const org = query.org ?? actor.org;
-    assertAccess(actor, { roles: ['orgAdmin'], org });
-    const items = await this.subscriptions.list(org);
-    return { items, total: items.length };
+    return listAnswer(await this.subscriptions.list(actingOrg(actor, query.org, { roles: ['orgAdmin'] })));
   }
 
   @Get(':id')
@@ -131,7 +128,7 @@ export class SubscriptionsController {
   /** The subscription, once the caller is found to be an admin of its org. */
   private async owned(actor: Principal, id: string): Promise<Subscription> {
     const subscription = await this.subscriptions.get(id);
-    assertAccess(actor, { roles: ['orgAdmin'], org: subscription.org });
+    actingOrg(actor, subscription.org, { roles: ['orgAdmin'] });
     return subscription;
   }
 }

@@ -1,0 +1,50 @@
+import { AuthErrorCode, AuthorizationError, type Principal } from '@careen/auth';
+import { actingOrg } from './acting-org';
+
+const hubAdmin: Principal = { kind: 'user', org: 'root', username: 'root', role: 'hubAdmin' };
+const orgAdmin: Principal = { kind: 'user', org: 'acme', username: 'olga', role: 'orgAdmin' };
+const user: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'user' };
+const node: Principal = { kind: 'node', org: 'acme', node: 'edge-1' };
+
+function refusal(act: () => unknown): unknown {
+  try {
+    act();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('actingOrg', () => {
+  it("acts on the caller's own org when the request names none", () => {
+    expect(actingOrg(user, undefined)).toBe('acme');
+    expect(actingOrg(hubAdmin, undefined)).toBe('root');
+  });
+
+  it('acts on the org the request names when the caller may', () => {
+    expect(actingOrg(user, 'acme')).toBe('acme');
+    expect(actingOrg(hubAdmin, 'acme', { roles: ['orgAdmin'] })).toBe('acme');
+  });
+
+  it('refuses another org with the answer of the access rules, naming the org', () => {
+    expect(refusal(() => actingOrg(orgAdmin, 'globex', { roles: ['orgAdmin'] }))).toEqual(
+      new AuthorizationError(AuthErrorCode.WrongOrg, 'acme/olga has no access to org globex'),
+    );
+  });
+
+  it('judges the org before the role, as the access rules do', () => {
+    expect(refusal(() => actingOrg(user, 'globex', { roles: ['orgAdmin'] }))).toMatchObject({
+      code: AuthErrorCode.WrongOrg,
+    });
+    expect(refusal(() => actingOrg(user, undefined, { roles: ['orgAdmin'] }))).toEqual(
+      new AuthorizationError(AuthErrorCode.Forbidden, 'role user may not call this route; it needs orgAdmin'),
+    );
+  });
+
+  it('keeps nodes out unless the route lets them in', () => {
+    expect(refusal(() => actingOrg(node, undefined))).toEqual(
+      new AuthorizationError(AuthErrorCode.Forbidden, 'nodes may not call this route'),
+    );
+    expect(actingOrg(node, undefined, { allowNodes: true })).toBe('acme');
+  });
+});
