@@ -1,6 +1,6 @@
 /**
  * An operator driving deployment strategies, rollouts and single-node upgrades with `careen`
- * against the real exchange, agbot and orchestrator and the seed 003 fleet of simulated agents:
+ * against the real exchange, agbot and orchestrator and Shipyard's example fleet of simulated agents:
  * validate (offline), publish, show, plan, start, watch to the end, and the upgrade history.
  */
 import { runCli } from '@careen/cli/src/run-cli';

@@ -1,9 +1,9 @@
 /**
- * Trove-style single-node upgrades (seed 004) on the real exchange, agbot and orchestrator with
- * simulated agents: one history row per attempt, from the version the node ran to the one asked,
- * through success, a rollback and a package fetched from a mirror (a small real HTTP server)
- * that is checked against the exchange's sha256 all the same; nodes that cannot be upgraded now
- * are refused with the reason.
+ * Trove-style single-node upgrades (docs/domain.md, Single-node upgrades) on the real exchange,
+ * agbot and orchestrator with simulated agents: one history row per attempt, from the version the
+ * node ran to the one asked, through success, a rollback and a package fetched from a mirror (a
+ * small real HTTP server) that is checked against the exchange's sha256 all the same; nodes that
+ * cannot be upgraded now are refused with the reason.
  */
 import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/src/deployment-orchestrator.config';
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';

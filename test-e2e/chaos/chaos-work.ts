@@ -5,7 +5,7 @@
  *   and answered by the reference VNF manager, service `edge.cache` on all of them; agent
  *   rollouts (a management policy to the next version), maintenance sessions over two groups
  *   at a time and rolled upgrades of `edge.cache`, all at once, on the same HA groups;
- * - org `core`: nine simulated agents laid out as seed 003's example fleet, its deployment
+ * - org `core`: nine simulated agents laid out as Shipyard's example fleet, its deployment
  *   strategy rolled to the next version, rollout after rollout.
  * Every item of work is recorded with how it ended, and every step of progress in the log.
  */
@@ -173,7 +173,7 @@ export class ChaosWork {
         headers: { 'content-type': 'application/yaml' },
       }),
       [201],
-      "publishing seed 003's strategy",
+      "publishing Shipyard's example strategy",
     );
     await this.until(async () => this.edge.agents.every((agent) => this.cacheVersion(agent) === '1.0.0'));
     this.sampleGroups();

@@ -1,6 +1,6 @@
 /**
  * What the deployment-orchestrator tests stand on: the rollout hub (exchange, agbot, org `acme`,
- * agent packages 1.0.0 and 2.0.0), and nine simulated agents laid out as seed 003's example
+ * agent packages 1.0.0 and 2.0.0), and nine simulated agents laid out as Shipyard's example
  * fleet — an NTP node, three control nodes on rack03 (one HA group), two compute nodes on each
  * of rack01 and rack02 and a monitoring node. The orchestrator itself is started by each test,
  * in this process or as its own.
@@ -14,7 +14,7 @@ import { ACME_ADMIN, HUB_ROOT, ORG_ADMIN, startRolloutHub, type RolloutHub } fro
 
 export { ACME_ADMIN, HUB_ROOT };
 
-/** The simulated nodes by their part in the seed's strategy. */
+/** The simulated nodes by their part in Shipyard's example strategy (docs/domain.md). */
 export const ROLES = {
   ntp: ['sim-0001'],
   control: ['sim-0002', 'sim-0005', 'sim-0008'],
@@ -23,7 +23,7 @@ export const ROLES = {
   monitoring: ['sim-0009'],
 };
 
-/** Each node's tags and rack, as the seed's example fleet has them. */
+/** Each node's tags and rack, as Shipyard's example fleet has them. */
 export const SEED_LAYOUT: Record<string, { tags: string[]; rack: string }> = {
   ...Object.fromEntries(ROLES.ntp.map((node) => [node, { tags: ['ntp'], rack: 'rack03' }])),
   ...Object.fromEntries(ROLES.control.map((node) => [node, { tags: ['control'], rack: 'rack03' }])),
@@ -32,7 +32,7 @@ export const SEED_LAYOUT: Record<string, { tags: string[]; rack: string }> = {
   ...Object.fromEntries(ROLES.monitoring.map((node) => [node, { tags: ['monitoring'], rack: 'rack02' }])),
 };
 
-/** The seed's strategy as Shipyard writes it, its NTP node named as this fleet names it. */
+/** Shipyard's example strategy as Shipyard writes it, its NTP node named as this fleet names it. */
 export const SEED_STRATEGY = SEED_STRATEGY_YAML.replace('- ntp01', `- ${ROLES.ntp[0]}`);
 
 export interface OrchestratorHub {

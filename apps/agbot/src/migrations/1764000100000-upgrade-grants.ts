@@ -3,7 +3,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 /**
  * The HA-group upgrade semaphore: who holds a slot now (agent upgrades and FleetLock reboots
  * share it), every grant and release that ever happened, in the order the group's advisory lock
- * let them happen, and the functions that grant and release (DESIGN §4 agbot, §8 invariant 1).
+ * let them happen, and the functions that grant and release (docs/architecture.md,
+ * invariant 1).
  *
  * A grant is one call of `acquire_upgrade_slot`, so one round trip: it share-locks the node's
  * mirror row (its group cannot change under it), takes the semaphore's transaction-scoped

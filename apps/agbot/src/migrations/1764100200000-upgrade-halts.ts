@@ -2,7 +2,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { ACQUIRE_UPGRADE_SLOT_V1, RELEASE_UPGRADE_SLOT_V1 } from './1764000100000-upgrade-grants';
 
 /**
- * HA-group halts and stopped policies in the upgrade semaphore (DESIGN §8 invariant 1: no member
+ * HA-group halts and stopped policies in the upgrade semaphore (docs/architecture.md, invariant 1: no member
  * starts while a peer is failed and unhealthy).
  *
  * A halted slot is an agent-upgrade slot whose holder failed and is not healthy again: it has no

@@ -104,7 +104,7 @@ describe('RolloutPlanner', () => {
     expect(started.map((event) => event.node)).toEqual(ids);
   });
 
-  it('counts only members meant to run the service in a heterogeneous group (seed 000)', () => {
+  it('counts only members meant to run the service in a heterogeneous group (docs/domain.md, HA groups)', () => {
     // A group of four: `base` runs everywhere, `camera` only on the members with a camera.
     const fleetNodes = [
       aNode('edge-0', { haGroup: 'line-1', properties: [{ name: 'camera', value: true }] }),

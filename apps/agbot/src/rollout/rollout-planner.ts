@@ -4,7 +4,7 @@
  * tick, answers the desired-version changes to write now and the state to keep. Pure and
  * deterministic: the same input always gives the same plan.
  *
- * Guarantees (DESIGN §8, invariant 2): within an HA group one member moves at a time, the next
+ * Guarantees (docs/architecture.md, invariant 2): within an HA group one member moves at a time, the next
  * only once the previous reports its new version running, and never the only member serving.
  * Nodes newly placed (nothing asked of them yet) get their target at once: that stops nothing.
  *

@@ -1,6 +1,7 @@
 /**
  * The exchange or the agbot refused the next step of an enactment because its policy is
- * disabled or paused: the node does not start it (DESIGN: disabling a policy is a barrier).
+ * disabled or paused: the node does not start it (docs/architecture.md, The exchange: stopping
+ * a policy is a barrier).
  */
 export class PolicyStopped extends Error {
   constructor(

@@ -1,9 +1,10 @@
 /**
- * HA groups: the rules of seed 000. A node is in at most one group; forming or changing a
- * group updates its members' `haGroup` in the same transaction; a listed node already in
- * another group is refused with 409 naming both; the caller must be allowed to modify every
- * node it adds or removes; joining or leaving never touches a node's workloads. Member rows
- * are locked in id order, so concurrent claims on one node serialize and exactly one wins.
+ * HA groups (docs/domain.md, HA groups; docs/architecture.md, invariant 3). A node is in at most
+ * one group; forming or changing a group updates its members' `haGroup` in the same transaction; a
+ * listed node already in another group is refused with 409 naming both; the caller must be allowed
+ * to modify every node it adds or removes; joining or leaving never touches a node's workloads.
+ * Member rows are locked in id order, so concurrent claims on one node serialize and exactly one
+ * wins.
  */
 import { type Principal } from '@careen/auth';
 import { Injectable } from '@nestjs/common';

@@ -1,5 +1,6 @@
 /**
- * The events of planned maintenance on CAREEN_MAINT (DESIGN §4 maintenance-session, §5), with
+ * The events of planned maintenance on CAREEN_MAINT (docs/domain.md, Maintenance sessions and
+ * Bus subjects and payloads), with
  * Doctor's snake_case fields: project events on `careen.maint.project.<project_id>`, admin
  * events on `careen.maint.admin.<host>`, and the replies projects may send on
  * `careen.maint.reply.<session_id>.<project_id>` instead of calling `reply_url`.

@@ -1,5 +1,5 @@
 /**
- * The states of planned maintenance (DESIGN §4 maintenance-session, after OPNFV Doctor's
+ * The states of planned maintenance (docs/domain.md, Maintenance sessions; after OPNFV Doctor's
  * planned-maintenance guideline and OpenStack Fenix): what a project or an admin tool is told,
  * and the replies a project sends back.
  */
@@ -55,7 +55,10 @@ export interface ParsedReply {
   state: RepliedState;
 }
 
-/** Fenix's names, accepted as aliases: `SCALE_IN` is `DOWN_SCALE`; the seed's `MAINTENANCE_COMPLETE_ACK`. */
+/**
+ * Fenix's names, accepted as aliases: `SCALE_IN` is `DOWN_SCALE`; Doctor's guideline spells the
+ * last acknowledgement `MAINTENANCE_COMPLETE_ACK`.
+ */
 const ALIASES: Record<string, string> = {
   ACK_SCALE_IN: 'ACK_DOWN_SCALE',
   NACK_SCALE_IN: 'NACK_DOWN_SCALE',

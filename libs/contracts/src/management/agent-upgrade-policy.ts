@@ -1,5 +1,6 @@
 /**
- * The agent-upgrade part of a management policy (DESIGN §2), as the exchange stores it and the
+ * The agent-upgrade part of a management policy (docs/domain.md, Node management policies and
+ * agent upgrades), as the exchange stores it and the
  * agents read it from the change feed and the policy list.
  */
 export const UPGRADE_ACTIONS = ['install', 'download'] as const;

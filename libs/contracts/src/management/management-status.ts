@@ -1,5 +1,6 @@
 /**
- * The statuses an agent reports while enacting a management policy (DESIGN §4 agent):
+ * The statuses an agent reports while enacting a management policy (docs/domain.md, Node
+ * management policies and agent upgrades):
  * waiting → downloading → downloaded → ha-waiting → initiated → successful, or one of the
  * end states; `paused` while the policy's rollout is paused before the node started; `reset`
  * is an admin's request to retry.

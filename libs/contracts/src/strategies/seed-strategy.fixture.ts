@@ -1,4 +1,7 @@
-/** The example DeploymentStrategy of seed 003, as Shipyard writes it. */
+/**
+ * Shipyard's own example DeploymentStrategy, as Shipyard writes it (docs/domain.md, Deployment
+ * strategies and rollouts).
+ */
 export const SEED_STRATEGY_YAML = `---
 schema: shipyard/DeploymentStrategy/v1
 metadata:

@@ -17,7 +17,7 @@ function problemsOf(input: unknown) {
 }
 
 describe('reading a deployment strategy', () => {
-  it("takes seed 003's Shipyard document unchanged", () => {
+  it("takes Shipyard's example document unchanged", () => {
     const reading = readStrategy(parse(SEED_STRATEGY_YAML));
     if (!('strategy' in reading)) throw new Error(JSON.stringify(reading.problems));
     expect(reading.strategy.name).toBe('deployment-strategy');

@@ -1,5 +1,6 @@
 /**
- * A deployment strategy as Airship Shipyard defines it (seed 003): named groups of nodes, each
+ * A deployment strategy as Airship Shipyard defines it (docs/domain.md, Deployment strategies
+ * and rollouts): named groups of nodes, each
  * critical or not, depending on other groups, chosen by selectors, and judged by optional
  * success criteria. Field names are Shipyard's, so its documents are read unchanged.
  */
