@@ -1,7 +1,8 @@
 /**
  * Service upgrades rolled through HA groups by the agbot, on the real exchange, with a fleet
- * that starts and reports workloads like agents do. Seed 000's test section: a homogeneous
- * group, a heterogeneous group (one member not meant to run the service) and standalone nodes.
+ * that starts and reports workloads like agents do. As Open Horizon's HA-group tests
+ * (docs/domain.md): a homogeneous group, a heterogeneous group (one member not meant to run the
+ * service) and standalone nodes.
  */
 import { type AgbotConfig } from '@careen/agbot/src/agbot.config';
 import { agbotService } from '@careen/agbot/src/agbot.service';

@@ -1,5 +1,5 @@
 /**
- * Seed 003's deployment strategy rolled through a simulated fleet laid out as its example, on the
+ * Shipyard's example deployment strategy rolled through a simulated fleet laid out as its example, on the
  * real exchange, agbot and orchestrator: from the agents' own timeline every group starts only
  * after the groups it depends on succeeded (invariant 6), one group runs at a time, no HA group
  * has two members installing at once, and no node is asked twice for a phase; the order is one
@@ -62,7 +62,7 @@ describe('deployment strategies rolled through the fleet', () => {
       });
   };
 
-  it("plans and rolls the seed's strategy, keeping every dependency, one group and one HA-group member at a time", async () => {
+  it("plans and rolls Shipyard's example strategy, keeping every dependency, one group and one HA-group member at a time", async () => {
     const published = await publishYaml(SEED_STRATEGY);
     expect([published.status, published.body.version, published.body.created]).toEqual([201, 1, true]);
     expect(published.body.stages).toEqual([

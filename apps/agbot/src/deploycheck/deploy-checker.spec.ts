@@ -10,7 +10,7 @@ import { type DeployCheckRequest, type DeployCheckSources } from './deploycheck.
 const NOW = new Date('2026-11-20T12:00:00Z');
 const checker = new DeployChecker(() => NOW);
 
-/** Seed 000's test fleet: a group whose members differ (only some have a camera). */
+/** Open Horizon's HA-group test fleet: a group whose members differ (only some have a camera). */
 const camera = [{ name: 'camera', value: true }];
 const sources: DeployCheckSources = {
   nodes: [

@@ -31,7 +31,7 @@ const fleet = [
 const ids = (selectors: NodeSelector[]) => selectNodes(selectors, fleet).map((each) => each.id);
 
 describe('choosing nodes by selectors', () => {
-  it("intersects a selector's criteria and unites the selectors, as the seed's example", () => {
+  it("intersects a selector's criteria and unites the selectors, as Shipyard's example", () => {
     expect(
       ids([
         selector({ node_names: ['node01', 'node02'], rack_names: ['rack01'], node_tags: ['control'] }),
