@@ -8,7 +8,37 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { agbotService } from '../agbot.service';
 import { AgbotLeadership } from './agbot-leadership';
 
+const LEADER_KEY = 'careen:agbot:controller';
+const LEAD_BOUND_MS = 10_000;
 const CLOSE_BOUND_MS = 10_000;
+
+/**
+ * A log destination that learns when the agbot's election makes it the leader: the election says
+ * `leading` as it takes the role, just before the agbot starts its change consumer.
+ */
+function leadershipWatch() {
+  let won: () => void = () => undefined;
+  const leading = new Promise<void>((resolve) => (won = resolve));
+  return {
+    leading,
+    destination: {
+      write(line: string): void {
+        const entry = JSON.parse(line) as { msg?: string; key?: string };
+        if (entry.msg === 'leading' && entry.key === LEADER_KEY) won();
+      },
+    },
+  };
+}
+
+/** What `work` settles to, or `late` if it has not within `ms`. */
+async function within<T, L extends string>(work: Promise<T>, ms: number, late: L): Promise<T | L> {
+  const bound = new AbortController();
+  try {
+    return await Promise.race([work, delay(ms, late, { signal: bound.signal })]);
+  } finally {
+    bound.abort();
+  }
+}
 
 describe('agbot leadership', () => {
   const infra = useTestInfra();
@@ -17,19 +47,27 @@ describe('agbot leadership', () => {
     // Each round closes the agbot a little later after it won the election, so that some close
     // lands while its change consumer is being set up.
     for (let round = 0; round < 10; round++) {
-      const agbot = await startServiceInProcess(agbotService, infra, {
-        CAREEN_EXCHANGE_URL: 'http://127.0.0.1:9',
-      });
-      const leadership = agbot.app.get(AgbotLeadership);
-      while (!leadership.isLeader) await delay(1);
+      const watch = leadershipWatch();
+      const agbot = await startServiceInProcess(
+        agbotService,
+        infra,
+        { CAREEN_EXCHANGE_URL: 'http://127.0.0.1:9', CAREEN_LOG_LEVEL: 'info' },
+        { logDestination: watch.destination },
+      );
+      const led = await within(
+        watch.leading.then(() => 'leading'),
+        LEAD_BOUND_MS,
+        'never led',
+      );
+      expect({ round, led }).toEqual({ round, led: 'leading' });
+      expect(agbot.app.get(AgbotLeadership).isLeader).toBe(true);
       await delay(round % 5);
-      const bound = new AbortController();
-      const outcome = await Promise.race([
+      const closed = await within(
         agbot.close().then(() => 'closed'),
-        delay(CLOSE_BOUND_MS, 'still closing', { signal: bound.signal }).catch(() => 'closed'),
-      ]);
-      bound.abort();
-      expect({ round, outcome }).toEqual({ round, outcome: 'closed' });
+        CLOSE_BOUND_MS,
+        'still closing',
+      );
+      expect({ round, closed }).toEqual({ round, closed: 'closed' });
     }
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /**
  * The rules of the semaphore as a grant applies them against Postgres: an agent upgrade
- * needs its whole group free (DESIGN §8 invariant 1); a FleetLock reboot needs no agent upgrade
+ * needs its whole group free (docs/architecture.md, invariant 1); a FleetLock reboot needs no agent upgrade
  * in the group and a free FleetLock slot; a holder asking again renews; a node's own slots never
  * block it; asking for another policy replaces the node's slot.
  */

@@ -1,10 +1,11 @@
 /**
- * The HA-group semaphore's rule (DESIGN §4 agbot, §8 invariant 1), as a pure decision over the
- * slots held in a node's group, read under the group's advisory lock. The grant store reads
- * those slots and carries the decision out in the same transaction; nothing here touches
- * Postgres, so every case of the rule is a plain unit test. One answer is also written in SQL:
- * where nothing is held in the group and the policy may run, the grant store's read takes the
- * slot itself (grant-store.ts), so a change to the answer for a free group goes there too.
+ * The HA-group semaphore's rule (docs/architecture.md, Agent-upgrade grants; invariant 1), as
+ * a pure decision over the slots held in a node's group, read under the group's advisory lock.
+ * The grant store reads those slots and carries the decision out in the same transaction;
+ * nothing here touches Postgres, so every case of the rule is a plain unit test. One answer is
+ * also written in SQL: where nothing is held in the group and the policy may run, the grant's
+ * read takes the slot itself (grant-statements.ts), so a change to the answer for a free group
+ * goes there too; grant-rule-parity.int-spec.ts fails while the two answer differently.
  *
  * - Slots whose lease ran out (unless halted: a halted slot has no lease end) or whose holder
  *   is no longer in the group are released first.

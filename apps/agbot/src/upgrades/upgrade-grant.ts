@@ -1,4 +1,8 @@
-import { type UpgradeGrantPayload, type UpgradeHolderKind } from '@careen/contracts';
+import {
+  type UpgradeGrantPayload,
+  type UpgradeHolderKind,
+  type UpgradeReleaseReason,
+} from '@careen/contracts';
 
 /** One held slot of an upgrade semaphore. */
 export interface UpgradeGrant {
@@ -11,9 +15,22 @@ export interface UpgradeGrant {
   grantedAt: Date;
   /** Meaningless while halted: a halted slot has no lease end. */
   leaseExpiresAt: Date;
-  /** Set while the holder failed and is not healthy again (DESIGN §8 invariant 1). */
+  /** Set while the holder failed and is not healthy again (docs/architecture.md, invariant 1). */
   haltedAt: Date | null;
   haltError: string | null;
+}
+
+/** Which slot: a node holds at most one of each kind. */
+export interface GrantKey {
+  org: string;
+  node: string;
+  kind: UpgradeHolderKind;
+}
+
+/** A slot given back, why and when. */
+export interface ReleasedGrant extends UpgradeGrant {
+  reason: UpgradeReleaseReason;
+  releasedAt: Date;
 }
 
 export function grantPayload(grant: UpgradeGrant): UpgradeGrantPayload {

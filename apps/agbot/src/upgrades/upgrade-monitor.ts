@@ -18,8 +18,8 @@ import {
 } from '@careen/contracts';
 import { type EntityManager } from 'typeorm';
 import { type ChangeListener } from '../mirror/change-listener';
-import { type GrantStore, type ReleasedGrant } from './grant-store';
-import { type UpgradeGrant } from './upgrade-grant';
+import { type GrantStore } from './grant-store';
+import { type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
 import { type UpgradeSemaphore } from './upgrade-semaphore';
 
 /** What a status does to the holder's slot. */

@@ -1,8 +1,10 @@
 /**
  * The semaphore under time and load, on two agbot replicas sharing one database: leases end
  * grants of holders that stop renewing, and many concurrent requesters across many groups never
- * see two holders in one group at any instant (DESIGN §8 invariant 1), checked by replaying
- * the grant history.
+ * see two holders in one group at any instant (docs/architecture.md, invariant 1), checked by
+ * replaying the grant history. Time passes for a lease when the test turns it back
+ * (UpgradeHub.passLeaseTime), never by sleeping: a lease is long enough that no request, however
+ * slow the machine, outlives one by accident.
  */
 import { type UpgradeReleaseReason } from '@careen/contracts';
 import {
@@ -18,7 +20,12 @@ import { UpgradeMonitor } from './upgrade-monitor';
 import { findViolations } from './upgrade-timeline';
 import { statusChangeData, UpgradeHub } from './upgrades.fixtures';
 
-const LEASE_SECONDS = 2;
+const LEASE_SECONDS = 60;
+/**
+ * The sweeper looks four times per shortest lease: a short FleetLock lease (no FleetLock slot is
+ * taken here) has it look every half second.
+ */
+const FLEETLOCK_LEASE_SECONDS = 2;
 
 describe('the upgrade semaphore over time and under load', () => {
   const infra = useTestInfra();
@@ -47,7 +54,10 @@ describe('the upgrade semaphore over time and under load', () => {
 
   beforeAll(async () => {
     hub = await UpgradeHub.start(infra);
-    const env = { CAREEN_UPGRADE_LEASE_SECONDS: String(LEASE_SECONDS) };
+    const env = {
+      CAREEN_UPGRADE_LEASE_SECONDS: String(LEASE_SECONDS),
+      CAREEN_FLEETLOCK_LEASE_SECONDS: String(FLEETLOCK_LEASE_SECONDS),
+    };
     await hub.startAgbot(env);
     await hub.startAgbot(env);
     await hub.seedNodes('acme', { h1: 'lease', h2: 'lease', q1: 'quiet', k1: 'keep', k2: 'keep' });
@@ -61,16 +71,11 @@ describe('the upgrade semaphore over time and under load', () => {
     expect(Date.parse(granted.body.leaseExpiresAt) - Date.parse(granted.body.grantedAt)).toBe(
       LEASE_SECONDS * 1000,
     );
+    // With ten seconds of its lease left the silent holder still has the group; then it has none.
+    await hub.passLeaseTime('acme', 'h1', LEASE_SECONDS - 10);
     expect((await upgrade('h2', 1)).status).toBe(409);
-    const peer = await eventually(
-      async () => {
-        const answer = await upgrade('h2', 1);
-        expect(answer.status).toBe(200);
-        return answer;
-      },
-      { intervalMs: 100 },
-    );
-    expect(Date.parse(peer.body.grantedAt)).toBeGreaterThanOrEqual(Date.parse(granted.body.leaseExpiresAt));
+    await hub.passLeaseTime('acme', 'h1', 10);
+    expect((await upgrade('h2', 1)).status).toBe(200);
     expect(await hub.history('acme', 'h1')).toEqual([
       { event: 'granted', reason: null },
       { event: 'released', reason: 'lease-expired' },
@@ -80,6 +85,7 @@ describe('the upgrade semaphore over time and under load', () => {
 
   it('sweeps an expired grant even when nobody else asks', async () => {
     expect((await upgrade('q1')).status).toBe(200);
+    await hub.passLeaseTime('acme', 'q1', LEASE_SECONDS);
     await eventually(async () => {
       expect(await hub.history('acme', 'q1')).toEqual([
         { event: 'granted', reason: null },
@@ -92,12 +98,12 @@ describe('the upgrade semaphore over time and under load', () => {
   it('keeps the grant of a holder that renews every lease/3, across several leases', async () => {
     const first = await upgrade('k1');
     expect(first.status).toBe(200);
-    const until = Date.parse(first.body.grantedAt) + 3 * LEASE_SECONDS * 1000;
-    while (Date.now() < until) {
-      // The agent's own pace: it asks again every lease/3 while it works.
-      await new Promise((resolve) => setTimeout(resolve, (LEASE_SECONDS * 1000) / 3));
+    // Three leases go by a third at a time, and the agent asks again after each third, as it
+    // does while it works: without its renewals the grant would have lapsed after the third.
+    for (let third = 1; third <= 9; third++) {
+      await hub.passLeaseTime('acme', 'k1', LEASE_SECONDS / 3);
       const renewed = await upgrade('k1', 1);
-      expect(renewed.status).toBe(200);
+      expect({ third, status: renewed.status }).toEqual({ third, status: 200 });
       expect(renewed.body.grantedAt).toBe(first.body.grantedAt);
       expect((await upgrade('k2')).status).toBe(409);
     }
@@ -163,7 +169,8 @@ describe('the upgrade semaphore over time and under load', () => {
         expect((await upgrade(node, replica())).status).toBe(200);
         await release(node);
       } else if (ending < 0.9) await statusTurnsTerminal(node);
-      // else: the holder goes silent and its lease ends it
+      // The holder goes silent and its lease runs out: a peer's grant or the sweep releases it.
+      else await hub.passLeaseTime('acme', node, LEASE_SECONDS);
     }
 
     await Promise.all(Array.from({ length: 40 }, () => requester()));

@@ -1,22 +1,16 @@
 /**
- * The HA-group upgrade semaphore (DESIGN §4 agbot, §8 invariant 1). A grant is one transaction
- * (grant-store.ts): share-lock the node's mirror row (its group cannot change under us), take the
- * group's advisory lock, read the slots held, let the rule (slot-rule.ts) release lapsed holders
- * and renew, grant or refuse. Releases (by the holder, the monitor or the sweep) lock only the
- * slot's row. Safe across any number of replicas: Postgres is the only arbiter.
+ * The HA-group upgrade semaphore (docs/architecture.md, Agent-upgrade grants; invariant 1). A
+ * grant is one transaction (grant-store.ts): share-lock the node's mirror row (its group cannot
+ * change under us), take the group's advisory lock, read the slots held, let the rule
+ * (slot-rule.ts) release lapsed holders and renew, grant or refuse. Releases (by the
+ * holder, the monitor or the sweep) lock only the slot's row. Safe across any number of
+ * replicas: Postgres is the only arbiter.
  */
 import { type UpgradeReleaseReason } from '@careen/contracts';
 import { type DataSource, type EntityManager } from 'typeorm';
-import {
-  type GrantKey,
-  type GrantStore,
-  type GroupSlotState,
-  type HaltRequest,
-  type ReleaseConditions,
-  type ReleasedGrant,
-  type SlotRequest,
-} from './grant-store';
-import { type UpgradeGrant } from './upgrade-grant';
+import { type GroupSlotState } from './grant-reads';
+import { type GrantStore, type HaltRequest, type ReleaseConditions, type SlotRequest } from './grant-store';
+import { type GrantKey, type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
 import { type UpgradeMetrics } from './upgrade-metrics';
 
 export type AcquireRequest = SlotRequest;

@@ -2,7 +2,7 @@
  * Replays the grant history of HA groups and reports every instant at which the semaphore's
  * rules were broken: an agent upgrade or a maintenance beside any other holder in a group, more
  * FleetLock holders than slots, or a release of a slot nobody held. Used by the
- * tests and the benchmark to check DESIGN §8 invariant 1 from what really happened.
+ * tests and the benchmark to check invariant 1 (docs/architecture.md) from what really happened.
  */
 import { type UpgradeHolderKind } from '@careen/contracts';
 

@@ -125,6 +125,21 @@ export class UpgradeHub {
     return this.token({ kind: 'user', org, username, role });
   }
 
+  /**
+   * Lets `seconds` go by for the node's slots as their leases see it: each lease ends that much
+   * sooner, as if the holder had not renewed for that long. Leases are judged by the database's
+   * clock, so a test turns them back instead of sleeping until they run out. Answers the new ends.
+   */
+  async passLeaseTime(org: string, node: string, seconds: number): Promise<Date[]> {
+    // An UPDATE answers [rows, count].
+    const [rows] = (await this.dataSource.query(
+      `UPDATE agbot.upgrade_grants SET lease_expires_at = lease_expires_at - make_interval(secs => $3)
+       WHERE org = $1 AND node = $2 RETURNING lease_expires_at`,
+      [org, node, seconds],
+    )) as [{ lease_expires_at: Date }[], number];
+    return rows.map((row) => row.lease_expires_at);
+  }
+
   timeline(): Promise<TimelineEvent[]> {
     return readTimeline(this.dataSource.manager);
   }

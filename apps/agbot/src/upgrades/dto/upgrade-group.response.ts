@@ -1,6 +1,6 @@
 import { UPGRADE_HOLDER_KINDS, type UpgradeHolderKind } from '@careen/contracts';
 import { ApiExtraModels, ApiProperty, type ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
-import { type GroupSlotState } from '../grant-store';
+import { type GroupSlotState } from '../grant-reads';
 import { type UpgradeGrant } from '../upgrade-grant';
 
 /**
