@@ -19,6 +19,7 @@ import { once } from 'node:events';
 import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { startBenchStack } from './support/bench-stack';
+import { inTurn } from './support/round-robin';
 import { printTable, summarize } from './support/stats';
 
 const POLLERS = Number(process.argv[2] ?? 2_000);
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
     let resolveAll: () => void = () => undefined;
     const all = new Promise<void>((resolve) => (resolveAll = resolve));
     for (let i = 0; i < POLLERS; i++) {
-      connections[i % connections.length]!.subscribe('bench.fanout', {
+      inTurn(connections, i).subscribe('bench.fanout', {
         callback: () => {
           arrivals.push(performance.now());
           if (arrivals.length === POLLERS) resolveAll();

@@ -210,7 +210,7 @@ async function successfulStatuses(databaseUrl: string, agents: number): Promise<
         `SELECT count(*)::int AS count FROM exchange.management_statuses
          WHERE org = 'bench' AND nmp = 'fleet-upgrade' AND status = 'successful' AND version = '2.0.0'`,
       );
-      const count = rows[0]!.count;
+      const count = rows[0]?.count ?? 0;
       if (count >= agents || Date.now() > deadline) return count;
       await new Promise((done) => setTimeout(done, 200));
     }
@@ -334,7 +334,7 @@ async function main(): Promise<void> {
           `SELECT count(*)::text AS n FROM exchange.nodes WHERE org = 'bench' AND status->'agentVersion' IS NOT NULL`,
         ),
       );
-      const reporting = Number(rows.rows[0]!.n);
+      const reporting = Number(rows.rows[0]?.n ?? 0);
       if (reporting === AGENTS && fleet.caughtUp() === AGENTS) break;
       assertAlive(services);
       fleet.assertAlive();

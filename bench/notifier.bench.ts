@@ -61,7 +61,10 @@ async function main(): Promise<void> {
     const after = cpuNow();
     return {
       cpu: Object.fromEntries(
-        Object.entries(after.processes).map(([name, seconds]) => [name, seconds - before.processes[name]!]),
+        Object.entries(after.processes).map(([name, seconds]) => [
+          name,
+          seconds - (before.processes[name] ?? 0),
+        ]),
       ),
       machineBusy: (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total),
     };

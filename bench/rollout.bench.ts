@@ -80,6 +80,36 @@ function askedTimes(report: Record<string, unknown>): { prepare: number; deploy:
   }));
 }
 
+/** One group of the rollout: when the orchestrator published each phase, and the agents' span of each. */
+interface GroupTimes {
+  asked: { prepare: number; deploy: number };
+  prepare: { first: number; last: number };
+  deploy: { first: number; last: number };
+}
+
+function groupTimes(
+  spans: Record<string, { first: number; last: number }>[],
+  asked: { prepare: number; deploy: number }[],
+): GroupTimes[] {
+  return Array.from(spans, (span, k) => {
+    const times = asked[k];
+    const { prepare, deploy } = span ?? {};
+    if (!times || !prepare || !deploy) throw new Error(`group ${k} was not both prepared and deployed`);
+    return { asked: times, prepare, deploy };
+  });
+}
+
+/** Each item with the one after it. */
+function consecutivePairs<T>(items: readonly T[]): [T, T][] {
+  const pairs: [T, T][] = [];
+  let earlier: T | undefined;
+  for (const later of items) {
+    if (earlier !== undefined) pairs.push([earlier, later]);
+    earlier = later;
+  }
+  return pairs;
+}
+
 async function main(): Promise<void> {
   const stack = await startBenchStack({ postgres: true });
   const services: ServiceProcess[] = [];
@@ -175,23 +205,23 @@ async function main(): Promise<void> {
     );
     const rolloutMs = performance.now() - rolloutStart;
     const rolloutCpu = cpuSeconds(orchestrator.child.pid!) - orchestratorCpu;
-    const spans = phaseSpans(fleet.timeline, `rollout-${id.slice(0, 8)}-`);
-    const asked = askedTimes(report);
+    const timed = groupTimes(phaseSpans(fleet.timeline, `rollout-${id.slice(0, 8)}-`), askedTimes(report));
+    const consecutive = consecutivePairs(timed);
     // The orchestrator's own part: from a group's last node done (the agents' timeline) to the
     // next phase's policy published (the report), between groups and from prepare to deploy;
     // then the agents' part, from a policy published to its first node starting on it.
     const betweenGroups = summarize(
-      spans.slice(1).map((span, k) => asked[k + 1]!.prepare - spans[k]!.deploy!.last),
+      consecutive.map(([earlier, later]) => later.asked.prepare - earlier.deploy.last),
     );
-    const withinGroups = summarize(spans.map((span, k) => asked[k]!.deploy - span.prepare!.last));
+    const withinGroups = summarize(timed.map((group) => group.asked.deploy - group.prepare.last));
     const pickup = summarize(
-      spans.flatMap((span, k) => [
-        span.prepare!.first - asked[k]!.prepare,
-        span.deploy!.first - asked[k]!.deploy,
+      timed.flatMap((group) => [
+        group.prepare.first - group.asked.prepare,
+        group.deploy.first - group.asked.deploy,
       ]),
     );
     const agentsToAgents = summarize(
-      spans.slice(1).map((span, k) => span.prepare!.first - spans[k]!.deploy!.last),
+      consecutive.map(([earlier, later]) => later.prepare.first - earlier.deploy.last),
     );
     progress(`rollout ${state} after ${(rolloutMs / 1000).toFixed(1)} s; the plain policy next`);
 

@@ -171,11 +171,13 @@ async function main(): Promise<void> {
     const cpuBefore = cpuSeconds(served.child.pid!);
     const http = await drive(stack, async (node) => {
       const path = `/v1/orgs/bench/nodes/${nodeId(node)}/upgrade`;
+      const token = tokens[node];
+      if (token === undefined) throw new Error(`no token was issued for node ${node}`);
       const started = performance.now();
-      const status = await call('POST', path, tokens[node]!, { managementPolicy: 'agents-2' });
+      const status = await call('POST', path, token, { managementPolicy: 'agents-2' });
       const ms = performance.now() - started;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (status === 200) await call('DELETE', path, tokens[node]!);
+      if (status === 200) await call('DELETE', path, token);
       return { granted: status === 200, ms };
     });
     const agbotCpu = (cpuSeconds(served.child.pid!) - cpuBefore) / (http.elapsedMs / 1000);

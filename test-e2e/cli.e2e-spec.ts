@@ -223,7 +223,7 @@ describe('careen against a real exchange', () => {
         ['ada', 'orgAdmin'],
         ['bob', 'user'],
       ]);
-      expect(lines[1].indexOf('orgAdmin')).toBe(lines[0].indexOf('ROLE'));
+      expect(lines[1]?.indexOf('orgAdmin')).toBe(lines[0]?.indexOf('ROLE'));
 
       const json = await careen(['user', 'list', '--org', 'acme', '-o', 'json']);
       const answer = JSON.parse(json.stdout);

@@ -85,7 +85,9 @@ describe('a console sign-in outliving its access tokens', () => {
     await eventually(
       async () => {
         expect(refreshTokens.length).toBeGreaterThanOrEqual(5);
-        const first = await http(exchange.url, 'GET', '/v1/whoami', { auth: bearer(accessTokens[0]) });
+        const [signInToken] = accessTokens;
+        if (signInToken === undefined) throw new Error('no access token was seen');
+        const first = await http(exchange.url, 'GET', '/v1/whoami', { auth: bearer(signInToken) });
         expect(first.status).toBe(401);
       },
       { timeoutMs: 60_000, intervalMs: 250 },

@@ -75,7 +75,9 @@ async function openEvents(url: string, auth: Credentials, lastEventId?: string) 
               .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
           );
           buffer = buffer.slice(end + 2);
-          if (fields.data) events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
+          if (fields.data) {
+            events.push({ id: fields.id ?? '', event: fields.event ?? '', data: JSON.parse(fields.data) });
+          }
         }
         if (events.length < count) buffer += decoder.decode((await chunks.next()).value as Uint8Array);
       }

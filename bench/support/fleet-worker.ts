@@ -38,7 +38,9 @@ export interface WorkerReport {
 const REPORT_MS = 250;
 
 async function main(): Promise<void> {
-  const { token, sourceBlock, ...settings } = JSON.parse(process.argv[2]!) as WorkerSettings;
+  const [, , argument] = process.argv;
+  if (!argument) throw new Error('usage: fleet-worker <settings as JSON>');
+  const { token, sourceBlock, ...settings } = JSON.parse(argument) as WorkerSettings;
   let requests = { exchange: 0, agbot: 0 };
   let policySeenAt: number[] = [];
   let outOfOrder = 0;

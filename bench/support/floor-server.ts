@@ -16,7 +16,7 @@ const server = createServer((request, response) => {
   request.on('end', () => {
     pool.query<{ n: number }>('SELECT $1::int AS n', [1]).then(
       ({ rows }) => {
-        const body = JSON.stringify({ n: rows[0]!.n });
+        const body = JSON.stringify({ n: rows[0]?.n });
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
         response.end(body);
       },

@@ -63,12 +63,12 @@ export class HttpClient {
     concurrency: number,
   ): Promise<{ latenciesMs: number[]; elapsedMs: number }> {
     const latenciesMs: number[] = [];
-    let next = 0;
+    // One iterator shared by every lane: each call is made by exactly one of them.
+    const queue = calls.values();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < calls.length) {
-          const call = calls[next++]!;
+        for (const call of queue) {
           const answer = await this.send(base, call);
           if (answer.status >= 300)
             throw new Error(`${call.method} ${call.path}: ${answer.status} ${answer.body.slice(0, 300)}`);

@@ -34,15 +34,17 @@ export async function startExchangeAndAgbot(
     services.push(exchange);
     exchanges.push(exchange);
   }
+  const [firstExchange] = exchanges;
+  if (!firstExchange) throw new Error(`an exchange replica or more is needed, not ${exchangeReplicas}`);
   let proxy: TcpProxy | undefined;
   if (exchanges.length > 1)
     proxy = await startTcpProxy(exchanges.map((exchange) => Number(new URL(exchange.url).port)));
-  const exchangeUrl = proxy?.url ?? exchanges[0]!.url;
+  const exchangeUrl = proxy?.url ?? firstExchange.url;
   const agbot = await startServiceProcess('agbot', {
     ...hub,
     CAREEN_EXCHANGE_URL: exchangeUrl,
     CAREEN_AGBOT_EXCHANGE_PASSWORD: rootPassword,
   });
   services.push(agbot);
-  return { exchange: exchanges[0]!, exchanges, exchangeUrl, agbot, close: async () => proxy?.close() };
+  return { exchange: firstExchange, exchanges, exchangeUrl, agbot, close: async () => proxy?.close() };
 }

@@ -16,6 +16,7 @@ import { SigningKeyStore } from '@careen/exchange/src/keys/signing-key.store';
 import { startServiceInProcess } from '@careen/service';
 import { withClient } from '@careen/testing';
 import { type BenchStack } from './bench-stack';
+import { inTurn } from './round-robin';
 import { summarize } from './stats';
 
 const PASSWORD = 'bench-password';
@@ -202,14 +203,14 @@ export async function measurePlacementEndToEnd(
 
     // A few unmeasured changes first: the agbot's consumer and the exchange's caches warm up.
     for (let change = 0; change < WARM_UP; change++) {
-      const node = measured[change % measured.length]!;
+      const node = inTurn(measured, change);
       await changeOnce(node, nextGroup(node, change));
     }
     const endToEnd: number[] = [];
     const roundTrip: number[] = [];
     const polls: number[] = [];
     for (let change = 0; change < options.changes; change++) {
-      const node = measured[change % measured.length]!;
+      const node = inTurn(measured, change);
       const figures = await changeOnce(node, nextGroup(node, change));
       endToEnd.push(figures.seen);
       roundTrip.push(figures.readBack);

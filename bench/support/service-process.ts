@@ -93,7 +93,9 @@ export async function startServiceProcess(
 
 /** A process's fields from /proc/<pid>/stat, from the state on (the name is left out). */
 function statFields(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const [, fromState] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ');
+  if (fromState === undefined) throw new Error(`/proc/${pid}/stat has no ") " after the name`);
+  return fromState.split(' ');
 }
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
@@ -130,15 +132,12 @@ export function cpuSecondsWithChildren(pid: number): number {
 
 /** CPU seconds the whole machine has spent busy (all cores, anything but idle and I/O wait) and in all. */
 export function machineCpuSeconds(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8')
-    .split('\n', 1)[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
+  const [cpuLine = ''] = readFileSync('/proc/stat', 'utf8').split('\n', 1);
+  const fields = cpuLine.trim().split(/\s+/).slice(1).map(Number);
   const total = fields.reduce((sum, each) => sum + each, 0);
   // user nice system idle iowait irq softirq steal …
-  return { busy: (total - fields[3]! - fields[4]!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
+  const [, , , idle = 0, iowait = 0] = fields;
+  return { busy: (total - idle - iowait) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
 
 /**

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import { type WorkerReport, type WorkerSettings } from './fleet-worker';
+import { inTurn } from './round-robin';
 import { cpuSeconds, profileFlags } from './service-process';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -80,7 +81,7 @@ export class SimulatorProcesses {
     const children = slices.map((slice, k) => {
       const worker: WorkerSettings = {
         ...shared,
-        exchangeUrl: exchangeUrls[k % exchangeUrls.length]!,
+        exchangeUrl: inTurn(exchangeUrls, k),
         sourceBlock: k + 1,
         nodes: slice.nodes,
         nodePrefix: slice.prefix,

@@ -35,10 +35,8 @@ function parseBasic(encoded: string): BasicCredentials {
   if (colon < 0) throw malformed(BASIC_FORMAT);
   const user = decoded.slice(0, colon);
   const secret = decoded.slice(colon + 1);
-  const parts = user.split('/');
-  if (parts.length !== 2) throw malformed(BASIC_FORMAT);
-  const [org, id] = parts;
-  if (org.length === 0 || id.length === 0 || secret.length === 0) throw malformed(BASIC_FORMAT);
+  const [org, id, ...more] = user.split('/');
+  if (!org || !id || more.length > 0 || secret.length === 0) throw malformed(BASIC_FORMAT);
   return { scheme: 'basic', org, id, secret };
 }
 

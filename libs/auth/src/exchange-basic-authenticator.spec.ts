@@ -81,7 +81,7 @@ class FakeExchange {
       'username' in body
         ? [this.users.get(`${body.org}/${body.username}`), body.password]
         : [this.nodes.get(`${body.org}/${body.node}`), body.token];
-    if (!record || !(await verifySecret(secret, record.hash))) {
+    if (!record || secret === undefined || !(await verifySecret(secret, record.hash))) {
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end(
         JSON.stringify({ statusCode: 401, error: 'Unauthorized', message: 'invalid credentials' }),

@@ -47,8 +47,9 @@ export async function hashSecret(secret: string): Promise<string> {
   return [SCHEME, COST, BLOCK_SIZE, PARALLELISM, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-function parseInteger(text: string, min: number, max: number): number | undefined {
-  if (!/^[0-9]{1,8}$/.test(text)) return undefined;
+// A missing field is no integer: the callers pass fields of a split that may be short.
+function parseInteger(text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined || !/^[0-9]{1,8}$/.test(text)) return undefined;
   const value = Number(text);
   return value >= min && value <= max ? value : undefined;
 }
@@ -58,16 +59,21 @@ interface ParsedHash extends ScryptParams {
   key: Buffer;
 }
 
+function isBase64(text: string | undefined): text is string {
+  return text !== undefined && BASE64.test(text);
+}
+
 function parseEncoded(encoded: string): ParsedHash | undefined {
-  const parts = encoded.split('$');
-  if (parts.length !== 6 || parts[0] !== SCHEME) return undefined;
-  const [, costText, blockSizeText, parallelismText, saltText, keyText] = parts;
+  const fields = encoded.split('$');
+  if (fields.length !== 6) return undefined;
+  const [scheme, costText, blockSizeText, parallelismText, saltText, keyText] = fields;
+  if (scheme !== SCHEME) return undefined;
   const cost = parseInteger(costText, 2, MAX_COST);
   const blockSize = parseInteger(blockSizeText, 1, MAX_BLOCK_SIZE);
   const parallelism = parseInteger(parallelismText, 1, MAX_PARALLELISM);
   if (cost === undefined || blockSize === undefined || parallelism === undefined) return undefined;
   if ((cost & (cost - 1)) !== 0 || 128 * cost * blockSize > MAX_MEMORY_BYTES) return undefined;
-  if (!BASE64.test(saltText) || !BASE64.test(keyText)) return undefined;
+  if (!isBase64(saltText) || !isBase64(keyText)) return undefined;
   const salt = Buffer.from(saltText, 'base64');
   const key = Buffer.from(keyText, 'base64');
   if (salt.length === 0 || key.length < MIN_KEY_BYTES || key.length > MAX_KEY_BYTES) return undefined;

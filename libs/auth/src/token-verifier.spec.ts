@@ -145,8 +145,8 @@ describe('access tokens', () => {
 
   it('rejects a token whose payload was tampered with', async () => {
     const { accessToken } = await issuer.issue({ ...alice, role: 'user' });
-    const [header, payload, signature] = accessToken.split('.');
-    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(payload)));
+    const [header, , signature] = accessToken.split('.');
+    const claims = decodeJwt(accessToken);
     const raised = base64url.encode(JSON.stringify({ ...claims, role: 'hubAdmin' }));
     const tampered = [header, raised, signature].join('.');
     await expectAuthenticationError(verifier.verify(tampered), AuthErrorCode.InvalidToken, 'invalid token');

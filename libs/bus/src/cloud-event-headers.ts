@@ -50,7 +50,8 @@ export function readCloudEventAttributes(h: Map<string, string>): CloudEventAttr
     return { problem: `missing CloudEvents header ${CE_HEADERS.specversion} ${CE_SPEC_VERSION}` };
   // Absent on messages written before it was set: JSON is the only kind there is.
   const contentType = get(CONTENT_TYPE_HEADER);
-  if (contentType && contentType.split(';')[0]!.trim().toLowerCase() !== JSON_CONTENT_TYPE)
+  const [mediaType = ''] = contentType.split(';');
+  if (contentType && mediaType.trim().toLowerCase() !== JSON_CONTENT_TYPE)
     return {
       problem: `unsupported ${CONTENT_TYPE_HEADER} "${contentType}": the body must be ${JSON_CONTENT_TYPE}`,
     };

@@ -70,8 +70,7 @@ export interface RunningConsumer {
 export async function runConsumer<P extends object, A extends readonly string[]>(
   options: ConsumerOptions<P, A>,
 ): Promise<RunningConsumer> {
-  if (!options.handler === !options.batchHandler)
-    throw new Error('a consumer takes a handler or a batch handler');
+  const handleBatch = batchHandlerOf(options);
   const name = options.given ?? `${options.service}-${options.purpose}`;
   const maxDeliver = options.maxDeliver ?? 5;
   const backoff = options.backoffMs ?? [1_000, 5_000, 15_000, 30_000];
@@ -139,8 +138,6 @@ export async function runConsumer<P extends object, A extends readonly string[]>
     }
   };
 
-  // One message at a time is a batch of one.
-  const handleBatch = options.batchHandler ?? ((messages: BusMessage<P>[]) => options.handler!(messages[0]!));
   /** Handles the messages together and acknowledges them, or throws. */
   const handleTogether = async (decoded: readonly Decoded[]): Promise<void> => {
     // Each message's trace shows it consumed: a span of its own for each, lasting the batch's
@@ -154,11 +151,12 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   };
   const handle = async (batch: JsMsg[]): Promise<void> => {
     const decoded = (await Promise.all(batch.map(decode))).filter((each) => each !== undefined);
-    if (decoded.length === 0) return;
+    const [first, ...others] = decoded;
+    if (!first) return;
     try {
       await handleTogether(decoded);
     } catch (error) {
-      if (decoded.length === 1) return failed(decoded[0]!, error);
+      if (others.length === 0) return failed(first, error);
       // Perhaps one message fails the lot: each is tried on its own, so that only such a one
       // is tried again later, or dead-lettered, and the others are not held back with it.
       for (const each of decoded) await handleTogether([each]).catch((alone: unknown) => failed(each, alone));
@@ -218,6 +216,21 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       await loop.catch(() => undefined);
     },
   };
+}
+
+/** What each batch is given to: exactly one of the handlers; a one-message handler gets batches of one. */
+function batchHandlerOf<P extends object>({
+  handler,
+  batchHandler,
+}: Pick<ConsumerOptions<P, readonly string[]>, 'handler' | 'batchHandler'>): (
+  messages: BusMessage<P>[],
+) => Promise<void> {
+  if (batchHandler && !handler) return batchHandler;
+  if (handler && !batchHandler)
+    return async (messages) => {
+      for (const message of messages) await handler(message);
+    };
+  throw new Error('a consumer takes a handler or a batch handler');
 }
 
 async function ensureDurable<P extends object, A extends readonly string[]>(

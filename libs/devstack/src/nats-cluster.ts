@@ -48,38 +48,55 @@ export interface ClusterMember extends RunningNatsServer {
 
 export const CLUSTER_NAME = 'careen';
 
+interface MemberPlace {
+  serverName: string;
+  /** Undefined when the caller gave fewer client ports than members. */
+  clientPort: number | undefined;
+  routePort: number;
+  monitorPort: number;
+}
+
 export async function startNatsCluster(options: NatsClusterOptions): Promise<RunningNatsCluster> {
   const size = options.size ?? 3;
-  const allocate = () => Promise.all(Array.from({ length: size }, () => freePort()));
-  const [clientPorts, routePorts, monitorPorts] = await Promise.all([
-    options.ports ? Promise.resolve(options.ports) : allocate(),
-    allocate(),
-    allocate(),
-  ]);
-  const startMember = (index: number): Promise<ClusterMember> => {
-    const serverName = `${CLUSTER_NAME}-${index + 1}`;
-    return startNatsServer({
+  // Each member's name and ports, kept for a restart on the same ones.
+  const places: MemberPlace[] = await Promise.all(
+    Array.from({ length: size }, async (_, index) => ({
+      serverName: `${CLUSTER_NAME}-${index + 1}`,
+      clientPort: options.ports ? options.ports[index] : await freePort(),
+      routePort: await freePort(),
+      monitorPort: await freePort(),
+    })),
+  );
+  const routePorts = places.map((place) => place.routePort);
+  const startMember = ({
+    serverName,
+    clientPort,
+    routePort,
+    monitorPort,
+  }: MemberPlace): Promise<ClusterMember> =>
+    startNatsServer({
       binary: options.binary,
       storeDir: join(options.storeDir, serverName),
-      port: clientPorts[index],
+      port: clientPort,
       logFile: options.logDir && join(options.logDir, `${serverName}.log`),
       auth: options.auth,
-      monitorPort: monitorPorts[index],
+      monitorPort,
       cluster: {
         name: CLUSTER_NAME,
         serverName,
-        port: routePorts[index]!,
+        port: routePort,
         routes: routePorts,
         noAdvertise: options.noAdvertise,
       },
-    }).then((server) => ({ ...server, name: serverName, monitorPort: monitorPorts[index]! }));
-  };
-  const members = await Promise.all(routePorts.map((_, index) => startMember(index)));
+    }).then((server) => ({ ...server, name: serverName, monitorPort }));
+  const members = await Promise.all(places.map(startMember));
   const stop = async () => {
     await Promise.all(members.map((member) => member.stop()));
   };
   try {
-    await Promise.all(monitorPorts.map((port) => jetStreamReady(port, options.readyTimeoutMs ?? 30_000)));
+    await Promise.all(
+      places.map((place) => jetStreamReady(place.monitorPort, options.readyTimeoutMs ?? 30_000)),
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -90,10 +107,12 @@ export async function startNatsCluster(options: NatsClusterOptions): Promise<Run
     replicas: Math.min(size, 5),
     restart: async (name) => {
       const index = members.findIndex((member) => member.name === name);
-      if (index < 0) throw new Error(`no cluster member is named ${name}`);
-      await members[index]!.stop();
-      members[index] = await startMember(index);
-      await jetStreamReady(monitorPorts[index]!, options.readyTimeoutMs ?? 30_000);
+      const member = members[index];
+      const place = places[index];
+      if (!member || !place) throw new Error(`no cluster member is named ${name}`);
+      await member.stop();
+      members[index] = await startMember(place);
+      await jetStreamReady(place.monitorPort, options.readyTimeoutMs ?? 30_000);
     },
     stop,
   };

@@ -67,7 +67,9 @@ class Generator {
   constructor(private readonly random: () => number) {}
 
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.random() * items.length)];
+    const item = items[Math.floor(this.random() * items.length)];
+    if (item === undefined) throw new Error('there is nothing to pick from');
+    return item;
   }
 
   chance(probability: number): boolean {
@@ -88,9 +90,8 @@ class Generator {
   value(operator: ComparisonOperator): ComparisonValue {
     const listAllowed = operator === '==' || operator === '!=' || operator === 'in';
     if (operator === 'in' && this.chance(0.4)) {
-      const [low, high] = [this.pick(VERSIONS), this.pick(VERSIONS)].sort(
-        (x, y) => VERSIONS.indexOf(x) - VERSIONS.indexOf(y),
-      );
+      const [x, y] = [this.pick(VERSIONS), this.pick(VERSIONS)];
+      const [low, high] = VERSIONS.indexOf(x) <= VERSIONS.indexOf(y) ? [x, y] : [y, x];
       const unbounded = this.chance(0.3);
       const lowerInclusive = low === high || this.chance(0.5);
       return {

@@ -6,6 +6,7 @@ import {
   withPublishSpan,
   type HeaderCarrier,
 } from './bus-propagation';
+import { type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startInMemoryTracing, type InMemoryTracing } from '@careen/testing';
 
 /** Behaves like NATS MsgHdrs: a missing key reads as ''. */
@@ -31,13 +32,20 @@ describe('bus trace propagation', () => {
   afterEach(() => tracing.reset());
   afterAll(() => tracing.stop());
 
+  /** The first two finished spans: the test published, then consumed. */
+  function publishAndConsume(): [ReadableSpan, ReadableSpan] {
+    const [publish, consume] = tracing.finishedSpans();
+    if (!publish || !consume) throw new Error('expected a publish span and a consume span to have finished');
+    return [publish, consume];
+  }
+
   it('continues the publisher’s trace in the consumer, with the publish span as parent', async () => {
     const headers = new MapCarrier();
     await withPublishSpan('careen.nodes.status', () => injectTraceContext(headers));
 
     const seen = await withConsumeSpan('careen.nodes.status', headers, (span) => span.spanContext());
 
-    const [publish, consume] = tracing.finishedSpans();
+    const [publish, consume] = publishAndConsume();
     expect(headers.get('traceparent')).toBe(
       `00-${publish.spanContext().traceId}-${publish.spanContext().spanId}-01`,
     );
@@ -52,7 +60,7 @@ describe('bus trace propagation', () => {
     await withPublishSpan('careen.changes.created', () => injectTraceContext(headers));
     await withConsumeSpan('careen.changes.created', headers, () => undefined);
 
-    const [publish, consume] = tracing.finishedSpans();
+    const [publish, consume] = publishAndConsume();
     expect(publish.name).toBe('publish careen.changes.created');
     expect(publish.kind).toBe(SpanKind.PRODUCER);
     expect(consume.name).toBe('process careen.changes.created');
@@ -70,7 +78,7 @@ describe('bus trace propagation', () => {
       await new Promise((resolve) => setImmediate(resolve));
       return trace.getActiveSpan()?.spanContext().spanId;
     });
-    expect(activeId).toBe(tracing.finishedSpans()[0].spanContext().spanId);
+    expect(activeId).toBe(tracing.finishedSpans()[0]?.spanContext().spanId);
   });
 
   it('makes the publish span a child of the span active when publishing', async () => {
@@ -106,10 +114,10 @@ describe('bus trace propagation', () => {
       withConsumeSpan('careen.a', new MapCarrier(), async () => Promise.reject(new Error('handler failed'))),
     ).rejects.toThrow('handler failed');
 
-    const [publish, consume] = tracing.finishedSpans();
+    const [publish, consume] = publishAndConsume();
     expect(publish.status).toEqual({ code: SpanStatusCode.ERROR, message: 'stream unavailable' });
     expect(publish.events.map((e) => e.name)).toEqual(['exception']);
-    expect(publish.events[0].attributes?.['exception.message']).toBe('stream unavailable');
+    expect(publish.events[0]?.attributes?.['exception.message']).toBe('stream unavailable');
     expect(consume.status).toEqual({ code: SpanStatusCode.ERROR, message: 'handler failed' });
     expect(consume.ended).toBe(true);
   });

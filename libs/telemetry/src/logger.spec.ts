@@ -21,7 +21,7 @@ describe('createLogger', () => {
     expect(out.lines).toHaveLength(2);
     const [first, second] = out.records();
     expect(first).toMatchObject({ service: 'exchange', level: 'info', msg: 'listening' });
-    expect(new Date(first.time as string).toISOString()).toBe(first.time);
+    expect(new Date(first?.time as string).toISOString()).toBe(first?.time);
     expect(second).toMatchObject({ service: 'exchange', level: 'warn', msg: 'port busy', port: 8080 });
     expect(first).not.toHaveProperty('trace_id');
   });

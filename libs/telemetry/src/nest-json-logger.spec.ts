@@ -51,7 +51,7 @@ describe('NestJsonLogger', () => {
 
     const [line] = out.records();
     expect(line).toMatchObject({ level: 'error', msg: 'connection refused', context: 'ExceptionsHandler' });
-    expect(line.err).toMatchObject({ type: 'Error', message: 'connection refused', stack: failure.stack });
+    expect(line?.err).toMatchObject({ type: 'Error', message: 'connection refused', stack: failure.stack });
   });
 
   it('treats error(message, stack, context) as Nest does', () => {
@@ -60,7 +60,7 @@ describe('NestJsonLogger', () => {
 
     const [line] = out.records();
     expect(line).toMatchObject({ msg: 'Error during shutdown', context: 'NestApplicationContext' });
-    expect(line.err).toMatchObject({ message: 'Error during shutdown', stack });
+    expect(line?.err).toMatchObject({ message: 'Error during shutdown', stack });
   });
 
   it('reads a lone second argument to error() as a stack only when it looks like one', () => {
@@ -70,7 +70,7 @@ describe('NestJsonLogger', () => {
 
     const [withStack, withContext] = out.records();
     expect(withStack).not.toHaveProperty('context');
-    expect(withStack.err).toMatchObject({ stack });
+    expect(withStack?.err).toMatchObject({ stack });
     expect(withContext).toMatchObject({ context: 'Bootstrap' });
     expect(withContext).not.toHaveProperty('err');
   });
@@ -97,7 +97,7 @@ describe('NestJsonLogger', () => {
     const [ready, failure] = out.records();
     expect(ready).toMatchObject({ level: 'info', msg: 'ready', context: 'HealthController' });
     expect(failure).toMatchObject({ level: 'error', msg: 'unexpected', context: 'ExceptionsHandler' });
-    expect(failure.err).toMatchObject({ message: 'unexpected' });
+    expect(failure?.err).toMatchObject({ message: 'unexpected' });
   });
 
   it('keeps only the levels Nest asks for', () => {

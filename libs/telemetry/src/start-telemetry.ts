@@ -96,7 +96,7 @@ function spanProcessorFor(endpoint: string | undefined): SpanProcessor {
 }
 
 function isUntracedRequest(request: IncomingMessage, untracedPaths: RegExp | undefined): boolean {
-  const path = (request.url ?? '').split('?', 1)[0]!;
+  const [path = ''] = (request.url ?? '').split('?', 1);
   if (UNTRACED_PATHS.has(path)) return true;
   return request.headers.traceparent === undefined && (untracedPaths?.test(path) ?? false);
 }

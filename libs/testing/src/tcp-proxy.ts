@@ -75,7 +75,8 @@ export async function startTcpProxy(upstreamPorts: readonly number[]): Promise<T
   /** Connects to the next upstream that accepts, trying each at most once. */
   const connectUpstream = (tried = 0): Promise<Socket> =>
     new Promise((resolve, reject) => {
-      const port = upstreamPorts[next++ % upstreamPorts.length]!;
+      const port = upstreamPorts[next++ % upstreamPorts.length];
+      if (port === undefined) return reject(new Error('the proxy was given no upstream'));
       const upstream = connect({ host: '127.0.0.1', port });
       upstream.once('connect', () => {
         upstream.removeAllListeners('error');

@@ -211,7 +211,9 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     throw new LauncherError(`the demo fleet did not start: ${(error as Error).message}`);
   });
   const started = fleet;
-  const ids = started.agents.map((agent) => agent.node);
+  const [firstAgent] = started.agents;
+  const lastAgent = started.agents.at(-1);
+  if (!firstAgent || !lastAgent) throw new Error('the demo fleet started no agents');
   // The app's replicas land on the nodes whose agents come first, so where it runs differs from start
   // to start: the summary names them, and what is tried next (a maintenance session) finds them.
   const appHosts = options.agbotUrl
@@ -232,8 +234,8 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   return {
     nodes: options.nodes,
     haGroups: options.haGroups,
-    nodeIds: [ids[0]!, ids[ids.length - 1]!],
-    firstGroup: started.agents[0]!.haGroup,
+    nodeIds: [firstAgent.node, lastAgent.node],
+    firstGroup: firstAgent.haGroup,
     logFile: options.logFile,
     vnfManager: vnfManager !== undefined,
     appHosts,

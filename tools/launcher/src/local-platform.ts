@@ -114,7 +114,8 @@ export class LocalPlatform {
             return exit;
           }),
         );
-        this.natsExit = Promise.all(exits).then((all) => all[all.length - 1]!);
+        // Waits for each member in turn and answers the last one's exit.
+        this.natsExit = exits.reduce((earlier, exit) => earlier.then(() => exit));
       } else {
         const server = await startNatsServer({
           binary,

@@ -83,9 +83,8 @@ export class Enactor {
     }
     if (this.upgrading || memory.upgrade) return;
     for (const waiting of plan.waiting) {
-      const record = memory.records[waiting.nmp]!;
-      if (record.status === 'waiting') continue;
-      record.status = 'waiting';
+      if (memory.records[waiting.nmp]?.status === 'waiting') continue;
+      memory.recordStatus(waiting.nmp, 'waiting');
       await memory.persist();
       await reporter.management(waiting.nmp, {
         status: 'waiting',
@@ -98,12 +97,12 @@ export class Enactor {
     this.nextDue = next?.moment;
     if (!next || next.moment.getTime() > clock.now().getTime()) return;
     this.nextDue = undefined;
-    const record = memory.records[next.nmp]!;
     this.startUpgradeLane(async () =>
       this.options.runner.begin(
         {
           nmp: next.nmp,
-          lastUpdated: record.lastUpdated,
+          // The plan has just recorded this as the policy's lastUpdated.
+          lastUpdated: next.policy.lastUpdated,
           version: next.target,
           action: next.action,
           ...(next.location && { location: next.location }),

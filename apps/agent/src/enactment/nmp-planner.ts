@@ -1,5 +1,6 @@
 /**
- * Decides what the agent does about the node management policies it knows, by DESIGN §2:
+ * Decides what the agent does about the node management policies it knows (docs/domain.md,
+ * Node management policies and agent upgrades):
  * which apply (the exchange's own selection rule), which one wins among conflicting ones (the
  * one taken up first; among ones arriving together the newest), what version each means
  * (`current` follows the newest package), whether there is anything to do (already at it,
@@ -58,6 +59,12 @@ export interface Plan {
   records: Record<string, EnactmentRecord>;
 }
 
+/** An applicable policy with the record of its enactment. */
+interface TrackedPolicy {
+  policy: ManagementPolicy;
+  record: EnactmentRecord;
+}
+
 const DONE_FOR_TARGET: readonly (ManagementStatusValue | null)[] = [...TERMINAL_STATUSES, 'downloaded'];
 /** Statuses of an enactment that has not started: a pause holds it, a resume moves its moment. */
 const NOT_STARTED: readonly (ManagementStatusValue | null)[] = [null, 'waiting', 'paused'];
@@ -76,11 +83,12 @@ export class NmpPlanner {
     const applicable = input.policies.filter(
       (policy) => policy.enabled && policy.agentUpgradePolicy !== null && compileSelector(policy)(input.node),
     );
+    const tracked: TrackedPolicy[] = [];
     for (const policy of applicable) {
       const settings = settingsOf(policy);
-      const record = records[policy.name];
+      let record = records[policy.name];
       if (!record || record.settings !== settings) {
-        records[policy.name] = {
+        record = {
           nmp: policy.name,
           lastUpdated: policy.lastUpdated,
           settings,
@@ -89,15 +97,16 @@ export class NmpPlanner {
           status: record?.status === 'reset' ? 'reset' : null,
           moment: null,
         };
+        records[policy.name] = record;
       } else record.lastUpdated = policy.lastUpdated;
+      tracked.push({ policy, record });
     }
 
-    const winner = this.winner(applicable, records);
+    const winner = this.winner(tracked);
     const reports: Report[] = [];
     const waiting: Enactment[] = [];
-    for (const policy of applicable) {
+    for (const { policy, record } of tracked) {
       if (policy.name === input.inProgress) continue;
-      const record = records[policy.name]!;
       if (winner && record.settings !== settingsOf(winner)) {
         if (record.status !== 'conflict') {
           reports.push({
@@ -154,24 +163,18 @@ export class NmpPlanner {
   }
 
   /** The policy taken up first (not in conflict); when none was, the newest. */
-  private winner(
-    applicable: readonly ManagementPolicy[],
-    records: Record<string, EnactmentRecord>,
-  ): ManagementPolicy | undefined {
-    const enacted = applicable
-      .filter((policy) => {
-        const status = records[policy.name]?.status;
-        return status !== null && status !== undefined && status !== 'conflict';
-      })
+  private winner(tracked: readonly TrackedPolicy[]): ManagementPolicy | undefined {
+    const [first] = tracked
+      .filter(({ record }) => record.status !== null && record.status !== 'conflict')
       .sort(
         (a, b) =>
-          records[a.name]!.firstSeenAt.localeCompare(records[b.name]!.firstSeenAt) ||
-          a.name.localeCompare(b.name),
+          a.record.firstSeenAt.localeCompare(b.record.firstSeenAt) ||
+          a.policy.name.localeCompare(b.policy.name),
       );
-    if (enacted[0]) return enacted[0];
-    return [...applicable].sort(
-      (a, b) => b.lastUpdated.localeCompare(a.lastUpdated) || a.name.localeCompare(b.name),
-    )[0];
+    if (first) return first.policy;
+    return tracked
+      .map(({ policy }) => policy)
+      .sort((a, b) => b.lastUpdated.localeCompare(a.lastUpdated) || a.name.localeCompare(b.name))[0];
   }
 
   /**

@@ -242,10 +242,11 @@ async function inBatches<T>(
   size: number,
   work: (item: T) => Promise<unknown>,
 ): Promise<void> {
-  let next = 0;
+  // One iterator shared by every lane: each item is taken by exactly one of them.
+  const queue = items.values();
   await Promise.all(
     Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
+      for (const item of queue) await work(item);
     }),
   );
 }

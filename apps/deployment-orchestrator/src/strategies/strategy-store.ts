@@ -52,11 +52,11 @@ export class StrategyStore {
         [org, document.name],
       );
       if (newest) {
-        const [{ same }]: { same: boolean }[] = await manager.query(`SELECT $1::jsonb = $2::jsonb AS same`, [
+        const [result]: { same: boolean }[] = await manager.query(`SELECT $1::jsonb = $2::jsonb AS same`, [
           JSON.stringify(newest.document),
           JSON.stringify(document),
         ]);
-        if (same) return { stored: toStored(newest), created: false };
+        if (result?.same) return { stored: toStored(newest), created: false };
       }
       const [row]: StrategyRow[] = await manager.query(
         `INSERT INTO ${S}.strategies (org, name, version, document, created_by)

@@ -58,6 +58,8 @@ export class RefreshTokenStore {
         now,
       );
       if (refusal) throw refusal;
+      // refreshRefusal refuses an unknown token, so this only narrows the type.
+      if (!row) throw new Error('an unknown refresh token was not refused');
       const user = await manager.findOneOrFail(UserEntity, {
         where: { org: row.org, username: row.username },
       });

@@ -167,16 +167,18 @@ export class ChangeTail implements OnModuleInit, OnModuleDestroy {
     const lists = nodeScopes(org, node)
       .map((scope) => this.scoped.get(scope))
       .filter((list): list is ChangeRecord[] => list !== undefined);
-    const positions = lists.map((list) => firstAfter(list, since));
+    const cursors = lists.map((list) => ({ list, at: firstAfter(list, since) }));
     const page: ChangeRecord[] = [];
+    // A merge of lists each in id order: take the lowest of their next changes each time.
     while (page.length < limit) {
-      let next = -1;
-      for (let i = 0; i < lists.length; i++) {
-        const candidate = lists[i]![positions[i]!];
-        if (candidate && (next < 0 || candidate.id < lists[next]![positions[next]!]!.id)) next = i;
+      let lowest: { cursor: (typeof cursors)[number]; change: ChangeRecord } | undefined;
+      for (const cursor of cursors) {
+        const change = cursor.list[cursor.at];
+        if (change && (!lowest || change.id < lowest.change.id)) lowest = { cursor, change };
       }
-      if (next < 0) break;
-      page.push(lists[next]![positions[next]!++]!);
+      if (!lowest) break;
+      page.push(lowest.change);
+      lowest.cursor.at++;
     }
     return page;
   }
@@ -267,6 +269,7 @@ function firstAfter(changes: readonly ChangeRecord[], since: number): number {
   let high = changes.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
+    // low <= middle < high <= changes.length: the index is always inside the list.
     if (changes[middle]!.id > since) high = middle;
     else low = middle + 1;
   }

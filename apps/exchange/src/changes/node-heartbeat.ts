@@ -91,7 +91,7 @@ export class NodeHeartbeat implements BeforeApplicationShutdown {
       )) as [{ org: string; node: string }[], number];
       // The batch's earliest beat: no node of it is said to be seen later than it was.
       this.seen.publish(
-        beats.reduce((min, beat) => (beat.at < min ? beat.at : min), beats[0]!.at),
+        beats.map((beat) => beat.at).reduce((min, at) => (at < min ? at : min)),
         stored,
       );
     } catch (error) {

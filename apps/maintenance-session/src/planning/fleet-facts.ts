@@ -56,13 +56,15 @@ export class FleetFacts {
     const workloads: WorkloadFacts[] = [];
     for (let start = 0; start < hosts.length; start += PARALLEL_READS) {
       const batch = hosts.slice(start, start + PARALLEL_READS);
-      const answers = await Promise.all(batch.map((host) => this.desiredWorkloads(org, host)));
-      batch.forEach((host, index) => {
-        for (const workload of answers[index]!) {
+      const answers = await Promise.all(
+        batch.map(async (host) => ({ host, desired: await this.desiredWorkloads(org, host) })),
+      );
+      for (const { host, desired } of answers) {
+        for (const workload of desired) {
           const policy = policies.get(workload.deploymentPolicy);
           if (policy) workloads.push({ node: host, deploymentPolicy: policy.name, project: policy.project });
         }
-      });
+      }
     }
     const replicatedNames = [...new Set(workloads.map((workload) => workload.deploymentPolicy))].filter(
       (name) => policies.get(name)?.placement.mode === 'replicas',

@@ -16,8 +16,10 @@ export class SubscriberCheck {
 
   /** Each project's answer; a project the notifier did not answer for gets the default. */
   async subscribed(org: string, projects: readonly string[]): Promise<Map<string, boolean>> {
-    const answers = await Promise.all(projects.map((project) => this.ask(org, project)));
-    return new Map(projects.map((project, index) => [project, answers[index]!]));
+    const answers = await Promise.all(
+      projects.map(async (project) => [project, await this.ask(org, project)] as const),
+    );
+    return new Map(answers);
   }
 
   private async ask(org: string, project: string): Promise<boolean> {

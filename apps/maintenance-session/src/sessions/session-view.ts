@@ -5,7 +5,7 @@ import {
   type ReplyTimeoutPolicy,
   type SessionState,
 } from '@careen/contracts';
-import { type AskAnswer, type HostPhase } from '../workflow/workflow.types';
+import { type AskAnswer, type HostPhase, hostProgress } from '../workflow/workflow.types';
 import { countHosts, describeCounts, type HostCounts } from './host-counts';
 import { type SessionRecord, type TimelineEntry } from './session-record';
 
@@ -87,7 +87,7 @@ export function viewOf(
   slotWaits: ReadonlyMap<string, SlotHolderView> = new Map(),
 ): SessionView {
   const { plan, progress } = record;
-  const counts = countHosts(plan.hosts.map((host) => progress.hosts[host.id]!.phase));
+  const counts = countHosts(plan.hosts.map((host) => hostProgress(progress, host.id).phase));
   return {
     session_id: record.id,
     org: record.org,
@@ -105,7 +105,7 @@ export function viewOf(
     counts,
     hosts_summary: describeCounts(counts),
     hosts: plan.hosts.map((host) => {
-      const state = progress.hosts[host.id]!;
+      const state = hostProgress(progress, host.id);
       return {
         host: host.id,
         ha_group: host.haGroup,

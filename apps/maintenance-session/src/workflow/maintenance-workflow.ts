@@ -1,6 +1,6 @@
 /**
- * Doctor's planned-maintenance workflow (DESIGN §4 maintenance-session, §8 invariant 7) as a
- * pure step function: from the stored progress and one input (a reply, the agbot's slot, a host
+ * Doctor's planned-maintenance workflow (docs/domain.md, Maintenance sessions;
+ * docs/architecture.md, invariant 7) as a pure step function: from the stored progress and one input (a reply, the agbot's slot, a host
  * found empty, a host action done, the clock), the next progress and the commands that carry it
  * out. Nothing here touches the database, the bus or the clock: the driver stores the progress
  * and the commands together and carries the commands out, each one idempotent, so a replica
@@ -25,6 +25,7 @@ import { type RepliedState, type SessionState } from '@careen/contracts';
 import {
   type Ask,
   type HostProgress,
+  hostProgress,
   type SessionPlan,
   type SessionProgress,
   type WorkflowCommand,
@@ -215,7 +216,7 @@ export class MaintenanceWorkflow {
       commands.push({ kind: 'cordon', host: id });
     }
     for (const id of this.startable(progress)) {
-      const host = progress.hosts[id]!;
+      const host = hostProgress(progress, id);
       this.move(host, 'slot', now);
       commands.push({ kind: 'take-slot', host: id });
     }
@@ -255,7 +256,7 @@ export class MaintenanceWorkflow {
 
   /** The host holds its group's slot: its projects are told what is coming. */
   private prepare(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
-    this.move(progress.hosts[host]!, 'preparing', now);
+    this.move(hostProgress(progress, host), 'preparing', now);
     const maintained = Object.values(progress.hosts).some((each) => each.phase === 'done');
     const state = maintained ? 'PLANNED_MAINTENANCE' : 'PREPARE_MAINTENANCE';
     for (const project of this.subscribedProjects([host])) {
@@ -278,13 +279,13 @@ export class MaintenanceWorkflow {
         host,
       });
     }
-    this.move(progress.hosts[host]!, 'in-maintenance', now);
+    this.move(hostProgress(progress, host), 'in-maintenance', now);
     commands.push({ kind: 'tell-admin', host, state: 'IN_MAINTENANCE' }, { kind: 'start-host-action', host });
   }
 
   /** The host action is done: the host serves again and its group's slot is given back. */
   private leave(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
-    this.move(progress.hosts[host]!, 'done', now);
+    this.move(hostProgress(progress, host), 'done', now);
     commands.push(
       { kind: 'tell-admin', host, state: 'MAINTENANCE_COMPLETE' },
       { kind: 'uncordon', host },

@@ -110,6 +110,13 @@ export interface SessionProgress {
   failure?: string;
 }
 
+/** The progress of a planned host: every host of the plan has one from the session's start. */
+export function hostProgress(progress: SessionProgress, host: string): HostProgress {
+  const entry = progress.hosts[host];
+  if (!entry) throw new Error(`the session's progress has no host "${host}"`);
+  return entry;
+}
+
 export type WorkflowInput =
   | { kind: 'tick' }
   | {

@@ -81,7 +81,7 @@ export class WebhookTargets {
 
   private isPrivate(address: string): boolean {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    const plain = mapped ? mapped[1]! : address;
+    const plain = mapped?.[1] ?? address;
     return PRIVATE.check(plain, isIP(plain) === 4 ? 'ipv4' : 'ipv6');
   }
 }

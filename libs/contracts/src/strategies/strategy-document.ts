@@ -252,8 +252,9 @@ function readLabels(value: unknown, path: string, problems: Problems): Record<st
   const labels: Record<string, string>[] = [];
   value.forEach((entry, index) => {
     const shipyard = typeof entry === 'string' ? /^([^:=]+):([^:]+)$/.exec(entry) : null;
-    if (shipyard && shipyard[1]!.trim() !== '' && shipyard[2]!.trim() !== '')
-      labels.push({ [shipyard[1]!.trim()]: shipyard[2]!.trim() });
+    const shipyardKey = shipyard?.[1]?.trim();
+    const shipyardValue = shipyard?.[2]?.trim();
+    if (shipyardKey && shipyardValue) labels.push({ [shipyardKey]: shipyardValue });
     else if (typeof entry === 'string' && /^[^=]+=.*$/.test(entry)) {
       const at = entry.indexOf('=');
       labels.push({ [entry.slice(0, at)]: entry.slice(at + 1) });

@@ -25,7 +25,7 @@ export function tokenize(source: string, offset = 0): Token[] {
   const at = (index: number): number => offset + index;
 
   while (i < source.length) {
-    const char = source[i];
+    const char = source.charAt(i);
     if (/\s/.test(char)) {
       i++;
       continue;

@@ -87,11 +87,14 @@ class ConstraintParser {
   }
 
   private peek(): Token {
-    return this.tokens[this.next];
+    const token = this.tokens[this.next];
+    // The lexer always ends with an 'end' token and take() never moves past it.
+    if (!token) throw new Error(`constraint parser read past its end token, at token ${this.next}`);
+    return token;
   }
 
   private take(): Token {
-    const token = this.tokens[this.next];
+    const token = this.peek();
     if (token.kind !== 'end') this.next++;
     return token;
   }
@@ -105,21 +108,23 @@ class ConstraintParser {
   }
 
   private parseOr(opener: Token | undefined): ConstraintExpression {
-    const operands = [this.parseAnd(opener)];
+    const first = this.parseAnd(opener);
+    const operands = [first];
     while (this.isSymbol(this.peek(), '||') || this.isWord(this.peek(), 'OR')) {
       const operator = this.take();
       operands.push(this.parseAnd(operator));
     }
-    return operands.length === 1 ? operands[0] : { kind: 'or', operands };
+    return operands.length === 1 ? first : { kind: 'or', operands };
   }
 
   private parseAnd(opener: Token | undefined): ConstraintExpression {
-    const operands = [this.parseUnary(opener)];
+    const first = this.parseUnary(opener);
+    const operands = [first];
     while (this.isSymbol(this.peek(), '&&') || this.isWord(this.peek(), 'AND')) {
       const operator = this.take();
       operands.push(this.parseUnary(operator));
     }
-    return operands.length === 1 ? operands[0] : { kind: 'and', operands };
+    return operands.length === 1 ? first : { kind: 'and', operands };
   }
 
   private parseUnary(opener: Token | undefined): ConstraintExpression {

@@ -90,11 +90,11 @@ describe('validateProperties', () => {
       { name: 'cpus', type: 'int', value: 2.5 },
       { name: 'colour', value: 'blue' },
     ]);
-    expect(unknownType.message).toBe(
+    expect(unknownType?.message).toBe(
       'property 0 "colour" has an unknown type "color"; the types are "string", "int", "float", "boolean", "version", "list of strings"',
     );
-    expect(mismatch.message).toBe('property 1 "cpus": an int property needs a whole number value, got 2.5');
-    expect(duplicate.message).toBe('property 2 "colour" repeats the name of property 0');
+    expect(mismatch?.message).toBe('property 1 "cpus": an int property needs a whole number value, got 2.5');
+    expect(duplicate?.message).toBe('property 2 "colour" repeats the name of property 0');
   });
 
   it('agrees with the index: what validates is what evaluation reads', () => {

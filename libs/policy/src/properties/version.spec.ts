@@ -59,6 +59,11 @@ describe('versions', () => {
       ).join('.');
     };
     const versions = Array.from({ length: 150 }, randomVersion);
+    const pickVersion = (): string => {
+      const version = versions[Math.floor(random() * versions.length)];
+      if (version === undefined) throw new Error('there are no versions to pick from');
+      return version;
+    };
     // The reference order: numbers segment by segment, missing segments read as 0.
     const reference = (a: string, b: string): number => {
       const x = a.split('.').map(Number);
@@ -80,11 +85,13 @@ describe('versions', () => {
 
     it('is transitive, so sorting gives one consistent chain', () => {
       const sorted = [...versions].sort(compareVersions);
-      for (let i = 1; i < sorted.length; i++) {
-        expect(compareVersions(sorted[i - 1], sorted[i])).toBeLessThanOrEqual(0);
+      let earlier: string | undefined;
+      for (const later of sorted) {
+        if (earlier !== undefined) expect(compareVersions(earlier, later)).toBeLessThanOrEqual(0);
+        earlier = later;
       }
       for (let n = 0; n < 2000; n++) {
-        const [a, b, c] = [0, 1, 2].map(() => versions[Math.floor(random() * versions.length)]);
+        const [a, b, c] = [pickVersion(), pickVersion(), pickVersion()];
         if (compareVersions(a, b) <= 0 && compareVersions(b, c) <= 0)
           expect(compareVersions(a, c)).toBeLessThanOrEqual(0);
       }

@@ -26,7 +26,8 @@ const STATUS_COLOURS: Record<string, string> = {
 const colourOf = (status: string) => STATUS_COLOURS[status] ?? '#6b7280';
 
 export function RollupChart({ points }: { points: RollupPoint[] }) {
-  if (points.length < 2) return null;
+  const latest = points.at(-1);
+  if (points.length < 2 || !latest) return null;
   const statuses = [...new Set(points.flatMap((point) => Object.keys(point.counts)))].filter(
     (status) => status !== 'unknown',
   );
@@ -40,7 +41,7 @@ export function RollupChart({ points }: { points: RollupPoint[] }) {
     points
       .map((point, index) => {
         const count = point.counts[status] ?? 0;
-        const at = x(times[index]!);
+        const at = x(Date.parse(point.at));
         return index === 0 ? `M${at},${y(count)}` : `H${at}V${y(count)}`;
       })
       .join('');
@@ -66,7 +67,7 @@ export function RollupChart({ points }: { points: RollupPoint[] }) {
         {statuses.map((status) => (
           <li key={status}>
             <span className="swatch" style={{ background: colourOf(status) }} /> {status}{' '}
-            {points[points.length - 1]!.counts[status] ?? 0}
+            {latest.counts[status] ?? 0}
           </li>
         ))}
       </ul>

@@ -27,18 +27,17 @@ export function rollupOverTime(
     (entry): entry is HistoryStatus & { node: string } => entry.kind === 'status' && entry.node !== null,
   );
   // Each entry's node's status before it: the event of that node's next older entry.
-  const before: string[] = new Array<string>(steps.length);
+  const undos: { step: HistoryStatus & { node: string }; before: string }[] = [];
   const olderOf = new Map<string, string>();
-  for (let index = steps.length - 1; index >= 0; index -= 1) {
-    const step = steps[index]!;
-    before[index] = olderOf.get(step.node) ?? 'unknown';
+  for (const step of [...steps].reverse()) {
+    undos.push({ step, before: olderOf.get(step.node) ?? 'unknown' });
     olderOf.set(step.node, step.event);
   }
   const points: RollupPoint[] = [{ at: now, counts: countOf(statusOf) }];
-  steps.forEach((step, index) => {
+  for (const { step, before } of undos.reverse()) {
     points.push({ at: step.at, counts: countOf(statusOf) });
-    statusOf.set(step.node, before[index]!);
-  });
+    statusOf.set(step.node, before);
+  }
   return points.reverse();
 }
 
