@@ -207,6 +207,14 @@ groups:
     expect(published.status).toBe(201);
     const started = await call('POST', '/v1/rollouts', { strategy: 'two-steps', version: '3.0.0' });
     expect(started.status).toBe(201);
+    // The cancel comes once the first group has been sent, and before the second could start.
+    await eventually(
+      async () => {
+        const report = (await call('GET', `/v1/rollouts/${started.body.id}`)).body;
+        expect((report.groups as GroupReport[])[0]!.phase).not.toBe('waiting');
+      },
+      { timeoutMs: 30_000, intervalMs: 10 },
+    );
     expect((await call('POST', `/v1/rollouts/${started.body.id}/cancel`)).body.state).toBe('cancelling');
     const report = await ended(started.body.id);
     expect(report.state).toBe('cancelled');

@@ -6,6 +6,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type DeploymentOrchestratorConfig } from './deployment-orchestrator.config';
 import { InitDeploymentOrchestrator1763769600000 } from './migrations/1763769600000-init-deployment-orchestrator';
 import { StrategiesRolloutsUpgrades1764400000000 } from './migrations/1764400000000-strategies-rollouts-upgrades';
+import { ExchangeCommands1764500000000 } from './migrations/1764500000000-exchange-commands';
 import { OrchestratorRuntime } from './orchestrator-runtime';
 import { RolloutsController } from './rollouts/rollouts.controller';
 import { Rollouts } from './rollouts/rollouts';
@@ -18,6 +19,7 @@ export const DEPLOYMENT_ORCHESTRATOR_ENTITIES = [OutboxMessageEntity];
 export const DEPLOYMENT_ORCHESTRATOR_MIGRATIONS = [
   InitDeploymentOrchestrator1763769600000,
   StrategiesRolloutsUpgrades1764400000000,
+  ExchangeCommands1764500000000,
 ];
 
 @Module({})

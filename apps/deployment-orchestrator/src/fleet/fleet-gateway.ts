@@ -34,10 +34,6 @@ export interface NodePolicy {
   location?: string;
 }
 
-/**
- * Without an exchange client (no credentials configured) every call is refused as unavailable;
- * an exchange that cannot be reached, or refuses, likewise, with what it said.
- */
 /** The exchange refused a node policy for a reason that asking again would not change. */
 export class PolicyRefused extends Error {
   constructor(readonly reason: string) {
@@ -46,6 +42,12 @@ export class PolicyRefused extends Error {
   }
 }
 
+/**
+ * Without an exchange client (no credentials configured) every call is refused as unavailable;
+ * an exchange that cannot be reached, or refuses, likewise, with what it said. Creating,
+ * pausing, resuming and removing a policy may each be asked again to no effect, so that the
+ * drivers can carry a stored command out again after a crash.
+ */
 export class FleetGateway {
   constructor(private readonly client: ExchangeClient | undefined) {}
 

@@ -80,8 +80,8 @@ const orderOf = (run: Run) =>
     .filter((event) => event.kind === 'group' && event.event === 'started')
     .map((event) => (event as { group: string }).group);
 
-describe('a rollout of the seed 003 strategy', () => {
-  it('runs every group, prepare then deploy, in an order the seed allows', () => {
+describe("a rollout of Shipyard's example strategy (docs/domain.md, Airship Shipyard)", () => {
+  it('runs every group, prepare then deploy, in an order Shipyard allows', () => {
     const run = runRollout(seedStrategy(), seedFleet());
     expect(run).toMatchObject({ outcome: 'completed', violations: [] });
     expect(orderOf(run)).toEqual([

@@ -26,8 +26,6 @@ export interface RolloutRecord {
   document: DeploymentStrategy;
   plan: StrategyPlan;
   progress: RolloutProgress;
-  /** Management policies of finished phases, still to remove from the exchange. */
-  removals: string[];
   createdBy: string;
   createdAt: Date;
   updatedAt: Date;

@@ -1,9 +1,11 @@
 /**
  * Rollouts in SQL, and the nodes each holds: a node is in at most one unfinished rollout or
  * single-node upgrade (`node_claims`). Whoever changes a rollout locks its row first (FOR UPDATE),
- * so the driver and an operator's pause or cancel never overwrite each other.
+ * so the driver and an operator's pause or cancel never overwrite each other; the lock is held
+ * only for the database's work, never while the exchange is asked anything.
  */
 import { type DataSource, type EntityManager } from 'typeorm';
+import { CommandStore } from '../driver/command-store';
 import { nodesHeld } from '../orchestrator.errors';
 import { type RolloutRecord, type RolloutState } from './rollout-record';
 
@@ -21,7 +23,6 @@ interface RolloutRow {
   document: RolloutRecord['document'];
   plan: RolloutRecord['plan'];
   progress: RolloutRecord['progress'];
-  removals: string[];
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -40,7 +41,6 @@ const toRecord = (row: RolloutRow): RolloutRecord => ({
   document: row.document,
   plan: row.plan,
   progress: row.progress,
-  removals: row.removals,
   createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -76,8 +76,21 @@ export async function releaseNodes(manager: EntityManager, holder: string): Prom
   await manager.query(`DELETE FROM ${S}.node_claims WHERE holder = $1`, [holder]);
 }
 
+export interface DrivableRollout {
+  id: string;
+  /** It has exchange commands left to carry out. */
+  pending: boolean;
+  /** A group is being prepared or deployed: its phase's statuses may be there to read. */
+  underWay: boolean;
+}
+
 export class RolloutStore {
-  constructor(private readonly dataSource: DataSource) {}
+  /** What rollouts ask of the exchange, stored by the step that decides it (`rolloutHolder`). */
+  readonly commands: CommandStore;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.commands = new CommandStore(dataSource);
+  }
 
   get manager(): EntityManager {
     return this.dataSource.manager;
@@ -126,16 +139,9 @@ export class RolloutStore {
 
   async save(manager: EntityManager, record: RolloutRecord): Promise<void> {
     await manager.query(
-      `UPDATE ${S}.rollouts SET state = $2, reason = $3, progress = $4, removals = $5, updated_at = now(),
-              finished_at = $6 WHERE id = $1`,
-      [
-        record.id,
-        record.state,
-        record.reason,
-        JSON.stringify(record.progress),
-        record.removals,
-        record.finishedAt,
-      ],
+      `UPDATE ${S}.rollouts SET state = $2, reason = $3, progress = $4, updated_at = now(), finished_at = $5
+        WHERE id = $1`,
+      [record.id, record.state, record.reason, JSON.stringify(record.progress), record.finishedAt],
     );
   }
 
@@ -148,12 +154,19 @@ export class RolloutStore {
     return rows.map(toRecord);
   }
 
-  /** The ids of the rollouts the driver moves: running, cancelling, or with policies left to remove. */
-  async drivable(): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM ${S}.rollouts WHERE state IN ('running', 'cancelling') OR removals <> '{}' ORDER BY created_at`,
+  /**
+   * The rollouts the driver moves, oldest first: running, cancelling, or with exchange commands
+   * left to carry out (held as `rolloutHolder` names them).
+   */
+  async drivable(): Promise<DrivableRollout[]> {
+    const rows: { id: string; pending: boolean; under_way: boolean }[] = await this.dataSource.query(
+      `WITH pending AS (SELECT DISTINCT holder FROM ${S}.exchange_commands WHERE done_at IS NULL)
+       SELECT r.id, p.holder IS NOT NULL AS pending, r.progress->>'current' IS NOT NULL AS under_way
+         FROM ${S}.rollouts r LEFT JOIN pending p ON p.holder = 'rollout ' || r.id
+        WHERE r.state IN ('running', 'cancelling') OR p.holder IS NOT NULL
+        ORDER BY r.created_at`,
     );
-    return rows.map((row) => row.id);
+    return rows.map((row) => ({ id: row.id, pending: row.pending, underWay: row.under_way }));
   }
 
   async counts(): Promise<{ state: RolloutState; count: number }[]> {

@@ -77,7 +77,6 @@ export class RolloutsController {
   })
   @ApiNotFoundResponse({ description: 'no such rollout' })
   @ApiConflictResponse({ description: 'the rollout is cancelling or has ended' })
-  @ApiServiceUnavailableResponse({ description: 'the exchange cannot pause the phase under way now' })
   async pause(
     @CurrentPrincipal() actor: Principal,
     @Param('id', ROLLOUT_ID) id: string,
@@ -96,7 +95,6 @@ export class RolloutsController {
   @ApiOperation({ summary: 'Resume a paused rollout' })
   @ApiNotFoundResponse({ description: 'no such rollout' })
   @ApiConflictResponse({ description: 'the rollout is cancelling or has ended' })
-  @ApiServiceUnavailableResponse({ description: 'the exchange cannot resume the phase under way now' })
   async resume(
     @CurrentPrincipal() actor: Principal,
     @Param('id', ROLLOUT_ID) id: string,

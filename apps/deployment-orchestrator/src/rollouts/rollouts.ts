@@ -2,8 +2,9 @@
  * Starting and steering rollouts. A rollout runs one version of a strategy (the newest unless
  * one is named) to a target agent version, over the nodes its plan chose when it started; those
  * nodes are held by it until it ends, so a second rollout over any of them is refused naming
- * the holder. Pause and resume reach the phase under way at the exchange; a cancel is carried
- * out by the driver once no node is in the middle of a step.
+ * the holder. Pause and resume reach the phase under way at the exchange through commands the
+ * driver carries out after the change commits; a cancel is carried out by the driver once no
+ * node is in the middle of a step.
  */
 import { type RolloutEventName } from '@careen/contracts';
 import { randomUUID } from 'node:crypto';
@@ -17,9 +18,11 @@ import {
 } from '../orchestrator.errors';
 import { planStrategy } from '../strategies/strategy-plan';
 import { type StrategyStore } from '../strategies/strategy-store';
-import { initialProgress, phaseUnderWay } from './rollout-engine';
+import { type ExchangeCommand } from '../driver/exchange-command';
+import { pauseCommands } from './rollout-decision';
+import { initialProgress } from './rollout-engine';
 import { type RolloutEvents } from './rollout-events';
-import { phasePolicyName, rolloutHolder, type RolloutRecord, type RolloutState } from './rollout-record';
+import { rolloutHolder, type RolloutRecord, type RolloutState } from './rollout-record';
 import { claimNodes, type RolloutStore } from './rollout-store';
 import { rolloutView, type RolloutView } from './rollout-view';
 
@@ -62,7 +65,6 @@ export class Rollouts {
       document: strategy.document,
       plan,
       progress: initialProgress(plan.groups),
-      removals: [],
       createdBy: actor,
       createdAt: now,
       updatedAt: now,
@@ -91,11 +93,11 @@ export class Rollouts {
 
   /** Nothing more is sent; nodes of the phase under way that have not started wait. */
   pause(id: string): Promise<RolloutView> {
-    return this.change(id, 'pause', ['running'], 'paused', (record) => this.pausePhase(record, true));
+    return this.change(id, 'pause', ['running'], 'paused', (record) => pauseCommands(record, true));
   }
 
   resume(id: string): Promise<RolloutView> {
-    return this.change(id, 'resume', ['paused'], 'running', (record) => this.pausePhase(record, false));
+    return this.change(id, 'resume', ['paused'], 'running', (record) => pauseCommands(record, false));
   }
 
   /** Stops sending; nodes in the middle of a step finish, then no policy is left behind. */
@@ -103,19 +105,24 @@ export class Rollouts {
     return this.change(id, 'cancel', ['running', 'paused'], 'cancelling');
   }
 
+  /**
+   * Moves the rollout from one of `from` to `to`, storing with it what the exchange is to be asked
+   * (`commands`), which the driver carries out once this has committed: the rollout stays locked
+   * only for the database's work.
+   */
   private async change(
     id: string,
     action: string,
     from: readonly RolloutState[],
     to: RolloutState,
-    effect?: (record: RolloutRecord) => Promise<void>,
+    commands?: (record: RolloutRecord) => ExchangeCommand[],
   ): Promise<RolloutView> {
     const view = await this.store.transaction(async (manager) => {
       const record = await this.store.lock(manager, id);
       if (!record) throw rolloutNotFound(id);
       if (record.state === to) return rolloutView(record);
       if (!from.includes(record.state)) throw rolloutStateRefused(id, record.state, action);
-      await effect?.(record);
+      await this.store.commands.add(manager, rolloutHolder(id), commands?.(record) ?? []);
       record.state = to;
       await this.store.save(manager, record);
       await this.announce(manager, record, to === 'running' ? 'resumed' : (to as RolloutEventName));
@@ -123,12 +130,6 @@ export class Rollouts {
     });
     this.onChange();
     return view;
-  }
-
-  private async pausePhase(record: RolloutRecord, paused: boolean): Promise<void> {
-    const underWay = phaseUnderWay(record.progress);
-    if (underWay?.sent)
-      await this.fleet.setPaused(record.org, phasePolicyName(record, underWay.group, underWay.phase), paused);
   }
 
   private announce(manager: EntityManager, record: RolloutRecord, event: RolloutEventName): Promise<void> {

@@ -1,4 +1,4 @@
-/** A fleet that seed 003's example strategy fits. */
+/** A fleet that Shipyard's example strategy fits (docs/domain.md, Airship Shipyard). */
 export interface SeedNode {
   id: string;
   tags: string[];

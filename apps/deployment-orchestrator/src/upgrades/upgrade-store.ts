@@ -1,5 +1,9 @@
-/** The history of single-node upgrades in SQL: one row per attempt. */
+/**
+ * The history of single-node upgrades in SQL: one row per attempt. The driver locks a row
+ * (FOR UPDATE) for each step it stores, and only for the database's work.
+ */
 import { type DataSource, type EntityManager } from 'typeorm';
+import { CommandStore } from '../driver/command-store';
 import { type UpgradeState } from './upgrade-states';
 
 const S = 'deployment_orchestrator';
@@ -24,11 +28,23 @@ export interface UpgradeRecord {
   finished_at: Date | null;
 }
 
+/** What a step changes of a row; `policy_removed_at` is when its policy's removal was carried out. */
+export type UpgradeChange = Partial<
+  Pick<UpgradeRecord, 'state' | 'status' | 'error' | 'started_at' | 'finished_at'> & {
+    policy_removed_at: Date;
+  }
+>;
+
 const COLUMNS = `id, org, node AS node_id, from_version, to_version, strategy, location, state, status, error, policy,
                  created_by, created_at, updated_at, started_at, finished_at`;
 
 export class UpgradeStore {
-  constructor(private readonly dataSource: DataSource) {}
+  /** What upgrades ask of the exchange, stored by the step that decides it (`upgradeHolder`). */
+  readonly commands: CommandStore;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.commands = new CommandStore(dataSource);
+  }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -55,9 +71,7 @@ export class UpgradeStore {
 
   async update(
     id: string,
-    change: Partial<Pick<UpgradeRecord, 'state' | 'status' | 'error' | 'started_at' | 'finished_at'>> & {
-      policy_removed_at?: Date;
-    },
+    change: UpgradeChange,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     const fields = Object.keys(change);
@@ -67,6 +81,15 @@ export class UpgradeStore {
               updated_at = now() WHERE id = $1`,
       [id, ...Object.values(change)],
     );
+  }
+
+  /** The row, locked until the caller's transaction ends. */
+  async lock(manager: EntityManager, id: string): Promise<UpgradeRecord | undefined> {
+    const rows: UpgradeRecord[] = await manager.query(
+      `SELECT ${COLUMNS} FROM ${S}.upgrades WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0];
   }
 
   async get(id: string): Promise<UpgradeRecord | undefined> {

@@ -1,7 +1,8 @@
 /**
- * Trove-style single-node upgrades (seed 004): an admin notifies one node of a new agent version
- * through the same machinery as a rollout (a node-targeted management policy the node's agent
- * enacts, asking the agbot first inside an HA group), and every attempt is kept as a history row.
+ * Trove-style single-node upgrades (docs/domain.md, OpenStack Trove): an admin notifies one node
+ * of a new agent version through the same machinery as a rollout (a node-targeted management
+ * policy the node's agent enacts, asking the agbot first inside an HA group), and every attempt
+ * is kept as a history row.
  * A node that cannot be upgraded now is refused with the reason: in a maintenance session,
  * offline, or already in a rollout or upgrade; a version below the one it runs is refused
  * unless the request allows a downgrade.

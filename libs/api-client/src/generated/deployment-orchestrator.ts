@@ -1062,7 +1062,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description the exchange cannot pause the phase under way now */
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1138,7 +1138,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description the exchange cannot resume the phase under way now */
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
       503: {
         headers: {
           [name: string]: unknown;
