@@ -62,23 +62,17 @@ describe('careen maintenance, as its own process', () => {
     expect(await sessions()).toEqual([]);
   });
 
+  // Commands that do not depend on each other run together: each is seconds of process start.
   it('says which host action will run when it starts a session', async () => {
-    const simulated = await careen([
-      'maintenance',
-      'start',
-      '--hosts',
-      's1',
-      '--host-action',
-      'simulated',
-      '--seconds',
-      '1',
+    const [simulated, manual] = await Promise.all([
+      careen(['maintenance', 'start', '--hosts', 's1', '--host-action', 'simulated', '--seconds', '1']),
+      careen(['maintenance', 'start', '--hosts', 's2']),
     ]);
     expect(simulated.code).toBe(0);
     expect(simulated.output).toMatch(
       /^started session [0-9a-f-]{36} over 1 host\(s\); host action simulated: each host stays in maintenance 1 s$/m,
     );
 
-    const manual = await careen(['maintenance', 'start', '--hosts', 's2']);
     expect(manual.code).toBe(0);
     const id = /started session ([0-9a-f-]{36})/.exec(manual.output)![1];
     expect(manual.output).toContain(
@@ -88,29 +82,38 @@ describe('careen maintenance, as its own process', () => {
   });
 
   // Each run of the command is a process of its own, started from the sources: seconds apiece.
+  // So the sessions are waited for through the API, and the command shows each state once.
   it('shows who holds the slot a host waits for, and an aborted host as interrupted', async () => {
     const idOf = (output: string) => /started session ([0-9a-f-]{36})/.exec(output)![1]!;
+    const host = async (id: string) => (await hub.call('GET', `/v1/maintenance/${id}`)).body.hosts[0];
     const first = idOf((await careen(['maintenance', 'start', '--hosts', 'h1'])).output);
-    await eventually(
-      async () =>
-        expect((await careen(['maintenance', 'show', first])).output).toMatch(/^h1 +pair +in-maintenance/m),
-      { timeoutMs: 45_000 },
-    );
-    const second = idOf((await careen(['maintenance', 'start', '--hosts', 'h2'])).output);
-    await eventually(
-      async () =>
-        expect((await careen(['maintenance', 'show', second])).output).toMatch(
-          new RegExp(`^h2 +pair +slot +.* slot held by h1 \\(maintenance session ${first}\\) since `, 'm'),
-        ),
-      { timeoutMs: 30_000 },
+    await eventually(async () => expect((await host(first)).phase).toBe('in-maintenance'), {
+      timeoutMs: 45_000,
+    });
+    const [shownFirst, startedSecond] = await Promise.all([
+      careen(['maintenance', 'show', first]),
+      careen(['maintenance', 'start', '--hosts', 'h2']),
+    ]);
+    expect(shownFirst.output).toMatch(/^h1 +pair +in-maintenance/m);
+    const second = idOf(startedSecond.output);
+    await eventually(async () => expect((await host(second)).waiting_for).not.toBeNull(), {
+      timeoutMs: 30_000,
+    });
+    expect((await careen(['maintenance', 'show', second])).output).toMatch(
+      new RegExp(`^h2 +pair +slot +.* slot held by h1 \\(maintenance session ${first}\\) since `, 'm'),
     );
 
     expect((await careen(['maintenance', 'abort', first])).code).toBe(0);
-    const shown = (await careen(['maintenance', 'show', first])).output;
-    expect(shown).toContain('hosts 0/1 done, 1 interrupted · host action manual');
-    expect(shown).toMatch(/^h1 +pair +interrupted +.*aborted by an admin \(while in-maintenance\)$/m);
-    const listed = (await careen(['maintenance', 'list'])).output;
-    expect(listed).toMatch(new RegExp(`^${first} +MAINTENANCE_FAILED +0/1 done, 1 interrupted +manual`, 'm'));
-    expect((await careen(['maintenance', 'abort', second])).code).toBe(0);
+    const [shown, listed, abortedSecond] = await Promise.all([
+      careen(['maintenance', 'show', first]),
+      careen(['maintenance', 'list']),
+      careen(['maintenance', 'abort', second]),
+    ]);
+    expect(shown.output).toContain('hosts 0/1 done, 1 interrupted · host action manual');
+    expect(shown.output).toMatch(/^h1 +pair +interrupted +.*aborted by an admin \(while in-maintenance\)$/m);
+    expect(listed.output).toMatch(
+      new RegExp(`^${first} +MAINTENANCE_FAILED +0/1 done, 1 interrupted +manual`, 'm'),
+    );
+    expect(abortedSecond.code).toBe(0);
   }, 240_000);
 });

@@ -95,16 +95,22 @@ describe('maintenance sessions: the service killed at each state', () => {
   }
 
   beforeAll(async () => {
-    hub = await startMaintenanceHub(infra, { inProcess: false, green: true });
     const port = await freePort();
-    service = new KillableService('maintenance-session', port, () => ({
-      CAREEN_DATABASE_URL: infra.databaseUrl,
-      CAREEN_NATS_URL: infra.natsUrl,
-      CAREEN_MAINTENANCE_SESSION_PORT: String(port),
-      ...hub.maintenanceEnv,
-      CAREEN_MAINTENANCE_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    }));
-    await service.start();
+    hub = await startMaintenanceHub(infra, {
+      inProcess: false,
+      green: true,
+      // Its own process, started while the fleet takes its workloads.
+      alongside: ({ maintenanceEnv }) => {
+        service = new KillableService('maintenance-session', port, () => ({
+          CAREEN_DATABASE_URL: infra.databaseUrl,
+          CAREEN_NATS_URL: infra.natsUrl,
+          CAREEN_MAINTENANCE_SESSION_PORT: String(port),
+          ...maintenanceEnv,
+          CAREEN_MAINTENANCE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        }));
+        return service.start();
+      },
+    });
     const logger = createLogger('vnf-manager', { level: 'error' });
     for (const [project, replyVia] of [
       ['red', 'bus'],
@@ -117,6 +123,10 @@ describe('maintenance sessions: the service killed at each state', () => {
         replyVia,
         answer: (event) => gates[project]!.pass(event),
         logger,
+        // What it could not do while the service was down (send a reply to reply_url, read the
+        // instances of an event) is tried again soon after the service is back, for longer
+        // than the service may take to start.
+        retry: { maxDeliver: 300, backoffMs: [100, 200] },
       });
       await manager.start();
       infra.track(() => manager.stop());

@@ -26,12 +26,17 @@ describe('maintenance events: one identity on the bus, in webhooks and on the ev
   const hooks: { headers: IncomingHttpHeaders; body: MaintenanceProjectEventPayload }[] = [];
 
   beforeAll(async () => {
-    hub = await startMaintenanceHub(infra, { env: { CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED: 'true' } });
-    notifier = await startServiceInProcess(notifierService, infra, {
-      CAREEN_EXCHANGE_URL: hub.exchange.url,
-      CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
-      CAREEN_NOTIFIER_EXCHANGE_PASSWORD: 'root-password-1',
-      CAREEN_NOTIFIER_POLL_MS: '50',
+    hub = await startMaintenanceHub(infra, {
+      env: { CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED: 'true' },
+      // The notifier starts while the fleet takes its workloads.
+      alongside: async ({ exchangeUrl }) => {
+        notifier = await startServiceInProcess(notifierService, infra, {
+          CAREEN_EXCHANGE_URL: exchangeUrl,
+          CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
+          CAREEN_NOTIFIER_EXCHANGE_PASSWORD: 'root-password-1',
+          CAREEN_NOTIFIER_POLL_MS: '50',
+        });
+      },
     });
     server = createServer((request, response) => {
       let body = '';

@@ -15,7 +15,7 @@ import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { type MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
 import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { basic, eventually, http, type Credentials, type HttpResult } from '@careen/testing';
+import { basic, bearer, eventually, http, type Credentials, type HttpResult } from '@careen/testing';
 import { ServiceFleet, type FleetNodeSpec } from './service-fleet';
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -37,6 +37,12 @@ export interface MaintenanceHubOptions {
   env?: Record<string, string>;
   /** Start the maintenance service in this process (default); else the test runs it itself. */
   inProcess?: boolean;
+  /**
+   * Starts what the test adds to the hub (with `inProcess: false`, the maintenance service
+   * itself): called once the exchange and the agbot serve, it runs while the fleet takes its
+   * workloads, and the hub is ready once it is done.
+   */
+  alongside?: (started: { exchangeUrl: string; maintenanceEnv: Record<string, string> }) => Promise<unknown>;
   /** Add project green, which must DOWN_SCALE for a session over h1 and s1. */
   green?: boolean;
 }
@@ -68,12 +74,38 @@ export async function startMaintenanceHub(
   const exchange = await startServiceInProcess(exchangeService, infra, {
     CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
   });
-  const exchangeCall = (method: string, path: string, body?: unknown, auth: Credentials = ROOT) =>
-    http(exchange.url, method, path, { auth, body });
+  // The agbot starts while the hub is set up: it learns of every change as it would later, and
+  // no policy exists before the spares are unschedulable, so blue's replicas land as they would.
+  const agbotStarted = meanwhile(
+    startServiceInProcess(agbotService, infra, {
+      CAREEN_EXCHANGE_URL: exchange.url,
+      CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    }),
+  );
+  const busConnected = meanwhile(
+    connectBus({ url: infra.natsUrl, name: 'maintenance-test' }).then((bus) => {
+      infra.track(() => bus.close());
+      return bus;
+    }),
+  );
   const must = async (answer: Promise<HttpResult>) => {
     const { status, body } = await answer;
     if (status >= 300) throw new Error(`setting up the hub: ${status} ${JSON.stringify(body)}`);
+    return body;
   };
+  // Root's password is checked with scrypt on every Basic call; a token is checked by signature
+  // alone, and outlasts any test file.
+  const root = bearer(
+    (
+      await must(
+        http(exchange.url, 'POST', '/v1/auth/token', {
+          body: { org: 'root', username: 'root', password: ROOT_PASSWORD },
+        }),
+      )
+    ).accessToken,
+  );
+  const exchangeCall = (method: string, path: string, body?: unknown, auth: Credentials = root) =>
+    http(exchange.url, method, path, { auth, body });
   await must(exchangeCall('POST', '/v1/orgs', { id: 'acme' }));
   await must(
     exchangeCall('POST', '/v1/orgs/acme/users', {
@@ -82,52 +114,71 @@ export async function startMaintenanceHub(
       role: 'orgAdmin',
     }),
   );
-  const fleet = await ServiceFleet.register(exchange.url, 'acme', ROOT, NODES, {
+  // Nodes report at once what changes; a heartbeat only keeps a node online for the agbot (for
+  // minutes), and every report is a change the exchange relays and the agbot takes in.
+  const fleet = await ServiceFleet.register(exchange.url, 'acme', root, NODES, {
     startMs: 50,
-    heartbeatMs: 300,
+    heartbeatMs: 5_000,
   });
-  await must(exchangeCall('POST', '/v1/orgs/acme/hagroups', { name: 'pair', members: ['h1', 'h2'] }));
   // The spares take no workloads until the hosts have theirs: blue's replicas start on the hosts.
-  for (const spare of SPARES)
-    await must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: false }));
-  await must(
-    exchangeCall('PUT', '/v1/orgs/acme/services/web-1-0-0', {
-      url: 'acme.web',
-      version: '1.0.0',
-      arch: 'amd64',
-      runtime: {},
-    }),
-  );
+  await Promise.all([
+    must(exchangeCall('POST', '/v1/orgs/acme/hagroups', { name: 'pair', members: ['h1', 'h2'] })),
+    ...SPARES.map((spare) =>
+      must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: false })),
+    ),
+    must(
+      exchangeCall('PUT', '/v1/orgs/acme/services/web-1-0-0', {
+        url: 'acme.web',
+        version: '1.0.0',
+        arch: 'amd64',
+        runtime: {},
+      }),
+    ),
+  ]);
   const policy = (project: string, placement: object, constraint = 'role == "web"') => ({
     project,
     service: { org: 'acme', url: 'acme.web', versionRange: '>=1.0.0' },
     constraints: [constraint],
     placement,
   });
-  await must(
-    exchangeCall('PUT', '/v1/orgs/acme/deployment-policies/red-web', policy('red', { mode: 'all' })),
-  );
-  await must(
-    exchangeCall(
-      'PUT',
-      '/v1/orgs/acme/deployment-policies/blue-web',
-      policy('blue', { mode: 'replicas', replicas: 2 }),
-    ),
-  );
-  if (options.green)
-    await must(
+  await Promise.all([
+    must(exchangeCall('PUT', '/v1/orgs/acme/deployment-policies/red-web', policy('red', { mode: 'all' }))),
+    must(
       exchangeCall(
         'PUT',
-        '/v1/orgs/acme/deployment-policies/green-web',
-        policy('green', { mode: 'replicas', replicas: 2 }, 'role == "web" && zone == "a"'),
+        '/v1/orgs/acme/deployment-policies/blue-web',
+        policy('blue', { mode: 'replicas', replicas: 2 }),
       ),
-    );
+    ),
+    options.green &&
+      must(
+        exchangeCall(
+          'PUT',
+          '/v1/orgs/acme/deployment-policies/green-web',
+          policy('green', { mode: 'replicas', replicas: 2 }, 'role == "web" && zone == "a"'),
+        ),
+      ),
+  ]);
   fleet.start();
   infra.track(() => fleet.stop());
-  const agbot = await startServiceInProcess(agbotService, infra, {
+  const agbot = await agbotStarted;
+  const maintenanceEnv = {
     CAREEN_EXCHANGE_URL: exchange.url,
-    CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-  });
+    CAREEN_AGBOT_URL: agbot.url,
+    CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+    CAREEN_MAINTENANCE_TICK_MS: '50',
+    ...options.env,
+  };
+  // The maintenance service starts while the fleet takes its workloads; no session is asked
+  // for before they run.
+  const maintenanceStarted = meanwhile(
+    options.inProcess === false
+      ? Promise.resolve(undefined)
+      : startServiceInProcess(maintenanceSessionService, infra, maintenanceEnv),
+  );
+  const alongside = meanwhile(
+    Promise.resolve(options.alongside?.({ exchangeUrl: exchange.url, maintenanceEnv })),
+  );
   await eventually(
     () => {
       for (const host of HOSTS)
@@ -138,8 +189,9 @@ export async function startMaintenanceHub(
     },
     { timeoutMs: 30_000 },
   );
-  for (const spare of SPARES)
-    await must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: true }));
+  await Promise.all(
+    SPARES.map((spare) => must(exchangeCall('PATCH', `/v1/orgs/acme/nodes/${spare}`, { schedulable: true }))),
+  );
   // Project red (mode all) comes to the spares too before any session is asked for.
   await eventually(
     () => {
@@ -148,19 +200,7 @@ export async function startMaintenanceHub(
     },
     { timeoutMs: 30_000 },
   );
-  const maintenanceEnv = {
-    CAREEN_EXCHANGE_URL: exchange.url,
-    CAREEN_AGBOT_URL: agbot.url,
-    CAREEN_MAINTENANCE_EXCHANGE_PASSWORD: ROOT_PASSWORD,
-    CAREEN_MAINTENANCE_TICK_MS: '50',
-    ...options.env,
-  };
-  const maintenance =
-    options.inProcess === false
-      ? undefined
-      : await startServiceInProcess(maintenanceSessionService, infra, maintenanceEnv);
-  const bus = await connectBus({ url: infra.natsUrl, name: 'maintenance-test' });
-  infra.track(() => bus.close());
+  const [maintenance, bus] = await Promise.all([maintenanceStarted, busConnected, alongside]);
   return {
     exchange,
     agbot,
@@ -184,4 +224,10 @@ export async function startMaintenanceHub(
       await exchange.close();
     },
   };
+}
+
+/** A start awaited later: should the setup fail before then, its own failure is not left unhandled. */
+function meanwhile<T>(started: Promise<T>): Promise<T> {
+  started.catch(() => undefined);
+  return started;
 }

@@ -60,6 +60,11 @@ export interface ReferenceVnfManagerOptions {
   /** Sees every event the manager handled and the reply it sent, if any. */
   observe?: (event: MaintenanceProjectEventPayload, reply: MaintenanceReplyPayload | undefined) => void;
   logger: VnfManagerLogger;
+  /**
+   * How an event whose handling failed (its reply not delivered, its instances not read) is
+   * tried again: total deliveries and the delays between them. Unset, the bus's defaults.
+   */
+  retry?: { maxDeliver: number; backoffMs: readonly number[] };
 }
 
 export class ReferenceVnfManager {
@@ -89,6 +94,7 @@ export class ReferenceVnfManager {
       filterSubject: MaintenanceProjectEvent.subject(this.options.project),
       given: follow.via === 'nats' ? follow.consumer : undefined,
       maxAckPending: 16,
+      ...this.options.retry,
       logger: this.options.logger,
       handler: (message) => this.handle(message.payload),
     });
