@@ -22,7 +22,7 @@ export default async function globalSetup(): Promise<void> {
   // Under root, Postgres runs as its own user, which must be able to reach its data folder.
   chmodSync(parent, 0o755);
   const dataDir = join(parent, 'data');
-  const postgres = await startEmbeddedPostgres({ dataDir, persistent: false });
+  const postgres = await startEmbeddedPostgres({ dataDir, persistent: false, durable: false });
   globalThis.__careenTestPostgres = postgres;
   process.env[TEST_ADMIN_URL_ENV] = postgres.adminUrl;
 }
