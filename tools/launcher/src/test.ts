@@ -1,6 +1,6 @@
 /**
- * `npm test`: typecheck (the services' and the web console's), format check, lint, then jest,
- * then the bus and a few end-to-end files again on three-node JetStream clusters, then the web
+ * `npm test`: typecheck (the services' and the web console's) beside the format check and lint,
+ * then jest, then the bus and a few end-to-end files again on three-node JetStream clusters, then the web
  * console's browser tests, then the contract check of every answer the services gave in those
  * runs against their OpenAPI documents, stopping at the first failing step.
  * Arguments after `--` go to jest instead (`npm test -- libs/bus`), and skip the cluster run
@@ -83,53 +83,83 @@ export async function main(argv: string[]): Promise<number> {
   const ci = process.env.CI === 'true' || process.env.CI === '1';
   // The whole run keeps samples of the services' answers for the contract check at its end.
   const recording = argv.length === 0 ? { CAREEN_RECORD_ANSWERS: ANSWERS } : undefined;
-  const steps: Step[] = [
-    { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
-    {
-      name: 'typecheck the web console',
-      bin: 'tsc',
-      args: ['-p', 'apps/console/web/tsconfig.json', '--noEmit'],
-    },
-    { name: 'format', bin: 'prettier', args: ['--check', '.', '--log-level', 'warn'] },
-    // The module-boundaries lint rule reads Nx's project graph and is silently skipped without one.
-    { name: 'project graph', bin: 'nx', args: ['show', 'projects'] },
-    { name: 'lint', bin: 'eslint', args: ['.'] },
-    { name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv], env: recording },
+  // The static checks run in two lanes at once (the machine has two cores); then the suites, one
+  // after another.
+  const stages: Step[][][] = [
+    [
+      [
+        { name: 'typecheck', bin: 'tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+        {
+          name: 'typecheck the web console',
+          bin: 'tsc',
+          args: ['-p', 'apps/console/web/tsconfig.json', '--noEmit'],
+        },
+      ],
+      [
+        { name: 'format', bin: 'prettier', args: ['--check', '.', '--log-level', 'warn'] },
+        // The module-boundaries lint rule reads Nx's project graph and is silently skipped without one.
+        { name: 'project graph', bin: 'nx', args: ['show', 'projects'] },
+        { name: 'lint', bin: 'eslint', args: ['.'] },
+      ],
+    ],
+    [[{ name: 'tests', bin: 'jest', args: [...(ci ? ['--ci'] : []), ...argv], env: recording }]],
   ];
   // The whole run (no jest arguments) also runs a part of the suite on clusters.
   if (argv.length === 0) {
     rmSync(ANSWERS, { recursive: true, force: true });
-    steps.push({
-      name: 'tests on a three-node JetStream cluster',
-      bin: 'jest',
-      args: [...(ci ? ['--ci'] : []), ...CLUSTER_SUITE],
-      env: { CAREEN_NATS_CLUSTER: '1', ...recording },
-    });
-    // The console's browser tests run npm start and Chromium: on their own, so that they neither
-    // slow the rest nor are slowed by it.
-    steps.push({
-      name: 'the web console in Chromium, against npm start',
-      bin: 'jest',
-      args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/*.browser-spec.ts'],
-    });
-    steps.push({
-      name: 'contract: the answers seen, against the OpenAPI documents',
-      bin: 'jest',
-      args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/contract/*.contract-spec.ts'],
-    });
+    const suite = (step: Step): Step[][] => [[step]];
+    stages.push(
+      suite({
+        name: 'tests on a three-node JetStream cluster',
+        bin: 'jest',
+        args: [...(ci ? ['--ci'] : []), ...CLUSTER_SUITE],
+        env: { CAREEN_NATS_CLUSTER: '1', ...recording },
+      }),
+      // The console's browser tests run npm start and Chromium: on their own, so that they neither
+      // slow the rest nor are slowed by it.
+      suite({
+        name: 'the web console in Chromium, against npm start',
+        bin: 'jest',
+        args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/*.browser-spec.ts'],
+      }),
+      suite({
+        name: 'contract: the answers seen, against the OpenAPI documents',
+        bin: 'jest',
+        args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/contract/*.contract-spec.ts'],
+      }),
+    );
   }
-  for (const step of steps) {
+  for (const lanes of stages) {
+    const codes = await Promise.all(lanes.map((lane) => runLane(lane, env, lanes.length > 1)));
+    const failed = codes.find((code) => code !== 0);
+    if (failed !== undefined) return failed;
+  }
+  process.stdout.write('\n✔ typecheck, format, lint and tests passed.\n');
+  return 0;
+}
+
+/**
+ * Runs a lane's steps in order, stopping at the first that fails. A lane beside others keeps
+ * what its steps print and shows it once each step ends, so that lanes do not interleave.
+ */
+async function runLane(lane: Step[], env: NodeJS.ProcessEnv, besideOthers: boolean): Promise<number> {
+  for (const step of lane) {
     const shownEnv = Object.entries(step.env ?? {}).map(([name, value]) => `${name}=${value} `);
-    process.stdout.write(`\n▶ ${step.name}: ${shownEnv.join('')}${step.bin} ${step.args.join(' ')}\n`);
+    const heading = `\n▶ ${step.name}: ${shownEnv.join('')}${step.bin} ${step.args.join(' ')}\n`;
+    const printed: Buffer[] = [];
+    if (!besideOthers) process.stdout.write(heading);
+    const started = Date.now();
     const code = await runCommand(join(REPO_ROOT, 'node_modules', '.bin', step.bin), step.args, {
       cwd: REPO_ROOT,
       env: { ...env, ...step.env },
+      output: besideOthers ? (chunk) => printed.push(chunk) : undefined,
     });
+    if (besideOthers) process.stdout.write(`${heading}${Buffer.concat(printed).toString()}`);
+    process.stdout.write(`  (${step.name}: ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
     if (code !== 0) {
       process.stderr.write(`\n✖ ${step.name} failed (${step.bin} exited with code ${code}).\n`);
       return code;
     }
   }
-  process.stdout.write('\n✔ typecheck, format, lint and tests passed.\n');
   return 0;
 }
