@@ -1,6 +1,6 @@
 /**
  * A fleet of 30 simulated agents in 10 HA groups, against the real exchange and agbot, takes
- * one node management policy with a 10 s window: every agent reaches the new version; the
+ * one node management policy with a 4 s window: every agent reaches the new version; the
  * agents' own timeline shows no two members of a group upgrading at once (invariant 1); the
  * agent whose install fails is rolled back and does not try that version again; publishing a
  * newer package makes it try again. Each agent talks to the hub on connections of its own, as
@@ -24,6 +24,10 @@ const root = basic('root', 'root', ROOT_PASSWORD);
 const NODES = 30;
 const GROUPS = 10;
 const FAILING = 'sim-0007';
+/** The policy's window: short, so that members of a group want the slot at the same time. */
+const WINDOW_SECONDS = 4;
+/** Each agent's longest poll: how long a package published without a policy change takes to reach it. */
+const POLL_SECONDS = 2;
 const TERMINAL = ['successful', 'rolled-back', 'rollback-failed'];
 
 /** Each agent's time holding its group: from `initiated` to its final status. */
@@ -106,7 +110,7 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
       haGroups: GROUPS,
       initialVersion: '1.0.0',
       shouldFail: (node, version) => node === FAILING && version === '2.0.0',
-      pollSeconds: 5,
+      pollSeconds: POLL_SECONDS,
       logger: createLogger('agent-fleet', { level: 'error' }),
     });
     // Stopped before the services and the infra go: its agents' long polls would hold them up.
@@ -122,7 +126,7 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
     const answer = await call('PUT', '/v1/orgs/acme/management-policies/fleet-upgrade', {
       enabled: true,
       allowDisruptive: true,
-      agentUpgradePolicy: { atLeastVersion: 'current', start: 'now', duration: 10 },
+      agentUpgradePolicy: { atLeastVersion: 'current', start: 'now', duration: WINDOW_SECONDS },
     });
     expect(answer.status).toBeLessThan(300);
 
@@ -142,7 +146,7 @@ describe('agent fleet: rolling agent upgrades through HA groups', () => {
           // Its rollback reported: the group's halt is healed and the slot free for the rest.
           behind: [expect.stringMatching(new RegExp(`^${FAILING} \\(.*\\): rolled-back 2\\.0\\.0$`))],
         }),
-      // Ten seconds of window and a rollback in one group; a full test run on two cores has
+      // A few seconds of window and a rollback in one group; a full test run on two cores has
       // taken the rollout past a minute.
       { timeoutMs: 110_000 },
     );
