@@ -15,7 +15,7 @@ export type Route =
   | { view: 'maintenance-session'; session: string };
 
 export function parseRoute(hash: string): Route {
-  const [first, second] = hash
+  const [first = '', second] = hash
     .replace(/^#\/?/, '')
     .split('/')
     .map((part) => safeDecode(part));
