@@ -64,18 +64,6 @@ describe('the container image', () => {
   });
 
   it('starts every hub service compiled, healthy, and stops it cleanly', async () => {
-    // The build stage: npm run build, which compiles dist/<app> for every app.
-    const dist = join(root, 'dist');
-    for (const app of SERVICES)
-      await run(process.execPath, [join(REPO_ROOT, 'tools', 'build', 'build-app.js'), app, '--out', dist]);
-    // The last stage's own files (COPY without --from).
-    for (const [instruction, rest] of stage) {
-      const [source, target] = rest.split(/\s+/);
-      if (instruction === 'COPY' && !source!.startsWith('--from')) {
-        mkdirSync(join(root, target!, '..'), { recursive: true });
-        copyFileSync(join(REPO_ROOT, source!), join(root, target!));
-      }
-    }
     const workdir = Object.fromEntries(stage).WORKDIR!;
     const cmd = execForm(stage.find(([instruction]) => instruction === 'CMD')![1]);
     const healthcheck = execForm(stage.find(([instruction]) => instruction === 'HEALTHCHECK')![1]);
@@ -106,8 +94,20 @@ describe('the container image', () => {
       ...settings[app],
     });
 
-    for (const app of SERVICES) {
-      // The migration Job's command, run where the image runs it.
+    // The last stage's own files (COPY without --from).
+    for (const [instruction, rest] of stage) {
+      const [source, target] = rest.split(/\s+/);
+      if (instruction === 'COPY' && !source!.startsWith('--from')) {
+        mkdirSync(join(root, target!, '..'), { recursive: true });
+        copyFileSync(join(REPO_ROOT, source!), join(root, target!));
+      }
+    }
+    // Per app, the build stage (npm run build, which compiles dist/<app>), then its migration
+    // Job's command, run where the image runs it. The apps go side by side, as the Jobs do in
+    // Kubernetes: each service migrates a schema of its own.
+    const dist = join(root, 'dist');
+    const migrate = async (app: string) => {
+      await run(process.execPath, [join(REPO_ROOT, 'tools', 'build', 'build-app.js'), app, '--out', dist]);
       const job = parse(
         readFileSync(
           join(REPO_ROOT, 'deploy', 'kubernetes', 'base', 'migrations', `${app}-migrate.yaml`),
@@ -115,8 +115,9 @@ describe('the container image', () => {
         ),
       ) as { spec: { template: { spec: { containers: { command: string[] }[] } } } };
       const [command, ...args] = job.spec.template.spec.containers[0]!.command;
-      await expect(run(command!, args.map(atWorkdir), { cwd: root, env: envOf(app) })).resolves.toBeDefined();
-    }
+      return run(command!, args.map(atWorkdir), { cwd: root, env: envOf(app) });
+    };
+    await expect(Promise.all(SERVICES.map(migrate))).resolves.toHaveLength(SERVICES.length);
 
     const readyz = async (app: string) =>
       (await fetch(`${url(app)}/readyz`).catch(() => undefined))?.status ?? 'unreachable';

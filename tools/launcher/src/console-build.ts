@@ -1,8 +1,9 @@
 /**
  * The web console's files for `npm start` and the browser tests: built with Vite into a folder
- * of their own, again only when a source is newer than the last build.
+ * of their own, again only when a source is newer than the last build. The build runs in a
+ * process of its own, so the launcher starts the services meanwhile.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LauncherError } from './launcher-error';
@@ -14,12 +15,21 @@ export function consoleInstalled(): boolean {
   return existsSync(join(CONSOLE_SOURCES, 'index.html'));
 }
 
-/** Builds the console into `outDir` unless it holds a build newer than every source; answers `outDir`. */
-export function buildConsole(outDir: string): string {
-  const built = join(outDir, 'index.html');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource(CONSOLE_SOURCES)) return outDir;
+/** A build under way (or one found up to date). */
+export interface ConsoleBuild {
+  /** Settles with the folder to serve once built; fails with Vite's output when the build does. */
+  built: Promise<string>;
+  /** Ends a build still running (a stop came first); settles once Vite has exited. */
+  cancel(): Promise<void>;
+}
+
+/** Builds the console into `outDir` unless it holds a build newer than every source. */
+export function startConsoleBuild(outDir: string): ConsoleBuild {
+  const index = join(outDir, 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newestSource(CONSOLE_SOURCES))
+    return { built: Promise.resolve(outDir), cancel: () => Promise.resolve() };
   const vite = join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(
+  const child = spawn(
     process.execPath,
     [
       vite,
@@ -31,13 +41,31 @@ export function buildConsole(outDir: string): string {
       '--logLevel',
       'warn',
     ],
-    { cwd: REPO_ROOT, encoding: 'utf8' },
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  if (result.status !== 0)
-    throw new LauncherError(
-      `building the web console failed (vite exited ${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`,
-    );
-  return outDir;
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<string | number | null>((resolve) => {
+    child.once('error', (error) => resolve(error.message));
+    child.once('close', (code, signal) => resolve(code ?? signal));
+  });
+  const built = exited.then((status) => {
+    if (status !== 0)
+      throw new LauncherError(`building the web console failed (vite exited ${status}):\n${stderr}${stdout}`);
+    return outDir;
+  });
+  // Awaited only when the console starts: a failure meanwhile is reported then, not as an
+  // unhandled rejection while the services start.
+  built.catch(() => undefined);
+  return {
+    built,
+    cancel: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 function newestSource(folder: string): number {

@@ -19,18 +19,18 @@ import { connectBus } from '@careen/bus';
 import { ExchangeClient } from '@careen/service';
 import { createLogger, type JsonLogger } from '@careen/telemetry';
 import { ReferenceVnfManager } from '@careen/vnf-manager/src/reference-vnf-manager';
+import {
+  DEMO_ADMIN,
+  DEMO_AGENT_VERSION,
+  DEMO_DEPLOYMENT_POLICY,
+  DEMO_NODE_PREFIX,
+  DEMO_ORG,
+  DEMO_PROJECT,
+} from './demo-names';
 import { LauncherError } from './launcher-error';
 import { rotateLog } from './log-files';
 
-export const DEMO_ORG = 'demo';
-export const DEMO_ADMIN = 'admin';
-export const DEMO_AGENT_VERSION = '1.0.0';
-export const DEMO_NODE_PREFIX = 'demo';
-export const DEMO_PROJECT = 'shop';
-export const DEMO_DEPLOYMENT_POLICY = 'web';
 const DEMO_SERVICE_ARCHES = ['amd64', 'arm64'];
-/** Long enough that members of a group whose moments fall close together wait their turn. */
-const DEMO_INSTALL_SECONDS = 5;
 /** How long the start waits for the agbot to place the demo app and its agents to run it. */
 const APP_PLACEMENT_MS = 30_000;
 
@@ -48,6 +48,8 @@ export interface DemoFleetOptions {
   adminPassword: string;
   nodes: number;
   haGroups: number;
+  /** How long each simulated agent upgrade takes. */
+  installSeconds: number;
   logFile: string;
   logLevel: string;
   /** Prints a line on the launcher's console. */
@@ -84,98 +86,20 @@ export interface DemoFleet {
   stop(): Promise<void>;
 }
 
+/** What the demo adds at the exchange as the hub admin, each call answered with one of `accepted`. */
+type AsRoot = (
+  what: string,
+  request: { method: string; path: string; body?: unknown; headers?: Record<string, string> },
+  accepted: number[],
+) => Promise<Response>;
+
 export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFleet> {
-  const asRoot = basic('root', 'root', options.rootPassword);
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    fetch(new URL(path, options.exchangeUrl), {
-      method,
-      headers: {
-        authorization: asRoot,
-        ...(body === undefined || Buffer.isBuffer(body) ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
-    });
-  const expectStatus = async (what: string, answer: Promise<Response>, accepted: number[]) => {
-    const response = await answer;
-    if (!accepted.includes(response.status)) {
-      throw new LauncherError(
-        `the demo fleet could not ${what}: the exchange answered ${response.status} ${await response.text()}`,
-      );
-    }
-    return response;
-  };
-
-  await expectStatus(
-    'create the org "demo"',
-    call('POST', '/v1/orgs', { id: DEMO_ORG, label: 'Demo' }),
-    [201, 409],
-  );
-  await expectStatus(
-    'add its org admin',
-    call('POST', `/v1/orgs/${DEMO_ORG}/users`, {
-      username: DEMO_ADMIN,
-      password: options.adminPassword,
-      role: 'orgAdmin',
-    }),
-    [201, 409],
-  );
-  const published = await expectStatus(
-    `look up agent package ${DEMO_AGENT_VERSION}`,
-    call('GET', `/v1/agent-packages/${DEMO_AGENT_VERSION}`),
-    [200, 404],
-  );
-  if (published.status === 404) {
-    await expectStatus(
-      `publish agent package ${DEMO_AGENT_VERSION}`,
-      call('POST', '/v1/agent-packages', await simulatedAgentPackage(DEMO_AGENT_VERSION), {
-        'content-type': 'application/gzip',
-      }),
-      [201, 409],
-    );
-  }
-
-  for (const arch of DEMO_SERVICE_ARCHES) {
-    const service = `demo-web-${arch}`;
-    const known = await expectStatus(
-      `look up service ${service}`,
-      call('GET', `/v1/orgs/${DEMO_ORG}/services/${service}`),
-      [200, 404],
-    );
-    if (known.status === 404)
-      await expectStatus(
-        `publish service ${service}`,
-        call('PUT', `/v1/orgs/${DEMO_ORG}/services/${service}`, {
-          url: 'demo.web',
-          version: '1.0.0',
-          arch,
-          runtime: {},
-        }),
-        [200, 201],
-      );
-  }
-  const policyPath = `/v1/orgs/${DEMO_ORG}/deployment-policies/${DEMO_DEPLOYMENT_POLICY}`;
-  const policy = await expectStatus(
-    `look up deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
-    call('GET', policyPath),
-    [200, 404],
-  );
-  const wantedReplicas = Math.max(1, Math.ceil(options.nodes / 2));
-  const replicas =
-    policy.status === 200
-      ? ((await policy.json()) as { placement: { replicas?: number } }).placement.replicas
-      : wantedReplicas;
-  if (policy.status === 404)
-    await expectStatus(
-      `add deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
-      call('PUT', policyPath, {
-        description: 'the demo web shop, on half the fleet',
-        project: DEMO_PROJECT,
-        service: { org: DEMO_ORG, url: 'demo.web', versionRange: '>=1.0.0' },
-        placement: { mode: 'replicas', replicas: wantedReplicas },
-      }),
-      [200, 201],
-    );
+  const asRoot = rootClient(options);
+  // The agent package is the hub's: it needs nothing of the org.
+  const [replicas] = await Promise.all([
+    addDemoOrg(asRoot, options.adminPassword, options.nodes),
+    addAgentPackage(asRoot),
+  ]);
 
   rotateLog(options.logFile);
   const log = createWriteStream(options.logFile, { flags: 'w' });
@@ -183,6 +107,161 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     level: options.logLevel,
     destination: { write: (line: string) => void log.write(line) },
   });
+  // The agents (and the app's placement on them) and the VNF manager need nothing of each other.
+  const [agents, manager] = await Promise.allSettled([
+    startAgents(options, logger, replicas),
+    options.withMaintenance && options.natsUrl
+      ? startVnfManager(options, options.natsUrl, logger)
+      : undefined,
+  ]);
+  if (agents.status === 'rejected' || manager.status === 'rejected') {
+    // Whichever did start is stopped: nothing of a failed start is left running.
+    if (agents.status === 'fulfilled') await agents.value.fleet.stop();
+    if (manager.status === 'fulfilled') await manager.value?.stop();
+    await new Promise<void>((resolve) => log.end(resolve));
+    if (agents.status === 'rejected')
+      throw new LauncherError(`the demo fleet did not start: ${(agents.reason as Error).message}`);
+    throw (manager as PromiseRejectedResult).reason;
+  }
+  const { fleet, appHosts } = agents.value;
+  const vnfManager = manager.value;
+  const [firstAgent] = fleet.agents;
+  const lastAgent = fleet.agents.at(-1);
+  if (!firstAgent || !lastAgent) throw new Error('the demo fleet started no agents');
+  return {
+    nodes: options.nodes,
+    haGroups: options.haGroups,
+    nodeIds: [firstAgent.node, lastAgent.node],
+    firstGroup: firstAgent.haGroup,
+    logFile: options.logFile,
+    vnfManager: vnfManager !== undefined,
+    appHosts,
+    stop: async () => {
+      await vnfManager?.stop();
+      await fleet.stop();
+      await new Promise<void>((resolve) => log.end(resolve));
+    },
+  };
+}
+
+/** Calls of the exchange as the hub admin, failing with what the demo could not do. */
+function rootClient(options: DemoFleetOptions): AsRoot {
+  const authorization = basic('root', 'root', options.rootPassword);
+  return async (what, { method, path, body, headers = {} }, accepted) => {
+    const response = await fetch(new URL(path, options.exchangeUrl), {
+      method,
+      headers: {
+        authorization,
+        ...(body === undefined || Buffer.isBuffer(body) ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
+    });
+    if (!accepted.includes(response.status)) {
+      throw new LauncherError(
+        `the demo fleet could not ${what}: the exchange answered ${response.status} ${await response.text()}`,
+      );
+    }
+    return response;
+  };
+}
+
+/** The org `demo`, then its admin and its app side by side; answers the app's replicas. */
+async function addDemoOrg(asRoot: AsRoot, adminPassword: string, nodes: number): Promise<number | undefined> {
+  await asRoot(
+    'create the org "demo"',
+    { method: 'POST', path: '/v1/orgs', body: { id: DEMO_ORG, label: 'Demo' } },
+    [201, 409],
+  );
+  const [, replicas] = await Promise.all([
+    asRoot(
+      'add its org admin',
+      {
+        method: 'POST',
+        path: `/v1/orgs/${DEMO_ORG}/users`,
+        body: { username: DEMO_ADMIN, password: adminPassword, role: 'orgAdmin' },
+      },
+      [201, 409],
+    ),
+    addDemoApp(asRoot, nodes),
+  ]);
+  return replicas;
+}
+
+/** The agent package the simulated agents start at, published unless it is already. */
+async function addAgentPackage(asRoot: AsRoot): Promise<void> {
+  const published = await asRoot(
+    `look up agent package ${DEMO_AGENT_VERSION}`,
+    { method: 'GET', path: `/v1/agent-packages/${DEMO_AGENT_VERSION}` },
+    [200, 404],
+  );
+  await published.body?.cancel();
+  if (published.status === 404) {
+    await asRoot(
+      `publish agent package ${DEMO_AGENT_VERSION}`,
+      {
+        method: 'POST',
+        path: '/v1/agent-packages',
+        body: await simulatedAgentPackage(DEMO_AGENT_VERSION),
+        headers: { 'content-type': 'application/gzip' },
+      },
+      [201, 409],
+    );
+  }
+}
+
+/**
+ * Service `demo.web` for each architecture and deployment policy `web`, added unless they are
+ * there; answers the policy's replicas (those of an earlier start, if it made them).
+ */
+async function addDemoApp(asRoot: AsRoot, nodes: number): Promise<number | undefined> {
+  await Promise.all(
+    DEMO_SERVICE_ARCHES.map(async (arch) => {
+      const service = `demo-web-${arch}`;
+      const path = `/v1/orgs/${DEMO_ORG}/services/${service}`;
+      const known = await asRoot(`look up service ${service}`, { method: 'GET', path }, [200, 404]);
+      await known.body?.cancel();
+      if (known.status === 404)
+        await asRoot(
+          `publish service ${service}`,
+          { method: 'PUT', path, body: { url: 'demo.web', version: '1.0.0', arch, runtime: {} } },
+          [200, 201],
+        );
+    }),
+  );
+  const path = `/v1/orgs/${DEMO_ORG}/deployment-policies/${DEMO_DEPLOYMENT_POLICY}`;
+  const policy = await asRoot(
+    `look up deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
+    { method: 'GET', path },
+    [200, 404],
+  );
+  if (policy.status === 200)
+    return ((await policy.json()) as { placement: { replicas?: number } }).placement.replicas;
+  await policy.body?.cancel();
+  const replicas = Math.max(1, Math.ceil(nodes / 2));
+  await asRoot(
+    `add deployment policy ${DEMO_DEPLOYMENT_POLICY}`,
+    {
+      method: 'PUT',
+      path,
+      body: {
+        description: 'the demo web shop, on half the fleet',
+        project: DEMO_PROJECT,
+        service: { org: DEMO_ORG, url: 'demo.web', versionRange: '>=1.0.0' },
+        placement: { mode: 'replicas', replicas },
+      },
+    },
+    [200, 201],
+  );
+  return replicas;
+}
+
+/** The simulated agents, once the agbot (when here) has placed the demo app and they run it. */
+async function startAgents(
+  options: DemoFleetOptions,
+  logger: JsonLogger,
+  replicas: number | undefined,
+): Promise<{ fleet: SimulatedFleet; appHosts: string[] }> {
   let fleet: SimulatedFleet | undefined = undefined;
   fleet = await startSimulatedFleet({
     exchangeUrl: options.exchangeUrl,
@@ -193,7 +272,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     haGroups: options.haGroups,
     nodePrefix: DEMO_NODE_PREFIX,
     initialVersion: DEMO_AGENT_VERSION,
-    installSeconds: DEMO_INSTALL_SECONDS,
+    installSeconds: options.installSeconds,
     observeStatuses: (entry) => {
       if (!SHOWN_STEPS.has(entry.status)) return;
       const versions = Object.entries(fleet?.versions() ?? {})
@@ -206,45 +285,18 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       );
     },
     logger,
-  }).catch((error: unknown) => {
-    log.end();
-    throw new LauncherError(`the demo fleet did not start: ${(error as Error).message}`);
   });
-  const started = fleet;
-  const [firstAgent] = started.agents;
-  const lastAgent = started.agents.at(-1);
-  if (!firstAgent || !lastAgent) throw new Error('the demo fleet started no agents');
   // The app's replicas land on the nodes whose agents come first, so where it runs differs from start
   // to start: the summary names them, and what is tried next (a maintenance session) finds them.
   const appHosts = options.agbotUrl
     ? await nodesRunning(
-        started.agents,
+        fleet.agents,
         DEMO_DEPLOYMENT_POLICY,
         Math.min(replicas ?? options.nodes, options.nodes),
-        {
-          timeoutMs: APP_PLACEMENT_MS,
-          signal: options.signal,
-        },
+        { timeoutMs: APP_PLACEMENT_MS, signal: options.signal },
       )
     : [];
-  const vnfManager =
-    options.withMaintenance && options.natsUrl
-      ? await startVnfManager(options, options.natsUrl, logger)
-      : undefined;
-  return {
-    nodes: options.nodes,
-    haGroups: options.haGroups,
-    nodeIds: [firstAgent.node, lastAgent.node],
-    firstGroup: firstAgent.haGroup,
-    logFile: options.logFile,
-    vnfManager: vnfManager !== undefined,
-    appHosts,
-    stop: async () => {
-      await vnfManager?.stop();
-      await started.stop();
-      await new Promise<void>((resolve) => log.end(resolve));
-    },
-  };
+  return { fleet, appHosts };
 }
 
 /**

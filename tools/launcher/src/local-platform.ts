@@ -1,7 +1,8 @@
 /**
  * The processes `npm start` runs, started in dependency order and stopped in reverse: the
  * demo fleet first (its agents talk to the services), then the services (they drain into
- * NATS and Postgres), then NATS, then Postgres.
+ * NATS and Postgres), then NATS, then Postgres. What needs nothing of the others starts
+ * beside them: NATS and the console's build beside Postgres.
  */
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -15,16 +16,17 @@ import {
   type NatsAuth,
 } from '@careen/devstack';
 import { createConsoleServer, type ApiPrefix } from '@careen/console/src/console-server';
-import { buildConsole } from './console-build';
+import { startConsoleBuild, type ConsoleBuild } from './console-build';
 import { useColor } from './console-log';
 import type { LocalCredentials } from './credentials';
-import { DEMO_ORG, startDemoFleet, type DemoFleet } from './demo-fleet';
+import type * as DemoFleetCode from './demo-fleet';
+import { DEMO_ORG } from './demo-names';
 import { LauncherError } from './launcher-error';
 import { logTail, rotateLog } from './log-files';
 import { startLocalPostgres, type LocalPostgres } from './local-postgres';
 import { waitUntilReady } from './readiness';
 import { describeExit, exitOf, spawnService, type ServiceExit, type ServiceProcess } from './service-process';
-import { natsPorts, type StartConfig } from './start-config';
+import { DEMO_INSTALL_SECONDS_ENV, natsPorts, type StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
 
@@ -41,7 +43,10 @@ export class LocalPlatform {
   nats?: { url: string; replicas: number; stop(): Promise<void> };
   /** The bus's JWT authorization: every service connects with its creds file. */
   private natsAuth?: NatsAuth & { credsFile: string };
-  demo?: DemoFleet;
+  demo?: DemoFleetCode.DemoFleet;
+  /** The demo fleet's code, loaded ahead of its start. */
+  private demoCode?: Promise<typeof DemoFleetCode>;
+  private consoleBuild?: ConsoleBuild;
   /** The web console's server, in this process: the built app and the services' APIs under one origin. */
   private console?: Server;
   private natsExit?: Promise<ServiceExit>;
@@ -154,11 +159,33 @@ export class LocalPlatform {
     }
   }
 
+  /**
+   * Loads the demo fleet's code (the agent's core, the bus, Nest: seconds of it) once the
+   * launcher has started what comes first and waits for it (the exchange, in a process of its
+   * own), rather than before anything starts.
+   */
+  loadDemoFleet(): void {
+    if (this.config.demo) void this.demoFleetCode();
+  }
+
+  private demoFleetCode(): Promise<typeof DemoFleetCode> {
+    if (!this.demoCode) {
+      this.demoCode = Promise.resolve().then(
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        () => require('./demo-fleet') as typeof DemoFleetCode,
+      );
+      // Awaited when the fleet starts, which reports a failure.
+      this.demoCode.catch(() => undefined);
+    }
+    return this.demoCode;
+  }
+
   /** The simulated agents of the demo, once the exchange (and the agbot, when here) are ready. */
   async startDemoFleet(credentials: LocalCredentials, stopSignal: AbortSignal): Promise<void> {
     const demo = this.config.demo;
     if (!demo || this.shutdown.signal.aborted) return;
     this.print(`Starting the demo fleet: ${demo.nodes} simulated agents in ${demo.haGroups} HA groups…`);
+    const { startDemoFleet } = await this.demoFleetCode();
     const agbot = this.services.find((child) => child.service.name === 'agbot');
     const fleet = await startDemoFleet({
       exchangeUrl: this.exchangeUrl(),
@@ -171,6 +198,7 @@ export class LocalPlatform {
       adminPassword: credentials.demoPassword,
       nodes: demo.nodes,
       haGroups: demo.haGroups,
+      installSeconds: demo.installSeconds,
       logFile: join(this.config.state.logs, 'demo-fleet.log'),
       logLevel: this.config.logLevel,
       print: this.print,
@@ -181,11 +209,22 @@ export class LocalPlatform {
     else this.demo = fleet;
   }
 
+  /** Builds the web console's files in a process of its own, to serve once the services are up. */
+  buildConsole(): void {
+    if (this.config.consolePort) this.consoleFiles();
+  }
+
+  private consoleFiles(): ConsoleBuild {
+    this.consoleBuild ??= startConsoleBuild(this.config.state.console);
+    return this.consoleBuild;
+  }
+
   /** The web console, serving the services' APIs under its own origin as the Kubernetes Ingress does. */
   async startConsole(): Promise<void> {
     const port = this.config.consolePort;
     if (!port || this.shutdown.signal.aborted) return;
-    const root = buildConsole(this.config.state.console);
+    const root = await this.consoleFiles().built;
+    if (this.shutdown.signal.aborted) return;
     const urlOf = (name: string) => this.services.find((child) => child.service.name === name)?.url;
     const upstreams: Partial<Record<ApiPrefix, string | undefined>> = {
       exchange: urlOf('exchange'),
@@ -227,6 +266,7 @@ export class LocalPlatform {
   }
 
   private async stopAll(): Promise<void> {
+    await this.consoleBuild?.cancel();
     if (this.console) {
       const server = this.console;
       await new Promise((resolve) => {
@@ -319,11 +359,18 @@ export class LocalPlatform {
         otelEndpoint: this.config.otelEndpoint,
         fleetLockOrg: this.config.demo ? DEMO_ORG : undefined,
       },
-      process.env,
+      withoutDemoSettings(process.env),
     );
   }
 
   exchangeUrl(): string {
     return `http://127.0.0.1:${this.config.exchangePort}`;
   }
+}
+
+/** The environment without the demo fleet's own settings, which no service reads. */
+function withoutDemoSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  delete rest[DEMO_INSTALL_SECONDS_ENV];
+  return rest;
 }

@@ -1,5 +1,5 @@
 /** Polls a service's /readyz until it answers 200. */
-const POLL_INTERVAL_MS = 250;
+const POLL_INTERVAL_MS = 100;
 const REQUEST_TIMEOUT_MS = 2_000;
 
 export type ReadinessOutcome = 'ready' | 'exited' | 'timeout' | 'aborted';

@@ -9,6 +9,8 @@ import { stateFolder, type StateFolder } from './state-folder';
 export const PG_PORT_ENV = 'CAREEN_PG_PORT';
 export const NATS_PORT_ENV = 'CAREEN_NATS_PORT';
 export const CONSOLE_PORT_ENV = 'CAREEN_CONSOLE_PORT';
+/** The launcher's own setting, which the services are not given. */
+export const DEMO_INSTALL_SECONDS_ENV = 'CAREEN_DEMO_INSTALL_SECONDS';
 
 export interface StartConfig {
   reset: boolean;
@@ -25,8 +27,11 @@ export interface StartConfig {
   consolePort?: number;
   logLevel: string;
   otelEndpoint?: string;
-  /** The simulated demo fleet; absent when CAREEN_DEMO_NODES is 0 or the exchange is not here. */
-  demo?: { nodes: number; haGroups: number };
+  /**
+   * The simulated demo fleet; absent when CAREEN_DEMO_NODES is 0 or the exchange is not here.
+   * Each of its agent upgrades takes `installSeconds`.
+   */
+  demo?: { nodes: number; haGroups: number; installSeconds: number };
 }
 
 const usageRow = (name: string, text: string) => `  ${name.padEnd(38)}${text}`;
@@ -51,6 +56,7 @@ export const START_USAGE = [
   usageRow('CAREEN_OTEL_ENDPOINT', 'OpenTelemetry endpoint given to the services'),
   usageRow('CAREEN_DEMO_NODES', 'simulated agents of the demo fleet (12; 0: none)'),
   usageRow('CAREEN_DEMO_GROUPS', 'HA groups they are dealt into (4)'),
+  usageRow(DEMO_INSTALL_SECONDS_ENV, 'seconds each of their agent upgrades takes (5)'),
   usageRow('CAREEN_NATS_SERVER_BIN', 'nats-server binary to use'),
 ].join('\n');
 
@@ -60,6 +66,8 @@ export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
   const services = installedHubServices();
   const demoNodes = countFromEnv(env, 'CAREEN_DEMO_NODES', 12, 0, 1000);
   const demoGroups = countFromEnv(env, 'CAREEN_DEMO_GROUPS', 4, 0, 1000);
+  // Long enough that members of a group whose moments fall close together wait their turn.
+  const installSeconds = countFromEnv(env, DEMO_INSTALL_SECONDS_ENV, 5, 0, 3600);
   const withExchange = services.some((service) => service.name === 'exchange');
   return {
     reset: argv.includes('--reset'),
@@ -78,7 +86,7 @@ export function readStartConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
     otelEndpoint: env.CAREEN_OTEL_ENDPOINT || undefined,
     demo:
       demoNodes > 0 && withExchange
-        ? { nodes: demoNodes, haGroups: Math.min(demoGroups, demoNodes) }
+        ? { nodes: demoNodes, haGroups: Math.min(demoGroups, demoNodes), installSeconds }
         : undefined,
   };
 }

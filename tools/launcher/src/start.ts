@@ -74,17 +74,32 @@ async function run(config: StartConfig, platform: LocalPlatform, stop: StopReque
   prepareStateFolder(config.state);
   const natsBinary = ensureNatsServer(config.state.bin, process.env);
   const credentials = loadOrCreateCredentials(config.state.credentials, process.env);
-  await platform.startPostgres(credentials.postgresPassword);
+  // What needs nothing of the rest starts beside it: the console's build and NATS beside
+  // Postgres, and the demo fleet's code loads while the exchange starts.
+  platform.buildConsole();
+  await allSettledOrFirstError([
+    platform.startPostgres(credentials.postgresPassword),
+    platform.startNats(natsBinary),
+  ]);
   if (stop.signal.aborted) return;
-  await platform.startNats(natsBinary);
-  if (stop.signal.aborted) return;
-  await platform.startServices(credentials, stop.signal);
+  const services = platform.startServices(credentials, stop.signal);
+  platform.loadDemoFleet();
+  await services;
   if (stop.signal.aborted) return;
   await platform.startDemoFleet(credentials, stop.signal);
   if (stop.signal.aborted) return;
   await platform.startConsole();
   if (stop.signal.aborted) return;
   print(readySummary(config, platform, credentials, appInstalled('cli')));
+}
+
+/**
+ * Waits for every start, then fails with the first failure: a stop after a failure must find
+ * each of them started or given up, none still starting unsupervised.
+ */
+async function allSettledOrFirstError(starts: Promise<void>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(starts);
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
 }
 
 /** Settles with the process that ended on its own, or with undefined when a stop was requested. */

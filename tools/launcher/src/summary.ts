@@ -7,7 +7,7 @@ import {
   DEMO_NODE_PREFIX,
   DEMO_ORG,
   DEMO_PROJECT,
-} from './demo-fleet';
+} from './demo-names';
 import type { LocalPlatform } from './local-platform';
 import type { StartConfig } from './start-config';
 
