@@ -83,8 +83,9 @@ export async function main(argv: string[]): Promise<number> {
   const ci = process.env.CI === 'true' || process.env.CI === '1';
   // The whole run keeps samples of the services' answers for the contract check at its end.
   const recording = argv.length === 0 ? { CAREEN_RECORD_ANSWERS: ANSWERS } : undefined;
-  // The static checks run in two lanes at once (the machine has two cores); then the suites, one
-  // after another.
+  // Each stage's lanes run at once (the machine has two cores), each lane's steps in order: the
+  // static checks in two lanes, then jest (two files at a time), then the cluster run beside the
+  // browser tests, then the contract check of what they all answered.
   const stages: Step[][][] = [
     [
       [
@@ -107,26 +108,35 @@ export async function main(argv: string[]): Promise<number> {
   // The whole run (no jest arguments) also runs a part of the suite on clusters.
   if (argv.length === 0) {
     rmSync(ANSWERS, { recursive: true, force: true });
-    const suite = (step: Step): Step[][] => [[step]];
     stages.push(
-      suite({
-        name: 'tests on a three-node JetStream cluster',
-        bin: 'jest',
-        args: [...(ci ? ['--ci'] : []), ...CLUSTER_SUITE],
-        env: { CAREEN_NATS_CLUSTER: '1', ...recording },
-      }),
-      // The console's browser tests run npm start and Chromium: on their own, so that they neither
-      // slow the rest nor are slowed by it.
-      suite({
-        name: 'the web console in Chromium, against npm start',
-        bin: 'jest',
-        args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/*.browser-spec.ts'],
-      }),
-      suite({
-        name: 'contract: the answers seen, against the OpenAPI documents',
-        bin: 'jest',
-        args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/contract/*.contract-spec.ts'],
-      }),
+      [
+        [
+          {
+            name: 'tests on a three-node JetStream cluster',
+            bin: 'jest',
+            args: [...(ci ? ['--ci'] : []), '--maxWorkers=1', ...CLUSTER_SUITE],
+            env: { CAREEN_NATS_CLUSTER: '1', ...recording },
+          },
+        ],
+        // The console's browser tests run npm start and Chromium, beside the cluster run, each
+        // one file at a time.
+        [
+          {
+            name: 'the web console in Chromium, against npm start',
+            bin: 'jest',
+            args: [...(ci ? ['--ci'] : []), '--maxWorkers=1', '--testMatch', '**/test-e2e/*.browser-spec.ts'],
+          },
+        ],
+      ],
+      [
+        [
+          {
+            name: 'contract: the answers seen, against the OpenAPI documents',
+            bin: 'jest',
+            args: [...(ci ? ['--ci'] : []), '--testMatch', '**/test-e2e/contract/*.contract-spec.ts'],
+          },
+        ],
+      ],
     );
   }
   for (const lanes of stages) {
