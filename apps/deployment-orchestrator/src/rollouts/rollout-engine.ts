@@ -58,6 +58,20 @@ export interface RolloutProgress {
   current: string | null;
 }
 
+/** A group's run in the progress; every planned group has one from the start. */
+export function groupRun(progress: RolloutProgress, group: string): GroupRun {
+  const run = progress.groups[group];
+  if (!run) throw new Error(`the rollout's progress has no group "${group}"`);
+  return run;
+}
+
+/** A node's run in the progress; every planned node has one from the start. */
+export function nodeRun(progress: RolloutProgress, node: string): NodeRun {
+  const run = progress.nodes[node];
+  if (!run) throw new Error(`the rollout's progress has no node "${node}"`);
+  return run;
+}
+
 /** What the rollout said about itself and its groups, for the bus. */
 export type RolloutEvent =
   | { kind: 'group'; event: 'started' | 'prepared' | 'succeeded' | 'failed'; group: string; reason?: string }
@@ -77,7 +91,7 @@ export function phaseUnderWay(
   progress: RolloutProgress,
 ): { group: string; phase: Phase; sent: string[] | undefined } | undefined {
   if (!progress.current) return undefined;
-  const run = progress.groups[progress.current]!;
+  const run = groupRun(progress, progress.current);
   const phase: Phase = run.phase === 'preparing' ? 'prepare' : 'deploy';
   return { group: progress.current, phase, sent: run.sent[phase] };
 }
@@ -119,17 +133,17 @@ export class RolloutEngine {
       .map((name) => this.strategyGroup(name))
       .find(
         (group) =>
-          progress.groups[group.name]!.phase === 'waiting' &&
-          group.depends_on.every((dependency) => progress.groups[dependency]!.phase === 'succeeded'),
+          groupRun(progress, group.name).phase === 'waiting' &&
+          group.depends_on.every((dependency) => groupRun(progress, dependency).phase === 'succeeded'),
       );
     if (ready) {
-      Object.assign(progress.groups[ready.name]!, { phase: 'preparing', startedAt: now.toISOString() });
+      Object.assign(groupRun(progress, ready.name), { phase: 'preparing', startedAt: now.toISOString() });
       progress.current = ready.name;
       events.push({ kind: 'group', event: 'started', group: ready.name });
       return this.send(progress, ready.name, 'prepare', now);
     }
     const criticalFailed = this.strategy.groups
-      .filter((group) => group.critical && progress.groups[group.name]!.phase === 'failed')
+      .filter((group) => group.critical && groupRun(progress, group.name).phase === 'failed')
       .map((group) => group.name);
     const failed = Object.values(progress.groups).filter((group) => group.phase === 'failed').length;
     const finished: NextStep =
@@ -165,7 +179,7 @@ export class RolloutEngine {
     const underWay = phaseUnderWay(progress);
     if (!underWay) throw new Error('no phase is under way');
     const { group: name, phase } = underWay;
-    const group = progress.groups[name]!;
+    const group = groupRun(progress, name);
     const at = now.toISOString();
     this.settle(progress, underWay.sent ?? [], phase, outcomes, at, true);
     const unmet = unmetCriteria(
@@ -220,7 +234,7 @@ export class RolloutEngine {
       this.settle(progress, underWay.sent ?? [], phase, outcomes, now.toISOString(), false);
       const wanted = waitingFor(phase);
       for (const node of underWay.sent ?? [])
-        if (progress.nodes[node]!.state === wanted) delete progress.nodes[node]!.status;
+        if (nodeRun(progress, node).state === wanted) delete nodeRun(progress, node).status;
       this.fail(progress, name, `the rollout was cancelled during its ${phase}`, now, events);
       progress.current = null;
     }
@@ -231,7 +245,7 @@ export class RolloutEngine {
 
   /** The group's nodes after `phase`: how many, how many did it, how many failed outright. */
   counts(progress: RolloutProgress, name: string, phase: Phase): PhaseCounts {
-    const nodes = this.planned.get(name)!.nodes.map((node) => progress.nodes[node]!.state);
+    const nodes = this.planned.get(name)!.nodes.map((node) => nodeRun(progress, node).state);
     const succeeded: NodeState[] = phase === 'prepare' ? ['prepared', 'success'] : ['success'];
     return {
       total: nodes.length,
@@ -253,10 +267,10 @@ export class RolloutEngine {
     const wanted = waitingFor(phase);
     const planned = this.planned.get(name)!;
     // A plan stored before groups were given their own nodes: each sends what it chooses.
-    const nodes = (planned.sends ?? planned.nodes).filter((node) => progress.nodes[node]!.state === wanted);
-    progress.groups[name]!.sent[phase] = nodes;
+    const nodes = (planned.sends ?? planned.nodes).filter((node) => nodeRun(progress, node).state === wanted);
+    groupRun(progress, name).sent[phase] = nodes;
     for (const node of nodes) {
-      const run = progress.nodes[node]!;
+      const run = nodeRun(progress, node);
       Object.assign(run, { group: name, sentAt: now.toISOString() });
       delete run.status;
     }
@@ -277,7 +291,7 @@ export class RolloutEngine {
   ): boolean {
     let changed = false;
     for (const node of nodes) {
-      const run = progress.nodes[node]!;
+      const run = nodeRun(progress, node);
       if (run.state !== waitingFor(phase)) continue;
       const outcome =
         outcomes.get(node) ?? (unansweredFail ? { ok: false, error: 'no outcome reported' } : undefined);
@@ -298,8 +312,10 @@ export class RolloutEngine {
     for (let changed = true; changed;) {
       changed = false;
       for (const group of this.strategy.groups) {
-        if (progress.groups[group.name]!.phase !== 'waiting') continue;
-        const failed = group.depends_on.find((dependency) => progress.groups[dependency]!.phase === 'failed');
+        if (groupRun(progress, group.name).phase !== 'waiting') continue;
+        const failed = group.depends_on.find(
+          (dependency) => groupRun(progress, dependency).phase === 'failed',
+        );
         if (!failed) continue;
         this.fail(progress, group.name, `due to dependency: group "${failed}" failed`, now, events);
         changed = true;
@@ -314,7 +330,7 @@ export class RolloutEngine {
     now: Date,
     events: RolloutEvent[],
   ): void {
-    Object.assign(progress.groups[name]!, { phase: 'failed', reason, finishedAt: now.toISOString() });
+    Object.assign(groupRun(progress, name), { phase: 'failed', reason, finishedAt: now.toISOString() });
     events.push({ kind: 'group', event: 'failed', group: name, reason });
   }
 

@@ -1,5 +1,5 @@
 /** A rollout as clients read it: the report of every group and, unless left out, every node. */
-import { type GroupPhase, type NodeState, RolloutEngine } from './rollout-engine';
+import { type GroupPhase, groupRun, nodeRun, type NodeState, RolloutEngine } from './rollout-engine';
 import { type RolloutRecord, type RolloutState } from './rollout-record';
 
 export interface GroupReport {
@@ -71,9 +71,9 @@ export function rolloutView(record: RolloutRecord, withNodes = true): RolloutVie
     counts,
     warnings: record.plan.warnings ?? [],
     groups: record.plan.groups.map((group) => {
-      const run = progress.groups[group.name]!;
+      const run = groupRun(progress, group.name);
       const judged = engine.counts(progress, group.name, 'deploy');
-      const prepared = group.nodes.filter((node) => progress.nodes[node]!.state === 'prepared').length;
+      const prepared = group.nodes.filter((node) => nodeRun(progress, node).state === 'prepared').length;
       return {
         name: group.name,
         critical: group.critical,
