@@ -1,5 +1,6 @@
 import { type PolicyStatus } from '../fleet/fleet-gateway';
 import { decideUpgrade, type UpgradeObservation } from './upgrade-decision';
+import { upgradeRecord } from '../testing/upgrade-fixture';
 import { type UpgradeRecord } from './upgrade-store';
 
 const CREATED = new Date('2026-12-01T00:00:00.000Z');
@@ -7,27 +8,8 @@ const at = (seconds: number) => new Date(CREATED.getTime() + seconds * 1000);
 const TIMEOUT = 600;
 const POLICY = 'upgrade-6a7b8c9d-mon01';
 
-function upgrade(overrides: Partial<UpgradeRecord> = {}): UpgradeRecord {
-  return {
-    id: '6a7b8c9d-0000-4000-8000-000000000001',
-    org: 'acme',
-    node_id: 'mon01',
-    from_version: '1.0.0',
-    to_version: '2.0.0',
-    strategy: 'tarball',
-    location: null,
-    state: 'pending',
-    status: null,
-    error: null,
-    policy: POLICY,
-    created_by: 'acme/admin',
-    created_at: CREATED,
-    updated_at: CREATED,
-    started_at: null,
-    finished_at: null,
-    ...overrides,
-  };
-}
+const upgrade = (overrides: Partial<UpgradeRecord> = {}): UpgradeRecord =>
+  upgradeRecord('6a7b8c9d-0000-4000-8000-000000000001', CREATED, overrides);
 
 const started = (overrides: Partial<UpgradeRecord> = {}) => upgrade({ started_at: at(1), ...overrides });
 const reported = (value: string, error: string | null = null): PolicyStatus[] => [

@@ -11,6 +11,7 @@ import { upgradeHolder } from '../rollouts/rollout-record';
 import { claimNodes } from '../rollouts/rollout-store';
 import { commandsOf, ORCHESTRATOR_SCHEMA, orchestratorDataSource } from '../testing/orchestrator-database';
 import { ScriptedFleet } from '../testing/scripted-fleet';
+import { upgradeRecord } from '../testing/upgrade-fixture';
 import { UpgradeDriver } from './upgrade-driver';
 import { type UpgradeRecord, UpgradeStore } from './upgrade-store';
 
@@ -28,25 +29,7 @@ describe('the single-node upgrade driver', () => {
 
   async function requested(): Promise<UpgradeRecord> {
     const id = randomUUID();
-    const now = new Date();
-    const upgrade: UpgradeRecord = {
-      id,
-      org: `org-${id.slice(0, 8)}`,
-      node_id: 'mon01',
-      from_version: '1.0.0',
-      to_version: '2.0.0',
-      strategy: 'tarball',
-      location: null,
-      state: 'pending',
-      status: null,
-      error: null,
-      policy: `upgrade-${id.slice(0, 8)}-mon01`,
-      created_by: 'acme/admin',
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      finished_at: null,
-    };
+    const upgrade = upgradeRecord(id, new Date(), { org: `org-${id.slice(0, 8)}` });
     await store.transaction(async (manager) => {
       await claimNodes(manager, upgrade.org, [upgrade.node_id], upgradeHolder(id));
       await store.insert(manager, upgrade);
