@@ -5,11 +5,16 @@
  * those done stay, for the next step to read what they brought about.
  */
 import { type DataSource, type EntityManager } from 'typeorm';
-import { type CarriedOutCommand, type CommandResult, type ExchangeCommand } from './exchange-command';
+import {
+  type CarriedOutCommand,
+  type CommandResult,
+  type ExchangeCommand,
+  policyOf,
+} from './exchange-command';
 
 const S = 'deployment_orchestrator';
 
-export interface PendingCommand {
+interface PendingCommand {
   id: string;
   command: ExchangeCommand;
 }
@@ -20,11 +25,12 @@ export class CommandStore {
   /** Adds a step's commands, in the order they are to be carried out, in the step's transaction. */
   async add(manager: EntityManager, holder: string, commands: readonly ExchangeCommand[]): Promise<void> {
     if (commands.length === 0) return;
+    const rows = commands.map((command) => ({ policy: policyOf(command), command }));
     await manager.query(
       `INSERT INTO ${S}.exchange_commands (holder, policy, command)
-       SELECT $1, coalesce(c->'policy'->>'name', c->>'name'), c
-         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(c, n) ORDER BY n`,
-      [holder, JSON.stringify(commands)],
+       SELECT $1, r->>'policy', r->'command'
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`,
+      [holder, JSON.stringify(rows)],
     );
   }
 

@@ -66,7 +66,7 @@ export class RolloutDriver {
     if (step === undefined) return carried;
     if (step === 'commands first') return (await this.runner.carryOut(holder)) || carried;
     for (const ended of step.phasesEnded) this.phases?.phaseEnded(ended.phase, ended.seconds);
-    await this.runner.carryOut(holder);
+    if (step.commands.length > 0) await this.runner.carryOut(holder);
     return carried || step.moved;
   }
 

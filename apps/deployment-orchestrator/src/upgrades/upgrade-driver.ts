@@ -60,7 +60,7 @@ export class UpgradeDriver {
     });
     if (step === undefined) return carried;
     if (step === 'commands first') return (await this.runner.carryOut(holder)) || carried;
-    await this.runner.carryOut(holder);
+    if (step.commands.length > 0) await this.runner.carryOut(holder);
     return carried || step.moved;
   }
 
