@@ -13,6 +13,7 @@ const LAUNCHER_ONLY_ENV = [
   'CAREEN_NATS_PORT',
   'CAREEN_DEMO_NODES',
   'CAREEN_DEMO_GROUPS',
+  'CAREEN_DEMO_INSTALL_SECONDS',
 ];
 
 export interface LocalHub {

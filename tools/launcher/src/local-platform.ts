@@ -26,7 +26,7 @@ import { logTail, rotateLog } from './log-files';
 import { startLocalPostgres, type LocalPostgres } from './local-postgres';
 import { waitUntilReady } from './readiness';
 import { describeExit, exitOf, spawnService, type ServiceExit, type ServiceProcess } from './service-process';
-import { DEMO_INSTALL_SECONDS_ENV, natsPorts, type StartConfig } from './start-config';
+import { natsPorts, type StartConfig } from './start-config';
 
 const READY_TIMEOUT_MS = 120_000;
 
@@ -359,18 +359,11 @@ export class LocalPlatform {
         otelEndpoint: this.config.otelEndpoint,
         fleetLockOrg: this.config.demo ? DEMO_ORG : undefined,
       },
-      withoutDemoSettings(process.env),
+      process.env,
     );
   }
 
   exchangeUrl(): string {
     return `http://127.0.0.1:${this.config.exchangePort}`;
   }
-}
-
-/** The environment without the demo fleet's own settings, which no service reads. */
-function withoutDemoSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const rest = { ...env };
-  delete rest[DEMO_INSTALL_SECONDS_ENV];
-  return rest;
 }

@@ -9,7 +9,7 @@ import { stateFolder, type StateFolder } from './state-folder';
 export const PG_PORT_ENV = 'CAREEN_PG_PORT';
 export const NATS_PORT_ENV = 'CAREEN_NATS_PORT';
 export const CONSOLE_PORT_ENV = 'CAREEN_CONSOLE_PORT';
-/** The launcher's own setting, which the services are not given. */
+/** The demo fleet's install time; a setting of the launcher's, which no service reads. */
 export const DEMO_INSTALL_SECONDS_ENV = 'CAREEN_DEMO_INSTALL_SECONDS';
 
 export interface StartConfig {
