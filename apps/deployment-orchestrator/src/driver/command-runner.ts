@@ -19,7 +19,7 @@ export class CommandRunner {
   /** Carries out the holder's pending commands in order; true when any was. Throws at the first that fails. */
   async carryOut(holder: string): Promise<boolean> {
     let any = false;
-    for (let next = await this.commands.next(holder); next; next = await this.commands.next(holder)) {
+    for (const next of await this.commands.pending(holder)) {
       let result: CommandResult | undefined;
       try {
         result = await this.execute(next.command);

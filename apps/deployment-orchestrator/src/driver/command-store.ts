@@ -34,14 +34,13 @@ export class CommandStore {
     );
   }
 
-  /** The holder's first command not carried out yet. */
-  async next(holder: string): Promise<PendingCommand | undefined> {
+  /** The holder's commands not carried out yet, oldest first. */
+  async pending(holder: string): Promise<PendingCommand[]> {
     const rows: { id: string; command: ExchangeCommand }[] = await this.dataSource.query(
-      `SELECT id, command FROM ${S}.exchange_commands WHERE holder = $1 AND done_at IS NULL ORDER BY id LIMIT 1`,
+      `SELECT id, command FROM ${S}.exchange_commands WHERE holder = $1 AND done_at IS NULL ORDER BY id`,
       [holder],
     );
-    const [row] = rows;
-    return row && { id: String(row.id), command: row.command };
+    return rows.map((row) => ({ id: String(row.id), command: row.command }));
   }
 
   /** Whether any of the holder's commands is still to carry out, read in the caller's transaction. */
