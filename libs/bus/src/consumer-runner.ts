@@ -151,12 +151,12 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   };
   const handle = async (batch: JsMsg[]): Promise<void> => {
     const decoded = (await Promise.all(batch.map(decode))).filter((each) => each !== undefined);
-    const [first, ...others] = decoded;
+    const first = decoded[0];
     if (!first) return;
     try {
       await handleTogether(decoded);
     } catch (error) {
-      if (others.length === 0) return failed(first, error);
+      if (decoded.length === 1) return failed(first, error);
       // Perhaps one message fails the lot: each is tried on its own, so that only such a one
       // is tried again later, or dead-lettered, and the others are not held back with it.
       for (const each of decoded) await handleTogether([each]).catch((alone: unknown) => failed(each, alone));

@@ -7,3 +7,4 @@ export * from './dead-letter';
 export * from './consumer-runner';
 export * from './outbox-relay';
 export * from './bus-stats';
+export * from './retry-delay';

@@ -4,7 +4,7 @@
  * `agbot-changes`) in stream order. A standby takes over within seconds when the leader dies.
  */
 import { ExchangeChanged } from '@careen/contracts';
-import { runConsumer, type BusConnection, type RunningConsumer } from '@careen/bus';
+import { retryDelayMs, runConsumer, type BusConnection, type RunningConsumer } from '@careen/bus';
 import { ProcessedMessages } from '@careen/persistence';
 import {
   BUS,
@@ -27,9 +27,8 @@ import { MirrorChangeHandler } from '../mirror/mirror-change-handler';
 import { MirrorResync } from '../mirror/mirror-resync';
 import { LEADER_TASKS, type LeaderTask } from './leader-task';
 
-/** Pauses after the first failed resyncs; every later one waits RESYNC_RETRY_MAX_MS. */
-const RESYNC_RETRY_MS = [1_000, 2_000, 5_000];
-const RESYNC_RETRY_MAX_MS = 10_000;
+/** Pauses after failed resyncs, the last repeating. */
+const RESYNC_RETRY_MS = [1_000, 2_000, 5_000, 10_000];
 
 @Injectable()
 export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -103,7 +102,7 @@ export class AgbotLeadership implements OnApplicationBootstrap, OnApplicationShu
         this.logger.info(counts, 'mirror resynced from the exchange');
         return;
       } catch (error) {
-        const delay = RESYNC_RETRY_MS[attempt] ?? RESYNC_RETRY_MAX_MS;
+        const delay = retryDelayMs(RESYNC_RETRY_MS, attempt + 1);
         this.logger.warn({ err: String(error), retryInMs: delay }, 'mirror resync failed; retrying');
         await pause(delay, undefined, { signal }).catch(() => undefined);
       }
