@@ -128,7 +128,9 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
       redAnswer = (event) => (event.state === 'PREPARE_MAINTENANCE' ? answer : 'ack');
       const session = await run({
         hosts: ['x2'],
-        reply_timeout_seconds: 1,
+        // A silence is waited out; a nack is not, and must not be overtaken by the timeout on a
+        // busy machine.
+        reply_timeout_seconds: answer === 'silent' ? 1 : 10,
         projects: { red: { reply_timeout_policy: policy } },
       });
       expect(session.state).toBe(state);
