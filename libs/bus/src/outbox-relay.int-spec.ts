@@ -222,8 +222,11 @@ describe('OutboxRelay', () => {
     const TO_LEAD = 5;
     const PER_CHANGE = 2;
     const CHANGES = 5;
-    // A fallback poll beyond the test: only a NOTIFY starts a round.
-    const relay = startRelay(undefined, 120_000);
+    // A fallback poll beyond the test: only a NOTIFY starts a round. Other test files share the
+    // Postgres cluster, and a transaction of theirs older than a change holds it back: the relay
+    // then looks again once more per such round, which is allowed for below.
+    let heldBackRounds = 0;
+    const relay = startRelay(undefined, 120_000, () => (heldBackRounds += 1));
     for (let change = 1; change <= CHANGES; change++) {
       await commitChange('acme', `change-${change}`);
       await eventually(async () => {
@@ -236,7 +239,7 @@ describe('OutboxRelay', () => {
     }
     await relay.stop();
 
-    expect(relay.statementsSent).toBeLessThanOrEqual(TO_LEAD + PER_CHANGE * CHANGES);
+    expect(relay.statementsSent).toBeLessThanOrEqual(TO_LEAD + PER_CHANGE * CHANGES + heldBackRounds);
   });
 
   it('lets only one of two relays for a schema publish, and the standby takes over when the leader stops', async () => {
