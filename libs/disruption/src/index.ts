@@ -1,0 +1,23 @@
+/**
+ * @careen/disruption: when and how much of a fleet may be disrupted. Maintenance windows,
+ * freezes and budgets, their selectors, and the pure checks the agbot's gate runs.
+ */
+export {
+  DISRUPTION_CONTROL_KINDS,
+  type Budget,
+  type DisruptionControlKind,
+  type Freeze,
+  type MaintenanceWindow,
+} from './disruption-controls';
+export { covers, describeSelector, type DisruptionSelector, type SelectedNode } from './disruption-selector';
+export { allowedDown, isPercent, limitProblem, type UnavailableLimit } from './unavailable-limit';
+export {
+  WEEKDAYS,
+  WindowSchedule,
+  recurrenceProblem,
+  type WeekdayName,
+  type WindowRecurrence,
+  type WindowState,
+} from './window-schedule';
+export { TimeGate, inHours, type TimeRefusal } from './time-gate';
+export { checkBudget, type BudgetRefusal, type BudgetUsage } from './budget-check';
