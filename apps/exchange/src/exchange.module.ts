@@ -22,6 +22,7 @@ import { ServiceEntity } from './services/service.entity';
 import { ServicesModule } from './services/services.module';
 import { DeploymentPolicyEntity } from './deployment-policies/deployment-policy.entity';
 import { DeploymentPoliciesModule } from './deployment-policies/deployment-policies.module';
+import { DisruptionControlsModule } from './disruption-controls/disruption-controls.module';
 import { HaGroupEntity } from './hagroups/ha-group.entity';
 import { HaGroupsModule } from './hagroups/ha-groups.module';
 import { HaGroups1763900000000 } from './migrations/1763900000000-ha-groups';
@@ -34,6 +35,7 @@ import { AgentPackages1763942400000 } from './migrations/1763942400000-agent-pac
 import { RolloutControl1764100100000 } from './migrations/1764100100000-rollout-control';
 import { RolloutHistory1764100150000 } from './migrations/1764100150000-rollout-history';
 import { RefreshTokens1764200000000 } from './migrations/1764200000000-refresh-tokens';
+import { DisruptionControls1764600000000 } from './migrations/1764600000000-disruption-controls';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -63,6 +65,7 @@ export const EXCHANGE_MIGRATIONS = [
   RolloutControl1764100100000,
   RolloutHistory1764100150000,
   RefreshTokens1764200000000,
+  DisruptionControls1764600000000,
 ];
 
 @Module({})
@@ -102,6 +105,7 @@ export class ExchangeModule {
         NodesModule,
         ServicesModule,
         DeploymentPoliciesModule,
+        DisruptionControlsModule,
         ChangesModule,
         HaGroupsModule,
         ManagementPoliciesModule,

@@ -12,12 +12,12 @@ export function limitProblem(value: unknown): string | undefined {
   if (typeof value === 'number') {
     return Number.isInteger(value) && value >= 1 && value <= 100_000
       ? undefined
-      : 'a count must be a whole number from 1 to 100000';
+      : 'must be a whole number from 1 to 100000';
   }
   if (typeof value === 'string') {
-    return PERCENT.test(value) ? undefined : 'a percentage must be written "1%" to "100%"';
+    return PERCENT.test(value) ? undefined : 'must be a percentage from 1% to 100%';
   }
-  return 'must be a count (a whole number ≥ 1) or a percentage such as "10%"';
+  return 'must be a count (a whole number ≥ 1) or a percentage such as 10%';
 }
 
 /** The number of nodes `limit` lets be down out of `covered`. */

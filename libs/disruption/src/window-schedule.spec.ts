@@ -125,6 +125,10 @@ describe('WindowSchedule', () => {
     [{ rrule: 'BYHOUR=1', durationMinutes: 60, timeZone: 'UTC' }, 'FREQ is missing'],
     [{ rrule: 'FREQ=DAILY;WHEN=NOW', durationMinutes: 60, timeZone: 'UTC' }, 'rrule:'],
     [
+      { rrule: 'FREQ=DAILY;BYHOUR=1,x', durationMinutes: 60, timeZone: 'UTC' },
+      'BYHOUR must be whole numbers',
+    ],
+    [
       { rrule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', durationMinutes: 60, timeZone: 'UTC' },
       'no DTSTART',
     ],

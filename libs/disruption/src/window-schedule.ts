@@ -41,6 +41,18 @@ const ORIGIN = new Date(Date.UTC(2000, 0, 3));
 /** How far ahead an opening is looked for. */
 const HORIZON_DAYS = 400;
 const MINUTE = 60_000;
+const NUMERIC_PARTS = [
+  'interval',
+  'count',
+  'bysetpos',
+  'bymonth',
+  'bymonthday',
+  'byyearday',
+  'byweekno',
+  'byhour',
+  'byminute',
+  'bysecond',
+] as const;
 const COARSE_ENOUGH = [RRule.DAILY, RRule.WEEKLY, RRule.MONTHLY, RRule.YEARLY];
 
 /** Why the recurrence is no window, or undefined when it is one. */
@@ -146,6 +158,10 @@ function ruleOf(window: WindowRecurrence): RRule {
       throw new Error('give the rule in wall-clock times of timeZone: no DTSTART, TZID or UTC UNTIL');
     const options = RRule.parseString(text);
     if (options.freq === undefined) throw new Error('FREQ is missing');
+    const notWhole = NUMERIC_PARTS.find((part) =>
+      [options[part] ?? []].flat().some((value) => !Number.isInteger(value)),
+    );
+    if (notWhole) throw new Error(`${notWhole.toUpperCase()} must be whole numbers`);
     if (!COARSE_ENOUGH.includes(options.freq))
       throw new Error('a window recurs at most daily: FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY');
     return new RRule({ ...options, dtstart: ORIGIN, tzid: null });

@@ -31,9 +31,14 @@ export class HaGroupsService {
     return this.dataSource.transaction(async (manager) => {
       await this.orgs.require(manager, org);
       const inserted: unknown[] = await manager.query(
-        `INSERT INTO exchange.ha_groups (org, name, description) VALUES ($1, $2, $3)
+        `INSERT INTO exchange.ha_groups (org, name, description, max_unavailable) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING RETURNING name`,
-        [org, input.name, input.description ?? ''],
+        [
+          org,
+          input.name,
+          input.description ?? '',
+          input.maxUnavailable === undefined ? null : JSON.stringify(input.maxUnavailable),
+        ],
       );
       if (inserted.length === 0) throw haGroupExists(org, input.name);
       await this.join(manager, actor, org, input.name, input.members);
@@ -56,7 +61,11 @@ export class HaGroupsService {
         name,
         input.members.filter((id) => !staying.has(id)),
       );
-      await manager.update(HaGroupEntity, { org, name }, { description: input.description ?? '' });
+      await manager.update(
+        HaGroupEntity,
+        { org, name },
+        { description: input.description ?? '', maxUnavailable: input.maxUnavailable ?? null },
+      );
       return this.recordGroup(manager, org, name, 'updated');
     });
   }

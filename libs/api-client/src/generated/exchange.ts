@@ -374,6 +374,114 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/windows/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a maintenance window */
+    get: operations['DisruptionControlsController_getWindow'];
+    /** Create or replace a maintenance window */
+    put: operations['DisruptionControlsController_putWindow'];
+    post?: never;
+    /** Remove a maintenance window */
+    delete: operations['DisruptionControlsController_removeWindow'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/windows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the org's maintenance windows */
+    get: operations['DisruptionControlsController_listWindows'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/freezes/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a freeze */
+    get: operations['DisruptionControlsController_getFreeze'];
+    /** Create or replace a freeze */
+    put: operations['DisruptionControlsController_putFreeze'];
+    post?: never;
+    /** Remove a freeze */
+    delete: operations['DisruptionControlsController_removeFreeze'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/freezes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the org's freezes */
+    get: operations['DisruptionControlsController_listFreezes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/budgets/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a disruption budget */
+    get: operations['DisruptionControlsController_getBudget'];
+    /** Create or replace a disruption budget */
+    put: operations['DisruptionControlsController_putBudget'];
+    post?: never;
+    /** Remove a disruption budget */
+    delete: operations['DisruptionControlsController_removeBudget'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/budgets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the org's disruption budgets */
+    get: operations['DisruptionControlsController_listBudgets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/changes/head': {
     parameters: {
       query?: never;
@@ -1117,6 +1225,155 @@ export interface components {
       items: components['schemas']['DeploymentPolicyResponse'][];
       total: number;
     };
+    DisruptionSelectorDto: {
+      /**
+       * @description every label must match
+       * @example {
+       *       "site": "ams"
+       *     }
+       */
+      labels?: {
+        [key: string]: string;
+      };
+      /**
+       * @example [
+       *       "r1"
+       *     ]
+       */
+      racks?: string[];
+      /**
+       * @example [
+       *       "line-1"
+       *     ]
+       */
+      haGroups?: string[];
+      /**
+       * @description node ids
+       * @example [
+       *       "edge-1"
+       *     ]
+       */
+      nodes?: string[];
+    };
+    PutWindowDto: {
+      description?: string;
+      /** @description which nodes; every node of the org when omitted */
+      selector?: components['schemas']['DisruptionSelectorDto'];
+      /**
+       * @example [
+       *       "mon",
+       *       "tue",
+       *       "wed",
+       *       "thu",
+       *       "fri"
+       *     ]
+       */
+      days?: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[];
+      /**
+       * @description HH:MM, wall-clock time in timeZone; with days
+       * @example 01:00
+       */
+      start?: string;
+      /**
+       * @description an RFC 5545 RRULE of wall-clock times in timeZone (DAILY or coarser, no DTSTART); instead of days and start
+       * @example FREQ=MONTHLY;BYDAY=1SU;BYHOUR=3;BYMINUTE=0
+       */
+      rrule?: string;
+      /** @example 240 */
+      durationMinutes: number;
+      /**
+       * @description no new step starts later than this before the end; default 0
+       * @example 30
+       */
+      cutoffMinutes?: number;
+      /**
+       * @description IANA time zone of the wall-clock times
+       * @example Europe/Amsterdam
+       */
+      timeZone: string;
+    };
+    WindowResponse: {
+      org: string;
+      name: string;
+      description: string | null;
+      /** @description the criteria given; {} covers every node */
+      selector: components['schemas']['DisruptionSelectorDto'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      days?: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[];
+      start?: string;
+      rrule?: string;
+      durationMinutes: number;
+      cutoffMinutes: number;
+      timeZone: string;
+    };
+    WindowListResponse: {
+      items: components['schemas']['WindowResponse'][];
+      total: number;
+    };
+    PutFreezeDto: {
+      description?: string;
+      /** @description which nodes; every node of the org when omitted */
+      selector?: components['schemas']['DisruptionSelectorDto'];
+      /**
+       * @description ISO 8601 instant with its offset
+       * @example 2026-12-20T00:00:00+01:00
+       */
+      from: string;
+      /**
+       * @description ISO 8601 instant, after from
+       * @example 2027-01-03T00:00:00+01:00
+       */
+      until: string;
+    };
+    FreezeResponse: {
+      org: string;
+      name: string;
+      description: string | null;
+      /** @description the criteria given; {} covers every node */
+      selector: components['schemas']['DisruptionSelectorDto'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** Format: date-time */
+      from: string;
+      /** Format: date-time */
+      until: string;
+    };
+    FreezeListResponse: {
+      items: components['schemas']['FreezeResponse'][];
+      total: number;
+    };
+    PutBudgetDto: {
+      description?: string;
+      /** @description which nodes; every node of the org when omitted */
+      selector?: components['schemas']['DisruptionSelectorDto'];
+      /**
+       * @description a count of nodes, or a percentage of those covered (rounded up)
+       * @example 10%
+       */
+      maxUnavailable: number | string;
+    };
+    BudgetResponse: {
+      org: string;
+      name: string;
+      description: string | null;
+      /** @description the criteria given; {} covers every node */
+      selector: components['schemas']['DisruptionSelectorDto'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @example 10% */
+      maxUnavailable: number | string;
+    };
+    BudgetListResponse: {
+      items: components['schemas']['BudgetResponse'][];
+      total: number;
+    };
     ChangeHeadResponse: {
       /** @description the newest change id; pass as `since` to follow the feed from now */
       lastId: number;
@@ -1135,7 +1392,10 @@ export interface components {
         | 'haGroup'
         | 'managementPolicy'
         | 'managementStatus'
-        | 'agentPackage';
+        | 'agentPackage'
+        | 'window'
+        | 'freeze'
+        | 'budget';
       resourceId: string;
       /** @enum {string} */
       operation: 'created' | 'updated' | 'deleted';
@@ -1160,6 +1420,11 @@ export interface components {
       /** @description node ids of the org; a node may be in one group only */
       members: string[];
       /**
+       * @description members disrupted at once: a count or a percentage of the members (rounded up); 1 when omitted
+       * @example 10%
+       */
+      maxUnavailable?: number | string;
+      /**
        * @description 1-64 letters, digits, '-' or '_', starting with a letter or digit
        * @example edge-pair-1
        */
@@ -1172,6 +1437,11 @@ export interface components {
       description: string;
       /** @description node ids, in id order */
       members: string[];
+      /**
+       * @description members disrupted at once; 1 unless set
+       * @example 10%
+       */
+      maxUnavailable: number | string;
       /**
        * Format: date-time
        * @description when the group last changed
@@ -1186,6 +1456,11 @@ export interface components {
       description?: string;
       /** @description node ids of the org; a node may be in one group only */
       members: string[];
+      /**
+       * @description members disrupted at once: a count or a percentage of the members (rounded up); 1 when omitted
+       * @example 10%
+       */
+      maxUnavailable?: number | string;
     };
     AgentUpgradePolicyDto: {
       /**
@@ -3875,6 +4150,873 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DeploymentPolicyListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_getWindow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WindowResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_putWindow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutWindowDto'];
+      };
+    };
+    responses: {
+      /** @description replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WindowResponse'];
+        };
+      };
+      /** @description created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WindowResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_removeWindow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_listWindows: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WindowListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_getFreeze: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FreezeResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_putFreeze: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutFreezeDto'];
+      };
+    };
+    responses: {
+      /** @description replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FreezeResponse'];
+        };
+      };
+      /** @description created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FreezeResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_removeFreeze: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_listFreezes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FreezeListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_getBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BudgetResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_putBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutBudgetDto'];
+      };
+    };
+    responses: {
+      /** @description replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BudgetResponse'];
+        };
+      };
+      /** @description created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BudgetResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_removeBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_listBudgets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BudgetListResponse'];
         };
       };
       /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */

@@ -226,6 +226,21 @@ export class AgentPackageChangeData {
   sha256!: string;
 }
 
+/**
+ * A maintenance window, freeze or budget: the agbot's gate reads its settings with the disruption
+ * library, which checks them as the exchange's DTOs did.
+ */
+export class DisruptionControlChangeData {
+  @Matches(IDENTIFIER_PATTERN)
+  org!: string;
+
+  @IsString()
+  name!: string;
+
+  @IsObject()
+  selector!: object;
+}
+
 /** Each resource's data class. */
 export const CHANGE_DATA = {
   org: OrgChangeData,
@@ -237,6 +252,9 @@ export const CHANGE_DATA = {
   managementPolicy: ManagementPolicyChangeData,
   managementStatus: ManagementStatusChangeData,
   agentPackage: AgentPackageChangeData,
+  window: DisruptionControlChangeData,
+  freeze: DisruptionControlChangeData,
+  budget: DisruptionControlChangeData,
 } as const satisfies Record<ChangeResource, new () => object>;
 
 /** The fields a resource's change data must have. */

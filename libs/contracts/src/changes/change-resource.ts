@@ -12,5 +12,8 @@ export const CHANGE_RESOURCES = [
   'managementPolicy',
   'managementStatus',
   'agentPackage',
+  'window',
+  'freeze',
+  'budget',
 ] as const;
 export type ChangeResource = (typeof CHANGE_RESOURCES)[number];

@@ -1,4 +1,5 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
+import { type UnavailableLimit } from '@careen/disruption';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -9,6 +10,10 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
+import {
+  IsUnavailableLimit,
+  UNAVAILABLE_LIMIT_SCHEMA,
+} from '../../disruption-controls/dto/disruption-selector.dto';
 
 const MAX_MEMBERS = 1000;
 
@@ -26,6 +31,15 @@ export class ReplaceHaGroupDto {
   @ArrayUnique({ message: 'members must not repeat a node' })
   @Matches(IDENTIFIER_PATTERN, { each: true, message: `each member must be a node id: ${IDENTIFIER_RULE}` })
   members!: string[];
+
+  @ApiPropertyOptional({
+    ...UNAVAILABLE_LIMIT_SCHEMA,
+    description:
+      'members disrupted at once: a count or a percentage of the members (rounded up); 1 when omitted',
+  })
+  @IsOptional()
+  @IsUnavailableLimit()
+  maxUnavailable?: UnavailableLimit;
 }
 
 export class CreateHaGroupDto extends ReplaceHaGroupDto {

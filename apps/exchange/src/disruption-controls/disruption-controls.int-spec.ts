@@ -1,0 +1,148 @@
+import { startServiceInProcess, type InProcessService } from '@careen/service';
+import {
+  eventually,
+  http,
+  ROOT_PASSWORD,
+  seededRoot as root,
+  seededUser,
+  seedExchange,
+  useTestInfra,
+  type Credentials,
+} from '@careen/testing';
+import { type ExchangeConfig } from '../exchange.config';
+import { exchangeService } from '../exchange.service';
+
+const admin = seededUser('acme', 'ada');
+const bob = seededUser('acme', 'bob');
+
+const weeknights = {
+  description: 'weeknights in Amsterdam',
+  selector: { labels: { site: 'ams' } },
+  days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+  start: '01:00',
+  durationMinutes: 240,
+  cutoffMinutes: 30,
+  timeZone: 'Europe/Amsterdam',
+};
+
+describe('Disruption controls', () => {
+  const infra = useTestInfra();
+  let exchange: InProcessService<ExchangeConfig>;
+  const call = (method: string, path: string, body?: unknown, auth: Credentials = admin) =>
+    http(exchange.url, method, path, { auth, body });
+
+  beforeAll(async () => {
+    exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    await seedExchange(exchange.url, {
+      acme: { users: { ada: 'orgAdmin', bob: 'user' }, nodes: ['n1', 'n2', 'n3'] },
+    });
+  });
+
+  it('creates, replaces, reads, lists and removes a window, and records each change', async () => {
+    const created = await call('PUT', '/v1/orgs/acme/windows/weeknights', weeknights);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ org: 'acme', name: 'weeknights', ...weeknights });
+
+    const replaced = await call('PUT', '/v1/orgs/acme/windows/weeknights', {
+      rrule: 'FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=2;BYMINUTE=0',
+      durationMinutes: 120,
+      timeZone: 'America/New_York',
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ selector: {}, cutoffMinutes: 0, description: null });
+    expect(replaced.body.days).toBeUndefined();
+
+    // A member of the org reads; only an org admin writes.
+    expect((await call('GET', '/v1/orgs/acme/windows/weeknights', undefined, bob)).body.timeZone).toBe(
+      'America/New_York',
+    );
+    expect((await call('GET', '/v1/orgs/acme/windows', undefined, bob)).body).toMatchObject({
+      total: 1,
+      items: [{ name: 'weeknights' }],
+    });
+    expect((await call('PUT', '/v1/orgs/acme/windows/mine', weeknights, bob)).status).toBe(403);
+
+    expect((await call('DELETE', '/v1/orgs/acme/windows/weeknights')).status).toBe(204);
+    const gone = await call('GET', '/v1/orgs/acme/windows/weeknights');
+    expect(gone.status).toBe(404);
+    expect(gone.body.details.code).toBe('DISRUPTION_CONTROL_NOT_FOUND');
+    expect((await call('DELETE', '/v1/orgs/acme/windows/weeknights')).status).toBe(404);
+
+    await eventually(async () => {
+      const feed = await http(exchange.url, 'GET', '/v1/orgs/acme/changes?since=0', { auth: root });
+      const windows = (feed.body.changes as { resource: string; operation: string }[]).filter(
+        (change) => change.resource === 'window',
+      );
+      expect(windows.map((change) => change.operation)).toEqual(['created', 'updated', 'deleted']);
+    });
+  });
+
+  it('keeps a freeze in UTC and a budget as a count or a percentage', async () => {
+    const freeze = await call('PUT', '/v1/orgs/acme/freezes/year-end', {
+      from: '2026-12-20T00:00:00+01:00',
+      until: '2027-01-03T00:00:00+01:00',
+    });
+    expect(freeze.status).toBe(201);
+    expect(freeze.body).toMatchObject({
+      from: '2026-12-19T23:00:00.000Z',
+      until: '2027-01-02T23:00:00.000Z',
+    });
+
+    for (const maxUnavailable of ['10%', 3]) {
+      const budget = await call('PUT', '/v1/orgs/acme/budgets/ams', {
+        selector: { labels: { site: 'ams' }, racks: ['r1'] },
+        maxUnavailable,
+      });
+      expect(budget.body).toMatchObject({
+        maxUnavailable,
+        selector: { labels: { site: 'ams' }, racks: ['r1'] },
+      });
+    }
+    expect((await call('GET', '/v1/orgs/acme/freezes')).body.total).toBe(1);
+    expect((await call('GET', '/v1/orgs/acme/budgets')).body.items[0].maxUnavailable).toBe(3);
+  });
+
+  it.each([
+    ['windows', { ...weeknights, timeZone: 'Mars/Olympus' }, 'not an IANA time zone'],
+    ['windows', { ...weeknights, start: '24:00' }, 'start must be'],
+    ['windows', { ...weeknights, days: ['someday'] }, 'days'],
+    ['windows', { ...weeknights, rrule: 'FREQ=DAILY' }, 'either days and start, or rrule'],
+    ['windows', { durationMinutes: 60, timeZone: 'UTC', rrule: 'FREQ=HOURLY' }, 'at most daily'],
+    ['windows', { durationMinutes: 60, timeZone: 'UTC', rrule: 'FREQ=DAILY;BYHOUR=x' }, 'rrule'],
+    ['windows', { ...weeknights, cutoffMinutes: 300 }, 'cutoffMinutes'],
+    ['windows', { ...weeknights, colour: 'red' }, 'colour'],
+    ['windows', { ...weeknights, selector: { labels: { site: 3 } } }, 'must map to a string'],
+    ['windows', { ...weeknights, selector: { nodes: ['Not An Id!'] } }, 'node'],
+    [
+      'freezes',
+      { from: '2027-01-03T00:00:00Z', until: '2026-12-20T00:00:00Z' },
+      'until must be later than from',
+    ],
+    ['freezes', { from: 'tomorrow', until: '2026-12-20T00:00:00Z' }, 'from'],
+    ['budgets', { maxUnavailable: 0 }, 'from 1'],
+    ['budgets', { maxUnavailable: '0%' }, 'from 1% to 100%'],
+    ['budgets', { maxUnavailable: 'half' }, 'from 1% to 100%'],
+    ['budgets', {}, 'maxUnavailable'],
+  ])('refuses a bad %s body %j with 400 naming the problem', async (kind, body, problem) => {
+    const response = await call('PUT', `/v1/orgs/acme/${kind}/bad`, body);
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain(problem);
+  });
+
+  it("keeps an HA group's maxUnavailable, one member unless set", async () => {
+    const formed = await call('POST', '/v1/orgs/acme/hagroups', {
+      name: 'line-1',
+      members: ['n1', 'n2', 'n3'],
+    });
+    expect(formed.body.maxUnavailable).toBe(1);
+    const replaced = await call('PUT', '/v1/orgs/acme/hagroups/line-1', {
+      members: ['n1', 'n2', 'n3'],
+      maxUnavailable: '50%',
+    });
+    expect(replaced.body.maxUnavailable).toBe('50%');
+    expect((await call('GET', '/v1/orgs/acme/hagroups/line-1')).body.maxUnavailable).toBe('50%');
+    const bad = await call('PUT', '/v1/orgs/acme/hagroups/line-1', { members: ['n1'], maxUnavailable: -1 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('maxUnavailable');
+  });
+});
