@@ -10,6 +10,8 @@ export const FLEETLOCK_ERROR_KINDS = {
   forbidden: 403,
   unknown_client: 404,
   failed_lock_semaphore_full: 409,
+  /** The group had room, and a window, freeze or budget said no: `value` says which and until when. */
+  failed_lock_disruption_gated: 409,
   internal_error: 500,
   not_configured: 503,
   unavailable: 503,

@@ -62,6 +62,12 @@ export class FleetLockService {
               ? `semaphore currently full: node "${result.blocker.node}" is upgrading its agent in group "${client.group}"`
               : `semaphore currently full, all ${this.config.CAREEN_FLEETLOCK_SLOTS} slot(s) of group "${client.group}" are locked already`,
         );
+      case 'gated':
+        await this.waiters.refused(org, client.id, client.group);
+        throw new FleetLockError(
+          'failed_lock_disruption_gated',
+          `reboot not allowed now: ${result.refusal.message}`,
+        );
       case 'granted':
       case 'renewed':
         await this.waiters.left(org, client.id);

@@ -1,6 +1,6 @@
 /**
- * The agbot's copy of exchange nodes, services, deployment and management policies in its own
- * schema. Every write is guarded by the exchange change id, so a change older than the row is
+ * The agbot's copy of exchange nodes, services, deployment and management policies, HA groups
+ * and disruption controls (windows, freezes, budgets) in its own schema. Every write is guarded by the exchange change id, so a change older than the row is
  * ignored and a redelivered change applies once.
  */
 import { type ChangePayload } from '@careen/contracts';
@@ -9,7 +9,15 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type MirroredNode } from './mirrored-node';
 
-export const MIRRORED_RESOURCES = ['service', 'deploymentPolicy', 'managementPolicy'] as const;
+export const MIRRORED_RESOURCES = [
+  'service',
+  'deploymentPolicy',
+  'managementPolicy',
+  'haGroup',
+  'window',
+  'freeze',
+  'budget',
+] as const;
 export type MirroredResource = (typeof MIRRORED_RESOURCES)[number];
 
 /** A node change merged into its row, when newer than the row: $3 the change, $4 a new row's defaults. */

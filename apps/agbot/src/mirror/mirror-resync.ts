@@ -28,6 +28,30 @@ const COLLECTIONS: {
     key: 'name',
   },
   {
+    resource: 'window',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/windows', { params: { path: { org } } }))).items,
+    key: 'name',
+  },
+  {
+    resource: 'freeze',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/freezes', { params: { path: { org } } }))).items,
+    key: 'name',
+  },
+  {
+    resource: 'budget',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/budgets', { params: { path: { org } } }))).items,
+    key: 'name',
+  },
+  {
+    resource: 'haGroup',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/hagroups', { params: { path: { org } } }))).items,
+    key: 'name',
+  },
+  {
     resource: 'managementPolicy',
     read: async (exchange, org) =>
       (await dataOf(exchange.api.GET('/v1/orgs/{org}/management-policies', { params: { path: { org } } })))

@@ -134,6 +134,7 @@ function questionOf(state: GroupState, slots: readonly UpgradeGrant[], now: Date
     kind,
     managementPolicy,
     fleetLockSlots,
+    groupLimit: 1,
     haGroup,
     held: slots.filter((slot) => slot.node === ASKER || (haGroup !== null && slot.haGroup === haGroup)),
     now,

@@ -18,6 +18,7 @@ import {
   type UpgradeReleaseReason,
 } from '@careen/contracts';
 import { isoTime, jsonObject, NamedStatement, type OutboxWriter, type SqlFields } from '@careen/persistence';
+import { type SelectedNode, type UnavailableLimit } from '@careen/disruption';
 import { BatchStatement, literal } from './statement-batch';
 import { type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
 
@@ -50,6 +51,20 @@ export interface SlotReadRow {
   held: JsonGrantRow[];
   policy_stopped: boolean;
   taken: JsonGrantRow | null;
+  /** The group's maxUnavailable as the exchange has it; null for one member. */
+  group_limit: UnavailableLimit | null;
+  /** How many members the group has, read only for a percentage. */
+  group_size: number | null;
+  /** The org's windows, freezes and budgets, read only when it has any. */
+  controls: { kind: 'window' | 'freeze' | 'budget'; data: Record<string, unknown> }[] | null;
+  /** What the controls' selectors look at of the node, read only with them. */
+  node: SelectedNode | null;
+}
+
+/** What a budget's usage read answers: how many nodes it covers and which of them are down. */
+export interface BudgetUsageRow {
+  covered: number;
+  down: string[];
 }
 
 const COLUMNS =
@@ -99,6 +114,9 @@ export const OF_NODE = new NamedStatement(
   `SELECT ${COLUMNS} FROM agbot.upgrade_grants WHERE org = $1 AND node = $2`,
 );
 
+/** The mirrored resources the disruption gate reads. */
+const CONTROL_KINDS = "('window', 'freeze', 'budget')";
+
 /** The node's group as its (share-locked) mirror row has it; $1 the org, $2 the node. */
 const GROUP_OF = '(SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2)';
 
@@ -125,6 +143,31 @@ export const RENEW_FOR_POLICY = new BatchStatement(
        management_policy = $5::text
    WHERE org = $1 AND node = $2 AND holder_kind = $3
    RETURNING ${COLUMNS}`,
+);
+
+/** A fleet budget's advisory lock ($2 its name, in org $1), taken after the group's, in name order. */
+export const LOCK_BUDGET = new BatchStatement(
+  'upgrade-budget-lock',
+  "SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, 'budget:' || $2::text))",
+);
+/**
+ * A budget's usage once its lock is held, in a statement of its own so that its snapshot holds
+ * every slot committed before: the nodes of org $1 its selector covers ($2 labels, $3 racks,
+ * $4 HA groups, $5 node ids, each JSON or null when not given), and those holding a live slot.
+ */
+export const BUDGET_USAGE = new BatchStatement(
+  'upgrade-budget-usage',
+  `SELECT count(*)::int AS covered,
+          coalesce(array_agg(n.id ORDER BY n.id) FILTER (WHERE EXISTS (
+            SELECT 1 FROM agbot.upgrade_grants AS g
+            WHERE g.org = n.org AND g.node = n.id
+              AND (g.halted_at IS NOT NULL OR g.lease_expires_at > clock_timestamp()))), '{}') AS down
+   FROM agbot.nodes AS n
+   WHERE n.org = $1
+     AND ($2::jsonb IS NULL OR coalesce(n.data -> 'labels', '{}') @> $2::jsonb)
+     AND ($3::jsonb IS NULL OR n.data ->> 'rack' IN (SELECT jsonb_array_elements_text($3::jsonb)))
+     AND ($4::jsonb IS NULL OR n.ha_group IN (SELECT jsonb_array_elements_text($4::jsonb)))
+     AND ($5::jsonb IS NULL OR n.id IN (SELECT jsonb_array_elements_text($5::jsonb)))`,
 );
 
 /** A grant's read and the writes it decides on; each write records its history row and event with it. */
@@ -165,7 +208,11 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
                   EXISTS (SELECT 1 FROM agbot.mirrored_resources AS m
                           WHERE m.org = $1 AND m.resource = 'managementPolicy' AND m.id = $3
                             AND (coalesce((m.data ->> 'enabled')::boolean, false) = false
-                                 OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped
+                                 OR coalesce((m.data ->> 'paused')::boolean, false))) AS policy_stopped,
+                  EXISTS (SELECT 1 FROM agbot.mirrored_resources AS c
+                          WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}) AS controlled,
+                  (SELECT h.data -> 'maxUnavailable' FROM agbot.mirrored_resources AS h
+                   WHERE h.org = $1 AND h.resource = 'haGroup' AND h.id = ${GROUP_OF}) AS group_limit
          ), slot AS (
            INSERT INTO agbot.upgrade_grants
              (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
@@ -174,9 +221,20 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
            FROM state JOIN agbot.nodes AS n ON n.org = $1 AND n.id = $2
            WHERE json_array_length(state.held) = 0
              AND NOT ($4::text = 'agent-upgrade' AND state.policy_stopped)
+             AND NOT state.controlled
            RETURNING ${COLUMNS}
          ), ${recordGrant(6)}
-         SELECT state.now, state.held, state.policy_stopped, (SELECT row_to_json(slot) FROM slot) AS taken
+         SELECT state.now, state.held, state.policy_stopped, (SELECT row_to_json(slot) FROM slot) AS taken,
+                state.group_limit,
+                CASE WHEN jsonb_typeof(state.group_limit) = 'string'
+                  THEN (SELECT count(*)::int FROM agbot.nodes WHERE org = $1 AND ha_group = ${GROUP_OF}) END AS group_size,
+                CASE WHEN state.controlled THEN
+                  (SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
+                   FROM agbot.mirrored_resources AS c WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}) END AS controls,
+                CASE WHEN state.controlled THEN
+                  (SELECT json_build_object('id', n.id, 'labels', coalesce(n.data -> 'labels', '{}'),
+                                            'rack', n.data ->> 'rack', 'haGroup', n.ha_group)
+                   FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) END AS node
          FROM state`,
     ),
     // Takes a slot the rule granted once the released ones are gone ($3 kind, $4 group, $5

@@ -18,10 +18,14 @@ import {
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
 } from '@careen/contracts';
+import { allowedDown, type SelectedNode } from '@careen/disruption';
 import { type OutboxWriter } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
 import {
   AGENT_SLOT_FOR_UPDATE,
+  BUDGET_USAGE,
+  LOCK_BUDGET,
+  type BudgetUsageRow,
   HALT_HELD,
   HALT_NEW,
   LOCK_GROUP,
@@ -42,6 +46,12 @@ import {
 } from './grant-statements';
 import { GrantReads } from './grant-reads';
 import { decideSlot, type SlotQuestion, type SlotVerdict } from './slot-rule';
+import {
+  budgetRefusal,
+  ControlsCache,
+  type GateRefusal,
+  type OrgControls,
+} from '../disruption/disruption-gate';
 import { withStatementBatch, type BatchCall, type StatementBatch } from './statement-batch';
 import { grantPayload, type GrantKey, type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
 
@@ -68,8 +78,12 @@ export interface SlotRequest {
 /** What a call of acquire did: the answer, and the slots it released on the way. */
 export type SlotAnswer = (
   | { outcome: 'granted' | 'renewed' | 'refused'; haGroup: string | null; grant: UpgradeGrant }
+  | { outcome: 'gated'; haGroup: string | null; refusal: GateRefusal }
   | { outcome: 'unknown-node' | 'policy-stopped' }
 ) & { released: ReleasedGrant[] };
+
+/** A grant's question, with the org's disruption controls when it has any. */
+type ReadQuestion = SlotQuestion & SlotRequest & { controls?: { of: OrgControls; node: SelectedNode } };
 
 /** A member that failed and is not healthy again, as the monitor learns of it. */
 export interface HaltRequest {
@@ -88,6 +102,7 @@ export interface HaltRequest {
 /** The semaphore's writes, beside the reads it inherits (grant-reads.ts). */
 export class GrantStore extends GrantReads {
   private readonly statements: SlotStatements;
+  private readonly controls = new ControlsCache();
 
   constructor(private readonly outbox: OutboxWriter) {
     super();
@@ -114,11 +129,24 @@ export class GrantStore extends GrantReads {
           return { outcome: 'granted', haGroup: question.haGroup, grant: read.taken, released: [] };
         }
         const { release, answer } = decideSlot(question);
+        // The clock's refusal needs no lock beyond the group's; a budget's is read under its own.
+        const timeRefusal =
+          answer.outcome === 'grant'
+            ? question.controls?.of.timeRefusal(question.controls.node, question.now)
+            : undefined;
         if (commitWithRead) {
+          if (release.length === 0 && timeRefusal) return gated(timeRefusal, question.haGroup, []);
           if (release.length === 0 && (answer.outcome === 'refuse' || answer.outcome === 'policy-stopped'))
             return answered(answer, question.haGroup, []);
           commitWithRead = false;
           continue;
+        }
+        const refusal =
+          timeRefusal ?? (answer.outcome === 'grant' ? await this.budgetRefusal(batch, question) : undefined);
+        if (refusal) {
+          const released = await this.releaseAll(batch, release);
+          if (released.length > 0) this.outbox.written(manager);
+          return gated(refusal, question.haGroup, released);
         }
         const results = await batch.run([
           ...release.map(({ grant, reason }) => this.releaseCall(grant, reason, releaseConditions(reason))),
@@ -159,8 +187,7 @@ export class GrantStore extends GrantReads {
     request: SlotRequest,
     commitWithRead: boolean,
   ): Promise<
-    | { outcome: 'unknown-node' }
-    | { outcome?: never; question: SlotQuestion & SlotRequest; taken?: UpgradeGrant }
+    { outcome: 'unknown-node' } | { outcome?: never; question: ReadQuestion; taken?: UpgradeGrant }
   > {
     const { org, node } = request;
     const rows = await batch.run([
@@ -189,14 +216,58 @@ export class GrantStore extends GrantReads {
     }
     // The read answers one row whenever the node is known.
     if (!state) throw new Error('the slot read answered no row');
-    const question = {
+    const question: ReadQuestion = {
       ...request,
       haGroup: mirrored.ha_group,
       held: state.held.map(fromJson),
       now: state.now,
       policyStopped: state.policy_stopped,
+      groupLimit: allowedDown(state.group_limit ?? 1, state.group_size ?? 0),
+      ...(state.controls &&
+        state.node && { controls: { of: this.controls.of(org, state.controls), node: state.node } }),
     };
     return { question, taken: state.taken ? fromJson(state.taken) : undefined };
+  }
+
+  /**
+   * What the fleet budgets covering the node say, each read under its own advisory lock, taken
+   * after the group's and in name order (so two grants never wait on each other in a cycle).
+   */
+  private async budgetRefusal(
+    batch: StatementBatch,
+    question: ReadQuestion,
+  ): Promise<GateRefusal | undefined> {
+    const budgets = question.controls?.of.budgetsCovering(question.controls.node) ?? [];
+    if (budgets.length === 0) return undefined;
+    const json = (value: object | undefined) => (value === undefined ? null : JSON.stringify(value));
+    const results = await batch.run([
+      ...budgets.map((budget) => LOCK_BUDGET.with(question.org, budget.name)),
+      ...budgets.map(({ selector }) =>
+        BUDGET_USAGE.with(
+          question.org,
+          json(selector.labels),
+          json(selector.racks),
+          json(selector.haGroups),
+          json(selector.nodes),
+        ),
+      ),
+    ]);
+    const usages = results.slice(budgets.length).map((rows) => (rows as BudgetUsageRow[])[0]!);
+    return budgetRefusal(question.node, budgets, usages);
+  }
+
+  /** Carries out the releases the rule decided, and commits when the batch owns the transaction. */
+  private async releaseAll(
+    batch: StatementBatch,
+    release: readonly { grant: UpgradeGrant; reason: UpgradeReleaseReason }[],
+  ): Promise<ReleasedGrant[]> {
+    const results = await batch.run([
+      ...release.map(({ grant, reason }) => this.releaseCall(grant, reason, releaseConditions(reason))),
+      ...(batch.ownsTransaction ? ['COMMIT' as const] : []),
+    ]);
+    return release.flatMap(({ reason }, index) =>
+      (results[index] as ReleasedRow[]).map((row) => toReleased(row, reason)),
+    );
   }
 
   /** Extends a held slot's lease from now; undefined when the slot is no longer held. */
@@ -348,6 +419,11 @@ function keyOf(key: { org: string; node: string; kind: UpgradeHolderKind }): [st
 /** What a release the rule decided still requires: slots that left their group go, halted or not. */
 function releaseConditions(reason: UpgradeReleaseReason): ReleaseConditions {
   return reason === 'left-group' ? { haltedToo: true } : {};
+}
+
+/** A grant the rule allowed and the disruption gate refused. */
+function gated(refusal: GateRefusal, haGroup: string | null, released: ReleasedGrant[]): SlotAnswer {
+  return { outcome: 'gated', haGroup, refusal, released };
 }
 
 /** The answer to a request the rule decided, with the slot the decision wrote (granted or renewed). */

@@ -9,12 +9,16 @@
 export type WaitEnd = 'released' | 'time-up' | 'hung-up';
 
 /** A request's view of the releases in one org since it started watching. */
+/** A wait for a release in any group of the org. */
+export const ANYWHERE = Symbol('anywhere');
+
 export interface ReleaseWatch {
   /**
    * Resolves once a slot of `haGroup` has been released since the watch began (at once when
    * one already was, and the record is then consumed), at `untilMs` (epoch ms) or on abort.
+   * `anywhere` waits for a release in any group of the org (a fleet budget spans groups).
    */
-  released(haGroup: string | null, untilMs: number, signal: AbortSignal): Promise<WaitEnd>;
+  released(haGroup: string | null | typeof ANYWHERE, untilMs: number, signal: AbortSignal): Promise<WaitEnd>;
   close(): void;
 }
 
@@ -22,7 +26,7 @@ interface Watcher {
   /** Groups released since the watch began, or since its last wait, while it was not waiting. */
   seen: Set<string | null>;
   /** The group waited for, once the request knows it: releases elsewhere are then ignored. */
-  group?: string | null;
+  group?: string | null | typeof ANYWHERE;
   wake?: (end: WaitEnd) => void;
 }
 
@@ -40,7 +44,7 @@ export class GroupReleases {
 
   publish(org: string, haGroup: string | null): void {
     for (const watcher of this.watchers.get(org) ?? []) {
-      if (watcher.group !== undefined && watcher.group !== haGroup) continue;
+      if (watcher.group !== undefined && watcher.group !== ANYWHERE && watcher.group !== haGroup) continue;
       if (watcher.wake) watcher.wake('released');
       else watcher.seen.add(haGroup);
     }
@@ -62,12 +66,12 @@ export class GroupReleases {
 
   private waitFor(
     watcher: Watcher,
-    haGroup: string | null,
+    haGroup: string | null | typeof ANYWHERE,
     untilMs: number,
     signal: AbortSignal,
   ): Promise<WaitEnd> {
     watcher.group = haGroup;
-    const releasedAlready = watcher.seen.has(haGroup);
+    const releasedAlready = haGroup === ANYWHERE ? watcher.seen.size > 0 : watcher.seen.has(haGroup);
     watcher.seen.clear();
     if (signal.aborted) return Promise.resolve('hung-up');
     if (releasedAlready) return Promise.resolve('released');

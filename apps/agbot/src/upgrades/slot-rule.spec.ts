@@ -31,6 +31,7 @@ function ask(
     kind,
     managementPolicy: kind === 'agent-upgrade' ? 'nmp' : null,
     fleetLockSlots: 1,
+    groupLimit: 1,
     haGroup: 'alpha',
     held,
     now: NOW,
@@ -150,6 +151,29 @@ describe('the slot rule', () => {
       );
       expect(release.map(({ grant, reason }) => [grant.node, reason])).toEqual([['b', 'lease-expired']]);
       expect(answer.outcome).toBe('grant');
+    });
+  });
+
+  describe("a group's maxUnavailable", () => {
+    const two = { groupLimit: 2 };
+
+    it('lets members of any kind in while fewer than the limit are down, counting a node once', () => {
+      expect(verdict(ask('b', [slot('a')], two))).toBe('grant');
+      expect(
+        verdict(ask('c', [slot('a'), slot('b', { kind: 'maintenance', managementPolicy: null })], two)),
+      ).toBe('refuse: a');
+      expect(
+        verdict(ask('c', [slot('a'), slot('a', { kind: 'fleetlock', managementPolicy: null })], two)),
+      ).toBe('grant');
+      expect(verdict(ask('b', [slot('a')], { ...two, kind: 'fleetlock', managementPolicy: null }))).toBe(
+        'grant',
+      );
+    });
+
+    it('still lets no member start while one is halted', () => {
+      expect(verdict(ask('b', [slot('a', { haltedAt: seconds(-10), haltError: 'boom' })], two))).toBe(
+        'refuse: a',
+      );
     });
   });
 

@@ -13,9 +13,15 @@
  * - Asking again renews; an agent asking for another policy gives its slot back and asks anew
  *   (one policy runs on a node at a time).
  * - A new agent-upgrade grant for a stopped (disabled or paused) policy is refused.
- * - An agent upgrade or a maintenance needs every other member's slot free. A FleetLock reboot
- *   needs no agent upgrade or maintenance in the group and fewer FleetLock holders than the
- *   group admits. A node's own slots never block it.
+ * - While a member is halted, no other member starts.
+ * - Fewer other members down (holding a slot of any kind) than the group's maxUnavailable lets
+ *   any kind in (one by default: then an agent upgrade or a maintenance needs every other
+ *   member's slot free). Beyond that, a FleetLock reboot still needs no agent upgrade or
+ *   maintenance in the group and fewer FleetLock holders than the group admits. A node's own
+ *   slots never block it.
+ *
+ * Windows, freezes and fleet budgets are the disruption gate's (disruption/disruption-gate.ts),
+ * asked once this rule grants.
  */
 import { type UpgradeHolderKind, type UpgradeReleaseReason } from '@careen/contracts';
 import { type UpgradeGrant } from './upgrade-grant';
@@ -26,6 +32,8 @@ export interface SlotQuestion {
   managementPolicy: string | null;
   /** FleetLock holders the group admits at once. */
   fleetLockSlots: number;
+  /** Members the group lets be down at once: its maxUnavailable for its size; 1 unless set. */
+  groupLimit: number;
   /** The node's group, as the mirror has it now; null for a node outside any group. */
   haGroup: string | null;
   /** The slots of the node and of its group's members, as held when the lock was taken. */
@@ -75,10 +83,13 @@ function answerForNewSlot(question: SlotQuestion, held: readonly UpgradeGrant[])
   if (question.kind === 'agent-upgrade' && question.policyStopped) return { outcome: 'policy-stopped' };
   const others = held.filter((grant) => grant.node !== question.node && grant.haGroup === question.haGroup);
   if (others.length === 0 || question.haGroup === null) return { outcome: 'grant' };
+  const halted = others.filter((grant) => grant.haltedAt !== null);
+  // A halted member is named first: it is why the group waits.
+  if (halted.length > 0) return { outcome: 'refuse', blocker: [...halted].sort(oldestFirst)[0]! };
+  if (new Set(others.map((grant) => grant.node)).size < question.groupLimit) return { outcome: 'grant' };
   const exclusive = others.filter((grant) => grant.kind !== 'fleetlock');
   if (exclusive.length > 0) {
-    // A halted member is named first: it is why the group waits.
-    return { outcome: 'refuse', blocker: [...exclusive].sort(haltedFirstThenOldest)[0]! };
+    return { outcome: 'refuse', blocker: [...exclusive].sort(oldestFirst)[0]! };
   }
   const rebooting = new Set(others.filter((grant) => grant.kind === 'fleetlock').map((grant) => grant.node));
   if (question.kind !== 'fleetlock' || rebooting.size >= question.fleetLockSlots) {
@@ -97,10 +108,6 @@ function byKey(a: UpgradeGrant, b: UpgradeGrant): number {
 
 function oldestFirst(a: UpgradeGrant, b: UpgradeGrant): number {
   return a.grantedAt.getTime() - b.grantedAt.getTime() || compare(a.node, b.node);
-}
-
-function haltedFirstThenOldest(a: UpgradeGrant, b: UpgradeGrant): number {
-  return Number(b.haltedAt !== null) - Number(a.haltedAt !== null) || oldestFirst(a, b);
 }
 
 function compare(a: string, b: string): number {

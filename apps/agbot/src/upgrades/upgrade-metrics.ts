@@ -10,6 +10,7 @@ export class UpgradeMetrics {
   private readonly renewals: Counter<'holder'>;
   private readonly refusals: Counter<'holder'>;
   private readonly releases: Counter<'holder' | 'reason'>;
+  private readonly blocks: Counter<'holder' | 'reason'>;
   private readonly holderAge: Histogram<'holder'>;
 
   constructor(metrics: MetricsRegistry, dataSource: DataSource, releases: GroupReleases) {
@@ -30,6 +31,12 @@ export class UpgradeMetrics {
       name: 'careen_agbot_upgrade_refusals_total',
       help: 'Asks the semaphore refused because the group was busy (a waiting request asks again on each wake)',
       labelNames: ['holder'],
+      registers,
+    });
+    this.blocks = new Counter({
+      name: 'careen_disruption_blocked_total',
+      help: 'Asks the disruption gate refused though the HA group had room, by reason (freeze, outside-window, budget)',
+      labelNames: ['holder', 'reason'],
       registers,
     });
     this.releases = new Counter({
@@ -80,6 +87,10 @@ export class UpgradeMetrics {
 
   refused(kind: UpgradeHolderKind): void {
     this.refusals.inc({ holder: kind });
+  }
+
+  blocked(kind: UpgradeHolderKind, reason: string): void {
+    this.blocks.inc({ holder: kind, reason });
   }
 
   released(kind: UpgradeHolderKind, reason: UpgradeReleaseReason, heldSeconds: number): void {

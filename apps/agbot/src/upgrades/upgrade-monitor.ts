@@ -75,6 +75,9 @@ export class UpgradeMonitor implements ChangeListener {
       case 'deploymentPolicy':
       case 'managementPolicy':
       case 'agentPackage':
+      case 'window':
+      case 'freeze':
+      case 'budget':
         return;
     }
   }

@@ -8,6 +8,7 @@
  */
 import { type UpgradeReleaseReason } from '@careen/contracts';
 import { type DataSource, type EntityManager } from 'typeorm';
+import { type GateRefusal } from '../disruption/disruption-gate';
 import { type GroupSlotState } from './grant-reads';
 import { type GrantStore, type HaltRequest, type ReleaseConditions, type SlotRequest } from './grant-store';
 import { type GrantKey, type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
@@ -21,6 +22,7 @@ export type HaltReset = UpgradeGrant & { policyRemoved: boolean };
 export type AcquireResult =
   | { outcome: 'granted' | 'renewed'; grant: UpgradeGrant }
   | { outcome: 'refused'; haGroup: string | null; blocker: UpgradeGrant }
+  | { outcome: 'gated'; haGroup: string | null; refusal: GateRefusal }
   | { outcome: 'unknown-node' | 'policy-stopped' };
 
 export class UpgradeSemaphore {
@@ -41,6 +43,9 @@ export class UpgradeSemaphore {
       case 'refused':
         this.metrics?.refused(request.kind);
         return { outcome: 'refused', haGroup: answer.haGroup, blocker: answer.grant };
+      case 'gated':
+        this.metrics?.blocked(request.kind, answer.refusal.reason);
+        return { outcome: 'gated', haGroup: answer.haGroup, refusal: answer.refusal };
       case 'granted':
         this.metrics?.granted(request.kind);
         return { outcome: 'granted', grant: answer.grant };

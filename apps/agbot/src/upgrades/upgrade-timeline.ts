@@ -94,3 +94,26 @@ export async function readTimeline(manager: HistoryReader): Promise<TimelineEven
     at: row.at,
   }));
 }
+
+/**
+ * Who of a set of nodes held slots after each grant and release, replayed over the recorded
+ * history: a node counts once whatever it holds. A budget's check (docs/architecture.md,
+ * invariant 8) is that no grant leaves more holders than it allows.
+ */
+export function holdersOverTime(
+  events: readonly TimelineEvent[],
+  org: string,
+  nodes: ReadonlySet<string>,
+): { event: TimelineEvent; holders: string[] }[] {
+  const ordered = [...events].sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
+  const held = new Map<string, number>();
+  const steps: { event: TimelineEvent; holders: string[] }[] = [];
+  for (const event of ordered) {
+    if (event.org !== org || !nodes.has(event.node) || event.event === 'halted') continue;
+    const slots = (held.get(event.node) ?? 0) + (event.event === 'granted' ? 1 : -1);
+    if (slots > 0) held.set(event.node, slots);
+    else held.delete(event.node);
+    steps.push({ event, holders: [...held.keys()].sort() });
+  }
+  return steps;
+}

@@ -1,4 +1,5 @@
 import { DomainError } from '@careen/contracts';
+import { type GateRefusal } from '../disruption/disruption-gate';
 import { type UpgradeGrant } from './upgrade-grant';
 
 export enum UpgradeErrorCode {
@@ -10,6 +11,42 @@ export enum UpgradeErrorCode {
   GroupHalted = 'UPGRADE_GROUP_HALTED',
   GroupNotFound = 'UPGRADE_GROUP_NOT_FOUND',
   NotAMember = 'UPGRADE_NOT_A_MEMBER',
+  Gated = 'DISRUPTION_GATED',
+}
+
+/**
+ * The HA group had room, and a window, freeze or budget says no: `details` names the reason, the
+ * control, and when it may change (`retryAt`, or the budget's holders).
+ */
+export const disruptionGated = (org: string, node: string, refusal: GateRefusal) =>
+  new DomainError(
+    'conflict',
+    UpgradeErrorCode.Gated,
+    `node "${org}/${node}" may not be disrupted now: ${refusal.message}`,
+    {
+      node,
+      ...gateDetails(refusal),
+    },
+  );
+
+export function gateDetails(refusal: GateRefusal) {
+  switch (refusal.reason) {
+    case 'freeze':
+      return { reason: refusal.reason, control: refusal.control, retryAt: refusal.until.toISOString() };
+    case 'outside-window':
+      return {
+        reason: refusal.reason,
+        control: refusal.control,
+        retryAt: refusal.opensAt?.toISOString() ?? null,
+      };
+    case 'budget':
+      return {
+        reason: refusal.reason,
+        control: refusal.control,
+        allowed: refusal.allowed,
+        holders: refusal.holders,
+      };
+  }
 }
 
 export const upgradeNodeNotFound = (org: string, node: string) =>

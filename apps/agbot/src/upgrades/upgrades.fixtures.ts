@@ -87,6 +87,40 @@ export class UpgradeHub {
     });
   }
 
+  /** Puts a node with more of its exchange record (labels, rack) in the agbot's mirror. */
+  async seedNode(
+    org: string,
+    id: string,
+    data: { haGroup: string | null } & Record<string, unknown>,
+  ): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction((manager) => mirror.mergeNode(manager, org, id, data, seedChangeId++));
+  }
+
+  /** Puts an HA group, window, freeze or budget in the agbot's mirror as the change stream would. */
+  async seedResource(
+    org: string,
+    resource: 'haGroup' | 'window' | 'freeze' | 'budget',
+    name: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction((manager) =>
+      mirror.putResource(manager, org, resource, name, { org, name, selector: {}, ...data }, seedChangeId++),
+    );
+  }
+
+  async deleteSeededResource(
+    org: string,
+    resource: 'window' | 'freeze' | 'budget',
+    name: string,
+  ): Promise<void> {
+    const mirror = this.agbots[0]!.app.get(ExchangeMirror);
+    await this.dataSource.transaction((manager) =>
+      mirror.deleteResource(manager, org, resource, name, seedChangeId++),
+    );
+  }
+
   /** Puts a management policy's state in the agbot's mirror as the change stream would. */
   async seedManagementPolicy(
     org: string,

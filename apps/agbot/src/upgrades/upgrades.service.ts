@@ -13,7 +13,7 @@ import {
   UpgradeHolderResponse,
 } from './dto/upgrade-grant.response';
 import { type SlotRequest } from './grant-store';
-import { GroupReleases } from './group-releases';
+import { ANYWHERE, GroupReleases } from './group-releases';
 import { UpgradeSemaphore } from './upgrade-semaphore';
 import { UpgradeGroupListResponse, UpgradeGroupResponse } from './dto/upgrade-group.response';
 import { EndedHaltResponse, type HaltResetResponse } from './dto/halt-reset.response';
@@ -26,7 +26,19 @@ import {
   policyStopped,
   upgradeGroupNotFound,
   upgradeNodeNotFound,
+  disruptionGated,
 } from './upgrades.errors';
+import { type GateRefusal } from '../disruption/disruption-gate';
+
+/** How often a request waiting on a budget asks again when no release wakes it sooner. */
+const GATE_RECHECK_MS = 5_000;
+
+/** When a refusal by the clock ends; undefined for a budget (a release ends it). */
+function retryAt(refusal: GateRefusal): number | undefined {
+  if (refusal.reason === 'freeze') return refusal.until.getTime();
+  if (refusal.reason === 'outside-window') return refusal.opensAt?.getTime();
+  return undefined;
+}
 
 /** A node acts only for itself; users reach here only with a role the route allows. */
 export function assertActsForNode(actor: Principal, node: string): void {
@@ -120,6 +132,18 @@ export class UpgradesService {
           case 'granted':
           case 'renewed':
             return UpgradeGrantResponse.from(result.grant);
+          case 'gated': {
+            if (Date.now() >= deadline) throw disruptionGated(org, node, result.refusal);
+            // A budget frees when any holder it counts releases; the clock's refusals at their time.
+            const at = retryAt(result.refusal);
+            const end = await watch.released(
+              ANYWHERE,
+              Math.min(deadline, at ?? Date.now() + GATE_RECHECK_MS),
+              signal,
+            );
+            if (end === 'hung-up') throw disruptionGated(org, node, result.refusal);
+            break;
+          }
           case 'refused': {
             if (Date.now() >= deadline) throw groupBusy(result.haGroup, result.blocker);
             // A halted slot has no lease end to wait for: only its release frees the group.

@@ -438,6 +438,7 @@ export interface components {
         | 'forbidden'
         | 'unknown_client'
         | 'failed_lock_semaphore_full'
+        | 'failed_lock_disruption_gated'
         | 'internal_error'
         | 'not_configured'
         | 'unavailable';
@@ -739,7 +740,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED) */
+      /** @description another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED); or a freeze, window or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1122,7 +1123,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description another member of the HA group holds a slot of any kind (still, after `wait`): details.holder */
+      /** @description another member of the HA group holds a slot of any kind (still, after `wait`): details.holder; or a freeze, window or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders) */
       409: {
         headers: {
           [name: string]: unknown;

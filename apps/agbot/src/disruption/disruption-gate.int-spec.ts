@@ -1,0 +1,192 @@
+/**
+ * The disruption gate in the semaphore's transaction (docs/architecture.md, invariant 8): freezes,
+ * windows and budgets refuse agent upgrades, maintenance slots and FleetLock reboots alike, each
+ * with its reason; work under way renews; budgets hold under many concurrent askers.
+ */
+import { type UpgradeHolderKind } from '@careen/contracts';
+import { http, useTestInfra, type Credentials } from '@careen/testing';
+import { UpgradeSemaphore } from '../upgrades/upgrade-semaphore';
+import { findViolations, holdersOverTime } from '../upgrades/upgrade-timeline';
+import { UpgradeHub } from '../upgrades/upgrades.fixtures';
+
+const FLEETLOCK_HEADER = { 'fleet-lock-protocol': 'true' };
+
+/** `HH:MM` in UTC, `minutes` from now. */
+function utcClock(minutes: number): string {
+  return new Date(Date.now() + minutes * 60_000).toISOString().slice(11, 16);
+}
+const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+describe('the disruption gate', () => {
+  const infra = useTestInfra();
+  let hub: UpgradeHub;
+  let admin: Credentials;
+  const url = () => hub.agbots[0]!.url;
+  const upgrade = async (node: string, org = 'acme') =>
+    http(url(), 'POST', `/v1/orgs/${org}/nodes/${node}/upgrade`, {
+      auth: await hub.nodeToken(org, node),
+      body: { managementPolicy: 'agents-2' },
+    });
+  const releaseUpgrade = async (node: string, org = 'acme') =>
+    http(url(), 'DELETE', `/v1/orgs/${org}/nodes/${node}/upgrade`, { auth: await hub.nodeToken(org, node) });
+  const maintenance = (node: string, org = 'acme') =>
+    http(url(), 'POST', `/v1/orgs/${org}/nodes/${node}/maintenance-slot`, {
+      auth: admin,
+      body: { leaseSeconds: 60 },
+    });
+  const reboot = (id: string, group: string) =>
+    http(url(), 'POST', '/v1/pre-reboot', {
+      body: { client_params: { id, group } },
+      headers: FLEETLOCK_HEADER,
+    });
+
+  beforeAll(async () => {
+    hub = await UpgradeHub.start(infra);
+    await hub.startAgbot({ CAREEN_FLEETLOCK_ORG: 'fleet', CAREEN_FLEETLOCK_SLOTS: '1' });
+    admin = await hub.userToken('acme', 'ada', 'orgAdmin');
+    await hub.seedManagementPolicy('acme', 'agents-2', { enabled: true });
+  });
+
+  afterAll(() => hub.close());
+
+  it('refuses every kind of disruption during a freeze, naming it and when it ends, and lets other nodes go', async () => {
+    await hub.seedNode('acme', 'ams-1', { haGroup: null, labels: { site: 'ams' } });
+    await hub.seedNode('acme', 'fra-1', { haGroup: null, labels: { site: 'fra' } });
+    await hub.seedNode('fleet', 'ams-r1', { haGroup: null, labels: { site: 'ams' } });
+    const until = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    for (const org of ['acme', 'fleet']) {
+      await hub.seedResource(org, 'freeze', 'year-end', {
+        selector: { labels: { site: 'ams' } },
+        from: new Date(Date.now() - 60_000).toISOString(),
+        until,
+      });
+    }
+
+    const refused = await upgrade('ams-1');
+    expect(refused.status).toBe(409);
+    expect(refused.body.details).toEqual({
+      code: 'DISRUPTION_GATED',
+      node: 'ams-1',
+      reason: 'freeze',
+      control: 'year-end',
+      retryAt: until,
+    });
+    expect(refused.body.message).toMatch(
+      /^node "acme\/ams-1" may not be disrupted now: freeze "year-end" until /,
+    );
+    const slot = await maintenance('ams-1');
+    expect(slot.status).toBe(409);
+    expect(slot.body.details).toMatchObject({ reason: 'freeze', control: 'year-end' });
+    const lock = await reboot('ams-r1', 'default');
+    expect(lock.status).toBe(409);
+    expect(lock.body).toEqual({
+      kind: 'failed_lock_disruption_gated',
+      value: expect.stringMatching(/^reboot not allowed now: freeze "year-end" until /),
+    });
+
+    expect((await upgrade('fra-1')).status).toBe(200);
+    await releaseUpgrade('fra-1');
+    for (const org of ['acme', 'fleet']) await hub.deleteSeededResource(org, 'freeze', 'year-end');
+    expect((await upgrade('ams-1')).status).toBe(200);
+    await releaseUpgrade('ams-1');
+  });
+
+  it('starts a disruption only inside a window that covers the node, and lets work under way renew', async () => {
+    await hub.seedNode('acme', 'w-1', { haGroup: null, rack: 'r7' });
+    const window = (name: string, startsInMinutes: number) =>
+      hub.seedResource('acme', 'window', name, {
+        selector: { racks: ['r7'] },
+        days: EVERY_DAY,
+        start: utcClock(startsInMinutes),
+        durationMinutes: 120,
+        cutoffMinutes: 30,
+        timeZone: 'UTC',
+      });
+    await window('nightly', -10);
+    expect((await upgrade('w-1')).status).toBe(200);
+
+    // The window is moved to open in six hours: the upgrade under way goes on renewing.
+    await window('nightly', 360);
+    expect((await upgrade('w-1')).status).toBe(200);
+    await releaseUpgrade('w-1');
+    const refused = await upgrade('w-1');
+    expect(refused.status).toBe(409);
+    expect(refused.body.details).toMatchObject({ reason: 'outside-window', control: 'nightly' });
+    const opensAt = Date.parse(refused.body.details.retryAt);
+    expect(Math.abs(opensAt - (Date.now() + 360 * 60_000))).toBeLessThan(61_000);
+    expect(refused.body.message).toContain('outside window "nightly" (opens ');
+
+    // Past the cutoff no new step starts, though the window is still open.
+    await window('nightly', -100);
+    expect((await upgrade('w-1')).body.details).toMatchObject({ reason: 'outside-window' });
+    await hub.deleteSeededResource('acme', 'window', 'nightly');
+  });
+
+  it('runs a group with maxUnavailable 2 two members at a time', async () => {
+    const members = ['g1', 'g2', 'g3', 'g4', 'g5'];
+    for (const node of members) await hub.seedNode('acme', node, { haGroup: 'pair-of-five' });
+    await hub.seedResource('acme', 'haGroup', 'pair-of-five', { members, maxUnavailable: 2 });
+
+    const answers = await Promise.all(members.map((node) => upgrade(node)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 409, 409, 409]);
+    const holders = members.filter((_, index) => answers[index]!.status === 200);
+    await releaseUpgrade(holders[0]!);
+    const waiting = members.filter((node) => !holders.includes(node));
+    const next = await Promise.all(waiting.map((node) => upgrade(node)));
+    expect(next.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const node of members) await releaseUpgrade(node);
+
+    const steps = holdersOverTime(await hub.timeline(), 'acme', new Set(members));
+    expect(Math.max(...steps.map((step) => step.holders.length))).toBe(2);
+  });
+
+  it('keeps every budget under 100 concurrent askers of every kind', async () => {
+    // 100 nodes in 20 groups of five, half at each site; at most 10 % of ams, and 12 of the org.
+    const nodes = Array.from({ length: 100 }, (_, index) => ({
+      id: `b${String(index).padStart(3, '0')}`,
+      haGroup: `bg${Math.floor(index / 5)}`,
+      site: index % 2 === 0 ? 'ams' : 'fra',
+    }));
+    for (const node of nodes)
+      await hub.seedNode('budgets', node.id, { haGroup: node.haGroup, labels: { site: node.site } });
+    await hub.seedResource('budgets', 'budget', 'ams-tenth', {
+      selector: { labels: { site: 'ams' } },
+      maxUnavailable: '10%',
+    });
+    await hub.seedResource('budgets', 'budget', 'whole-org', { maxUnavailable: 12 });
+    const semaphore = hub.agbots[0]!.app.get(UpgradeSemaphore);
+    const kinds: UpgradeHolderKind[] = ['agent-upgrade', 'maintenance', 'fleetlock'];
+
+    let granted = 0;
+    await Promise.all(
+      nodes.map(async (node, index) => {
+        const kind = kinds[index % 3]!;
+        for (let round = 0; round < 3; round++) {
+          const answer = await semaphore.acquire({
+            org: 'budgets',
+            node: node.id,
+            kind,
+            managementPolicy: kind === 'agent-upgrade' ? 'any' : null,
+            leaseSeconds: 60,
+            fleetLockSlots: 1,
+          });
+          if (answer.outcome !== 'granted') continue;
+          granted += 1;
+          await new Promise((resolve) => setImmediate(resolve));
+          await semaphore.release({ org: 'budgets', node: node.id, kind });
+        }
+      }),
+    );
+
+    const timeline = (await hub.timeline()).filter((event) => event.org === 'budgets');
+    const most = (ids: string[]) =>
+      Math.max(0, ...holdersOverTime(timeline, 'budgets', new Set(ids)).map((step) => step.holders.length));
+    const ams = nodes.filter((node) => node.site === 'ams').map((node) => node.id);
+    expect(granted).toBeGreaterThan(20);
+    expect(most(ams)).toBeLessThanOrEqual(5);
+    expect(most(nodes.map((node) => node.id))).toBeLessThanOrEqual(12);
+    // The budgets were reached, not merely never tested.
+    expect(most(nodes.map((node) => node.id))).toBeGreaterThanOrEqual(6);
+    expect(findViolations(timeline, 1)).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The gate every disruption passes besides its HA group's slot (docs/architecture.md,
+ * invariant 8): freezes, then windows, then fleet budgets, checked in the transaction that takes
+ * the slot, after the group's advisory lock. The grant store reads the org's controls with the
+ * slots (grant-statements.ts), asks here what they say, and reads the usage of the budgets that
+ * cover the node under each budget's own lock. Pure apart from a cache of each org's parsed
+ * controls, keyed on what was read, so a change to them takes effect on the next ask.
+ */
+import {
+  type Budget,
+  type BudgetRefusal,
+  type BudgetUsage,
+  checkBudget,
+  covers,
+  describeSelector,
+  type Freeze,
+  type MaintenanceWindow,
+  recurrenceProblem,
+  type SelectedNode,
+  TimeGate,
+  type TimeRefusal,
+} from '@careen/disruption';
+
+export type GateRefusal = TimeRefusal | BudgetRefusal;
+
+/** A control as the grant's read answers it: its kind and the exchange's resource. */
+export interface ControlRow {
+  kind: 'window' | 'freeze' | 'budget';
+  data: Record<string, unknown>;
+}
+
+/** An org's controls, parsed once. */
+export class OrgControls {
+  private readonly time: TimeGate;
+  private readonly budgets: Budget[];
+  private readonly unreadable: MaintenanceWindow[];
+
+  constructor(rows: readonly ControlRow[]) {
+    const windows = rows
+      .filter((row) => row.kind === 'window')
+      .map((row) => row.data as unknown as MaintenanceWindow);
+    // A window this version cannot read (the exchange checked it with the same rules) keeps its
+    // nodes closed rather than open: a gate fails safe.
+    this.unreadable = windows.filter((window) => recurrenceProblem(window) !== undefined);
+    this.time = new TimeGate(
+      windows.filter((window) => !this.unreadable.includes(window)),
+      rows.filter((row) => row.kind === 'freeze').map((row) => row.data as unknown as Freeze),
+    );
+    this.budgets = rows.filter((row) => row.kind === 'budget').map((row) => row.data as unknown as Budget);
+  }
+
+  /** Why the clock keeps a new disruption of `node` from starting at `now`, if it does. */
+  timeRefusal(node: SelectedNode, now: Date): TimeRefusal | undefined {
+    const unreadable = this.unreadable.find((window) => covers(window.selector, node));
+    if (unreadable) {
+      return {
+        reason: 'outside-window',
+        control: unreadable.name,
+        opensAt: null,
+        message: `window "${unreadable.name}" cannot be read (${recurrenceProblem(unreadable)}): its nodes stay closed until it is replaced`,
+      };
+    }
+    return this.time.check(node, now);
+  }
+
+  /** The budgets that cover `node`, in name order (the order their locks are taken in). */
+  budgetsCovering(node: SelectedNode): Budget[] {
+    return this.budgets
+      .filter((budget) => covers(budget.selector, node))
+      .sort((a, b) => compare(a.name, b.name));
+  }
+}
+
+/** What the budgets covering a node say, given each one's usage read under its lock. */
+export function budgetRefusal(
+  node: string,
+  budgets: readonly Budget[],
+  usages: readonly { covered: number; down: readonly string[] }[],
+): BudgetRefusal | undefined {
+  for (const [index, budget] of budgets.entries()) {
+    const usage: BudgetUsage = {
+      name: budget.name,
+      scope: describeSelector(budget.selector),
+      limit: budget.maxUnavailable,
+      covered: usages[index]!.covered,
+      down: usages[index]!.down,
+    };
+    const refusal = checkBudget(node, usage);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+/** Each org's parsed controls, kept while what the read answered stays the same. */
+export class ControlsCache {
+  private readonly orgs = new Map<string, { key: string; controls: OrgControls }>();
+
+  of(org: string, rows: readonly ControlRow[]): OrgControls {
+    const key = JSON.stringify(rows);
+    const cached = this.orgs.get(org);
+    if (cached?.key === key) return cached.controls;
+    const controls = new OrgControls(rows);
+    this.orgs.set(org, { key, controls });
+    return controls;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
