@@ -5,7 +5,8 @@
  * DELETE it. Decisions (answers to POST) per second, p50/p99 latency, and violations of
  * invariant 1 replayed from the grant history (must be 0), next to a raw loop over the same
  * database with the same concurrency: BEGIN; pg_advisory_xact_lock; SELECT; INSERT; COMMIT
- * (and a DELETE after each insert), with Postgres's CPU per decision on each path. The agbot
+ * (and a DELETE after each insert), with Postgres's CPU per decision on each path; and HTTP again
+ * with the org's disruption gate configured (a window, a freeze, a 10 % budget). The agbot
  * that answers HTTP runs in a process of its own, as deployed; the clients, the exchange (which
  * only serves its key set) and a second agbot replica (for the in-process figure, the seeding
  * and the history) share this one.
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
 
     const statuses = new Map<number, number>();
     const cpuBefore = cpuSeconds(served.child.pid!);
-    const http = await drive(stack, async (node) => {
+    const overHttp = async (node: number) => {
       const path = `/v1/orgs/bench/nodes/${nodeId(node)}/upgrade`;
       const token = tokens[node];
       if (token === undefined) throw new Error(`no token was issued for node ${node}`);
@@ -179,8 +180,43 @@ async function main(): Promise<void> {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (status === 200) await call('DELETE', path, token);
       return { granted: status === 200, ms };
-    });
+    };
+    const http = await drive(stack, overHttp);
     const agbotCpu = (cpuSeconds(served.child.pid!) - cpuBefore) / (http.elapsedMs / 1000);
+
+    // The same again with the org's disruption gate configured: a window open all run long over
+    // every node, a freeze that covers none now, and a budget of 10 % of the org (counted over
+    // all 10,000 nodes for each grant).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await dataSource.query(
+      `INSERT INTO agbot.mirrored_resources (org, resource, id, data, change_id) VALUES
+         ('bench', 'window', 'all-day', $1, 1), ('bench', 'freeze', 'next-year', $2, 1),
+         ('bench', 'budget', 'tenth', $3, 1)`,
+      [
+        JSON.stringify({
+          org: 'bench',
+          name: 'all-day',
+          selector: {},
+          days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          start: hourAgo.toISOString().slice(11, 16),
+          durationMinutes: 23 * 60,
+          cutoffMinutes: 0,
+          timeZone: 'UTC',
+        }),
+        JSON.stringify({
+          org: 'bench',
+          name: 'next-year',
+          selector: {},
+          from: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+          until: new Date(Date.now() + 380 * 86_400_000).toISOString(),
+        }),
+        JSON.stringify({ org: 'bench', name: 'tenth', selector: {}, maxUnavailable: '10%' }),
+      ],
+    );
+    const gatedCpuBefore = cpuSeconds(served.child.pid!);
+    const gated = await drive(stack, overHttp);
+    const gatedCpu = (cpuSeconds(served.child.pid!) - gatedCpuBefore) / (gated.elapsedMs / 1000);
+    await dataSource.query("DELETE FROM agbot.mirrored_resources WHERE org = 'bench'");
 
     // The same semaphore called in-process: what the HTTP layer (Nest, JSON, token checks) adds.
     const semaphore = agbot.app.get(UpgradeSemaphore);
@@ -219,6 +255,15 @@ async function main(): Promise<void> {
           'Postgres CPU ms/decision': postgresMs(http),
         },
         {
+          path: `agbot HTTP with window, freeze and 10 % budget (agbot CPU ${Math.round(gatedCpu * 100)}%)`,
+          'decisions/s': rate(gated),
+          granted: gated.granted,
+          'p50 ms': summarize(gated.latenciesMs).p50,
+          'p99 ms': summarize(gated.latenciesMs).p99,
+          violations: '(same history)',
+          'Postgres CPU ms/decision': postgresMs(gated),
+        },
+        {
           path: 'semaphore in-process (no HTTP)',
           'decisions/s': rate(direct),
           granted: direct.granted,
@@ -240,6 +285,11 @@ async function main(): Promise<void> {
           path: 'ratio to raw',
           'decisions/s': rate(http) / rate(raw),
           'p50 ms': httpLatency.p50 / rawLatency.p50,
+        },
+        {
+          path: 'gated HTTP to HTTP',
+          'decisions/s': rate(gated) / rate(http),
+          'p50 ms': summarize(gated.latenciesMs).p50 / httpLatency.p50,
         },
       ],
     );

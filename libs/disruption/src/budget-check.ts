@@ -10,8 +10,8 @@ export interface BudgetUsage {
   /** Words for what it covers, such as `site=ams` or `HA group line-1`. */
   scope: string;
   limit: UnavailableLimit;
-  /** How many nodes it covers. */
-  covered: number;
+  /** How many nodes it covers; needed only for a percentage. */
+  covered?: number;
   /** The covered nodes that hold a disruption slot now. */
   down: readonly string[];
 }
@@ -26,7 +26,7 @@ export interface BudgetRefusal {
 
 export function checkBudget(node: string, usage: BudgetUsage): BudgetRefusal | undefined {
   const others = [...new Set(usage.down)].filter((down) => down !== node).sort();
-  const allowed = allowedDown(usage.limit, usage.covered);
+  const allowed = allowedDown(usage.limit, usage.covered ?? 0);
   if (others.length < allowed) return undefined;
   const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? `, … (${others.length - 5} more)` : '');
   return {
@@ -34,6 +34,6 @@ export function checkBudget(node: string, usage: BudgetUsage): BudgetRefusal | u
     control: usage.name,
     allowed,
     holders: others,
-    message: `budget "${usage.name}" (${usage.scope}, at most ${usage.limit} of ${usage.covered} down): ${others.length} of ${allowed} held by ${shown}`,
+    message: `budget "${usage.name}" (${usage.scope}, at most ${usage.limit}${usage.covered === undefined ? '' : ` of ${usage.covered}`} down): ${others.length} of ${allowed} held by ${shown}`,
   };
 }

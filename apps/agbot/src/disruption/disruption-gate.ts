@@ -71,19 +71,18 @@ export class OrgControls {
   }
 }
 
-/** What the budgets covering a node say, given each one's usage read under its lock. */
+/** What the budgets covering a node say, given what each covers and which of those are down. */
 export function budgetRefusal(
   node: string,
-  budgets: readonly Budget[],
-  usages: readonly { covered: number; down: readonly string[] }[],
+  usages: readonly { budget: Budget; covered?: number; down: readonly string[] }[],
 ): BudgetRefusal | undefined {
-  for (const [index, budget] of budgets.entries()) {
+  for (const { budget, covered, down } of usages) {
     const usage: BudgetUsage = {
       name: budget.name,
       scope: describeSelector(budget.selector),
       limit: budget.maxUnavailable,
-      covered: usages[index]!.covered,
-      down: usages[index]!.down,
+      covered,
+      down,
     };
     const refusal = checkBudget(node, usage);
     if (refusal) return refusal;

@@ -61,9 +61,11 @@ export interface SlotReadRow {
   node: SelectedNode | null;
 }
 
-/** What a budget's usage read answers: how many nodes it covers and which of them are down. */
-export interface BudgetUsageRow {
+/** What a budget's reads answer: how many nodes it covers, and which of them are down. */
+export interface BudgetCoveredRow {
   covered: number;
+}
+export interface BudgetDownRow {
   down: string[];
 }
 
@@ -145,29 +147,34 @@ export const RENEW_FOR_POLICY = new BatchStatement(
    RETURNING ${COLUMNS}`,
 );
 
+/** Whether mirrored node `n` matches the selector in parameters $2 to $5 (see BUDGET_COVERED). */
+const SELECTED = (n: string) => `($2::jsonb IS NULL OR coalesce(${n}.data -> 'labels', '{}') @> $2::jsonb)
+     AND ($3::jsonb IS NULL OR ${n}.data ->> 'rack' IN (SELECT jsonb_array_elements_text($3::jsonb)))
+     AND ($4::jsonb IS NULL OR ${n}.ha_group IN (SELECT jsonb_array_elements_text($4::jsonb)))
+     AND ($5::jsonb IS NULL OR ${n}.id IN (SELECT jsonb_array_elements_text($5::jsonb)))`;
+
 /** A fleet budget's advisory lock ($2 its name, in org $1), taken after the group's, in name order. */
 export const LOCK_BUDGET = new BatchStatement(
   'upgrade-budget-lock',
   "SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, 'budget:' || $2::text))",
 );
 /**
- * A budget's usage once its lock is held, in a statement of its own so that its snapshot holds
- * every slot committed before: the nodes of org $1 its selector covers ($2 labels, $3 racks,
- * $4 HA groups, $5 node ids, each JSON or null when not given), and those holding a live slot.
+ * How many nodes of org $1 a budget's selector covers ($2 labels, $3 racks, $4 HA groups, $5 node
+ * ids, each JSON or null when not given). Read before the budget's lock: grants do not change it.
  */
-export const BUDGET_USAGE = new BatchStatement(
-  'upgrade-budget-usage',
-  `SELECT count(*)::int AS covered,
-          coalesce(array_agg(n.id ORDER BY n.id) FILTER (WHERE EXISTS (
-            SELECT 1 FROM agbot.upgrade_grants AS g
-            WHERE g.org = n.org AND g.node = n.id
-              AND (g.halted_at IS NOT NULL OR g.lease_expires_at > clock_timestamp()))), '{}') AS down
-   FROM agbot.nodes AS n
-   WHERE n.org = $1
-     AND ($2::jsonb IS NULL OR coalesce(n.data -> 'labels', '{}') @> $2::jsonb)
-     AND ($3::jsonb IS NULL OR n.data ->> 'rack' IN (SELECT jsonb_array_elements_text($3::jsonb)))
-     AND ($4::jsonb IS NULL OR n.ha_group IN (SELECT jsonb_array_elements_text($4::jsonb)))
-     AND ($5::jsonb IS NULL OR n.id IN (SELECT jsonb_array_elements_text($5::jsonb)))`,
+export const BUDGET_COVERED = new BatchStatement(
+  'upgrade-budget-covered',
+  `SELECT count(*)::int AS covered FROM agbot.nodes AS n WHERE n.org = $1 AND ${SELECTED('n')}`,
+);
+/**
+ * The covered nodes holding a live slot, once the budget's lock is held, in a statement of its
+ * own so that its snapshot holds every slot committed before; parameters as BUDGET_COVERED's.
+ */
+export const BUDGET_DOWN = new BatchStatement(
+  'upgrade-budget-down',
+  `SELECT coalesce(array_agg(DISTINCT g.node ORDER BY g.node), '{}') AS down
+   FROM agbot.upgrade_grants AS g JOIN agbot.nodes AS n ON n.org = g.org AND n.id = g.node
+   WHERE g.org = $1 AND (g.halted_at IS NOT NULL OR g.lease_expires_at > clock_timestamp()) AND ${SELECTED('n')}`,
 );
 
 /** A grant's read and the writes it decides on; each write records its history row and event with it. */

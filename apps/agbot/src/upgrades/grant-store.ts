@@ -18,14 +18,16 @@ import {
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
 } from '@careen/contracts';
-import { allowedDown, type SelectedNode } from '@careen/disruption';
+import { allowedDown, isPercent, type SelectedNode } from '@careen/disruption';
 import { type OutboxWriter } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
 import {
   AGENT_SLOT_FOR_UPDATE,
-  BUDGET_USAGE,
+  BUDGET_COVERED,
+  BUDGET_DOWN,
   LOCK_BUDGET,
-  type BudgetUsageRow,
+  type BudgetCoveredRow,
+  type BudgetDownRow,
   HALT_HELD,
   HALT_NEW,
   LOCK_GROUP,
@@ -240,20 +242,33 @@ export class GrantStore extends GrantReads {
     const budgets = question.controls?.of.budgetsCovering(question.controls.node) ?? [];
     if (budgets.length === 0) return undefined;
     const json = (value: object | undefined) => (value === undefined ? null : JSON.stringify(value));
-    const results = await batch.run([
-      ...budgets.map((budget) => LOCK_BUDGET.with(question.org, budget.name)),
-      ...budgets.map(({ selector }) =>
-        BUDGET_USAGE.with(
+    const selectors = budgets.map(
+      ({ selector }) =>
+        [
           question.org,
           json(selector.labels),
           json(selector.racks),
           json(selector.haGroups),
           json(selector.nodes),
-        ),
-      ),
+        ] as const,
+    );
+    const percent = budgets.filter(({ maxUnavailable }) => isPercent(maxUnavailable));
+    // What a budget covers does not change with the slots: it is read before the locks.
+    const results = await batch.run([
+      ...selectors
+        .filter((_, index) => isPercent(budgets[index]!.maxUnavailable))
+        .map((values) => BUDGET_COVERED.with(...values)),
+      ...budgets.map((budget) => LOCK_BUDGET.with(question.org, budget.name)),
+      ...selectors.map((values) => BUDGET_DOWN.with(...values)),
     ]);
-    const usages = results.slice(budgets.length).map((rows) => (rows as BudgetUsageRow[])[0]!);
-    return budgetRefusal(question.node, budgets, usages);
+    const covered = new Map(
+      percent.map((budget, index) => [budget, (results[index] as BudgetCoveredRow[])[0]!.covered]),
+    );
+    const down = results.slice(percent.length + budgets.length) as BudgetDownRow[][];
+    return budgetRefusal(
+      question.node,
+      budgets.map((budget, index) => ({ budget, covered: covered.get(budget), down: down[index]![0]!.down })),
+    );
   }
 
   /** Carries out the releases the rule decided, and commits when the batch owns the transaction. */
