@@ -2,7 +2,7 @@
  * What a maintenance session says of itself, against the real exchange, agbot and maintenance
  * service: paused, the host under way finishes and gives its HA-group slot back but no further
  * host asks for one until resumed; aborted, a host that was out of service is counted
- * interrupted, not skipped; waiting for a slot, the holder is named.
+ * interrupted, not skipped; waiting for a slot, the holder is named, or the freeze that keeps it.
  */
 import { eventually, http, useTestInfra } from '@careen/testing';
 import { ADA, startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
@@ -134,6 +134,41 @@ describe('maintenance sessions: pause, counts and slot holders', () => {
       { timeoutMs: 45_000 },
     );
     expect((await hub.call('POST', `/v1/maintenance/${second.session_id}/hosts/h2/complete`)).status).toBe(
+      200,
+    );
+  });
+
+  it('says why a host may not take its slot during a freeze, and takes it once the freeze is removed', async () => {
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const frozen = await hub.exchangeCall('PUT', '/v1/orgs/acme/freezes/hold-s2', {
+      selector: { nodes: ['s2'] },
+      from: new Date(Date.now() - 60_000).toISOString(),
+      until,
+    });
+    expect(frozen.status).toBe(201);
+    const started = (await hub.call('POST', '/v1/maintenance', { hosts: ['s2'], host_action: 'manual' }))
+      .body;
+    const waiting = await eventually(
+      async () => {
+        const host = (await session(started.session_id)).hosts[0];
+        expect(host.reason).toContain('freeze "hold-s2"');
+        return host;
+      },
+      { timeoutMs: 45_000 },
+    );
+    expect(waiting).toMatchObject({ phase: 'slot', waiting_for: null });
+    expect(waiting.reason).toContain(`may not be disrupted now: freeze "hold-s2" until ${until}`);
+
+    expect((await hub.exchangeCall('DELETE', '/v1/orgs/acme/freezes/hold-s2')).status).toBe(204);
+    await eventually(
+      async () =>
+        expect((await session(started.session_id)).hosts[0]).toMatchObject({
+          phase: 'in-maintenance',
+          reason: null,
+        }),
+      { timeoutMs: 45_000 },
+    );
+    expect((await hub.call('POST', `/v1/maintenance/${started.session_id}/hosts/s2/complete`)).status).toBe(
       200,
     );
   });

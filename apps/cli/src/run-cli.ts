@@ -15,6 +15,7 @@ import { registerAuthCommands } from './commands/auth.commands';
 import { type CliServices } from './commands/command-context';
 import { registerDeployCheckCommands } from './commands/deploycheck.commands';
 import { registerDeployPolicyCommands, registerServiceCommands } from './commands/file-resource.commands';
+import { registerDisruptionCommands } from './commands/disruption.commands';
 import { registerHaGroupCommands } from './commands/hagroup.commands';
 import { registerMaintenanceCommands } from './commands/maintenance.commands';
 import { registerEventsCommand } from './commands/events.command';
@@ -67,6 +68,7 @@ export function buildProgram(services: CliServices): Command {
   registerHaGroupCommands(program, services);
   registerServiceCommands(program, services);
   registerDeployPolicyCommands(program, services);
+  registerDisruptionCommands(program, services);
   registerNmpCommands(program, services);
   registerAgentPackageCommands(program, services);
   registerDeployCheckCommands(program, services);

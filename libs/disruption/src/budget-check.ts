@@ -1,5 +1,5 @@
 /**
- * A budget's check (docs/architecture.md, invariant 8): a node may start a disruption when the
+ * A budget's check (docs/architecture.md, invariant 9): a node may start a disruption when the
  * other covered nodes already down are fewer than the budget allows. A node already down counts
  * once whatever it holds, and its own slots never block it.
  */

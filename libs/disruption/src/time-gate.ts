@@ -1,12 +1,12 @@
 /**
  * The gate's checks that depend only on the clock: freezes first, then windows
- * (docs/architecture.md, invariant 8). Pure: the agbot hands it the controls it mirrors and the
+ * (docs/architecture.md, invariant 9). Pure: the agbot hands it the controls it mirrors and the
  * database's clock, inside the transaction that takes the slot.
  */
 import { DateTime } from 'luxon';
 import { type Freeze, type MaintenanceWindow } from './disruption-controls';
 import { covers, type SelectedNode } from './disruption-selector';
-import { WindowSchedule } from './window-schedule';
+import { WindowSchedule, type WindowState } from './window-schedule';
 
 export type TimeRefusal =
   | { reason: 'freeze'; control: string; until: Date; message: string }
@@ -29,6 +29,18 @@ export class TimeGate {
   /** Why no disruption may start on `node` at `now`, or undefined when one may. */
   check(node: SelectedNode, now: Date): TimeRefusal | undefined {
     return this.frozen(node, now) ?? this.outsideWindows(node, now);
+  }
+
+  /** The windows that cover `node`, each with where `now` falls in it. */
+  windowsCovering(node: SelectedNode, now: Date): { window: MaintenanceWindow; state: WindowState }[] {
+    return this.schedules
+      .filter(({ window }) => covers(window.selector, node))
+      .map(({ window, schedule }) => ({ window, state: schedule.at(now) }));
+  }
+
+  /** The freezes that cover `node` and have not ended by `now`. */
+  freezesCovering(node: SelectedNode, now: Date): Freeze[] {
+    return this.freezes.filter((freeze) => covers(freeze.selector, node) && new Date(freeze.until) > now);
   }
 
   private frozen(node: SelectedNode, now: Date): TimeRefusal | undefined {

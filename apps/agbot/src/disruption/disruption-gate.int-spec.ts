@@ -1,5 +1,5 @@
 /**
- * The disruption gate in the semaphore's transaction (docs/architecture.md, invariant 8): freezes,
+ * The disruption gate in the semaphore's transaction (docs/architecture.md, invariant 9): freezes,
  * windows and budgets refuse agent upgrades, maintenance slots and FleetLock reboots alike, each
  * with its reason; work under way renews; budgets hold under many concurrent askers.
  */
@@ -84,6 +84,15 @@ describe('the disruption gate', () => {
       value: expect.stringMatching(/^reboot not allowed now: freeze "year-end" until /),
     });
 
+    expect(
+      (await http(url(), 'GET', '/v1/orgs/acme/nodes/ams-1/disruption', { auth: admin })).body,
+    ).toMatchObject({
+      mayStart: false,
+      refusal: { reason: 'freeze', control: 'year-end', retryAt: until },
+      nextStart: until,
+      freezes: [{ name: 'year-end', until }],
+    });
+
     expect((await upgrade('fra-1')).status).toBe(200);
     await releaseUpgrade('fra-1');
     for (const org of ['acme', 'fleet']) await hub.deleteSeededResource(org, 'freeze', 'year-end');
@@ -115,6 +124,28 @@ describe('the disruption gate', () => {
     const opensAt = Date.parse(refused.body.details.retryAt);
     expect(Math.abs(opensAt - (Date.now() + 360 * 60_000))).toBeLessThan(61_000);
     expect(refused.body.message).toContain('outside window "nightly" (opens ');
+
+    // What the node, or a member of its org, reads of it.
+    const outlook = await http(url(), 'GET', '/v1/orgs/acme/nodes/w-1/disruption', {
+      auth: await hub.nodeToken('acme', 'w-1'),
+    });
+    expect(outlook.status).toBe(200);
+    expect(outlook.body).toMatchObject({
+      node: 'w-1',
+      haGroup: null,
+      mayStart: false,
+      refusal: { reason: 'outside-window', control: 'nightly', retryAt: refused.body.details.retryAt },
+      nextStart: refused.body.details.retryAt,
+      windows: [{ name: 'nightly', timeZone: 'UTC', open: false, opensAt: refused.body.details.retryAt }],
+      freezes: [],
+      budgets: [],
+    });
+    const stranger = await http(url(), 'GET', '/v1/orgs/acme/nodes/w-1/disruption', {
+      auth: await hub.nodeToken('acme', 'fra-1'),
+    });
+    expect(stranger.status).toBe(403);
+    const unknown = await http(url(), 'GET', '/v1/orgs/acme/nodes/nowhere/disruption', { auth: admin });
+    expect(unknown.status).toBe(404);
 
     // Past the cutoff no new step starts, though the window is still open.
     await window('nightly', -100);

@@ -1,6 +1,6 @@
 /**
  * The gate every disruption passes besides its HA group's slot (docs/architecture.md,
- * invariant 8): freezes, then windows, then fleet budgets, checked in the transaction that takes
+ * invariant 9): freezes, then windows, then fleet budgets, checked in the transaction that takes
  * the slot, after the group's advisory lock. The grant store reads the org's controls with the
  * slots (grant-statements.ts), asks here what they say, and reads the usage of the budgets that
  * cover the node under each budget's own lock. Pure apart from a cache of each org's parsed
@@ -19,6 +19,7 @@ import {
   type SelectedNode,
   TimeGate,
   type TimeRefusal,
+  type WindowState,
 } from '@careen/disruption';
 
 export type GateRefusal = TimeRefusal | BudgetRefusal;
@@ -42,8 +43,9 @@ export class OrgControls {
     // A window this version cannot read (the exchange checked it with the same rules) keeps its
     // nodes closed rather than open: a gate fails safe.
     this.unreadable = windows.filter((window) => recurrenceProblem(window) !== undefined);
+    const readable = windows.filter((window) => !this.unreadable.includes(window));
     this.time = new TimeGate(
-      windows.filter((window) => !this.unreadable.includes(window)),
+      readable,
       rows.filter((row) => row.kind === 'freeze').map((row) => row.data as unknown as Freeze),
     );
     this.budgets = rows.filter((row) => row.kind === 'budget').map((row) => row.data as unknown as Budget);
@@ -61,6 +63,30 @@ export class OrgControls {
       };
     }
     return this.time.check(node, now);
+  }
+
+  /**
+   * The first moment from `from` on when neither a freeze nor the windows keep a new disruption
+   * of `node` from starting; null when none comes within a year.
+   */
+  nextStart(node: SelectedNode, from: Date): Date | null {
+    let at = from;
+    for (let step = 0; step < 400; step++) {
+      const refusal = this.timeRefusal(node, at);
+      if (!refusal) return at;
+      const next = refusal.reason === 'freeze' ? refusal.until : refusal.opensAt;
+      if (!next || next.getTime() - from.getTime() > 366 * 86_400_000) return null;
+      at = next;
+    }
+    return null;
+  }
+
+  windowsCovering(node: SelectedNode, now: Date): { window: MaintenanceWindow; state: WindowState }[] {
+    return this.time.windowsCovering(node, now);
+  }
+
+  freezesCovering(node: SelectedNode, now: Date): Freeze[] {
+    return this.time.freezesCovering(node, now);
   }
 
   /** The budgets that cover `node`, in name order (the order their locks are taken in). */

@@ -98,7 +98,7 @@ export async function readTimeline(manager: HistoryReader): Promise<TimelineEven
 /**
  * Who of a set of nodes held slots after each grant and release, replayed over the recorded
  * history: a node counts once whatever it holds. A budget's check (docs/architecture.md,
- * invariant 8) is that no grant leaves more holders than it allows.
+ * invariant 9) is that no grant leaves more holders than it allows.
  */
 export function holdersOverTime(
   events: readonly TimelineEvent[],

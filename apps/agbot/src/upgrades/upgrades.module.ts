@@ -14,13 +14,14 @@ import { UpgradeSemaphore } from './upgrade-semaphore';
 import { MaintenanceSlotsController } from './maintenance-slots.controller';
 import { UpgradesController } from './upgrades.controller';
 import { UpgradesService } from './upgrades.service';
+import { DisruptionController } from '../disruption/disruption.controller';
 
 /**
  * HA-group agent-upgrade grants: the semaphore, its routes, the lease sweep and the monitor
  * (a change listener for the agbot's changes consumer).
  */
 @Module({
-  controllers: [UpgradesController, MaintenanceSlotsController],
+  controllers: [UpgradesController, MaintenanceSlotsController, DisruptionController],
   providers: [
     {
       provide: GrantStore,

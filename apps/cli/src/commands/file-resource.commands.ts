@@ -11,7 +11,7 @@ import { readJsonObject } from './file-input';
 
 type Schemas = Exchange.components['schemas'];
 
-interface FileResource<T> {
+export interface FileResource<T> {
   /** The command group, e.g. `service`. */
   command: string;
   description: string;
@@ -118,7 +118,7 @@ export function registerFileResourceCommands<T extends object>(
   program: Command,
   services: CliServices,
   resource: FileResource<T>,
-): void {
+): Command {
   const group = program.command(resource.command).description(resource.description);
   const orgOption = [
     '--org <org>',
@@ -177,6 +177,7 @@ export function registerFileResourceCommands<T extends object>(
         resource.remove(exchange, org, key),
       );
     });
+  return group;
 }
 
 export function registerServiceCommands(program: Command, services: CliServices): void {

@@ -19,6 +19,7 @@ type GroupWithSlot = Exchange.components['schemas']['HaGroupResponse'] & { slot:
 const HA_GROUP_COLUMNS: readonly Column<GroupWithSlot>[] = [
   { header: 'NAME', value: (group) => group.name },
   { header: 'MEMBERS', value: (group) => group.members.join(',') },
+  { header: 'MAX DOWN', value: (group) => String(group.maxUnavailable) },
   { header: 'SLOT', value: (group) => group.slot },
   { header: 'DESCRIPTION', value: (group) => group.description },
   { header: 'UPDATED', value: (group) => group.updated },
@@ -49,10 +50,33 @@ export function describeSlot(slots: ReadonlyMap<string, UpgradeGroup> | undefine
 const ORG_OPTION = ['--org <org>', 'org of the group (default: CAREEN_ORG, else your own org)'] as const;
 const MEMBERS_OPTION = ['--members <ids>', 'node ids of the org, comma-separated'] as const;
 
+const MAX_UNAVAILABLE_OPTION = [
+  '--max-unavailable <count|percent>',
+  'members disrupted at once: a count such as 2, or a percentage such as 40% (default 1)',
+] as const;
+
 interface GroupOptions {
   org?: string;
   members: string;
   description?: string;
+  maxUnavailable?: string;
+}
+
+/** `2` → 2, `40%` → "40%": the exchange checks either and names what is wrong. */
+export function parseLimit(text: string | undefined): number | string | undefined {
+  if (text === undefined) return undefined;
+  return /^\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim();
+}
+
+/** The body of a create or replace, from the command's options. */
+function groupBody(options: GroupOptions) {
+  return {
+    description: options.description,
+    members: parseMembers(options.members),
+    ...(options.maxUnavailable !== undefined && {
+      maxUnavailable: parseLimit(options.maxUnavailable),
+    }),
+  };
 }
 
 /** What `hagroup reset` did, for people: each halt ended, and what is left to do about its member. */
@@ -92,6 +116,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .argument('<name>', "group name: letters, digits, '-' or '_'")
     .requiredOption(...MEMBERS_OPTION)
     .option('--description <text>', 'what the group is for')
+    .option(...MAX_UNAVAILABLE_OPTION)
     .option(...ORG_OPTION)
     .action(async (name: string, options: GroupOptions, command: Command) => {
       const { context, exchange, org } = await orgCommandContext(command, services, options.org);
@@ -99,7 +124,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
         await exchange((api) =>
           api.POST('/v1/orgs/{org}/hagroups', {
             params: { path: { org } },
-            body: { name, description: options.description, members: parseMembers(options.members) },
+            body: { name, ...groupBody(options) },
           }),
         ),
       );
@@ -111,6 +136,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
     .argument('<name>', 'group name')
     .requiredOption(...MEMBERS_OPTION)
     .option('--description <text>', 'what the group is for (default: empty)')
+    .option(...MAX_UNAVAILABLE_OPTION)
     .option(...ORG_OPTION)
     .action(async (name: string, options: GroupOptions, command: Command) => {
       const { context, exchange, org } = await orgCommandContext(command, services, options.org);
@@ -118,7 +144,7 @@ export function registerHaGroupCommands(program: Command, services: CliServices)
         await exchange((api) =>
           api.PUT('/v1/orgs/{org}/hagroups/{name}', {
             params: { path: { org, name } },
-            body: { description: options.description, members: parseMembers(options.members) },
+            body: groupBody(options),
           }),
         ),
       );

@@ -8,7 +8,7 @@ import { type SessionState } from '@careen/contracts';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type SessionProgress } from '../workflow/workflow.types';
 import { hostsInOpenSession } from './maintenance.errors';
-import { type SlotHolderView } from './session-view';
+import { type SlotHolderView, type SlotWait } from './session-view';
 import {
   type DriverCommand,
   type PendingCommand,
@@ -239,19 +239,26 @@ export class SessionStore {
     );
   }
 
-  /** Per session, per host: who holds the slot its pending take-slot was last refused for. */
-  async slotWaits(sessionIds: readonly string[]): Promise<Map<string, Map<string, SlotHolderView>>> {
-    const rows: { session_id: string; host: string; holder: SlotHolderView }[] = await this.dataSource.query(
-      `SELECT DISTINCT ON (session_id, host) session_id, host, result->'holder' AS holder
-         FROM ${S}.session_commands
-        WHERE session_id = ANY($1) AND done_at IS NULL AND command->>'kind' = 'take-slot'
-          AND result ? 'holder'
-        ORDER BY session_id, host, id DESC`,
-      [sessionIds],
-    );
-    const waits = new Map<string, Map<string, SlotHolderView>>();
+  /**
+   * Per session, per host: why its pending take-slot was last refused, as the agbot said it, and
+   * who holds the slot when a member of its group does.
+   */
+  async slotWaits(sessionIds: readonly string[]): Promise<Map<string, Map<string, SlotWait>>> {
+    const rows: { session_id: string; host: string; holder: SlotHolderView | null; why: string }[] =
+      await this.dataSource.query(
+        `SELECT DISTINCT ON (session_id, host) session_id, host, result->'holder' AS holder, last_error AS why
+           FROM ${S}.session_commands
+          WHERE session_id = ANY($1) AND done_at IS NULL AND command->>'kind' = 'take-slot'
+            AND last_error IS NOT NULL
+          ORDER BY session_id, host, id DESC`,
+        [sessionIds],
+      );
+    const waits = new Map<string, Map<string, SlotWait>>();
     for (const row of rows)
-      waits.set(row.session_id, (waits.get(row.session_id) ?? new Map()).set(row.host, row.holder));
+      waits.set(
+        row.session_id,
+        (waits.get(row.session_id) ?? new Map()).set(row.host, { holder: row.holder, why: row.why }),
+      );
     return waits;
   }
 

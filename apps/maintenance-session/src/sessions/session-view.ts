@@ -51,7 +51,7 @@ export interface SessionView {
     reason: string | null;
     /** `interrupted`: the phase it was in when the session ended. */
     interrupted_in: HostPhase | null;
-    /** `slot`: who holds the slot it waits for, once the agbot refused it. */
+    /** `slot`: who holds the slot it waits for, once the agbot refused it for a member of its group. */
     waiting_for: SlotHolderView | null;
   }[];
   projects: {
@@ -81,10 +81,16 @@ export interface SessionView {
   }[];
 }
 
+/** Why a host waits for its slot: the agbot's refusal, and the member holding it, if one does. */
+export interface SlotWait {
+  holder: SlotHolderView | null;
+  why: string;
+}
+
 export function viewOf(
   record: SessionRecord,
   timeline?: readonly TimelineEntry[],
-  slotWaits: ReadonlyMap<string, SlotHolderView> = new Map(),
+  slotWaits: ReadonlyMap<string, SlotWait> = new Map(),
 ): SessionView {
   const { plan, progress } = record;
   const counts = countHosts(plan.hosts.map((host) => hostProgress(progress, host.id).phase));
@@ -106,14 +112,15 @@ export function viewOf(
     hosts_summary: describeCounts(counts),
     hosts: plan.hosts.map((host) => {
       const state = hostProgress(progress, host.id);
+      const wait = state.phase === 'slot' ? slotWaits.get(host.id) : undefined;
       return {
         host: host.id,
         ha_group: host.haGroup,
         phase: state.phase,
         since: state.since,
-        reason: state.reason ?? null,
+        reason: state.reason ?? wait?.why ?? null,
         interrupted_in: state.interruptedIn ?? null,
-        waiting_for: state.phase === 'slot' ? (slotWaits.get(host.id) ?? null) : null,
+        waiting_for: wait?.holder ?? null,
       };
     }),
     projects: plan.projects.map((project) => ({

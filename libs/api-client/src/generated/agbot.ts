@@ -125,6 +125,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/nodes/{node}/disruption': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether freezes, windows and budgets let a new disruption of the node start now, and when they next do */
+    get: operations['DisruptionController_outlook'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/pre-reboot': {
     parameters: {
       query?: never;
@@ -424,6 +441,69 @@ export interface components {
        * @default 300
        */
       leaseSeconds?: number;
+    };
+    DisruptionGateDetails: {
+      /** @enum {string} */
+      reason: 'freeze' | 'outside-window' | 'budget';
+      control: string;
+      message: string;
+      /** Format: date-time */
+      retryAt?: string | null;
+      holders?: string[];
+    };
+    OutlookWindowResponse: {
+      name: string;
+      timeZone: string;
+      /** @description a new step may start in it now (before its cutoff) */
+      open: boolean;
+      /**
+       * Format: date-time
+       * @description when open: the last moment a step may start
+       */
+      lastStart?: string;
+      /**
+       * Format: date-time
+       * @description when closed: when it next opens
+       */
+      opensAt?: string | null;
+    };
+    OutlookFreezeResponse: {
+      name: string;
+      /** Format: date-time */
+      from: string;
+      /** Format: date-time */
+      until: string;
+    };
+    OutlookBudgetResponse: {
+      name: string;
+      maxUnavailable: number | string;
+      /** @description nodes it covers */
+      covered: number;
+      /** @description nodes it lets be down at once */
+      allowed: number;
+      /** @description covered nodes down now */
+      down: string[];
+    };
+    DisruptionOutlookResponse: {
+      node: string;
+      haGroup: string | null;
+      /**
+       * Format: date-time
+       * @description the agbot's database clock
+       */
+      at: string;
+      /** @description freezes, windows and budgets let a new disruption start now */
+      mayStart: boolean;
+      /** @description why not, when it may not */
+      refusal?: components['schemas']['DisruptionGateDetails'];
+      /**
+       * Format: date-time
+       * @description when freezes and windows next let a disruption start (at, when they do now); null: not within a year
+       */
+      nextStart: string | null;
+      windows: components['schemas']['OutlookWindowResponse'][];
+      freezes: components['schemas']['OutlookFreezeResponse'][];
+      budgets: components['schemas']['OutlookBudgetResponse'][];
     };
     FleetLockErrorResponse: {
       /**
@@ -1199,6 +1279,73 @@ export interface operations {
         };
       };
       /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionController_outlook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        node: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DisruptionOutlookResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the agbot knows no such node (UPGRADE_NODE_NOT_FOUND) */
       404: {
         headers: {
           [name: string]: unknown;

@@ -284,7 +284,7 @@ export interface components {
        * @description when it took this phase
        */
       since: string;
-      /** @description why it was skipped or interrupted */
+      /** @description why it was skipped or interrupted; waiting in `slot`, why the agbot last refused it (a busy group, a freeze, a window, a budget) */
       reason: string | null;
       /**
        * @description `interrupted`: the phase it was in when the session ended

@@ -35,7 +35,7 @@ function loadSession(clients: ReturnType<typeof useConsole>['clients'], id: stri
   );
 }
 
-/** Where a host stands now, in words: its outcome, or who holds the slot it waits for. */
+/** Where a host stands now, in words: its outcome, who holds the slot it waits for, or why it may not take it. */
 function HostOutcome({ host }: { host: SessionHost }) {
   const holder = host.waiting_for;
   if (holder)
@@ -63,6 +63,7 @@ function HostOutcome({ host }: { host: SessionHost }) {
         interrupted while {host.interrupted_in ?? 'under way'}: {host.reason ?? 'the session ended'}
       </>
     );
+  if (host.phase === 'slot' && host.reason) return <span data-slot-refusal>waiting: {host.reason}</span>;
   return null;
 }
 

@@ -74,8 +74,13 @@ export class SessionHostResponse implements HostView {
   @ApiProperty({ type: String, nullable: true }) ha_group!: string | null;
   @ApiProperty({ enum: HOST_PHASES }) phase!: HostPhase;
   @ApiProperty({ type: String, format: 'date-time', description: 'when it took this phase' }) since!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'why it was skipped or interrupted' }) reason!:
-    string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'why it was skipped or interrupted; waiting in `slot`, why the agbot last refused it (a busy group, a freeze, a window, a budget)',
+  })
+  reason!: string | null;
   @ApiProperty({
     enum: [...HOST_PHASES, null],
     nullable: true,

@@ -1,0 +1,96 @@
+import { allowedDown, type UnavailableLimit } from '@careen/disruption';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { gateDetails } from '../upgrades/upgrades.errors';
+import { type DisruptionOutlook } from './disruption-outlook';
+
+export class OutlookWindowResponse {
+  @ApiProperty() name!: string;
+  @ApiProperty() timeZone!: string;
+  @ApiProperty({ description: 'a new step may start in it now (before its cutoff)' }) open!: boolean;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'when open: the last moment a step may start',
+  })
+  lastStart?: string;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'when closed: when it next opens',
+  })
+  opensAt?: string | null;
+}
+
+export class OutlookFreezeResponse {
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) from!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) until!: string;
+}
+
+export class OutlookBudgetResponse {
+  @ApiProperty() name!: string;
+  @ApiProperty({ oneOf: [{ type: 'integer' }, { type: 'string' }] }) maxUnavailable!: UnavailableLimit;
+  @ApiProperty({ type: 'integer', description: 'nodes it covers' }) covered!: number;
+  @ApiProperty({ type: 'integer', description: 'nodes it lets be down at once' }) allowed!: number;
+  @ApiProperty({ type: [String], description: 'covered nodes down now' }) down!: string[];
+}
+
+export class DisruptionGateDetails {
+  @ApiProperty({ enum: ['freeze', 'outside-window', 'budget'] }) reason!: string;
+  @ApiProperty() control!: string;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) retryAt?: string | null;
+  @ApiPropertyOptional({ type: [String] }) holders?: string[];
+}
+
+/** `GET …/nodes/{node}/disruption`: what the disruption gate says of the node now. */
+export class DisruptionOutlookResponse {
+  @ApiProperty() node!: string;
+  @ApiProperty({ type: String, nullable: true }) haGroup!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', description: "the agbot's database clock" }) at!: string;
+  @ApiProperty({ description: 'freezes, windows and budgets let a new disruption start now' })
+  mayStart!: boolean;
+  @ApiPropertyOptional({ type: DisruptionGateDetails, description: 'why not, when it may not' })
+  refusal?: DisruptionGateDetails;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'when freezes and windows next let a disruption start (at, when they do now); null: not within a year',
+  })
+  nextStart!: string | null;
+  @ApiProperty({ type: [OutlookWindowResponse] }) windows!: OutlookWindowResponse[];
+  @ApiProperty({ type: [OutlookFreezeResponse] }) freezes!: OutlookFreezeResponse[];
+  @ApiProperty({ type: [OutlookBudgetResponse] }) budgets!: OutlookBudgetResponse[];
+
+  static from(outlook: DisruptionOutlook): DisruptionOutlookResponse {
+    return {
+      node: outlook.node.id,
+      haGroup: outlook.node.haGroup,
+      at: outlook.at.toISOString(),
+      mayStart: outlook.refusal === undefined,
+      ...(outlook.refusal && {
+        refusal: { ...gateDetails(outlook.refusal), message: outlook.refusal.message },
+      }),
+      nextStart: outlook.nextStart?.toISOString() ?? null,
+      windows: outlook.windows.map(({ window, state }) => ({
+        name: window.name,
+        timeZone: window.timeZone,
+        open: state.open,
+        ...(state.open
+          ? { lastStart: state.lastStart.toISOString() }
+          : { opensAt: state.opensAt?.toISOString() ?? null }),
+      })),
+      freezes: outlook.freezes.map(({ name, from, until }) => ({ name, from, until })),
+      budgets: outlook.budgets.map(({ budget, covered, down }) => ({
+        name: budget.name,
+        maxUnavailable: budget.maxUnavailable,
+        covered,
+        allowed: allowedDown(budget.maxUnavailable, covered),
+        down,
+      })),
+    };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * What the disruption gate would say of a node now, and when the clock next lets it go: the
+ * answer to "why does it wait" that every waiting node, session, rollout and FleetLock client can
+ * read (GET …/nodes/{node}/disruption, `careen window next`). Read without taking any lock: it
+ * describes, it does not decide.
+ */
+import {
+  type Budget,
+  type BudgetRefusal,
+  type Freeze,
+  type MaintenanceWindow,
+  type SelectedNode,
+  type WindowState,
+} from '@careen/disruption';
+import { type EntityManager } from 'typeorm';
+import {
+  BUDGET_COVERED,
+  BUDGET_DOWN,
+  type BudgetCoveredRow,
+  type BudgetDownRow,
+} from '../upgrades/grant-statements';
+import { budgetRefusal, ControlsCache, type ControlRow, type GateRefusal } from './disruption-gate';
+
+export interface DisruptionOutlook {
+  node: SelectedNode;
+  at: Date;
+  /** Why a new disruption may not start now; undefined when the gate would let one. */
+  refusal?: GateRefusal;
+  /** When freezes and windows next let one start (now when they do); null: not within a year. */
+  nextStart: Date | null;
+  windows: { window: MaintenanceWindow; state: WindowState }[];
+  freezes: Freeze[];
+  budgets: { budget: Budget; covered: number; down: string[]; refusal?: BudgetRefusal }[];
+}
+
+const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
+    (SELECT json_build_object('id', n.id, 'labels', coalesce(n.data -> 'labels', '{}'),
+                              'rack', n.data ->> 'rack', 'haGroup', n.ha_group)
+     FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node,
+    coalesce((SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
+              FROM agbot.mirrored_resources AS c
+              WHERE c.org = $1 AND c.resource IN ('window', 'freeze', 'budget')), '[]') AS controls`;
+
+export class DisruptionOutlookReader {
+  private readonly controls = new ControlsCache();
+
+  /** The node's outlook, or undefined when the mirror does not know it. */
+  async read(manager: EntityManager, org: string, id: string): Promise<DisruptionOutlook | undefined> {
+    const [row] = (await manager.query(READ, [org, id])) as {
+      now: Date;
+      node: SelectedNode | null;
+      controls: ControlRow[];
+    }[];
+    if (!row?.node) return undefined;
+    const { node, now } = row;
+    const controls = this.controls.of(org, row.controls);
+    const budgets = await Promise.all(
+      controls.budgetsCovering(node).map(async (budget) => {
+        const values = [
+          org,
+          ...[
+            budget.selector.labels,
+            budget.selector.racks,
+            budget.selector.haGroups,
+            budget.selector.nodes,
+          ].map((part) => (part === undefined ? null : JSON.stringify(part))),
+        ];
+        const [{ covered }] = await BUDGET_COVERED.run<[BudgetCoveredRow]>(manager, values);
+        const [{ down }] = await BUDGET_DOWN.run<[BudgetDownRow]>(manager, values);
+        return { budget, covered, down, refusal: budgetRefusal(node.id, [{ budget, covered, down }]) };
+      }),
+    );
+    const timeRefusal = controls.timeRefusal(node, now);
+    return {
+      node,
+      at: now,
+      refusal: timeRefusal ?? budgets.find((usage) => usage.refusal)?.refusal,
+      nextStart: controls.nextStart(node, now),
+      windows: controls.windowsCovering(node, now),
+      freezes: controls.freezesCovering(node, now),
+      budgets,
+    };
+  }
+}

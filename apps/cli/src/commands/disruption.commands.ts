@@ -1,0 +1,173 @@
+/**
+ * `careen window|freeze|budget …`: an org's disruption controls, published whole from a JSON
+ * file like services and deployment policies; and `careen window next --node N`, when the agbot's
+ * gate next lets the node be disrupted, and why not now.
+ */
+import { type Agbot, type Exchange } from '@careen/api-client';
+import { inHours } from '@careen/disruption';
+import { type Command } from 'commander';
+import { askService } from '../http/service-url';
+import { type CliServices, orgCommandContext } from './command-context';
+import { resolveAgbotUrl } from './deploycheck-request';
+import { type FileResource, registerFileResourceCommands } from './file-resource.commands';
+
+type Schemas = Exchange.components['schemas'];
+type Outlook = Agbot.components['schemas']['DisruptionOutlookResponse'];
+
+const SELECTOR_HELP =
+  '"selector": {"labels", "racks", "haGroups", "nodes"} (criteria intersect; none: every node)';
+const selectorOf = (control: { selector: Schemas['DisruptionSelectorDto'] }) => {
+  const { labels = {}, racks = [], haGroups = [], nodes = [] } = control.selector;
+  const parts = [
+    ...Object.entries(labels).map(([key, value]) => `${key}=${value}`),
+    ...racks.map((rack) => `rack ${rack}`),
+    ...haGroups.map((group) => `group ${group}`),
+    ...nodes.map((node) => `node ${node}`),
+  ];
+  return parts.length === 0 ? 'every node' : parts.join(', ');
+};
+
+export const WINDOW_RESOURCE: FileResource<Schemas['WindowResponse']> = {
+  command: 'window',
+  description: "manage an org's maintenance windows: disruptions start only inside one that covers the node",
+  noun: 'maintenance window',
+  plural: 'maintenance windows',
+  key: 'name',
+  keyRule: "window name: letters, digits, '-' or '_'",
+  fileHelp: `the window, as JSON: {"days": ["mon", …], "start": "01:00" | "rrule": "FREQ=…", "durationMinutes", "cutoffMinutes", "timeZone", ${SELECTOR_HELP}}`,
+  columns: [
+    { header: 'NAME', value: (window) => window.name },
+    {
+      header: 'WHEN',
+      value: (window) => (window.rrule ? window.rrule : `${(window.days ?? []).join(',')} ${window.start}`),
+    },
+    { header: 'MINUTES', value: (window) => `${window.durationMinutes} (cutoff ${window.cutoffMinutes})` },
+    { header: 'ZONE', value: (window) => window.timeZone },
+    { header: 'COVERS', value: selectorOf },
+  ],
+  listFilters: [],
+  publish: (exchange, org, name, file) =>
+    exchange((api) =>
+      api.PUT('/v1/orgs/{org}/windows/{name}', {
+        params: { path: { org, name } },
+        body: file as Schemas['PutWindowDto'],
+      }),
+    ),
+  list: (exchange, org) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/windows', { params: { path: { org } } })),
+  show: (exchange, org, name) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/windows/{name}', { params: { path: { org, name } } })),
+  remove: (exchange, org, name) =>
+    exchange((api) => api.DELETE('/v1/orgs/{org}/windows/{name}', { params: { path: { org, name } } })),
+};
+
+export const FREEZE_RESOURCE: FileResource<Schemas['FreezeResponse']> = {
+  command: 'freeze',
+  description: "manage an org's freezes: no disruption starts on a covered node while one lasts",
+  noun: 'freeze',
+  plural: 'freezes',
+  key: 'name',
+  keyRule: "freeze name: letters, digits, '-' or '_'",
+  fileHelp: `the freeze, as JSON: {"from": ISO 8601, "until": ISO 8601, ${SELECTOR_HELP}}`,
+  columns: [
+    { header: 'NAME', value: (freeze) => freeze.name },
+    { header: 'FROM', value: (freeze) => freeze.from },
+    { header: 'UNTIL', value: (freeze) => freeze.until },
+    { header: 'COVERS', value: selectorOf },
+  ],
+  listFilters: [],
+  publish: (exchange, org, name, file) =>
+    exchange((api) =>
+      api.PUT('/v1/orgs/{org}/freezes/{name}', {
+        params: { path: { org, name } },
+        body: file as Schemas['PutFreezeDto'],
+      }),
+    ),
+  list: (exchange, org) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/freezes', { params: { path: { org } } })),
+  show: (exchange, org, name) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/freezes/{name}', { params: { path: { org, name } } })),
+  remove: (exchange, org, name) =>
+    exchange((api) => api.DELETE('/v1/orgs/{org}/freezes/{name}', { params: { path: { org, name } } })),
+};
+
+export const BUDGET_RESOURCE: FileResource<Schemas['BudgetResponse']> = {
+  command: 'budget',
+  description: "manage an org's disruption budgets: at most so many covered nodes down at once",
+  noun: 'disruption budget',
+  plural: 'disruption budgets',
+  key: 'name',
+  keyRule: "budget name: letters, digits, '-' or '_'",
+  fileHelp: `the budget, as JSON: {"maxUnavailable": 3 | "10%", ${SELECTOR_HELP}}`,
+  columns: [
+    { header: 'NAME', value: (budget) => budget.name },
+    { header: 'MAX DOWN', value: (budget) => String(budget.maxUnavailable) },
+    { header: 'COVERS', value: selectorOf },
+  ],
+  listFilters: [],
+  publish: (exchange, org, name, file) =>
+    exchange((api) =>
+      api.PUT('/v1/orgs/{org}/budgets/{name}', {
+        params: { path: { org, name } },
+        body: file as Schemas['PutBudgetDto'],
+      }),
+    ),
+  list: (exchange, org) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/budgets', { params: { path: { org } } })),
+  show: (exchange, org, name) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/budgets/{name}', { params: { path: { org, name } } })),
+  remove: (exchange, org, name) =>
+    exchange((api) => api.DELETE('/v1/orgs/{org}/budgets/{name}', { params: { path: { org, name } } })),
+};
+
+/** What the gate says of a node, for people. Pure. */
+export function describeOutlook(outlook: Outlook, now: Date): string {
+  const lines: string[] = [];
+  if (outlook.mayStart) {
+    const open = outlook.windows.filter((window) => window.open);
+    lines.push(
+      `node ${outlook.node} may be disrupted now` +
+        (open.length > 0
+          ? ` (window ${open.map((window) => `"${window.name}" until ${window.lastStart}`).join(', ')})`
+          : ''),
+    );
+  } else {
+    lines.push(`node ${outlook.node} may not be disrupted now: ${outlook.refusal?.message ?? 'refused'}`);
+    if (outlook.nextStart === null) lines.push('next start: none within a year');
+    else if (outlook.nextStart !== outlook.at || outlook.refusal?.reason !== 'budget')
+      lines.push(`next start: ${outlook.nextStart} (${inHours(now, new Date(outlook.nextStart))})`);
+    if (outlook.refusal?.reason === 'budget')
+      lines.push('it may go as soon as a holder of the budget is done');
+  }
+  for (const budget of outlook.budgets)
+    lines.push(
+      `budget "${budget.name}": ${budget.down.length} of ${budget.allowed} down (${budget.covered} covered)`,
+    );
+  return lines.join('\n');
+}
+
+export function registerDisruptionCommands(program: Command, services: CliServices): void {
+  const window = registerFileResourceCommands(program, services, WINDOW_RESOURCE);
+  registerFileResourceCommands(program, services, FREEZE_RESOURCE);
+  registerFileResourceCommands(program, services, BUDGET_RESOURCE);
+
+  window
+    .command('next')
+    .description('when freezes, windows and budgets next let a node be disrupted, and why not now')
+    .requiredOption('--node <id>', 'node id')
+    .option('--org <org>', "the node's org (default: CAREEN_ORG, else your own org)")
+    .option('--agbot-url <url>', 'agbot URL (default: CAREEN_AGBOT_URL, else http://127.0.0.1:8081)')
+    .action(async (options: { node: string; org?: string; agbotUrl?: string }, command: Command) => {
+      const agbotUrl = resolveAgbotUrl(options.agbotUrl, services.env);
+      const { context, org } = await orgCommandContext(command, services, options.org);
+      const agbot = await context.serviceCalls<Agbot.paths>(agbotUrl);
+      const outlook = await askService('agbot', agbotUrl, '--agbot-url or CAREEN_AGBOT_URL', () =>
+        agbot((api) =>
+          api.GET('/v1/orgs/{org}/nodes/{node}/disruption', {
+            params: { path: { org, node: options.node } },
+          }),
+        ),
+      );
+      context.printer.result(outlook, describeOutlook(outlook, services.now()));
+    });
+}
