@@ -7,7 +7,7 @@ import { runCli } from '@careen/cli/src/run-cli';
 import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/src/deployment-orchestrator.config';
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
-import { useTestInfra } from '@careen/testing';
+import { eventually, useTestInfra } from '@careen/testing';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,5 +143,52 @@ describe('careen strategy, rollout and upgrade', () => {
     const history = await careen(['upgrade', 'history', '--node', ROLES.monitoring[0]!]);
     expect(history.stdout).toMatch(/^NODE\s+FROM\s+TO\s+STATE/);
     expect(history.stdout).toMatch(/sim-0009\s+3\.0\.0\s+4\.0\.0\s+\w+/);
+  });
+
+  it('rolls a strategy and a node back to older versions with --allow-downgrade, refused without it', async () => {
+    const node = ROLES.monitoring[0]!;
+    // The 4.0.0 upgrade of the test before holds the node until it ends.
+    await eventually(
+      async () =>
+        expect((await careen(['upgrade', 'history', '--node', node, '--state', 'success'])).stdout).toMatch(
+          /sim-0009\s+3\.0\.0\s+4\.0\.0\s+success/,
+        ),
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    const rollout = ['rollout', 'start', 'deployment-strategy', '--agent-version', '2.0.0'];
+    const refused = await careen(rollout);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        '2.0.0 is below the agent version 1 node(s) of the rollout run: node "sim-0009" runs 4.0.0',
+      ),
+    ]);
+
+    const started = await careen([...rollout, '--allow-downgrade']);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(
+      /^started rollout ([0-9a-f-]+) of deployment-strategy v1 to 2\.0\.0 over 9 node\(s\), taking any above it down\n/,
+    );
+    const id = /^started rollout ([0-9a-f-]+)/.exec(started.stdout)![1]!;
+    const watched = await careen(['rollout', 'watch', id, '--interval', '0.2']);
+    expect([watched.code, watched.stdout]).toEqual([
+      0,
+      expect.stringContaining(`rollout ${id} of deployment-strategy v1 to 2.0.0: completed`),
+    ]);
+
+    const back = await careen(['upgrade', 'node', node, '--agent-version', '1.0.0', '--allow-downgrade']);
+    expect([back.code, back.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^rollback [0-9a-f-]+: node sim-0009 from 2\.0\.0 to 1\.0\.0 \(pending\)\n$/),
+    ]);
+    await eventually(
+      async () =>
+        expect((await careen(['upgrade', 'history', '--node', node])).stdout).toMatch(
+          /sim-0009\s+2\.0\.0\s+1\.0\.0\s+success \(rollback\)/,
+        ),
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    const shown = await careen(['node', 'show', node, '-o', 'json']);
+    expect(JSON.parse(shown.stdout).status.agentVersion.package).toBe('1.0.0');
   });
 });

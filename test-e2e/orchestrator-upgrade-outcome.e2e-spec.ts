@@ -1,8 +1,8 @@
 /**
  * A single-node upgrade's history tells what the node really did: success only once the node
  * reports the asked version, a version below the one it runs refused unless a downgrade is
- * allowed, and an allowed downgrade the agent does not carry out recorded as failed with the
- * version the node stayed at.
+ * allowed, and an allowed downgrade carried out by the agent (its policy says so) and kept as a
+ * rollback once the node runs the lower version.
  */
 import { type DeploymentOrchestratorConfig } from '@careen/deployment-orchestrator/src/deployment-orchestrator.config';
 import { deploymentOrchestratorService } from '@careen/deployment-orchestrator/src/deployment-orchestrator.service';
@@ -21,6 +21,8 @@ interface UpgradeRow {
   id: string;
   from_version: string | null;
   to_version: string;
+  allow_downgrade: boolean;
+  rollback: boolean;
   state: string;
   status: string | null;
   error: string | null;
@@ -59,7 +61,10 @@ describe('single-node upgrade outcomes', () => {
   const upgrade = (body: Record<string, unknown>) =>
     call('POST', '/v1/upgrades', { node_id: node, strategy: 'tarball', ...body });
 
-  it('refuses a downgrade with the reason, and records an allowed one the node did not make as failed', async () => {
+  const runs = async () =>
+    (await hub.rollouts.call('GET', `/v1/orgs/acme/nodes/${node}`)).body.status?.agentVersion?.package;
+
+  it('refuses a downgrade with the reason, and takes the node down to the version when it is allowed', async () => {
     const up = await upgrade({ version: '2.0.0' });
     expect(up.status).toBe(201);
     expect(await finished(up.body.id)).toMatchObject({ state: 'success', status: 'successful' });
@@ -75,24 +80,39 @@ describe('single-node upgrade outcomes', () => {
       expect.stringContaining('allowDowngrade must be true or false'),
     ]);
 
+    // Refused: nothing was sent, and the node still runs 2.0.0.
+    expect(await hub.policiesNamed('upgrade-')).toEqual([]);
+    expect(await runs()).toBe('2.0.0');
+
     const allowed = await upgrade({ version: '1.0.0', allowDowngrade: true });
     expect(allowed.status).toBe(201);
+    expect(allowed.body).toMatchObject({ allow_downgrade: true, rollback: true, state: 'pending' });
     expect(await finished(allowed.body.id)).toMatchObject({
       from_version: '2.0.0',
       to_version: '1.0.0',
-      state: 'failed',
-      status: 'no-action-required',
-      error: expect.stringContaining('the node stayed at 2.0.0'),
+      state: 'success',
+      status: 'successful',
+      error: null,
+      rollback: true,
     });
+    expect(await runs()).toBe('1.0.0');
+    // The agent installed it: its own steps went from 2.0.0 down to 1.0.0.
+    const steps = hub.timeline.filter((entry) => entry.nmp === allowed.body.policy);
+    expect(steps.map((entry) => [entry.node, entry.status, entry.version])).toEqual(
+      expect.arrayContaining([
+        [node, 'initiated', '1.0.0'],
+        [node, 'successful', '1.0.0'],
+      ]),
+    );
     const history = (await call('GET', `/v1/upgrades?node_id=${node}`)).body.items as UpgradeRow[];
-    expect(history.map((row) => [row.from_version, row.to_version, row.state])).toEqual([
-      ['2.0.0', '1.0.0', 'failed'],
-      ['1.0.0', '2.0.0', 'success'],
+    expect(history.map((row) => [row.from_version, row.to_version, row.state, row.rollback])).toEqual([
+      ['2.0.0', '1.0.0', 'success', true],
+      ['1.0.0', '2.0.0', 'success', false],
     ]);
   });
 
   it('counts a node already at the asked version as a success', async () => {
-    const again = await upgrade({ version: '2.0.0' });
+    const again = await upgrade({ version: '1.0.0' });
     expect(again.status).toBe(201);
     expect(await finished(again.body.id)).toMatchObject({
       state: 'success',

@@ -7,6 +7,7 @@ import { type DeploymentOrchestratorConfig } from './deployment-orchestrator.con
 import { InitDeploymentOrchestrator1763769600000 } from './migrations/1763769600000-init-deployment-orchestrator';
 import { StrategiesRolloutsUpgrades1764400000000 } from './migrations/1764400000000-strategies-rollouts-upgrades';
 import { ExchangeCommands1764500000000 } from './migrations/1764500000000-exchange-commands';
+import { AllowDowngrade1764600000000 } from './migrations/1764600000000-allow-downgrade';
 import { OrchestratorRuntime } from './orchestrator-runtime';
 import { RolloutsController } from './rollouts/rollouts.controller';
 import { Rollouts } from './rollouts/rollouts';
@@ -20,6 +21,7 @@ export const DEPLOYMENT_ORCHESTRATOR_MIGRATIONS = [
   InitDeploymentOrchestrator1763769600000,
   StrategiesRolloutsUpgrades1764400000000,
   ExchangeCommands1764500000000,
+  AllowDowngrade1764600000000,
 ];
 
 @Module({})

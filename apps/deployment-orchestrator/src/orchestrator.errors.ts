@@ -92,6 +92,24 @@ export const downgradeRefused = (node: string, running: string, asked: string) =
     { node_id: node, running, version: asked },
   );
 
+/** A rollout that would take nodes below the version they run, without the operator's word. */
+export const rolloutDowngradeRefused = (
+  version: string,
+  nodes: readonly { node_id: string; running: string }[],
+) =>
+  new DomainError(
+    'conflict',
+    'orchestrator.downgrade-refused',
+    `${version} is below the agent version ${nodes.length} node(s) of the rollout run: ` +
+      nodes
+        .slice(0, 10)
+        .map((each) => `node "${each.node_id}" runs ${each.running}`)
+        .join(', ') +
+      (nodes.length > 10 ? ` and ${nodes.length - 10} more` : '') +
+      '; start it with allow_downgrade to take them down to it',
+    { version, nodes: [...nodes] },
+  );
+
 export const exchangeUnavailable = (why: string) =>
   new DomainError('unavailable', 'orchestrator.exchange-unavailable', why);
 

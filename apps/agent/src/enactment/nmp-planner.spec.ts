@@ -72,6 +72,72 @@ describe('NmpPlanner', () => {
     ).toEqual([]);
   });
 
+  it('leaves a node above the version alone unless the policy allows a downgrade', () => {
+    const floor = planner.plan(
+      input({ running: '2.0.0', policies: [policy('back', {}, { atLeastVersion: '1.0.0' })] }),
+    );
+    expect(floor.next).toBeUndefined();
+    expect(floor.reports).toEqual([{ nmp: 'back', status: 'no-action-required', version: '1.0.0' }]);
+
+    const exact = planner.plan(
+      input({
+        running: '2.0.0',
+        policies: [policy('back', {}, { atLeastVersion: '1.0.0', allowDowngrade: true })],
+      }),
+    );
+    expect(exact.reports).toEqual([]);
+    expect(exact.next).toMatchObject({ nmp: 'back', target: '1.0.0', action: 'install' });
+  });
+
+  it('finds nothing to do for a downgrade once the node runs exactly that version', () => {
+    const plan = planner.plan(
+      input({
+        running: '1.0.0',
+        policies: [policy('back', {}, { atLeastVersion: '1.0.0', allowDowngrade: true })],
+      }),
+    );
+    expect(plan.next).toBeUndefined();
+    expect(plan.reports).toEqual([{ nmp: 'back', status: 'no-action-required', version: '1.0.0' }]);
+  });
+
+  it('takes allowing a downgrade as new settings: a node left alone before goes down once it is allowed', () => {
+    const floor = policy('back', {}, { atLeastVersion: '1.0.0' });
+    const before = planner.plan(input({ running: '2.0.0', policies: [floor] }));
+    expect(before.records.back!.status).toBe('no-action-required');
+    const allowed = policy(
+      'back',
+      { lastUpdated: '2026-03-01T11:30:00.000Z' },
+      { atLeastVersion: '1.0.0', allowDowngrade: true },
+    );
+    const after = planner.plan(input({ running: '2.0.0', policies: [allowed], records: before.records }));
+    expect(after.records.back!.settings).not.toBe(before.records.back!.settings);
+    expect(after.next).toMatchObject({ nmp: 'back', target: '1.0.0' });
+    // Without the flag the settings read as they always did: what is done stays done.
+    expect(before.records.back!.settings).toBe(JSON.stringify(['1.0.0', 'now', 0, 'install']));
+  });
+
+  it('tells a policy that allows a downgrade from one that does not: they conflict', () => {
+    const first = planner.plan(
+      input({ running: '2.0.0', policies: [policy('back', {}, { atLeastVersion: '1.5.0' })] }),
+    );
+    const both = planner.plan(
+      input({
+        running: '2.0.0',
+        policies: [
+          policy('back', {}, { atLeastVersion: '1.5.0' }),
+          policy(
+            'down',
+            { lastUpdated: '2026-03-01T11:00:00.000Z' },
+            { atLeastVersion: '1.5.0', allowDowngrade: true },
+          ),
+        ],
+        records: first.records,
+      }),
+    );
+    expect(both.next).toBeUndefined();
+    expect(both.reports).toEqual([expect.objectContaining({ nmp: 'down', status: 'conflict' })]);
+  });
+
   it('picks a uniformly random moment in [start, start + duration) and keeps it', () => {
     const start = '2026-03-01T13:00:00.000Z';
     const at = (random: number) =>

@@ -3,8 +3,8 @@
  * Node management policies and agent upgrades):
  * which apply (the exchange's own selection rule), which one wins among conflicting ones (the
  * one taken up first; among ones arriving together the newest), what version each means
- * (`current` follows the newest package), whether there is anything to do (already at it,
- * failed here before), and the random moment in [start, start + duration) to do it at, or
+ * (`current` follows the newest package), whether there is anything to do (already at it —
+ * at least at it, or exactly at it when the policy allows a downgrade —, failed here before), and the random moment in [start, start + duration) to do it at, or
  * when to try again after a failed download. A paused policy's enactment that has not started
  * waits (`paused`); once resumed it picks a fresh moment in the window the resume set. An
  * enactment is new only when the policy's upgrade settings change: republishing or
@@ -131,7 +131,7 @@ export class NmpPlanner {
         });
       if (record.status === 'download-failed') this.retryDownloadLater(record, input.now);
       if (DONE_FOR_TARGET.includes(record.status)) continue;
-      if (alreadyAt(input.running, target)) {
+      if (alreadyAt(input.running, target, policy.agentUpgradePolicy!.allowDowngrade === true)) {
         reports.push({ nmp: policy.name, status: 'no-action-required', version: target });
         record.status = 'no-action-required';
         continue;
@@ -216,7 +216,19 @@ export class NmpPlanner {
   }
 }
 
+/**
+ * The upgrade settings, canonical. Optional settings are appended only when set, so a record
+ * kept by an agent that did not know them still matches: a policy that does not allow a
+ * downgrade keeps its enactment, and allowing one is a new enactment.
+ */
 function settingsOf(policy: ManagementPolicy): string {
-  const { atLeastVersion, start, duration, action, location } = policy.agentUpgradePolicy!;
-  return JSON.stringify([atLeastVersion, start, duration, action, ...(location ? [location] : [])]);
+  const { atLeastVersion, start, duration, action, location, allowDowngrade } = policy.agentUpgradePolicy!;
+  return JSON.stringify([
+    atLeastVersion,
+    start,
+    duration,
+    action,
+    ...(location ? [location] : []),
+    ...(allowDowngrade === true ? [{ allowDowngrade: true }] : []),
+  ]);
 }

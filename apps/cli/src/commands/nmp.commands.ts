@@ -53,7 +53,10 @@ export const NMP_TEMPLATE = `{
     // Seconds over which the nodes spread their start.
     "duration": 0,
     // "install", or "download" to stop after verifying the package.
-    "action": "install"
+    "action": "install",
+    // true to take nodes running a higher version down to atLeastVersion, which must then be
+    // an exact version (a rollback); false: nodes only move up.
+    "allowDowngrade": false
   },
   // Disable the policy once this many of its nodes have failed; remove the line for no limit.
   "failureThreshold": 1

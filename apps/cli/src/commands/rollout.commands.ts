@@ -15,6 +15,7 @@ interface StartOptions {
   agentVersion: string;
   strategyVersion?: number;
   phaseTimeout?: number;
+  allowDowngrade?: boolean;
   org?: string;
 }
 
@@ -31,6 +32,10 @@ export function registerRolloutCommands(program: Command, services: CliServices)
     .requiredOption('--agent-version <version>', 'the agent version to take the nodes to')
     .option('--strategy-version <n>', 'this version of the strategy (default: the newest)', positiveWhole)
     .option('--phase-timeout <seconds>', "seconds a group's phase may take (default 3600)", positiveWhole)
+    .option(
+      '--allow-downgrade',
+      'take nodes running a higher version down to this one (refused without it, naming them)',
+    )
     .option('--org <org>', 'org (hub admins; default: your own)')
     .action(async (strategy: string, options: StartOptions, command: Command) => {
       const { context, ask } = await orchestratorContext(command, services);
@@ -41,6 +46,7 @@ export function registerRolloutCommands(program: Command, services: CliServices)
             version: options.agentVersion,
             ...(options.strategyVersion !== undefined && { strategy_version: options.strategyVersion }),
             ...(options.phaseTimeout !== undefined && { phase_timeout_seconds: options.phaseTimeout }),
+            ...(options.allowDowngrade === true && { allow_downgrade: true }),
             ...(options.org !== undefined && { org: options.org }),
           },
         }),
@@ -48,6 +54,7 @@ export function registerRolloutCommands(program: Command, services: CliServices)
       context.printer.result(
         started,
         `started rollout ${started.id} of ${started.strategy} v${started.strategy_version} to ${started.version} over ${started.counts.nodes} node(s)` +
+          (started.allow_downgrade ? ', taking any above it down' : '') +
           started.warnings.map((line) => `\nwarning: ${line}`).join(''),
       );
     });

@@ -25,7 +25,7 @@ export function registerUpgradeCommands(program: Command, services: CliServices)
     )
     .option(
       '--allow-downgrade',
-      'ask for a version below the one the node runs (refused without it; agents only move up, so it ends failed naming the version kept)',
+      'take the node down to a version below the one it runs (a rollback; refused without it)',
     )
     .option('--org <org>', "the node's org (hub admins; default: your own)")
     .action(
@@ -48,7 +48,7 @@ export function registerUpgradeCommands(program: Command, services: CliServices)
         );
         context.printer.result(
           asked,
-          `upgrade ${asked.id}: node ${node} from ${asked.from_version ?? 'unknown'} to ${asked.to_version} (${asked.state})`,
+          `${asked.rollback ? 'rollback' : 'upgrade'} ${asked.id}: node ${node} from ${asked.from_version ?? 'unknown'} to ${asked.to_version} (${asked.state})`,
         );
       },
     );
@@ -80,7 +80,7 @@ export function registerUpgradeCommands(program: Command, services: CliServices)
             { header: 'NODE', value: (row) => row.node_id },
             { header: 'FROM', value: (row) => row.from_version ?? '' },
             { header: 'TO', value: (row) => row.to_version },
-            { header: 'STATE', value: (row) => row.state },
+            { header: 'STATE', value: (row) => (row.rollback ? `${row.state} (rollback)` : row.state) },
             { header: 'ERROR', value: (row) => row.error ?? '' },
             { header: 'ASKED', value: (row) => row.created_at },
             { header: 'ID', value: (row) => row.id },

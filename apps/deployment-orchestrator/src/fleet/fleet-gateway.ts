@@ -32,6 +32,8 @@ export interface NodePolicy {
   action: 'download' | 'install';
   description: string;
   location?: string;
+  /** The version is exact: agents running a higher one go down to it. */
+  allowDowngrade?: boolean;
 }
 
 /** The exchange refused a node policy for a reason that asking again would not change. */
@@ -112,6 +114,7 @@ export class FleetGateway {
             start: 'now',
             action: policy.action,
             ...(policy.location && { location: policy.location }),
+            ...(policy.allowDowngrade === true && { allowDowngrade: true }),
           },
         },
       }),

@@ -8,6 +8,7 @@ import { commandsOf, ORCHESTRATOR_SCHEMA, orchestratorDataSource } from '../test
 import { fixtureRollout } from '../testing/rollout-fixture';
 import { InitDeploymentOrchestrator1763769600000 } from './1763769600000-init-deployment-orchestrator';
 import { StrategiesRolloutsUpgrades1764400000000 } from './1764400000000-strategies-rollouts-upgrades';
+import { ExchangeCommands1764500000000 } from './1764500000000-exchange-commands';
 
 describe('the exchange-commands migration', () => {
   const infra = useTestInfra();
@@ -35,7 +36,12 @@ describe('the exchange-commands migration', () => {
     );
     await before.destroy();
 
-    dataSource = await orchestratorDataSource(infra.databaseUrl);
+    // Up to this migration only: undoing the last one below must undo this one.
+    dataSource = await orchestratorDataSource(infra.databaseUrl, [
+      InitDeploymentOrchestrator1763769600000,
+      StrategiesRolloutsUpgrades1764400000000,
+      ExchangeCommands1764500000000,
+    ]);
     expect(await commandsOf(dataSource, `rollout ${record.id}`)).toEqual([
       {
         kind: 'remove-policy',

@@ -117,6 +117,7 @@ function advance(step: RolloutStep, seen: RolloutObservation | undefined, now: D
           version: record.targetVersion,
           action: next.phase === 'prepare' ? 'download' : 'install',
           description: `rollout ${record.id} of strategy ${record.strategy} v${record.strategyVersion}: ${next.phase} group ${next.group}`,
+          ...(record.allowDowngrade && { allowDowngrade: true }),
         },
       });
       return;

@@ -192,6 +192,65 @@ describe('the rollout driver', () => {
     ]);
   });
 
+  it('refuses a rollout below the version its nodes run, naming them, and sends one allowed to go down with the flag', async () => {
+    const org = `org-${randomUUID().slice(0, 8)}`;
+    const fleet = new ScriptedFleet();
+    for (const [node, version] of [
+      ['a1', '2.0.0'],
+      ['a2', '1.0.0'],
+      ['b1', '2.0.0'],
+    ] as const)
+      fleet.running.set(node, version);
+    await new StrategyStore(dataSource).publish(org, fixtureRollout().document, 'acme/admin');
+    const request = { strategy: 'two-step', version: '1.0.0' };
+
+    const refused = operator(fleet).start(org, 'acme/admin', request);
+    await expect(refused).rejects.toMatchObject({
+      kind: 'conflict',
+      code: 'orchestrator.downgrade-refused',
+      message:
+        '1.0.0 is below the agent version 2 node(s) of the rollout run: node "a1" runs 2.0.0, node "b1" runs 2.0.0; ' +
+        'start it with allow_downgrade to take them down to it',
+      details: {
+        version: '1.0.0',
+        nodes: [
+          { node_id: 'a1', running: '2.0.0' },
+          { node_id: 'b1', running: '2.0.0' },
+        ],
+      },
+    });
+    expect(
+      await dataSource.query(`SELECT 1 FROM ${ORCHESTRATOR_SCHEMA}.rollouts WHERE org = $1`, [org]),
+    ).toEqual([]);
+    expect(
+      await dataSource.query(`SELECT node FROM ${ORCHESTRATOR_SCHEMA}.node_claims WHERE org = $1`, [org]),
+    ).toEqual([]);
+
+    const started = await operator(fleet).start(org, 'acme/admin', { ...request, allow_downgrade: true });
+    expect(started).toMatchObject({ version: '1.0.0', allow_downgrade: true, state: 'running' });
+    const record = (await store.get(started.id))!;
+    expect(record.allowDowngrade).toBe(true);
+    const [prepare, deploy] = [policy(record, '0-prepare'), policy(record, '0-deploy')];
+    const driver = new RolloutDriver(store, fleet, events);
+    await driver.drive(record.id);
+    expect(fleet.policies.get(prepare)).toMatchObject({
+      nodes: ['a1', 'a2'],
+      version: '1.0.0',
+      action: 'download',
+      allowDowngrade: true,
+    });
+    fleet.statusesOf.set(prepare, answered('downloaded', 'a1', 'a2'));
+    await driver.drive(record.id);
+    expect(fleet.policies.get(deploy)).toMatchObject({ action: 'install', allowDowngrade: true });
+  });
+
+  it('sends the policies of a rollout that does not go down without the flag', async () => {
+    const record = await started();
+    const fleet = new ScriptedFleet();
+    await new RolloutDriver(store, fleet, events).drive(record.id);
+    expect(fleet.policies.get(policy(record, '0-prepare'))).not.toHaveProperty('allowDowngrade');
+  });
+
   it('cancels by pausing the phase, waiting for the nodes mid-step, then removing its policy and freeing the nodes', async () => {
     const record = await started();
     const fleet = new ScriptedFleet();

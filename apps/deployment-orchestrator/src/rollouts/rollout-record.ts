@@ -20,6 +20,8 @@ export interface RolloutRecord {
   strategy: string;
   strategyVersion: number;
   targetVersion: string;
+  /** The operator allowed nodes above `targetVersion` to go down to it: its policies say so. */
+  allowDowngrade: boolean;
   state: RolloutState;
   reason: string | null;
   phaseTimeoutSeconds: number;

@@ -17,6 +17,7 @@ interface RolloutRow {
   strategy: string;
   strategy_version: number;
   target_version: string;
+  allow_downgrade: boolean;
   state: RolloutState;
   reason: string | null;
   phase_timeout_seconds: number;
@@ -35,6 +36,7 @@ const toRecord = (row: RolloutRow): RolloutRecord => ({
   strategy: row.strategy,
   strategyVersion: row.strategy_version,
   targetVersion: row.target_version,
+  allowDowngrade: row.allow_downgrade,
   state: row.state,
   reason: row.reason,
   phaseTimeoutSeconds: row.phase_timeout_seconds,
@@ -102,15 +104,16 @@ export class RolloutStore {
 
   async insert(manager: EntityManager, record: RolloutRecord): Promise<void> {
     await manager.query(
-      `INSERT INTO ${S}.rollouts (id, org, strategy, strategy_version, target_version, state, phase_timeout_seconds,
-                                  document, plan, progress, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO ${S}.rollouts (id, org, strategy, strategy_version, target_version, allow_downgrade, state,
+                                  phase_timeout_seconds, document, plan, progress, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         record.id,
         record.org,
         record.strategy,
         record.strategyVersion,
         record.targetVersion,
+        record.allowDowngrade,
         record.state,
         record.phaseTimeoutSeconds,
         JSON.stringify(record.document),

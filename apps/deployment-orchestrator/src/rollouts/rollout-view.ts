@@ -35,6 +35,7 @@ export interface RolloutView {
   strategy: string;
   strategy_version: number;
   version: string;
+  allow_downgrade: boolean;
   state: RolloutState;
   reason: string | null;
   current_group: string | null;
@@ -63,6 +64,7 @@ export function rolloutView(record: RolloutRecord, withNodes = true): RolloutVie
     strategy: record.strategy,
     strategy_version: record.strategyVersion,
     version: record.targetVersion,
+    allow_downgrade: record.allowDowngrade,
     state: record.state,
     reason: record.reason,
     current_group: progress.current,

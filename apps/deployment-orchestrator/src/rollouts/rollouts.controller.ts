@@ -35,7 +35,8 @@ export class RolloutsController {
   @ApiOperation({ summary: "Start rolling a strategy's groups to an agent version" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown strategy or an unknown agent version' })
   @ApiConflictResponse({
-    description: 'some nodes are in another rollout or upgrade: details.holders names it',
+    description:
+      'some nodes are in another rollout or upgrade (details.holders names it), or run a version above the one asked and allow_downgrade is not set (details.nodes names them)',
   })
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
   start(@CurrentPrincipal() actor: Principal, @Body() body: StartRolloutDto): Promise<RolloutView> {

@@ -2,9 +2,11 @@
  * Starting and steering rollouts. A rollout runs one version of a strategy (the newest unless
  * one is named) to a target agent version, over the nodes its plan chose when it started; those
  * nodes are held by it until it ends, so a second rollout over any of them is refused naming
- * the holder. Pause and resume reach the phase under way at the exchange through commands the
- * driver carries out after the change commits; a cancel is carried out by the driver once no
- * node is in the middle of a step.
+ * the holder. A target below the version some of those nodes run is refused, naming them,
+ * unless the operator allows the downgrade, which the rollout's policies then carry. Pause and
+ * resume reach the phase under way at the exchange through commands the driver carries out
+ * after the change commits; a cancel is carried out by the driver once no node is in the middle
+ * of a step.
  */
 import { type RolloutEventName } from '@careen/contracts';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +14,7 @@ import { type EntityManager } from 'typeorm';
 import { type FleetGateway } from '../fleet/fleet-gateway';
 import {
   packageNotFound,
+  rolloutDowngradeRefused,
   rolloutNotFound,
   rolloutStateRefused,
   unknownStrategy,
@@ -20,6 +23,7 @@ import { planStrategy } from '../strategies/strategy-plan';
 import { type StrategyStore } from '../strategies/strategy-store';
 import { type ExchangeCommand } from '../driver/exchange-command';
 import { pauseCommands } from './rollout-decision';
+import { downgradedNodes } from './rollout-downgrades';
 import { initialProgress } from './rollout-engine';
 import { type RolloutEvents } from './rollout-events';
 import { rolloutHolder, type RolloutRecord, type RolloutState } from './rollout-record';
@@ -31,6 +35,7 @@ export interface StartRollout {
   strategy_version?: number;
   version: string;
   phase_timeout_seconds?: number;
+  allow_downgrade?: boolean;
 }
 
 export const DEFAULT_PHASE_TIMEOUT_SECONDS = 3600;
@@ -52,6 +57,10 @@ export class Rollouts {
     if (!(await this.fleet.packageExists(request.version))) throw packageNotFound(request.version);
     const [nodes, held] = await Promise.all([this.fleet.nodes(org), this.fleet.upgradingPolicies(org)]);
     const plan = planStrategy(strategy.document, nodes, held);
+    const progress = initialProgress(plan.groups);
+    const allowDowngrade = request.allow_downgrade === true;
+    const below = downgradedNodes(nodes, Object.keys(progress.nodes), request.version);
+    if (below.length > 0 && !allowDowngrade) throw rolloutDowngradeRefused(request.version, below);
     const now = new Date();
     const record: RolloutRecord = {
       id: randomUUID(),
@@ -59,12 +68,13 @@ export class Rollouts {
       strategy: strategy.name,
       strategyVersion: strategy.version,
       targetVersion: request.version,
+      allowDowngrade,
       state: 'running',
       reason: null,
       phaseTimeoutSeconds: request.phase_timeout_seconds ?? DEFAULT_PHASE_TIMEOUT_SECONDS,
       document: strategy.document,
       plan,
-      progress: initialProgress(plan.groups),
+      progress,
       createdBy: actor,
       createdAt: now,
       updatedAt: now,

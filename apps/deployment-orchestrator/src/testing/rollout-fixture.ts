@@ -36,6 +36,7 @@ export function fixtureRollout(overrides: Partial<RolloutRecord> = {}): RolloutR
     strategy: STRATEGY.name,
     strategyVersion: 1,
     targetVersion: '2.0.0',
+    allowDowngrade: false,
     state: 'running',
     reason: null,
     phaseTimeoutSeconds: 60,

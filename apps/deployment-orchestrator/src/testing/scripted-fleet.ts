@@ -1,7 +1,8 @@
 /**
  * An exchange for driver tests, with no HTTP: it keeps the policies asked for, answers each
  * policy's statuses as the test sets them, logs every call in order and fails the calls a test
- * says it must (once each), as an exchange that is down would.
+ * says it must (once each), as an exchange that is down would. Its nodes are those whose running
+ * version the test sets, and it has every agent package.
  */
 import {
   FleetGateway,
@@ -56,17 +57,19 @@ export class ScriptedFleet extends FleetGateway {
 
   override async node(_org: string, id: string): Promise<FleetNode | undefined> {
     this.call('node', id);
-    const agentVersion = this.running.get(id) ?? null;
-    return {
-      id,
-      tags: [],
-      labels: {},
-      rack: null,
-      haGroup: null,
-      maintenance: null,
-      lastHeartbeat: null,
-      agentVersion,
-    };
+    return fleetNode(id, this.running.get(id) ?? null);
+  }
+
+  override async nodes(): Promise<FleetNode[]> {
+    return [...this.running].map(([id, version]) => fleetNode(id, version));
+  }
+
+  override async packageExists(): Promise<boolean> {
+    return true;
+  }
+
+  override async upgradingPolicies(): Promise<Map<string, string[]>> {
+    return new Map();
   }
 
   /** The calls made that change something at the exchange, without the reads. */
@@ -79,4 +82,17 @@ export class ScriptedFleet extends FleetGateway {
     if (this.failNext.delete(kind))
       throw exchangeUnavailable(`the exchange did not answer the ${kind} of ${subject}`);
   }
+}
+
+function fleetNode(id: string, agentVersion: string | null): FleetNode {
+  return {
+    id,
+    tags: [],
+    labels: {},
+    rack: null,
+    haGroup: null,
+    maintenance: null,
+    lastHeartbeat: null,
+    agentVersion,
+  };
 }

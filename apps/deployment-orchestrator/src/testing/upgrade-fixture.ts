@@ -14,6 +14,7 @@ export function upgradeRecord(
     to_version: '2.0.0',
     strategy: 'tarball',
     location: null,
+    allow_downgrade: false,
     state: 'pending',
     status: null,
     error: null,

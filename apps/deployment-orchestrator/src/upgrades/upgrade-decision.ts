@@ -69,7 +69,8 @@ export function decideUpgrade(
   if (!seen.exchange) return { commands: [], release: false, moved: false };
   const { statuses, running } = seen.exchange;
   const reported = statuses?.find((each) => each.node === upgrade.node_id);
-  const outcome = reported && upgradeOutcome(reported.status, upgrade.to_version, running);
+  const outcome =
+    reported && upgradeOutcome(reported.status, upgrade.to_version, running, upgrade.allow_downgrade);
   let state = outcome ? outcome.state : upgrade.state;
   let error = outcome?.error ?? reported?.error ?? upgrade.error;
   const late = now.getTime() - upgrade.started_at.getTime() > timeoutSeconds * 1000;
@@ -111,6 +112,7 @@ function sending(upgrade: UpgradeRecord): ExchangeCommand {
       action: 'install',
       description: `upgrade ${upgrade.id} of node ${upgrade.node_id} to ${upgrade.to_version} (${upgrade.strategy})`,
       ...(upgrade.location && { location: upgrade.location }),
+      ...(upgrade.allow_downgrade && { allowDowngrade: true }),
     },
   };
 }

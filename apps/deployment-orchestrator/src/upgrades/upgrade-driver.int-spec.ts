@@ -27,9 +27,9 @@ describe('the single-node upgrade driver', () => {
 
   afterAll(() => dataSource?.destroy());
 
-  async function requested(): Promise<UpgradeRecord> {
+  async function requested(overrides: Partial<UpgradeRecord> = {}): Promise<UpgradeRecord> {
     const id = randomUUID();
-    const upgrade = upgradeRecord(id, new Date(), { org: `org-${id.slice(0, 8)}` });
+    const upgrade = upgradeRecord(id, new Date(), { org: `org-${id.slice(0, 8)}`, ...overrides });
     await store.transaction(async (manager) => {
       await claimNodes(manager, upgrade.org, [upgrade.node_id], upgradeHolder(id));
       await store.insert(manager, upgrade);
@@ -90,6 +90,39 @@ describe('the single-node upgrade driver', () => {
       },
       { kind: 'remove-policy', policy: upgrade.policy, done: true, attempts: 1, last_error: null },
     ]);
+  });
+
+  it('sends an allowed downgrade with the flag on its policy, and ends it a success once the node runs the lower version', async () => {
+    const upgrade = await requested({ from_version: '2.0.0', to_version: '1.0.0', allow_downgrade: true });
+    expect(await store.get(upgrade.id)).toMatchObject({ allow_downgrade: true });
+    const fleet = new ScriptedFleet();
+    fleet.running.set('mon01', '2.0.0');
+    const driver = new UpgradeDriver(store, fleet, 600);
+
+    expect(await driver.drive(upgrade.id)).toBe(true);
+    expect(fleet.policies.get(upgrade.policy)).toMatchObject({
+      nodes: ['mon01'],
+      version: '1.0.0',
+      action: 'install',
+      allowDowngrade: true,
+    });
+    expect(await driver.drive(upgrade.id)).toBe(true);
+    fleet.statusesOf.set(upgrade.policy, [
+      { node: 'mon01', status: 'successful', version: '1.0.0', error: null },
+    ]);
+    // The agent's word comes before the node's own report: it is waited for.
+    expect(await driver.drive(upgrade.id)).toBe(false);
+    expect(await store.get(upgrade.id)).toMatchObject({ state: 'installing', finished_at: null });
+    fleet.running.set('mon01', '1.0.0');
+    expect(await driver.drive(upgrade.id)).toBe(true);
+    expect(await store.get(upgrade.id)).toMatchObject({ state: 'success', error: null });
+  });
+
+  it('sends an upgrade that was not allowed to go down without the flag', async () => {
+    const upgrade = await requested();
+    const fleet = new ScriptedFleet();
+    await new UpgradeDriver(store, fleet, 600).drive(upgrade.id);
+    expect(fleet.policies.get(upgrade.policy)).not.toHaveProperty('allowDowngrade');
   });
 
   it('ends an upgrade the exchange refuses as failed, saying why, and frees its node', async () => {

@@ -14,7 +14,23 @@ describe('single-node upgrade outcomes', () => {
     expect(upgradeOutcome('no-action-required', '1.0.0', '2.0.0')).toEqual({
       state: 'failed',
       error:
-        'the node stayed at 2.0.0: its agent answered no-action-required for 1.0.0, as agents do not go below the version they run',
+        'the node stayed at 2.0.0: its agent answered no-action-required for 1.0.0, as agents go below the version they run only when a downgrade is allowed',
+    });
+  });
+
+  it('counts an allowed downgrade a success once the node runs the lower version', () => {
+    expect(upgradeOutcome('successful', '1.0.0', '2.0.0', true)).toEqual({
+      state: 'installing',
+      error: null,
+    });
+    expect(upgradeOutcome('successful', '1.0.0', '1.0.0', true)).toEqual({ state: 'success', error: null });
+  });
+
+  it('blames an agent that stayed above an allowed downgrade', () => {
+    expect(upgradeOutcome('no-action-required', '1.0.0', '2.0.0', true)).toEqual({
+      state: 'failed',
+      error:
+        'the node stayed at 2.0.0: its agent answered no-action-required for 1.0.0, though a downgrade was allowed: its agent does not go below the version it runs (it predates allowDowngrade)',
     });
   });
 

@@ -54,18 +54,25 @@ export interface UpgradeOutcome {
 /**
  * What a status means for an upgrade to `asked` on a node now running `running`. An agent that
  * says it is done counts as a success only once the node reports the asked version: an agent
- * finds nothing to do (`no-action-required`) on a node at or above the version it is sent, so on
- * a node above it the upgrade failed, and the node's own report may lag a `successful` for a
- * moment, which is waited for.
+ * finds nothing to do (`no-action-required`) on a node at or above the version it is sent unless
+ * its policy allows a downgrade, so on a node above it the upgrade failed, and the node's own
+ * report may lag a `successful` for a moment, which is waited for.
  */
-export function upgradeOutcome(status: string, asked: string, running: string | null): UpgradeOutcome {
+export function upgradeOutcome(
+  status: string,
+  asked: string,
+  running: string | null,
+  allowDowngrade = false,
+): UpgradeOutcome {
   const state = upgradeStateOf(status);
   if (status !== 'successful' && status !== 'no-action-required') return { state, error: null };
   if (running !== null && sameVersion(running, asked)) return { state: 'success', error: null };
   if (status === 'successful' || running === null) return { state, error: null };
-  const why = isDowngrade(running, asked)
-    ? 'as agents do not go below the version they run'
-    : 'though the node runs another version';
+  const why = !isDowngrade(running, asked)
+    ? 'though the node runs another version'
+    : allowDowngrade
+      ? 'though a downgrade was allowed: its agent does not go below the version it runs (it predates allowDowngrade)'
+      : 'as agents go below the version they run only when a downgrade is allowed';
   return {
     state: 'failed',
     error: `the node stayed at ${running}: its agent answered ${status} for ${asked}, ${why}`,
@@ -76,7 +83,10 @@ function sameVersion(a: string, b: string): boolean {
   return semver.valid(a) && semver.valid(b) ? semver.eq(a, b) : a === b;
 }
 
-/** Whether `asked` is below the version the node runs (unknown versions are not judged). */
+/**
+ * Whether `asked` is below the version the node runs (unknown versions are not judged): a
+ * downgrade when asked, a rollback in the history.
+ */
 export function isDowngrade(running: string | null, asked: string): boolean {
   return (
     running !== null &&

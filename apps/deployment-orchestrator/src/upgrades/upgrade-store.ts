@@ -16,6 +16,8 @@ export interface UpgradeRecord {
   to_version: string;
   strategy: string;
   location: string | null;
+  /** The request allowed a downgrade: its policy carries `allowDowngrade`. */
+  allow_downgrade: boolean;
   state: UpgradeState;
   /** The last management status the node's agent reported. */
   status: string | null;
@@ -35,7 +37,7 @@ export type UpgradeChange = Partial<
   }
 >;
 
-const COLUMNS = `id, org, node AS node_id, from_version, to_version, strategy, location, state, status, error, policy,
+const COLUMNS = `id, org, node AS node_id, from_version, to_version, strategy, location, allow_downgrade, state, status, error, policy,
                  created_by, created_at, updated_at, started_at, finished_at`;
 
 export class UpgradeStore {
@@ -52,8 +54,9 @@ export class UpgradeStore {
 
   async insert(manager: EntityManager, upgrade: UpgradeRecord): Promise<void> {
     await manager.query(
-      `INSERT INTO ${S}.upgrades (id, org, node, from_version, to_version, strategy, location, state, policy, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO ${S}.upgrades (id, org, node, from_version, to_version, strategy, location, allow_downgrade, state,
+                                  policy, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         upgrade.id,
         upgrade.org,
@@ -62,6 +65,7 @@ export class UpgradeStore {
         upgrade.to_version,
         upgrade.strategy,
         upgrade.location,
+        upgrade.allow_downgrade,
         upgrade.state,
         upgrade.policy,
         upgrade.created_by,

@@ -16,7 +16,7 @@ import {
 import { RequestUpgradeDto } from './dto/request-upgrade.dto';
 import { UpgradeListQuery } from './dto/upgrade-list.query';
 import { UpgradeListResponse, UpgradeResponse } from './dto/upgrade.response';
-import { type UpgradeRecord } from './upgrade-store';
+import { upgradeView, type UpgradeView } from './upgrade-view';
 import { Upgrades } from './upgrades';
 
 /** Single-node upgrades and their history, of the caller's org (any org for a hub admin). */
@@ -35,13 +35,13 @@ export class UpgradesController {
   @ApiNotFoundResponse({ description: 'no such node in the org' })
   @ApiConflictResponse({
     description:
-      'the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade; or the version is below the one it runs and allowDowngrade is not set',
+      'the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade; or the version is below the one it runs and allowDowngrade is not set (orchestrator.downgrade-refused)',
   })
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
-  request(@CurrentPrincipal() actor: Principal, @Body() body: RequestUpgradeDto): Promise<UpgradeRecord> {
+  async request(@CurrentPrincipal() actor: Principal, @Body() body: RequestUpgradeDto): Promise<UpgradeView> {
     const { org: asked, ...request } = body;
     const org = actingOrg(actor, asked, { roles: ['orgAdmin'] });
-    return this.upgrades.request(org, principalId(actor), request);
+    return upgradeView(await this.upgrades.request(org, principalId(actor), request));
   }
 
   @Get()
@@ -50,12 +50,12 @@ export class UpgradesController {
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: UpgradeListQuery,
-  ): Promise<ListAnswer<UpgradeRecord>> {
+  ): Promise<ListAnswer<UpgradeView>> {
     const items = await this.upgrades.list(actingOrg(actor, query.org), {
       node: query.node_id,
       state: query.state,
       limit: query.limit ?? 50,
     });
-    return listAnswer(items);
+    return listAnswer(items.map(upgradeView));
   }
 }

@@ -5,7 +5,8 @@
  * is kept as a history row.
  * A node that cannot be upgraded now is refused with the reason: in a maintenance session,
  * offline, or already in a rollout or upgrade; a version below the one it runs is refused
- * unless the request allows a downgrade.
+ * unless the request allows a downgrade, which its policy then carries so that the agent goes
+ * down to the version (a rollback).
  */
 import { randomUUID } from 'node:crypto';
 import { type FleetGateway } from '../fleet/fleet-gateway';
@@ -59,6 +60,7 @@ export class Upgrades {
       to_version: request.version,
       strategy: request.strategy,
       location: request.location ?? null,
+      allow_downgrade: request.allowDowngrade === true,
       state: 'pending',
       status: null,
       error: null,

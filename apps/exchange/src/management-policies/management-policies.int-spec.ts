@@ -191,6 +191,61 @@ describe('node management policies', () => {
     expect(response.body.message).toContain(field);
   });
 
+  it('takes allowDowngrade only with an exact version, naming the field, and keeps it for the agents', async () => {
+    for (const agentUpgradePolicy of [
+      { allowDowngrade: true },
+      { atLeastVersion: 'current', allowDowngrade: true },
+    ]) {
+      const refused = await publish('rollback', { nodes: ['amd-1'], agentUpgradePolicy });
+      expect([refused.status, refused.body.details.fields]).toEqual([
+        400,
+        [
+          {
+            field: 'agentUpgradePolicy.atLeastVersion',
+            problems: [
+              'atLeastVersion must be an exact semantic version (1.2.3) when allowDowngrade is true, not "current" or left out',
+            ],
+          },
+        ],
+      ]);
+    }
+    const notBoolean = await publish('rollback', {
+      agentUpgradePolicy: { atLeastVersion: '1.0.0', allowDowngrade: 'yes' },
+    });
+    expect([notBoolean.status, notBoolean.body.message]).toEqual([
+      400,
+      'invalid request: agentUpgradePolicy.allowDowngrade: allowDowngrade must be true or false',
+    ]);
+    expect((await call('GET', '/v1/orgs/acme/management-policies/rollback')).status).toBe(404);
+
+    const exact = { atLeastVersion: '1.0.0', start: 'now', duration: 0, action: 'install' };
+    const published = await publish('rollback', {
+      nodes: ['amd-1'],
+      agentUpgradePolicy: { atLeastVersion: '1.0.0', allowDowngrade: true },
+    });
+    expect([published.status, published.body.agentUpgradePolicy]).toEqual([
+      201,
+      { ...exact, allowDowngrade: true },
+    ]);
+    const read = await call('GET', '/v1/orgs/acme/management-policies/rollback', undefined, asNode('amd-1'));
+    expect(read.body.agentUpgradePolicy).toEqual({ ...exact, allowDowngrade: true });
+    const feed = await call('GET', '/v1/orgs/acme/changes?since=0&limit=1000', undefined, asNode('amd-1'));
+    const changes = feed.body.changes as { resourceId: string; data?: Record<string, unknown> }[];
+    expect(changes.filter((change) => change.resourceId === 'rollback').at(-1)?.data).toMatchObject({
+      agentUpgradePolicy: { ...exact, allowDowngrade: true },
+    });
+
+    // Without the flag (or with it false) nothing changes: it is not stored, and `current` is fine.
+    const upOnly = await publish('rollback', {
+      nodes: ['amd-1'],
+      agentUpgradePolicy: { atLeastVersion: 'current', allowDowngrade: false },
+    });
+    expect([upOnly.status, upOnly.body.agentUpgradePolicy]).toEqual([
+      200,
+      { ...exact, atLeastVersion: 'current' },
+    ]);
+  });
+
   it('refuses a policy name that is not an identifier, and non-admins', async () => {
     expect((await publish('has.dot', {})).status).toBe(400);
     expect((await publish('by-viewer', {}, viewer)).status).toBe(403);

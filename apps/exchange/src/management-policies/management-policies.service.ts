@@ -192,7 +192,8 @@ function sameUpgrade(a: AgentUpgradePolicy | null | undefined, b: AgentUpgradePo
     a.atLeastVersion === b.atLeastVersion &&
     a.start === b.start &&
     a.duration === b.duration &&
-    a.action === b.action
+    a.action === b.action &&
+    (a.allowDowngrade ?? false) === (b.allowDowngrade ?? false)
   );
 }
 
@@ -203,5 +204,7 @@ function withDefaults(policy: Partial<AgentUpgradePolicy>): AgentUpgradePolicy {
     duration: policy.duration ?? 0,
     action: policy.action ?? 'install',
     ...(policy.location && { location: policy.location }),
+    // Stored only when set: a policy that only moves up reads as it always did.
+    ...(policy.allowDowngrade === true && { allowDowngrade: true }),
   };
 }

@@ -41,6 +41,7 @@ interface Entry {
   attempt: number | null;
   detail: string | null;
   actor: string | null;
+  rollback: boolean;
 }
 
 describe('rollout history', () => {
@@ -140,6 +141,36 @@ describe('rollout history', () => {
     expect(history.filter((entry) => entry.kind === 'status')).toHaveLength(ATTEMPT.length + 1 + 5 + 1);
     const n2 = await readAll('/v1/orgs/acme/management-policies/upgrade/history?node=n2', 10);
     expect(n2.map((entry) => [entry.node, entry.event])).toEqual([['n2', 'no-action-required']]);
+  });
+
+  it('marks the statuses of an attempt to go below the version the node ran a rollback', async () => {
+    const uploaded = await http(exchange.url, 'POST', '/v1/agent-packages', {
+      auth: root,
+      rawBody: await agentPackage('1.0.0'),
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(uploaded.status).toBe(201);
+    const published = await call('PUT', '/v1/orgs/acme/management-policies/back', {
+      nodes: ['n2'],
+      enabled: true,
+      agentUpgradePolicy: { atLeastVersion: '1.0.0', allowDowngrade: true },
+    });
+    expect(published.status).toBe(201);
+    for (const step of ['waiting', 'downloading', 'downloaded', 'initiated', 'successful'])
+      await status('n2', 'back', { status: step, version: '1.0.0', fromVersion: '2.0.0' });
+
+    const back = await readAll('/v1/orgs/acme/management-policies/back/history', 100);
+    expect(
+      back.filter((entry) => entry.kind === 'status').map((entry) => [entry.event, entry.rollback]),
+    ).toEqual(
+      ['successful', 'initiated', 'downloaded', 'downloading', 'waiting'].map((step) => [step, true]),
+    );
+    expect(back.filter((entry) => entry.kind === 'policy').every((entry) => !entry.rollback)).toBe(true);
+    // Going up, or without a version to compare, is no rollback.
+    const up = await readAll('/v1/orgs/acme/nodes/n1/history?nmp=upgrade', 100);
+    expect(up.some((entry) => entry.rollback)).toBe(false);
+    const n2 = await readAll('/v1/orgs/acme/management-policies/upgrade/history?node=n2', 10);
+    expect(n2).toEqual([expect.objectContaining({ event: 'no-action-required', rollback: false })]);
   });
 
   it('outlives the removal of the policy, which it records', async () => {

@@ -291,6 +291,11 @@ export interface components {
        * @example 3600
        */
       phase_timeout_seconds?: number;
+      /**
+       * @description take nodes running a higher version down to this one (a rollback); without it a rollout over such nodes is refused with 409 naming them
+       * @default false
+       */
+      allow_downgrade?: boolean;
       /** @description the org (hub admins); default the caller's */
       org?: string;
     };
@@ -346,6 +351,8 @@ export interface components {
       strategy_version: number;
       /** @description the agent version the nodes are taken to */
       version: string;
+      /** @description nodes running a higher version are taken down to it (a rollback) */
+      allow_downgrade: boolean;
       /** @enum {string} */
       state: 'running' | 'paused' | 'cancelling' | 'completed' | 'failed' | 'cancelled';
       /** @description why it failed, or which groups failed */
@@ -376,6 +383,8 @@ export interface components {
       strategy_version: number;
       /** @description the agent version the nodes are taken to */
       version: string;
+      /** @description nodes running a higher version are taken down to it (a rollback) */
+      allow_downgrade: boolean;
       /** @enum {string} */
       state: 'running' | 'paused' | 'cancelling' | 'completed' | 'failed' | 'cancelled';
       /** @description why it failed, or which groups failed */
@@ -416,7 +425,7 @@ export interface components {
        * @example https://mirror.example.net/careen-agent-2.31.0.tar.gz
        */
       location?: string;
-      /** @description ask for a version below the one the node runs; without it such a request is refused with 409. Agents only move up, so an allowed downgrade ends failed, naming the version the node stayed at */
+      /** @description ask for a version below the one the node runs (a rollback); without it such a request is refused with 409. Its policy carries the flag, so the agent installs the lower version, and the attempt ends success once the node reports it */
       allowDowngrade?: boolean;
       /** @description the node's org (hub admins); default the caller's */
       org?: string;
@@ -436,6 +445,10 @@ export interface components {
       strategy: 'tarball';
       /** @description where the agent fetches the package from */
       location: string | null;
+      /** @description asked with allowDowngrade: its policy lets the agent go below the version it runs */
+      allow_downgrade: boolean;
+      /** @description to_version is below from_version: the node is taken back to an older agent */
+      rollback: boolean;
       /** @enum {string} */
       state: 'pending' | 'downloading' | 'installing' | 'success' | 'failed' | 'rolled-back';
       /** @description the last management status the node's agent reported */
@@ -901,7 +914,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description some nodes are in another rollout or upgrade: details.holders names it */
+      /** @description some nodes are in another rollout or upgrade (details.holders names it), or run a version above the one asked and allow_downgrade is not set (details.nodes names them) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1346,7 +1359,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade; or the version is below the one it runs and allowDowngrade is not set */
+      /** @description the node cannot be upgraded now: in a maintenance session, offline, or in a rollout or upgrade; or the version is below the one it runs and allowDowngrade is not set (orchestrator.downgrade-refused) */
       409: {
         headers: {
           [name: string]: unknown;

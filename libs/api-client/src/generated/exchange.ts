@@ -1464,7 +1464,7 @@ export interface components {
     };
     AgentUpgradePolicyDto: {
       /**
-       * @description a semver, or `current` (default)
+       * @description a semver, or `current` (default); with `allowDowngrade` an exact semver
        * @example 2.31.0
        */
       atLeastVersion?: string;
@@ -1488,6 +1488,11 @@ export interface components {
        * @example https://mirror.example.net/careen-agent-2.31.0.tar.gz
        */
       location?: string;
+      /**
+       * @description the version is exact, not a floor: nodes running a higher one go down to it (a rollback); needs an exact `atLeastVersion`
+       * @default false
+       */
+      allowDowngrade?: boolean;
     };
     ManagementPolicyDto: {
       label?: string;
@@ -1546,6 +1551,8 @@ export interface components {
         action: 'install' | 'download';
         /** @description where agents fetch the package instead of the exchange */
         location?: string;
+        /** @description present (true) when the version is exact: nodes running a higher one go down to it */
+        allowDowngrade?: boolean;
       } | null;
       failureThreshold: number | null;
       /** @description why the exchange disabled it */
@@ -1767,6 +1774,8 @@ export interface components {
       version: string | null;
       /** @description the version the node ran when the attempt began */
       fromVersion: string | null;
+      /** @description a status of an attempt to go below the version the node ran (`version` < `fromVersion`) */
+      rollback: boolean;
       /** @description the node's attempt at the policy: 1, 2, … */
       attempt: number | null;
       /** @description the status's error, or the policy event's reason */

@@ -139,6 +139,11 @@ export class AgentUpgradePolicyData implements AgentUpgradePolicy {
   @IsOptional()
   @IsString()
   location?: string;
+
+  /** Absent for an upgrade that only moves up. */
+  @IsOptional()
+  @IsBoolean()
+  allowDowngrade?: boolean;
 }
 
 export class ResumeWindowData implements ResumeWindow {

@@ -20,6 +20,11 @@ export interface AgentUpgradePolicy {
    * the exchange records them, all the same.
    */
   location?: string;
+  /**
+   * The version is exact, not a floor: a node running a higher one goes down to it (a rollback).
+   * Set only with an exact `atLeastVersion`, never `current`; absent, agents only move up.
+   */
+  allowDowngrade?: boolean;
 }
 
 /** The spread, set by a resume, for the nodes that had not started: [start, start + duration). */

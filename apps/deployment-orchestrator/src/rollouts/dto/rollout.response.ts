@@ -55,6 +55,8 @@ export class RolloutSummaryResponse implements Omit<RolloutView, 'nodes'> {
   @ApiProperty() strategy!: string;
   @ApiProperty({ type: 'integer' }) strategy_version!: number;
   @ApiProperty({ description: 'the agent version the nodes are taken to' }) version!: string;
+  @ApiProperty({ description: 'nodes running a higher version are taken down to it (a rollback)' })
+  allow_downgrade!: boolean;
   @ApiProperty({ enum: ROLLOUT_STATES }) state!: RolloutState;
   @ApiProperty({ type: String, nullable: true, description: 'why it failed, or which groups failed' })
   reason!: string | null;

@@ -1,6 +1,6 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
@@ -31,6 +31,15 @@ export class StartRolloutDto {
   @Min(10)
   @Max(7 * 86_400)
   phase_timeout_seconds?: number;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'take nodes running a higher version down to this one (a rollback); without it a rollout over such nodes is refused with 409 naming them',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'allow_downgrade must be true or false' })
+  allow_downgrade?: boolean;
 
   @ApiPropertyOptional({ description: "the org (hub admins); default the caller's" })
   @IsOptional()

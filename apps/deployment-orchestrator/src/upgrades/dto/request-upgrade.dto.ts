@@ -35,7 +35,7 @@ export class RequestUpgradeDto {
 
   @ApiPropertyOptional({
     description:
-      'ask for a version below the one the node runs; without it such a request is refused with 409. Agents only move up, so an allowed downgrade ends failed, naming the version the node stayed at',
+      'ask for a version below the one the node runs (a rollback); without it such a request is refused with 409. Its policy carries the flag, so the agent installs the lower version, and the attempt ends success once the node reports it',
   })
   @IsOptional()
   @IsBoolean({ message: 'allowDowngrade must be true or false' })

@@ -1,4 +1,4 @@
-/** What the upgrade routes answer: history rows (`UpgradeRecord`) as they are, their times as ISO strings. */
+/** What the upgrade routes answer: history rows (`UpgradeView`) as they are, their times as ISO strings. */
 import { ApiProperty } from '@nestjs/swagger';
 import { INSTALL_STRATEGIES, UPGRADE_STATES, type UpgradeState } from '../upgrade-states';
 
@@ -17,6 +17,12 @@ export class UpgradeResponse {
   strategy!: string;
   @ApiProperty({ type: String, nullable: true, description: 'where the agent fetches the package from' })
   location!: string | null;
+  @ApiProperty({
+    description: 'asked with allowDowngrade: its policy lets the agent go below the version it runs',
+  })
+  allow_downgrade!: boolean;
+  @ApiProperty({ description: 'to_version is below from_version: the node is taken back to an older agent' })
+  rollback!: boolean;
   @ApiProperty({ enum: UPGRADE_STATES }) state!: UpgradeState;
   @ApiProperty({
     type: String,

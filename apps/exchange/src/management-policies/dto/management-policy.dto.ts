@@ -17,20 +17,53 @@ import {
   Max,
   MaxLength,
   Min,
+  registerDecorator,
+  ValidateIf,
   ValidateNested,
+  type ValidationArguments,
 } from 'class-validator';
 import { PolicyPropertyDto } from '../../nodes/dto/policy.dto';
 import { IsConstraintList, IsPropertyList } from '../../policy-validation/policy.validators';
 
-const SEMVER_OR_CURRENT =
-  /^(current|(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$/;
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const RFC3339_UTC_OR_NOW = /^(now|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z)$/;
 const PATTERN_REFERENCE = /^(\*|([A-Za-z0-9][A-Za-z0-9_-]{0,63}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
 
+/**
+ * `atLeastVersion`: a semantic version or `current`; with `allowDowngrade` an exact version, as
+ * it is then where the nodes go, down included, and `current` would send them wherever the
+ * newest package is.
+ */
+function IsTargetVersion(): PropertyDecorator {
+  const downgrading = (args: ValidationArguments) =>
+    (args.object as AgentUpgradePolicyDto).allowDowngrade === true;
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isTargetVersion',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) =>
+          typeof value === 'string' && (SEMVER.test(value) || (!downgrading(args) && value === 'current')),
+        defaultMessage: (args: ValidationArguments) =>
+          downgrading(args)
+            ? 'atLeastVersion must be an exact semantic version (1.2.3) when allowDowngrade is true, not "current" or left out'
+            : 'atLeastVersion must be a semantic version (1.2.3) or "current"',
+      },
+    });
+}
+
 export class AgentUpgradePolicyDto {
-  @ApiPropertyOptional({ example: '2.31.0', description: 'a semver, or `current` (default)' })
-  @IsOptional()
-  @Matches(SEMVER_OR_CURRENT, { message: 'atLeastVersion must be a semantic version (1.2.3) or "current"' })
+  @ApiPropertyOptional({
+    example: '2.31.0',
+    description: 'a semver, or `current` (default); with `allowDowngrade` an exact semver',
+  })
+  // Left out (or null) means `current`, which a downgrade may not follow: then it is required.
+  @ValidateIf(
+    (policy: AgentUpgradePolicyDto, value) =>
+      (value !== undefined && value !== null) || policy.allowDowngrade === true,
+  )
+  @IsTargetVersion()
   atLeastVersion?: string;
 
   @ApiPropertyOptional({ example: '2026-12-01T02:00:00Z', description: 'RFC3339 UTC, or `now` (default)' })
@@ -73,6 +106,15 @@ export class AgentUpgradePolicyDto {
   )
   @MaxLength(2048)
   location?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'the version is exact, not a floor: nodes running a higher one go down to it (a rollback); needs an exact `atLeastVersion`',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'allowDowngrade must be true or false' })
+  allowDowngrade?: boolean;
 }
 
 /** `PUT /v1/orgs/{org}/management-policies/{name}`: creates or fully replaces the policy. */

@@ -34,6 +34,10 @@ export class ManagementPolicyResponse {
       duration: { type: 'integer', description: 'seconds over which agents spread their start' },
       action: { type: 'string', enum: [...UPGRADE_ACTIONS] },
       location: { type: 'string', description: 'where agents fetch the package instead of the exchange' },
+      allowDowngrade: {
+        type: 'boolean',
+        description: 'present (true) when the version is exact: nodes running a higher one go down to it',
+      },
     },
   })
   agentUpgradePolicy!: AgentUpgradePolicy | null;

@@ -1,5 +1,6 @@
 import { MANAGEMENT_POLICY_EVENTS, MANAGEMENT_STATUSES } from '@careen/contracts';
 import { ApiProperty } from '@nestjs/swagger';
+import semver from 'semver';
 import { type HistoryRow } from '../rollout-history';
 
 /** What an entry's `event` may be: a status a node wrote, or what happened to the policy. */
@@ -26,6 +27,10 @@ export class HistoryEntryResponse {
     description: 'the version the node ran when the attempt began',
   })
   fromVersion!: string | null;
+  @ApiProperty({
+    description: 'a status of an attempt to go below the version the node ran (`version` < `fromVersion`)',
+  })
+  rollback!: boolean;
   @ApiProperty({ type: 'integer', nullable: true, description: "the node's attempt at the policy: 1, 2, …" })
   attempt!: number | null;
   @ApiProperty({
@@ -48,12 +53,24 @@ export class HistoryEntryResponse {
       event: row.event,
       version: row.version,
       fromVersion: row.from_version,
+      rollback: row.kind === 'status' && isBelow(row.version, row.from_version),
       attempt: row.attempt,
       detail: row.detail,
       actor: row.actor,
       at: row.at.toISOString(),
     };
   }
+}
+
+/** Whether `version` is below `from`; versions that are not semantic are never judged. */
+function isBelow(version: string | null, from: string | null): boolean {
+  return (
+    version !== null &&
+    from !== null &&
+    semver.valid(version) !== null &&
+    semver.valid(from) !== null &&
+    semver.lt(version, from)
+  );
 }
 
 export class HistoryPageResponse {
