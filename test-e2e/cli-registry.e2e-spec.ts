@@ -192,7 +192,7 @@ describe('careen nodes, HA groups, services, policies and agent packages against
       ]);
       expect(created.code).toBe(0);
       expect(created.stdout).toMatch(
-        /^org +fleet\nname +pair-1\ndescription +first pair\nmembers +\["n1","n2"\]\nupdated +\S+\n$/,
+        /^org +fleet\nname +pair-1\ndescription +first pair\nmembers +\["n1","n2"\]\nmaxUnavailable +1\nupdated +\S+\n$/,
       );
       const shown = await careen(['hagroup', 'show', 'pair-1', '-o', 'json']);
       expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'pair-1', members: ['n1', 'n2'] });
@@ -203,7 +203,7 @@ describe('careen nodes, HA groups, services, policies and agent packages against
       // No agbot runs here: the groups are listed, their slots unknown, and stderr says why.
       expect(listed.code).toBe(0);
       expect(listed.stdout).toMatch(
-        /^NAME +MEMBERS +SLOT +DESCRIPTION +UPDATED\npair-1 +n1,n2 +unknown +first pair +\S+\n$/,
+        /^NAME +MEMBERS +MAX DOWN +SLOT +DESCRIPTION +UPDATED\npair-1 +n1,n2 +1 +unknown +first pair +\S+\n$/,
       );
       expect(listed.stderr).toMatch(/^warning: cannot reach the agbot at \S+ \(.+\): slots unknown/);
 

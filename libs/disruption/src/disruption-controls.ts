@@ -6,7 +6,7 @@ import { type DisruptionSelector } from './disruption-selector';
 import { type UnavailableLimit } from './unavailable-limit';
 import { type WindowRecurrence } from './window-schedule';
 
-export const DISRUPTION_CONTROL_KINDS = ['window', 'freeze', 'budget'] as const;
+export const DISRUPTION_CONTROL_KINDS = ['window', 'freeze', 'budget', 'gate'] as const;
 export type DisruptionControlKind = (typeof DISRUPTION_CONTROL_KINDS)[number];
 
 interface Control {

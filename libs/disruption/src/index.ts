@@ -21,3 +21,13 @@ export {
 } from './window-schedule';
 export { TimeGate, inHours, type TimeRefusal } from './time-gate';
 export { checkBudget, type BudgetRefusal, type BudgetUsage } from './budget-check';
+export { matchesAll, parseMatcher, type AlertMatcher } from './alert-matchers';
+export {
+  AlertGate,
+  alertGateProblem,
+  DEFAULT_EVALUATION_SECONDS,
+  type AlertAnswer,
+  type AlertGateSettings,
+  type AlertScope,
+  type GateRefusal as AlertGateRefusal,
+} from './alert-gate';

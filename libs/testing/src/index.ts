@@ -14,3 +14,4 @@ export * from './tcp-proxy';
 export * from './filter-answer';
 export * from './held-connection';
 export * from './compiled-check-properties';
+export * from './test-prometheus';

@@ -1,7 +1,8 @@
 /**
  * Provides promtool, with which the tests check the services' /metrics as Prometheus reads
- * them: an explicit one (CAREEN_PROMTOOL_BIN), one in the state folder's bin/, one on PATH,
- * or, as root on a Debian-like system, the one inside the distribution's `prometheus` package,
+ * them, and the Prometheus server the alert-gate tests start: an explicit one
+ * (CAREEN_PROMTOOL_BIN, CAREEN_PROMETHEUS_BIN), one in the state folder's bin/, one on PATH,
+ * or, as root on a Debian-like system, the ones inside the distribution's `prometheus` package,
  * unpacked into bin/ without installing the package (which would start a Prometheus server).
  */
 import { spawnSync } from 'node:child_process';
@@ -12,22 +13,42 @@ import { findOnPath, isExecutable } from './debian-package';
 import { LauncherError } from './launcher-error';
 
 export const PROMTOOL_INSTALL_HINT =
-  "The tests check the services' metrics with promtool: put it on PATH (it comes with Prometheus, " +
-  "Debian's package prometheus) or name it in CAREEN_PROMTOOL_BIN.";
+  "The tests check the services' metrics with promtool and the alert gates against a Prometheus server: put " +
+  "promtool and prometheus on PATH (Debian's package prometheus has both) or name them in CAREEN_PROMTOOL_BIN " +
+  'and CAREEN_PROMETHEUS_BIN.';
 
 export function ensurePromtool(binDir: string, env: NodeJS.ProcessEnv): string {
-  if (env.CAREEN_PROMTOOL_BIN) {
-    if (!isExecutable(env.CAREEN_PROMTOOL_BIN))
-      throw new LauncherError(`CAREEN_PROMTOOL_BIN=${env.CAREEN_PROMTOOL_BIN} is not an executable file.`);
-    return env.CAREEN_PROMTOOL_BIN;
+  return ensurePrometheusBinary('promtool', env.CAREEN_PROMTOOL_BIN, 'CAREEN_PROMTOOL_BIN', binDir, env);
+}
+
+export function ensurePrometheus(binDir: string, env: NodeJS.ProcessEnv): string {
+  return ensurePrometheusBinary(
+    'prometheus',
+    env.CAREEN_PROMETHEUS_BIN,
+    'CAREEN_PROMETHEUS_BIN',
+    binDir,
+    env,
+  );
+}
+
+function ensurePrometheusBinary(
+  name: 'promtool' | 'prometheus',
+  explicit: string | undefined,
+  setting: string,
+  binDir: string,
+  env: NodeJS.ProcessEnv,
+): string {
+  if (explicit) {
+    if (!isExecutable(explicit)) throw new LauncherError(`${setting}=${explicit} is not an executable file.`);
+    return explicit;
   }
-  const find = () => findOnPath('promtool', [binDir, env.PATH].filter(Boolean).join(delimiter));
+  const find = () => findOnPath(name, [binDir, env.PATH].filter(Boolean).join(delimiter));
   const found = find();
   if (found) return found;
   unpackFromDebianPackage(binDir, env);
   const unpacked = find();
   if (!unpacked)
-    throw new LauncherError(`the prometheus package holds no usr/bin/promtool. ${PROMTOOL_INSTALL_HINT}`);
+    throw new LauncherError(`the prometheus package holds no usr/bin/${name}. ${PROMTOOL_INSTALL_HINT}`);
   return unpacked;
 }
 
@@ -35,7 +56,9 @@ function unpackFromDebianPackage(binDir: string, env: NodeJS.ProcessEnv): void {
   const aptGet = process.getuid?.() === 0 ? findOnPath('apt-get', env.PATH) : undefined;
   const dpkgDeb = findOnPath('dpkg-deb', env.PATH);
   if (!aptGet || !dpkgDeb) throw new LauncherError(PROMTOOL_INSTALL_HINT);
-  process.stdout.write('promtool is missing; unpacking it from the Debian package "prometheus".\n');
+  process.stdout.write(
+    'promtool or prometheus is missing; unpacking them from the Debian package "prometheus".\n',
+  );
   const work = mkdtempSync(join(tmpdir(), 'careen-promtool-'));
   try {
     const run = (bin: string, args: string[]) =>
@@ -55,8 +78,10 @@ function unpackFromDebianPackage(binDir: string, env: NodeJS.ProcessEnv): void {
         `"dpkg-deb -x ${archive}" failed: ${unpacked.stderr.trim()}. ${PROMTOOL_INSTALL_HINT}`,
       );
     mkdirSync(binDir, { recursive: true });
-    copyFileSync(join(work, 'unpacked', 'usr', 'bin', 'promtool'), join(binDir, 'promtool'));
-    chmodSync(join(binDir, 'promtool'), 0o755);
+    for (const name of ['promtool', 'prometheus']) {
+      copyFileSync(join(work, 'unpacked', 'usr', 'bin', name), join(binDir, name));
+      chmodSync(join(binDir, name), 0o755);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

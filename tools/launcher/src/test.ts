@@ -13,7 +13,7 @@ import { runCommand } from './child-command';
 import { LauncherError } from './launcher-error';
 import { ensureCommand } from './debian-package';
 import { ensureNatsServer } from './nats-binary';
-import { ensurePromtool } from './promtool';
+import { ensurePrometheus, ensurePromtool } from './promtool';
 import { REPO_ROOT } from './repo-root';
 import { stateFolder } from './state-folder';
 
@@ -55,10 +55,12 @@ export async function main(argv: string[]): Promise<number> {
   const { bin } = stateFolder(process.env);
   let natsServer: string;
   let promtool: string;
+  let prometheus: string;
   let chromium: string;
   try {
     natsServer = ensureNatsServer(bin, process.env);
     promtool = ensurePromtool(bin, process.env);
+    prometheus = ensurePrometheus(bin, process.env);
     // The deployment-form tests render the Kubernetes manifests with `kubectl kustomize` and
     // check the compose file with Compose (docker-compose, or Docker's compose plugin).
     ensureCommand('kubectl', 'kubernetes-client', KUBECTL_INSTALL_HINT, process.env);
@@ -77,6 +79,7 @@ export async function main(argv: string[]): Promise<number> {
     ...process.env,
     CAREEN_NATS_SERVER_BIN: natsServer,
     CAREEN_PROMTOOL_BIN: promtool,
+    CAREEN_PROMETHEUS_BIN: prometheus,
     CAREEN_CHROMIUM_BIN: chromium,
     NX_DAEMON: 'false',
   };

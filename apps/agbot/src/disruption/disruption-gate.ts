@@ -7,6 +7,11 @@
  * controls, keyed on what was read, so a change to them takes effect on the next ask.
  */
 import {
+  AlertGate,
+  alertGateProblem,
+  type AlertAnswer,
+  type AlertGateRefusal,
+  type AlertGateSettings,
   type Budget,
   type BudgetRefusal,
   type BudgetUsage,
@@ -22,11 +27,14 @@ import {
   type WindowState,
 } from '@careen/disruption';
 
-export type GateRefusal = TimeRefusal | BudgetRefusal;
+export type GateRefusal = TimeRefusal | AlertGateRefusal | BudgetRefusal;
+
+/** The last answer of the Prometheus at a URL, as the alert watch keeps it. */
+export type AlertAnswers = (url: string) => AlertAnswer | undefined;
 
 /** A control as the grant's read answers it: its kind and the exchange's resource. */
 export interface ControlRow {
-  kind: 'window' | 'freeze' | 'budget';
+  kind: 'window' | 'freeze' | 'budget' | 'gate';
   data: Record<string, unknown>;
 }
 
@@ -34,7 +42,9 @@ export interface ControlRow {
 export class OrgControls {
   private readonly time: TimeGate;
   private readonly budgets: Budget[];
+  private readonly gates: AlertGate[];
   private readonly unreadable: MaintenanceWindow[];
+  private readonly unreadableGates: AlertGateSettings[];
 
   constructor(rows: readonly ControlRow[]) {
     const windows = rows
@@ -49,6 +59,34 @@ export class OrgControls {
       rows.filter((row) => row.kind === 'freeze').map((row) => row.data as unknown as Freeze),
     );
     this.budgets = rows.filter((row) => row.kind === 'budget').map((row) => row.data as unknown as Budget);
+    const gates = rows
+      .filter((row) => row.kind === 'gate')
+      .map((row) => row.data as unknown as AlertGateSettings);
+    this.unreadableGates = gates.filter((gate) => alertGateProblem(gate) !== undefined);
+    this.gates = gates
+      .filter((gate) => !this.unreadableGates.includes(gate))
+      .map((gate) => new AlertGate(gate));
+  }
+
+  /**
+   * Why an alert gate covering `node` keeps it closed at `now`, given each Prometheus's last
+   * answer (a gate the agbot cannot read is closed, as a window is).
+   */
+  gateRefusal(node: SelectedNode, answers: AlertAnswers, now: Date): AlertGateRefusal | undefined {
+    const unreadable = this.unreadableGates.find((gate) => covers(gate.selector, node));
+    if (unreadable) {
+      return {
+        reason: 'gate',
+        control: unreadable.name,
+        message: `gate "${unreadable.name}" cannot be read (${alertGateProblem(unreadable)}): closed until it is replaced`,
+      };
+    }
+    for (const gate of this.gates) {
+      if (!gate.covers(node)) continue;
+      const refusal = gate.check(node, answers(gate.settings.prometheusUrl), now);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   /** Why the clock keeps a new disruption of `node` from starting at `now`, if it does. */

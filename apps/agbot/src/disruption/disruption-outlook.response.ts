@@ -37,7 +37,7 @@ export class OutlookBudgetResponse {
 }
 
 export class DisruptionGateDetails {
-  @ApiProperty({ enum: ['freeze', 'outside-window', 'budget'] }) reason!: string;
+  @ApiProperty({ enum: ['freeze', 'outside-window', 'gate', 'budget'] }) reason!: string;
   @ApiProperty() control!: string;
   @ApiProperty() message!: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) retryAt?: string | null;

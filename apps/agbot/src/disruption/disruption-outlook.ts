@@ -19,12 +19,18 @@ import {
   type BudgetCoveredRow,
   type BudgetDownRow,
 } from '../upgrades/grant-statements';
-import { budgetRefusal, ControlsCache, type ControlRow, type GateRefusal } from './disruption-gate';
+import {
+  type AlertAnswers,
+  budgetRefusal,
+  ControlsCache,
+  type ControlRow,
+  type GateRefusal,
+} from './disruption-gate';
 
 export interface DisruptionOutlook {
   node: SelectedNode;
   at: Date;
-  /** Why a new disruption may not start now; undefined when the gate would let one. */
+  /** Why a new disruption may not start now (freezes, windows, alert gates, budgets); undefined when the gate would let one. */
   refusal?: GateRefusal;
   /** When freezes and windows next let one start (now when they do); null: not within a year. */
   nextStart: Date | null;
@@ -39,13 +45,18 @@ const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
      FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node,
     coalesce((SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
               FROM agbot.mirrored_resources AS c
-              WHERE c.org = $1 AND c.resource IN ('window', 'freeze', 'budget')), '[]') AS controls`;
+              WHERE c.org = $1 AND c.resource IN ('window', 'freeze', 'budget', 'gate')), '[]') AS controls`;
 
 export class DisruptionOutlookReader {
   private readonly controls = new ControlsCache();
 
   /** The node's outlook, or undefined when the mirror does not know it. */
-  async read(manager: EntityManager, org: string, id: string): Promise<DisruptionOutlook | undefined> {
+  async read(
+    manager: EntityManager,
+    org: string,
+    id: string,
+    alerts: AlertAnswers,
+  ): Promise<DisruptionOutlook | undefined> {
     const [row] = (await manager.query(READ, [org, id])) as {
       now: Date;
       node: SelectedNode | null;
@@ -70,7 +81,7 @@ export class DisruptionOutlookReader {
         return { budget, covered, down, refusal: budgetRefusal(node.id, [{ budget, covered, down }]) };
       }),
     );
-    const timeRefusal = controls.timeRefusal(node, now);
+    const timeRefusal = controls.timeRefusal(node, now) ?? controls.gateRefusal(node, alerts, new Date());
     return {
       node,
       at: now,

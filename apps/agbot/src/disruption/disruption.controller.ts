@@ -12,6 +12,7 @@ import {
 import { DataSource } from 'typeorm';
 import { assertActsForNode } from '../upgrades/upgrades.service';
 import { upgradeNodeNotFound } from '../upgrades/upgrades.errors';
+import { AlertWatch } from './alert-watch';
 import { DisruptionOutlookReader } from './disruption-outlook';
 import { DisruptionOutlookResponse } from './disruption-outlook.response';
 
@@ -24,7 +25,10 @@ import { DisruptionOutlookResponse } from './disruption-outlook.response';
 export class DisruptionController {
   private readonly reader = new DisruptionOutlookReader();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly alerts: AlertWatch,
+  ) {}
 
   @Get()
   @AllowNodes()
@@ -40,7 +44,9 @@ export class DisruptionController {
     @Param('node', new IdentifierPipe('node')) node: string,
   ): Promise<DisruptionOutlookResponse> {
     assertActsForNode(actor, node);
-    const outlook = await this.reader.read(this.dataSource.manager, org, node);
+    const outlook = await this.reader.read(this.dataSource.manager, org, node, (url) =>
+      this.alerts.answerOf(url),
+    );
     if (!outlook) throw upgradeNodeNotFound(org, node);
     return DisruptionOutlookResponse.from(outlook);
   }

@@ -17,6 +17,7 @@ export const MIRRORED_RESOURCES = [
   'window',
   'freeze',
   'budget',
+  'gate',
 ] as const;
 export type MirroredResource = (typeof MIRRORED_RESOURCES)[number];
 

@@ -46,6 +46,12 @@ const COLLECTIONS: {
     key: 'name',
   },
   {
+    resource: 'gate',
+    read: async (exchange, org) =>
+      (await dataOf(exchange.api.GET('/v1/orgs/{org}/gates', { params: { path: { org } } }))).items,
+    key: 'name',
+  },
+  {
     resource: 'haGroup',
     read: async (exchange, org) =>
       (await dataOf(exchange.api.GET('/v1/orgs/{org}/hagroups', { params: { path: { org } } }))).items,

@@ -56,7 +56,7 @@ export interface SlotReadRow {
   /** How many members the group has, read only for a percentage. */
   group_size: number | null;
   /** The org's windows, freezes and budgets, read only when it has any. */
-  controls: { kind: 'window' | 'freeze' | 'budget'; data: Record<string, unknown> }[] | null;
+  controls: { kind: 'window' | 'freeze' | 'budget' | 'gate'; data: Record<string, unknown> }[] | null;
   /** What the controls' selectors look at of the node, read only with them. */
   node: SelectedNode | null;
 }
@@ -117,7 +117,7 @@ export const OF_NODE = new NamedStatement(
 );
 
 /** The mirrored resources the disruption gate reads. */
-const CONTROL_KINDS = "('window', 'freeze', 'budget')";
+const CONTROL_KINDS = "('window', 'freeze', 'budget', 'gate')";
 
 /** The node's group as its (share-locked) mirror row has it; $1 the org, $2 the node. */
 const GROUP_OF = '(SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2)';

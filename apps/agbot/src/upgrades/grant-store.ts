@@ -49,6 +49,7 @@ import {
 import { GrantReads } from './grant-reads';
 import { decideSlot, type SlotQuestion, type SlotVerdict } from './slot-rule';
 import {
+  type AlertAnswers,
   budgetRefusal,
   ControlsCache,
   type GateRefusal,
@@ -106,7 +107,11 @@ export class GrantStore extends GrantReads {
   private readonly statements: SlotStatements;
   private readonly controls = new ControlsCache();
 
-  constructor(private readonly outbox: OutboxWriter) {
+  constructor(
+    private readonly outbox: OutboxWriter,
+    /** Each Prometheus's last answer, for the alert gates (none asked: every gate closed). */
+    private readonly alerts: AlertAnswers = () => undefined,
+  ) {
     super();
     this.statements = slotStatements(outbox);
   }
@@ -131,10 +136,12 @@ export class GrantStore extends GrantReads {
           return { outcome: 'granted', haGroup: question.haGroup, grant: read.taken, released: [] };
         }
         const { release, answer } = decideSlot(question);
-        // The clock's refusal needs no lock beyond the group's; a budget's is read under its own.
+        // The clock's and the alerts' refusals need no lock beyond the group's; a budget's is read
+        // under its own.
         const timeRefusal =
-          answer.outcome === 'grant'
-            ? question.controls?.of.timeRefusal(question.controls.node, question.now)
+          answer.outcome === 'grant' && question.controls
+            ? (question.controls.of.timeRefusal(question.controls.node, question.now) ??
+              question.controls.of.gateRefusal(question.controls.node, this.alerts, new Date()))
             : undefined;
         if (commitWithRead) {
           if (release.length === 0 && timeRefusal) return gated(timeRefusal, question.haGroup, []);

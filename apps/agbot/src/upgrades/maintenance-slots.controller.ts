@@ -35,7 +35,7 @@ export class MaintenanceSlotsController {
   @ApiOperation({ summary: "Take (or renew) the node's maintenance slot in its HA group" })
   @ApiConflictResponse({
     description:
-      'another member of the HA group holds a slot of any kind (still, after `wait`): details.holder; or a freeze, window or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders)',
+      'another member of the HA group holds a slot of any kind (still, after `wait`): details.holder; or a freeze, window, alert gate or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders)',
   })
   take(
     @Param('org', new IdentifierPipe('org')) org: string,

@@ -35,7 +35,7 @@ export class UpgradeMetrics {
     });
     this.blocks = new Counter({
       name: 'careen_disruption_blocked_total',
-      help: 'Asks the disruption gate refused though the HA group had room, by reason (freeze, outside-window, budget)',
+      help: 'Asks the disruption gate refused though the HA group had room, by reason (freeze, outside-window, gate, budget)',
       labelNames: ['holder', 'reason'],
       registers,
     });

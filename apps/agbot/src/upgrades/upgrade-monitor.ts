@@ -78,6 +78,7 @@ export class UpgradeMonitor implements ChangeListener {
       case 'window':
       case 'freeze':
       case 'budget':
+      case 'gate':
         return;
     }
   }

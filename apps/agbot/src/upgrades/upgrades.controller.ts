@@ -39,7 +39,7 @@ export class UpgradesController {
   @ApiOperation({ summary: "Ask for (or renew) the node's agent-upgrade slot in its HA group" })
   @ApiConflictResponse({
     description:
-      'another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED); or a freeze, window or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders)',
+      'another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED); or a freeze, window, alert gate or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders)',
   })
   @ApiNotFoundResponse({
     description:

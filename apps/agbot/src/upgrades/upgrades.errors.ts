@@ -39,6 +39,8 @@ export function gateDetails(refusal: GateRefusal) {
         control: refusal.control,
         retryAt: refusal.opensAt?.toISOString() ?? null,
       };
+    case 'gate':
+      return { reason: refusal.reason, control: refusal.control };
     case 'budget':
       return {
         reason: refusal.reason,

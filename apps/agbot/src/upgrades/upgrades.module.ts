@@ -15,6 +15,7 @@ import { MaintenanceSlotsController } from './maintenance-slots.controller';
 import { UpgradesController } from './upgrades.controller';
 import { UpgradesService } from './upgrades.service';
 import { DisruptionController } from '../disruption/disruption.controller';
+import { AlertWatch } from '../disruption/alert-watch';
 
 /**
  * HA-group agent-upgrade grants: the semaphore, its routes, the lease sweep and the monitor
@@ -23,10 +24,12 @@ import { DisruptionController } from '../disruption/disruption.controller';
 @Module({
   controllers: [UpgradesController, MaintenanceSlotsController, DisruptionController],
   providers: [
+    AlertWatch,
     {
       provide: GrantStore,
-      inject: [OutboxWriter],
-      useFactory: (outbox: OutboxWriter) => new GrantStore(outbox),
+      inject: [OutboxWriter, AlertWatch],
+      useFactory: (outbox: OutboxWriter, alerts: AlertWatch) =>
+        new GrantStore(outbox, (url) => alerts.answerOf(url)),
     },
     {
       provide: UpgradeMetrics,

@@ -1,5 +1,5 @@
 /**
- * `careen window|freeze|budget …`: an org's disruption controls, published whole from a JSON
+ * `careen window|freeze|budget|gate …`: an org's disruption controls, published whole from a JSON
  * file like services and deployment policies; and `careen window next --node N`, when the agbot's
  * gate next lets the node be disrupted, and why not now.
  */
@@ -120,6 +120,37 @@ export const BUDGET_RESOURCE: FileResource<Schemas['BudgetResponse']> = {
     exchange((api) => api.DELETE('/v1/orgs/{org}/budgets/{name}', { params: { path: { org, name } } })),
 };
 
+export const GATE_RESOURCE: FileResource<Schemas['GateResponse']> = {
+  command: 'gate',
+  description: "manage an org's Prometheus alert gates: no disruption starts while a matching alert fires",
+  noun: 'alert gate',
+  plural: 'alert gates',
+  key: 'name',
+  keyRule: "gate name: letters, digits, '-' or '_'",
+  fileHelp: `the gate, as JSON: {"prometheusUrl", "matchers": ["alertname=\\"NodeDown\\""], "scope": "all" | "node" | "haGroup" | "label:<key>", "alertLabel", "onUnavailable": "closed" | "open", "evaluationSeconds", ${SELECTOR_HELP}}`,
+  columns: [
+    { header: 'NAME', value: (gate) => gate.name },
+    { header: 'PROMETHEUS', value: (gate) => gate.prometheusUrl },
+    { header: 'MATCHERS', value: (gate) => gate.matchers.join(', ') },
+    { header: 'SCOPE', value: (gate) => gate.scope },
+    { header: 'UNAVAILABLE', value: (gate) => gate.onUnavailable },
+    { header: 'COVERS', value: selectorOf },
+  ],
+  listFilters: [],
+  publish: (exchange, org, name, file) =>
+    exchange((api) =>
+      api.PUT('/v1/orgs/{org}/gates/{name}', {
+        params: { path: { org, name } },
+        body: file as Schemas['PutGateDto'],
+      }),
+    ),
+  list: (exchange, org) => exchange((api) => api.GET('/v1/orgs/{org}/gates', { params: { path: { org } } })),
+  show: (exchange, org, name) =>
+    exchange((api) => api.GET('/v1/orgs/{org}/gates/{name}', { params: { path: { org, name } } })),
+  remove: (exchange, org, name) =>
+    exchange((api) => api.DELETE('/v1/orgs/{org}/gates/{name}', { params: { path: { org, name } } })),
+};
+
 /** What the gate says of a node, for people. Pure. */
 export function describeOutlook(outlook: Outlook, now: Date): string {
   const lines: string[] = [];
@@ -150,10 +181,13 @@ export function registerDisruptionCommands(program: Command, services: CliServic
   const window = registerFileResourceCommands(program, services, WINDOW_RESOURCE);
   registerFileResourceCommands(program, services, FREEZE_RESOURCE);
   registerFileResourceCommands(program, services, BUDGET_RESOURCE);
+  registerFileResourceCommands(program, services, GATE_RESOURCE);
 
   window
     .command('next')
-    .description('when freezes, windows and budgets next let a node be disrupted, and why not now')
+    .description(
+      'when freezes, windows, alert gates and budgets next let a node be disrupted, and why not now',
+    )
     .requiredOption('--node <id>', 'node id')
     .option('--org <org>', "the node's org (default: CAREEN_ORG, else your own org)")
     .option('--agbot-url <url>', 'agbot URL (default: CAREEN_AGBOT_URL, else http://127.0.0.1:8081)')

@@ -18,17 +18,20 @@ import {
   BudgetResponse,
   FreezeListResponse,
   FreezeResponse,
+  GateListResponse,
+  GateResponse,
   WindowListResponse,
   WindowResponse,
 } from './dto/disruption-control.response';
 import { PutBudgetDto } from './dto/put-budget.dto';
 import { PutFreezeDto } from './dto/put-freeze.dto';
+import { PutGateDto } from './dto/put-gate.dto';
 import { PutWindowDto } from './dto/put-window.dto';
 
 const NOT_FOUND = 'no such org or control: DISRUPTION_CONTROL_NOT_FOUND';
 
 /**
- * Maintenance windows, freezes and budgets (docs/operations.md, Disruption control): org admins
+ * Maintenance windows, freezes, budgets and alert gates (docs/operations.md, Disruption control): org admins
  * write them, members of the org read them; the agbot's gate enforces them.
  */
 @ApiTags('disruption')
@@ -154,6 +157,45 @@ export class DisruptionControlsController {
   @HttpCode(204)
   removeBudget(@Param('org') org: string, @Param('name') name: string): Promise<void> {
     return this.controls.remove(org, 'budget', name);
+  }
+
+  @Put('gates/:name')
+  @ApiOperation({ summary: 'Create or replace a Prometheus alert gate' })
+  @ApiCreatedResponse({ type: GateResponse, description: 'created' })
+  @ApiOkResponse({ type: GateResponse, description: 'replaced' })
+  @Roles('orgAdmin')
+  async putGate(
+    @Param('org') org: string,
+    @Param('name', new IdentifierPipe('name')) name: string,
+    @Body() body: PutGateDto,
+    @Res({ passthrough: true }) response: FastifyReply,
+  ): Promise<GateResponse> {
+    return answered(await this.controls.put(org, 'gate', name, body), response);
+  }
+
+  @Get('gates')
+  @ApiOperation({ summary: "List the org's alert gates" })
+  @ApiOkResponse({ type: GateListResponse })
+  listGates(@Param('org') org: string): Promise<GateListResponse> {
+    return this.controls.list(org, 'gate');
+  }
+
+  @Get('gates/:name')
+  @ApiOperation({ summary: 'Read an alert gate' })
+  @ApiOkResponse({ type: GateResponse })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  getGate(@Param('org') org: string, @Param('name') name: string): Promise<GateResponse> {
+    return this.controls.get(org, 'gate', name);
+  }
+
+  @Delete('gates/:name')
+  @ApiOperation({ summary: 'Remove an alert gate' })
+  @ApiNoContentResponse({ description: 'removed' })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @Roles('orgAdmin')
+  @HttpCode(204)
+  removeGate(@Param('org') org: string, @Param('name') name: string): Promise<void> {
+    return this.controls.remove(org, 'gate', name);
   }
 }
 

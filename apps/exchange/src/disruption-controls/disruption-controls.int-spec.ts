@@ -123,10 +123,44 @@ describe('Disruption controls', () => {
     ['budgets', { maxUnavailable: '0%' }, 'from 1% to 100%'],
     ['budgets', { maxUnavailable: 'half' }, 'from 1% to 100%'],
     ['budgets', {}, 'maxUnavailable'],
+    [
+      'gates',
+      { prometheusUrl: 'ftp://p', matchers: ['alertname="A"'], scope: 'all' },
+      'prometheusUrl must be',
+    ],
+    ['gates', { prometheusUrl: 'http://p:9090', matchers: [], scope: 'all' }, 'at least one'],
+    [
+      'gates',
+      { prometheusUrl: 'http://p:9090', matchers: ['severity=~"("'], scope: 'all' },
+      'Invalid regular expression',
+    ],
+    [
+      'gates',
+      { prometheusUrl: 'http://p:9090', matchers: ['alertname="A"'], scope: 'rack' },
+      'scope must be',
+    ],
+    [
+      'gates',
+      { prometheusUrl: 'http://p:9090', matchers: ['alertname="A"'], scope: 'all', onUnavailable: 'maybe' },
+      'onUnavailable',
+    ],
   ])('refuses a bad %s body %j with 400 naming the problem', async (kind, body, problem) => {
     const response = await call('PUT', `/v1/orgs/acme/${kind}/bad`, body);
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body)).toContain(problem);
+  });
+
+  it('keeps an alert gate, closed while Prometheus cannot be asked unless said otherwise', async () => {
+    const gate = await call('PUT', '/v1/orgs/acme/gates/node-down', {
+      prometheusUrl: 'http://prometheus.monitoring:9090',
+      matchers: ['alertname="NodeDown"', 'severity=~"page|critical"'],
+      scope: 'label:site',
+      selector: { labels: { site: 'ams' } },
+    });
+    expect(gate.status).toBe(201);
+    expect(gate.body).toMatchObject({ onUnavailable: 'closed', evaluationSeconds: 15, scope: 'label:site' });
+    expect((await call('GET', '/v1/orgs/acme/gates', undefined, bob)).body.items[0].name).toBe('node-down');
+    expect((await call('DELETE', '/v1/orgs/acme/gates/node-down', undefined, bob)).status).toBe(403);
   });
 
   it("keeps an HA group's maxUnavailable, one member unless set", async () => {

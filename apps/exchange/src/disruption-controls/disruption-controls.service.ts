@@ -2,7 +2,7 @@
  * An org's maintenance windows, freezes and budgets: kept as given (the DTOs validate them with
  * the disruption library), each change recorded for the agbot, whose gate enforces them.
  */
-import { type DisruptionControlKind } from '@careen/disruption';
+import { DEFAULT_EVALUATION_SECONDS, type DisruptionControlKind } from '@careen/disruption';
 import { listAnswer } from '@careen/service';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -13,8 +13,10 @@ import { type DisruptionSelectorDto, toStoredSelector } from './dto/disruption-s
 import {
   type BudgetResponse,
   type FreezeResponse,
+  type GateResponse,
   type WindowResponse,
 } from './dto/disruption-control.response';
+import { type PutGateDto } from './dto/put-gate.dto';
 import { type PutBudgetDto } from './dto/put-budget.dto';
 import { type PutFreezeDto } from './dto/put-freeze.dto';
 import { type PutWindowDto } from './dto/put-window.dto';
@@ -24,6 +26,7 @@ export interface ControlKinds {
   window: { input: PutWindowDto; response: WindowResponse };
   freeze: { input: PutFreezeDto; response: FreezeResponse };
   budget: { input: PutBudgetDto; response: BudgetResponse };
+  gate: { input: PutGateDto; response: GateResponse };
 }
 
 interface ControlRow {
@@ -141,6 +144,12 @@ function settingsOf(kind: DisruptionControlKind, given: Record<string, unknown>)
       };
     case 'budget':
       return { maxUnavailable: given['maxUnavailable'] };
+    case 'gate':
+      return {
+        ...given,
+        onUnavailable: given['onUnavailable'] ?? 'closed',
+        evaluationSeconds: given['evaluationSeconds'] ?? DEFAULT_EVALUATION_SECONDS,
+      };
   }
 }
 

@@ -1,7 +1,7 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * An org's disruption controls (maintenance windows, freezes, budgets), one row each, their
+ * An org's disruption controls (maintenance windows, freezes, budgets, alert gates), one row each, their
  * settings as given; and an HA group's own budget, `max_unavailable`, which is one member when
  * unset.
  */
@@ -12,7 +12,7 @@ export class DisruptionControls1764600000000 implements MigrationInterface {
     await runner.query(`
       CREATE TABLE exchange.disruption_controls (
         org text NOT NULL REFERENCES exchange.orgs (id) ON DELETE CASCADE,
-        kind text NOT NULL CHECK (kind IN ('window', 'freeze', 'budget')),
+        kind text NOT NULL CHECK (kind IN ('window', 'freeze', 'budget', 'gate')),
         name text NOT NULL,
         description text,
         selector jsonb NOT NULL,

@@ -444,7 +444,7 @@ export interface components {
     };
     DisruptionGateDetails: {
       /** @enum {string} */
-      reason: 'freeze' | 'outside-window' | 'budget';
+      reason: 'freeze' | 'outside-window' | 'gate' | 'budget';
       control: string;
       message: string;
       /** Format: date-time */
@@ -820,7 +820,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED); or a freeze, window or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders) */
+      /** @description another member of the HA group holds the slot, or halted it (still, after `wait`): details.holder; or the policy is disabled or paused (UPGRADE_POLICY_STOPPED); or a freeze, window, alert gate or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1203,7 +1203,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description another member of the HA group holds a slot of any kind (still, after `wait`): details.holder; or a freeze, window or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders) */
+      /** @description another member of the HA group holds a slot of any kind (still, after `wait`): details.holder; or a freeze, window, alert gate or budget keeps the node from starting (DISRUPTION_GATED: details.reason, control, retryAt or holders) */
       409: {
         headers: {
           [name: string]: unknown;

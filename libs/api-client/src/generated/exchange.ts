@@ -482,6 +482,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/gates/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read an alert gate */
+    get: operations['DisruptionControlsController_getGate'];
+    /** Create or replace a Prometheus alert gate */
+    put: operations['DisruptionControlsController_putGate'];
+    post?: never;
+    /** Remove an alert gate */
+    delete: operations['DisruptionControlsController_removeGate'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/gates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the org's alert gates */
+    get: operations['DisruptionControlsController_listGates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/changes/head': {
     parameters: {
       query?: never;
@@ -1374,6 +1410,64 @@ export interface components {
       items: components['schemas']['BudgetResponse'][];
       total: number;
     };
+    PutGateDto: {
+      description?: string;
+      /** @description which nodes; every node of the org when omitted */
+      selector?: components['schemas']['DisruptionSelectorDto'];
+      /**
+       * @description Prometheus's base URL; its /api/v1/alerts is asked
+       * @example http://prometheus.monitoring:9090
+       */
+      prometheusUrl: string;
+      /**
+       * @description label matchers an alert must all satisfy
+       * @example [
+       *       "alertname=\"NodeDown\"",
+       *       "severity=~\"page|critical\""
+       *     ]
+       */
+      matchers: string[];
+      /**
+       * @description which covered nodes a matching alert closes it for: all, node, haGroup, or label:<node label key> — those its alertLabel names
+       * @example node
+       */
+      scope: string;
+      /**
+       * @description the alert label naming the node, group or label value; default node, ha_group or the label key
+       * @example instance
+       */
+      alertLabel?: string;
+      /**
+       * @description while Prometheus cannot be asked; default closed
+       * @enum {string}
+       */
+      onUnavailable?: 'closed' | 'open';
+      /** @description how often Prometheus is asked, in seconds; default 15 */
+      evaluationSeconds?: number;
+    };
+    GateResponse: {
+      org: string;
+      name: string;
+      description: string | null;
+      /** @description the criteria given; {} covers every node */
+      selector: components['schemas']['DisruptionSelectorDto'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      prometheusUrl: string;
+      matchers: string[];
+      /** @description all, node, haGroup or label:<node label key> */
+      scope: string;
+      alertLabel?: string;
+      /** @enum {string} */
+      onUnavailable: 'closed' | 'open';
+      evaluationSeconds: number;
+    };
+    GateListResponse: {
+      items: components['schemas']['GateResponse'][];
+      total: number;
+    };
     ChangeHeadResponse: {
       /** @description the newest change id; pass as `since` to follow the feed from now */
       lastId: number;
@@ -1395,7 +1489,8 @@ export interface components {
         | 'agentPackage'
         | 'window'
         | 'freeze'
-        | 'budget';
+        | 'budget'
+        | 'gate';
       resourceId: string;
       /** @enum {string} */
       operation: 'created' | 'updated' | 'deleted';
@@ -5026,6 +5121,295 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['BudgetListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_getGate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GateResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_putGate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutGateDto'];
+      };
+    };
+    responses: {
+      /** @description replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GateResponse'];
+        };
+      };
+      /** @description created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GateResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_removeGate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org or control: DISRUPTION_CONTROL_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_listGates: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GateListResponse'];
         };
       };
       /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */

@@ -232,7 +232,7 @@ export class AgentPackageChangeData {
 }
 
 /**
- * A maintenance window, freeze or budget: the agbot's gate reads its settings with the disruption
+ * A maintenance window, freeze, budget or alert gate: the agbot's gate reads its settings with the disruption
  * library, which checks them as the exchange's DTOs did.
  */
 export class DisruptionControlChangeData {
@@ -260,6 +260,7 @@ export const CHANGE_DATA = {
   window: DisruptionControlChangeData,
   freeze: DisruptionControlChangeData,
   budget: DisruptionControlChangeData,
+  gate: DisruptionControlChangeData,
 } as const satisfies Record<ChangeResource, new () => object>;
 
 /** The fields a resource's change data must have. */

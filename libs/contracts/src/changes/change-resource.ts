@@ -15,5 +15,6 @@ export const CHANGE_RESOURCES = [
   'window',
   'freeze',
   'budget',
+  'gate',
 ] as const;
 export type ChangeResource = (typeof CHANGE_RESOURCES)[number];

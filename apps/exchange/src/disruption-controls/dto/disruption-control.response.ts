@@ -1,4 +1,4 @@
-import { WEEKDAYS, type WeekdayName, type UnavailableLimit } from '@careen/disruption';
+import { type AlertScope, WEEKDAYS, type WeekdayName, type UnavailableLimit } from '@careen/disruption';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DisruptionSelectorDto, UNAVAILABLE_LIMIT_SCHEMA } from './disruption-selector.dto';
 
@@ -29,6 +29,21 @@ export class FreezeResponse extends DisruptionControlResponse {
 
 export class BudgetResponse extends DisruptionControlResponse {
   @ApiProperty(UNAVAILABLE_LIMIT_SCHEMA) maxUnavailable!: UnavailableLimit;
+}
+
+export class GateResponse extends DisruptionControlResponse {
+  @ApiProperty() prometheusUrl!: string;
+  @ApiProperty({ type: [String] }) matchers!: string[];
+  @ApiProperty({ type: String, description: 'all, node, haGroup or label:<node label key>' })
+  scope!: AlertScope;
+  @ApiPropertyOptional() alertLabel?: string;
+  @ApiProperty({ enum: ['closed', 'open'] }) onUnavailable!: 'closed' | 'open';
+  @ApiProperty({ type: 'integer' }) evaluationSeconds!: number;
+}
+
+export class GateListResponse {
+  @ApiProperty({ type: [GateResponse] }) items!: GateResponse[];
+  @ApiProperty({ type: 'integer' }) total!: number;
 }
 
 export class WindowListResponse {

@@ -1,0 +1,119 @@
+import { type AlertScope, alertGateProblem } from '@careen/disruption';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+  registerDecorator,
+  type ValidationArguments,
+} from 'class-validator';
+import { DisruptionSelectorDto } from './disruption-selector.dto';
+
+/**
+ * `PUT …/gates/{name}`: while an alert firing at `prometheusUrl` matches every matcher, nothing
+ * new starts on the covered nodes in the alert's scope.
+ */
+export class PutGateDto {
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @ApiPropertyOptional({
+    type: DisruptionSelectorDto,
+    description: 'which nodes; every node of the org when omitted',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DisruptionSelectorDto)
+  selector?: DisruptionSelectorDto;
+
+  @ApiProperty({
+    example: 'http://prometheus.monitoring:9090',
+    description: "Prometheus's base URL; its /api/v1/alerts is asked",
+  })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'prometheusUrl must be an http(s) URL' },
+  )
+  @MaxLength(2000)
+  prometheusUrl!: string;
+
+  @ApiProperty({
+    type: [String],
+    example: ['alertname="NodeDown"', 'severity=~"page|critical"'],
+    description: 'label matchers an alert must all satisfy',
+  })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(500, { each: true })
+  @IsGate()
+  matchers!: string[];
+
+  @ApiProperty({
+    type: String,
+    example: 'node',
+    description:
+      'which covered nodes a matching alert closes it for: all, node, haGroup, or label:<node label key> — those its alertLabel names',
+  })
+  @IsString()
+  @MaxLength(200)
+  scope!: AlertScope;
+
+  @ApiPropertyOptional({
+    example: 'instance',
+    description:
+      'the alert label naming the node, group or label value; default node, ha_group or the label key',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  alertLabel?: string;
+
+  @ApiPropertyOptional({
+    enum: ['closed', 'open'],
+    description: 'while Prometheus cannot be asked; default closed',
+  })
+  @IsOptional()
+  @IsIn(['closed', 'open'])
+  onUnavailable?: 'closed' | 'open';
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 300,
+    description: 'how often Prometheus is asked, in seconds; default 15',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  evaluationSeconds?: number;
+}
+
+/** Checks the matchers and the scope together (alertGateProblem), reported on matchers. */
+function IsGate(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isGate',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) =>
+          alertGateProblem(args.object as PutGateDto) === undefined,
+        defaultMessage: (args: ValidationArguments) => alertGateProblem(args.object as PutGateDto) ?? '',
+      },
+    });
+}
