@@ -118,4 +118,22 @@ describe('careen freeze, window and budget', () => {
       ),
     );
   });
+
+  it('declares a node busy and free again, and says so', async () => {
+    const busy = await careen(['node', 'busy', 'edge-1', '--reason', 'nightly backup', '--for', '600']);
+    expect(busy.stderr).toBe('');
+    expect(busy.stdout).toMatch(/^node edge-1 is busy until \S+: nightly backup\n$/);
+    const refused = await askUpgrade();
+    expect(refused.body.details).toMatchObject({ reason: 'busy' });
+    expect((await careen(['window', 'next', '--node', 'edge-1'])).stdout).toContain('busy until');
+    const bad = await careen(['node', 'busy', 'edge-1', '--reason', 'x', '--for', 'ever']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('seconds');
+
+    expect((await careen(['node', 'free', 'edge-1'])).stdout).toBe('node edge-1 is free\n');
+    expect((await askUpgrade()).status).toBe(200);
+    await http(hub.agbot.url, 'DELETE', '/v1/orgs/acme/nodes/edge-1/upgrade', {
+      auth: basic('acme', 'edge-1', TOKEN),
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { UpgradeHalts1764100200000 } from './migrations/1764100200000-upgrade-ha
 import { GrantRuleInCode1764100300000 } from './migrations/1764100300000-grant-rule-in-code';
 import { MaintenanceHolders1764100400000 } from './migrations/1764100400000-maintenance-holders';
 import { FleetLockWaiters1764400500000 } from './migrations/1764400500000-fleetlock-waiters';
+import { BusyNodes1764600000000 } from './migrations/1764600000000-busy-nodes';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -31,6 +32,7 @@ export const AGBOT_MIGRATIONS = [
   GrantRuleInCode1764100300000,
   MaintenanceHolders1764100400000,
   FleetLockWaiters1764400500000,
+  BusyNodes1764600000000,
 ];
 
 @Module({})

@@ -31,3 +31,4 @@ export {
   type AlertScope,
   type GateRefusal as AlertGateRefusal,
 } from './alert-gate';
+export { busyRefusal, type BusyDeclaration, type BusyRefusal } from './busy-node';

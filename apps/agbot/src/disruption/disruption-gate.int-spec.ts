@@ -153,6 +153,68 @@ describe('the disruption gate', () => {
     await hub.deleteSeededResource('acme', 'window', 'nightly');
   });
 
+  it('keeps a node its agent declared busy from being disrupted until it is free or the declaration lapses', async () => {
+    await hub.seedNode('acme', 'db-1', { haGroup: null });
+    const nodeAuth = await hub.nodeToken('acme', 'db-1');
+    const declared = await http(url(), 'PUT', '/v1/orgs/acme/nodes/db-1/busy', {
+      auth: nodeAuth,
+      body: { reason: 'nightly backup', seconds: 3600 },
+    });
+    expect(declared.status).toBe(200);
+    expect(declared.body).toMatchObject({
+      node: 'db-1',
+      reason: 'nightly backup',
+      declaredBy: 'node acme/db-1',
+    });
+
+    const refused = await upgrade('db-1');
+    expect(refused.status).toBe(409);
+    expect(refused.body.details).toMatchObject({ reason: 'busy', retryAt: declared.body.until });
+    expect(refused.body.message).toContain('the node is busy until');
+    expect(refused.body.message).toContain('nightly backup (declared by node acme/db-1)');
+    expect((await maintenance('db-1')).body.details).toMatchObject({ reason: 'busy' });
+    expect(
+      (await http(url(), 'GET', '/v1/orgs/acme/nodes/db-1/disruption', { auth: nodeAuth })).body,
+    ).toMatchObject({
+      mayStart: false,
+      busy: { reason: 'nightly backup', until: declared.body.until },
+    });
+    // Another node may not declare it busy or free; bad bodies name the field.
+    expect(
+      (
+        await http(url(), 'DELETE', '/v1/orgs/acme/nodes/db-1/busy', {
+          auth: await hub.nodeToken('acme', 'fra-1'),
+        })
+      ).status,
+    ).toBe(403);
+    const bad = await http(url(), 'PUT', '/v1/orgs/acme/nodes/db-1/busy', {
+      auth: nodeAuth,
+      body: { reason: '', seconds: 0 },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('seconds');
+
+    // A declaration lapses by itself: it is moved into the past rather than waited for.
+    await hub.dataSource.query("UPDATE agbot.busy_nodes SET until = clock_timestamp() - interval '1 second'");
+    expect((await upgrade('db-1')).status).toBe(200);
+    await releaseUpgrade('db-1');
+
+    expect(
+      (
+        await http(url(), 'PUT', '/v1/orgs/acme/nodes/db-1/busy', {
+          auth: admin,
+          body: { reason: 'resize', seconds: 60 },
+        })
+      ).body,
+    ).toMatchObject({ declaredBy: 'user acme/ada' });
+    expect((await upgrade('db-1')).status).toBe(409);
+    expect((await http(url(), 'DELETE', '/v1/orgs/acme/nodes/db-1/busy', { auth: nodeAuth })).status).toBe(
+      204,
+    );
+    expect((await upgrade('db-1')).status).toBe(200);
+    await releaseUpgrade('db-1');
+  });
+
   it('runs a group with maxUnavailable 2 two members at a time', async () => {
     const members = ['g1', 'g2', 'g3', 'g4', 'g5'];
     for (const node of members) await hub.seedNode('acme', node, { haGroup: 'pair-of-five' });

@@ -13,6 +13,7 @@ import {
   type AlertGateRefusal,
   type AlertGateSettings,
   type Budget,
+  type BusyRefusal,
   type BudgetRefusal,
   type BudgetUsage,
   checkBudget,
@@ -27,7 +28,7 @@ import {
   type WindowState,
 } from '@careen/disruption';
 
-export type GateRefusal = TimeRefusal | AlertGateRefusal | BudgetRefusal;
+export type GateRefusal = TimeRefusal | BusyRefusal | AlertGateRefusal | BudgetRefusal;
 
 /** The last answer of the Prometheus at a URL, as the alert watch keeps it. */
 export type AlertAnswers = (url: string) => AlertAnswer | undefined;

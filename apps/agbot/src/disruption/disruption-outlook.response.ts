@@ -36,8 +36,14 @@ export class OutlookBudgetResponse {
   @ApiProperty({ type: [String], description: 'covered nodes down now' }) down!: string[];
 }
 
+export class OutlookBusyResponse {
+  @ApiProperty() reason!: string;
+  @ApiProperty() declaredBy!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) until!: string;
+}
+
 export class DisruptionGateDetails {
-  @ApiProperty({ enum: ['freeze', 'outside-window', 'gate', 'budget'] }) reason!: string;
+  @ApiProperty({ enum: ['freeze', 'outside-window', 'busy', 'gate', 'budget'] }) reason!: string;
   @ApiProperty() control!: string;
   @ApiProperty() message!: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) retryAt?: string | null;
@@ -64,6 +70,11 @@ export class DisruptionOutlookResponse {
   @ApiProperty({ type: [OutlookWindowResponse] }) windows!: OutlookWindowResponse[];
   @ApiProperty({ type: [OutlookFreezeResponse] }) freezes!: OutlookFreezeResponse[];
   @ApiProperty({ type: [OutlookBudgetResponse] }) budgets!: OutlookBudgetResponse[];
+  @ApiPropertyOptional({
+    type: OutlookBusyResponse,
+    description: "the node's busy declaration, while it lasts",
+  })
+  busy?: OutlookBusyResponse;
 
   static from(outlook: DisruptionOutlook): DisruptionOutlookResponse {
     return {
@@ -84,6 +95,13 @@ export class DisruptionOutlookResponse {
           : { opensAt: state.opensAt?.toISOString() ?? null }),
       })),
       freezes: outlook.freezes.map(({ name, from, until }) => ({ name, from, until })),
+      ...(outlook.busy && {
+        busy: {
+          reason: outlook.busy.reason,
+          declaredBy: outlook.busy.declaredBy,
+          until: outlook.busy.until.toISOString(),
+        },
+      }),
       budgets: outlook.budgets.map(({ budget, covered, down }) => ({
         name: budget.name,
         maxUnavailable: budget.maxUnavailable,

@@ -6,6 +6,8 @@
  */
 import {
   type Budget,
+  type BusyDeclaration,
+  busyRefusal,
   type BudgetRefusal,
   type Freeze,
   type MaintenanceWindow,
@@ -37,6 +39,7 @@ export interface DisruptionOutlook {
   windows: { window: MaintenanceWindow; state: WindowState }[];
   freezes: Freeze[];
   budgets: { budget: Budget; covered: number; down: string[]; refusal?: BudgetRefusal }[];
+  busy?: BusyDeclaration;
 }
 
 const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
@@ -45,7 +48,9 @@ const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
      FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node,
     coalesce((SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
               FROM agbot.mirrored_resources AS c
-              WHERE c.org = $1 AND c.resource IN ('window', 'freeze', 'budget', 'gate')), '[]') AS controls`;
+              WHERE c.org = $1 AND c.resource IN ('window', 'freeze', 'budget', 'gate')), '[]') AS controls,
+    (SELECT json_build_object('reason', b.reason, 'until', b.until, 'declaredBy', b.declared_by)
+     FROM agbot.busy_nodes AS b WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy`;
 
 export class DisruptionOutlookReader {
   private readonly controls = new ControlsCache();
@@ -61,6 +66,7 @@ export class DisruptionOutlookReader {
       now: Date;
       node: SelectedNode | null;
       controls: ControlRow[];
+      busy: { reason: string; until: string; declaredBy: string } | null;
     }[];
     if (!row?.node) return undefined;
     const { node, now } = row;
@@ -81,11 +87,16 @@ export class DisruptionOutlookReader {
         return { budget, covered, down, refusal: budgetRefusal(node.id, [{ budget, covered, down }]) };
       }),
     );
-    const timeRefusal = controls.timeRefusal(node, now) ?? controls.gateRefusal(node, alerts, new Date());
+    const busy = row.busy ? { ...row.busy, until: new Date(row.busy.until) } : undefined;
+    const timeRefusal =
+      controls.timeRefusal(node, now) ??
+      busyRefusal(busy, now) ??
+      controls.gateRefusal(node, alerts, new Date());
     return {
       node,
       at: now,
       refusal: timeRefusal ?? budgets.find((usage) => usage.refusal)?.refusal,
+      busy,
       nextStart: controls.nextStart(node, now),
       windows: controls.windowsCovering(node, now),
       freezes: controls.freezesCovering(node, now),

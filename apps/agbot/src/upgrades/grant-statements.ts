@@ -59,6 +59,8 @@ export interface SlotReadRow {
   controls: { kind: 'window' | 'freeze' | 'budget' | 'gate'; data: Record<string, unknown> }[] | null;
   /** What the controls' selectors look at of the node, read only with them. */
   node: SelectedNode | null;
+  /** The node's busy declaration, while it lasts. */
+  busy: { reason: string; until: string; declared_by: string } | null;
 }
 
 /** What a budget's reads answer: how many nodes it covers, and which of them are down. */
@@ -219,7 +221,10 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
                   EXISTS (SELECT 1 FROM agbot.mirrored_resources AS c
                           WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}) AS controlled,
                   (SELECT h.data -> 'maxUnavailable' FROM agbot.mirrored_resources AS h
-                   WHERE h.org = $1 AND h.resource = 'haGroup' AND h.id = ${GROUP_OF}) AS group_limit
+                   WHERE h.org = $1 AND h.resource = 'haGroup' AND h.id = ${GROUP_OF}) AS group_limit,
+                  (SELECT json_build_object('reason', b.reason, 'until', b.until, 'declared_by', b.declared_by)
+                   FROM agbot.busy_nodes AS b
+                   WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy
          ), slot AS (
            INSERT INTO agbot.upgrade_grants
              (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
@@ -229,10 +234,11 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
            WHERE json_array_length(state.held) = 0
              AND NOT ($4::text = 'agent-upgrade' AND state.policy_stopped)
              AND NOT state.controlled
+             AND state.busy IS NULL
            RETURNING ${COLUMNS}
          ), ${recordGrant(6)}
          SELECT state.now, state.held, state.policy_stopped, (SELECT row_to_json(slot) FROM slot) AS taken,
-                state.group_limit,
+                state.group_limit, state.busy,
                 CASE WHEN jsonb_typeof(state.group_limit) = 'string'
                   THEN (SELECT count(*)::int FROM agbot.nodes WHERE org = $1 AND ha_group = ${GROUP_OF}) END AS group_size,
                 CASE WHEN state.controlled THEN

@@ -18,7 +18,13 @@ import {
   type UpgradeHolderKind,
   type UpgradeReleaseReason,
 } from '@careen/contracts';
-import { allowedDown, isPercent, type SelectedNode } from '@careen/disruption';
+import {
+  allowedDown,
+  type BusyDeclaration,
+  busyRefusal,
+  isPercent,
+  type SelectedNode,
+} from '@careen/disruption';
 import { type OutboxWriter } from '@careen/persistence';
 import { type EntityManager } from 'typeorm';
 import {
@@ -86,7 +92,8 @@ export type SlotAnswer = (
 ) & { released: ReleasedGrant[] };
 
 /** A grant's question, with the org's disruption controls when it has any. */
-type ReadQuestion = SlotQuestion & SlotRequest & { controls?: { of: OrgControls; node: SelectedNode } };
+type ReadQuestion = SlotQuestion &
+  SlotRequest & { controls?: { of: OrgControls; node: SelectedNode }; busy?: BusyDeclaration };
 
 /** A member that failed and is not healthy again, as the monitor learns of it. */
 export interface HaltRequest {
@@ -136,13 +143,9 @@ export class GrantStore extends GrantReads {
           return { outcome: 'granted', haGroup: question.haGroup, grant: read.taken, released: [] };
         }
         const { release, answer } = decideSlot(question);
-        // The clock's and the alerts' refusals need no lock beyond the group's; a budget's is read
-        // under its own.
-        const timeRefusal =
-          answer.outcome === 'grant' && question.controls
-            ? (question.controls.of.timeRefusal(question.controls.node, question.now) ??
-              question.controls.of.gateRefusal(question.controls.node, this.alerts, new Date()))
-            : undefined;
+        // The clock's, the node's and the alerts' refusals need no lock beyond the group's; a
+        // budget's is read under its own.
+        const timeRefusal = answer.outcome === 'grant' ? this.refusalBeforeBudgets(question) : undefined;
         if (commitWithRead) {
           if (release.length === 0 && timeRefusal) return gated(timeRefusal, question.haGroup, []);
           if (release.length === 0 && (answer.outcome === 'refuse' || answer.outcome === 'policy-stopped'))
@@ -234,8 +237,25 @@ export class GrantStore extends GrantReads {
       groupLimit: allowedDown(state.group_limit ?? 1, state.group_size ?? 0),
       ...(state.controls &&
         state.node && { controls: { of: this.controls.of(org, state.controls), node: state.node } }),
+      ...(state.busy && {
+        busy: {
+          reason: state.busy.reason,
+          until: new Date(state.busy.until),
+          declaredBy: state.busy.declared_by,
+        },
+      }),
     };
     return { question, taken: state.taken ? fromJson(state.taken) : undefined };
+  }
+
+  /** Freezes, windows, the node's busy declaration and alert gates, in that order (invariant 9). */
+  private refusalBeforeBudgets(question: ReadQuestion): GateRefusal | undefined {
+    const { controls } = question;
+    return (
+      controls?.of.timeRefusal(controls.node, question.now) ??
+      busyRefusal(question.busy, question.now) ??
+      controls?.of.gateRefusal(controls.node, this.alerts, new Date())
+    );
   }
 
   /**

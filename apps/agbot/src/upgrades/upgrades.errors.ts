@@ -41,6 +41,8 @@ export function gateDetails(refusal: GateRefusal) {
       };
     case 'gate':
       return { reason: refusal.reason, control: refusal.control };
+    case 'busy':
+      return { reason: refusal.reason, control: refusal.control, retryAt: refusal.until.toISOString() };
     case 'budget':
       return {
         reason: refusal.reason,

@@ -16,13 +16,14 @@ import { UpgradesController } from './upgrades.controller';
 import { UpgradesService } from './upgrades.service';
 import { DisruptionController } from '../disruption/disruption.controller';
 import { AlertWatch } from '../disruption/alert-watch';
+import { BusyController } from '../disruption/busy.controller';
 
 /**
  * HA-group agent-upgrade grants: the semaphore, its routes, the lease sweep and the monitor
  * (a change listener for the agbot's changes consumer).
  */
 @Module({
-  controllers: [UpgradesController, MaintenanceSlotsController, DisruptionController],
+  controllers: [UpgradesController, MaintenanceSlotsController, DisruptionController, BusyController],
   providers: [
     AlertWatch,
     {

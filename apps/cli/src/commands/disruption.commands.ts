@@ -170,11 +170,77 @@ export function describeOutlook(outlook: Outlook, now: Date): string {
     if (outlook.refusal?.reason === 'budget')
       lines.push('it may go as soon as a holder of the budget is done');
   }
+  if (outlook.busy)
+    lines.push(
+      `busy until ${outlook.busy.until}: ${outlook.busy.reason} (declared by ${outlook.busy.declaredBy})`,
+    );
   for (const budget of outlook.budgets)
     lines.push(
       `budget "${budget.name}": ${budget.down.length} of ${budget.allowed} down (${budget.covered} covered)`,
     );
   return lines.join('\n');
+}
+
+const AGBOT_URL_OPTION = [
+  '--agbot-url <url>',
+  'agbot URL (default: CAREEN_AGBOT_URL, else http://127.0.0.1:8081)',
+] as const;
+const NODE_ORG_OPTION = ['--org <org>', "the node's org (default: CAREEN_ORG, else your own org)"] as const;
+
+/** `careen node busy|free`: a node's busy declaration, kept by the agbot. */
+export function registerBusyCommands(node: Command, services: CliServices): void {
+  node
+    .command('busy')
+    .description('declare a node busy: no disruption starts on it until it is free or the time is up')
+    .argument('<id>', 'node id')
+    .requiredOption('--reason <text>', 'what it is busy with, such as "nightly backup"')
+    .requiredOption('--for <seconds>', 'how long it lasts unless declared again or freed (1–86400)')
+    .option(...NODE_ORG_OPTION)
+    .option(...AGBOT_URL_OPTION)
+    .action(
+      async (
+        id: string,
+        options: { reason: string; for: string; org?: string; agbotUrl?: string },
+        command: Command,
+      ) => {
+        const { context, ask, org } = await agbotContext(command, services, options);
+        const busy = await ask((api) =>
+          api.PUT('/v1/orgs/{org}/nodes/{node}/busy', {
+            params: { path: { org, node: id } },
+            body: { reason: options.reason, seconds: Number(options.for) },
+          }),
+        );
+        context.printer.result(busy, `node ${id} is busy until ${busy.until}: ${busy.reason}`);
+      },
+    );
+
+  node
+    .command('free')
+    .description('declare a busy node free again')
+    .argument('<id>', 'node id')
+    .option(...NODE_ORG_OPTION)
+    .option(...AGBOT_URL_OPTION)
+    .action(async (id: string, options: { org?: string; agbotUrl?: string }, command: Command) => {
+      const { context, ask, org } = await agbotContext(command, services, options);
+      await ask((api) =>
+        api.DELETE('/v1/orgs/{org}/nodes/{node}/busy', { params: { path: { org, node: id } } }),
+      );
+      context.printer.note(`node ${id} is free`);
+    });
+}
+
+/** The org, and `ask`, which runs a request of the agbot's and names the agbot in its failures. */
+async function agbotContext(
+  command: Command,
+  services: CliServices,
+  options: { org?: string; agbotUrl?: string },
+) {
+  const agbotUrl = resolveAgbotUrl(options.agbotUrl, services.env);
+  const { context, org } = await orgCommandContext(command, services, options.org);
+  const agbot = await context.serviceCalls<Agbot.paths>(agbotUrl);
+  const ask: typeof agbot = (request) =>
+    askService('agbot', agbotUrl, '--agbot-url or CAREEN_AGBOT_URL', () => agbot(request));
+  return { context, ask, org };
 }
 
 export function registerDisruptionCommands(program: Command, services: CliServices): void {
@@ -189,18 +255,12 @@ export function registerDisruptionCommands(program: Command, services: CliServic
       'when freezes, windows, alert gates and budgets next let a node be disrupted, and why not now',
     )
     .requiredOption('--node <id>', 'node id')
-    .option('--org <org>', "the node's org (default: CAREEN_ORG, else your own org)")
-    .option('--agbot-url <url>', 'agbot URL (default: CAREEN_AGBOT_URL, else http://127.0.0.1:8081)')
+    .option(...NODE_ORG_OPTION)
+    .option(...AGBOT_URL_OPTION)
     .action(async (options: { node: string; org?: string; agbotUrl?: string }, command: Command) => {
-      const agbotUrl = resolveAgbotUrl(options.agbotUrl, services.env);
-      const { context, org } = await orgCommandContext(command, services, options.org);
-      const agbot = await context.serviceCalls<Agbot.paths>(agbotUrl);
-      const outlook = await askService('agbot', agbotUrl, '--agbot-url or CAREEN_AGBOT_URL', () =>
-        agbot((api) =>
-          api.GET('/v1/orgs/{org}/nodes/{node}/disruption', {
-            params: { path: { org, node: options.node } },
-          }),
-        ),
+      const { context, ask, org } = await agbotContext(command, services, options);
+      const outlook = await ask((api) =>
+        api.GET('/v1/orgs/{org}/nodes/{node}/disruption', { params: { path: { org, node: options.node } } }),
       );
       context.printer.result(outlook, describeOutlook(outlook, services.now()));
     });

@@ -8,6 +8,7 @@ import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
 import { since } from '../watch/rollout-screen';
+import { registerBusyCommands } from './disruption.commands';
 
 type NodeView = Exchange.components['schemas']['NodeResponse'];
 type NodePolicy = Exchange.components['schemas']['PolicyDto'];
@@ -60,6 +61,7 @@ export function parseLabels(pairs: readonly string[]): Record<string, string> {
 
 export function registerNodeCommands(program: Command, services: CliServices): void {
   const node = program.command('node').description("manage an org's nodes");
+  registerBusyCommands(node, services);
 
   node
     .command('register')

@@ -142,6 +142,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/nodes/{node}/busy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Declare the node busy: no disruption starts on it until it is free or the time is up */
+    put: operations['BusyController_declare'];
+    post?: never;
+    /** Declare the node free again */
+    delete: operations['BusyController_free'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/pre-reboot': {
     parameters: {
       query?: never;
@@ -444,7 +462,7 @@ export interface components {
     };
     DisruptionGateDetails: {
       /** @enum {string} */
-      reason: 'freeze' | 'outside-window' | 'gate' | 'budget';
+      reason: 'freeze' | 'outside-window' | 'busy' | 'gate' | 'budget';
       control: string;
       message: string;
       /** Format: date-time */
@@ -484,6 +502,12 @@ export interface components {
       /** @description covered nodes down now */
       down: string[];
     };
+    OutlookBusyResponse: {
+      reason: string;
+      declaredBy: string;
+      /** Format: date-time */
+      until: string;
+    };
     DisruptionOutlookResponse: {
       node: string;
       haGroup: string | null;
@@ -504,6 +528,30 @@ export interface components {
       windows: components['schemas']['OutlookWindowResponse'][];
       freezes: components['schemas']['OutlookFreezeResponse'][];
       budgets: components['schemas']['OutlookBudgetResponse'][];
+      /** @description the node's busy declaration, while it lasts */
+      busy?: components['schemas']['OutlookBusyResponse'];
+    };
+    DeclareBusyDto: {
+      /** @example nightly backup */
+      reason: string;
+      /**
+       * @description how long it lasts unless declared again or freed
+       * @example 3600
+       */
+      seconds: number;
+    };
+    BusyResponse: {
+      node: string;
+      reason: string;
+      /** @description who declared it: the node, or the user */
+      declaredBy: string;
+      /** Format: date-time */
+      declaredAt: string;
+      /**
+       * Format: date-time
+       * @description when it lapses
+       */
+      until: string;
     };
     FleetLockErrorResponse: {
       /**
@@ -1346,6 +1394,152 @@ export interface operations {
         };
       };
       /** @description the agbot knows no such node (UPGRADE_NODE_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  BusyController_declare: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        node: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeclareBusyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BusyResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the agbot knows no such node (UPGRADE_NODE_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  BusyController_free: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        node: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description free, whether or not it was busy */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
       404: {
         headers: {
           [name: string]: unknown;
