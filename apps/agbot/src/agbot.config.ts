@@ -80,4 +80,12 @@ export class AgbotConfig extends HubServiceConfig {
   @IsOptional()
   @Validate(CidrListConstraint)
   CAREEN_FLEETLOCK_TRUSTED_NETWORKS = '127.0.0.0/8,::1/128';
+
+  /**
+   * Comma-separated base URLs of the Prometheus servers an alert gate may name: org admins write
+   * gates, and the agbot asks only these (a gate naming another stays closed). Empty: none.
+   */
+  @IsOptional()
+  @IsString()
+  CAREEN_ALERT_GATE_PROMETHEUS_URLS = '';
 }

@@ -95,12 +95,42 @@ describe('WindowSchedule', () => {
   });
 
   it('answers null for a window that does not open within the horizon', () => {
-    const once = new WindowSchedule({
-      rrule: 'FREQ=YEARLY;COUNT=1;BYMONTH=1;BYMONTHDAY=1',
+    const ended = new WindowSchedule({
+      rrule: 'FREQ=YEARLY;UNTIL=20250101T000000;BYMONTH=1;BYMONTHDAY=1',
       durationMinutes: 60,
       timeZone: 'UTC',
     });
-    expect(once.at(at('2026-12-01T00:00:00Z'))).toEqual({ open: false, opensAt: null });
+    expect(ended.at(at('2026-12-01T00:00:00Z'))).toEqual({ open: false, opensAt: null });
+  });
+
+  it('takes the later of the two 02:30s on the night the clocks go back', () => {
+    const sunday = new WindowSchedule({
+      days: ['sun'],
+      start: '02:30',
+      durationMinutes: 30,
+      timeZone: 'Europe/Amsterdam',
+    });
+    // 25 Oct 2026: 03:00 summer time becomes 02:00 winter time; 02:30 winter time is 01:30 UTC.
+    expect(sunday.at(at('2026-10-24T12:00:00Z'))).toEqual({
+      open: false,
+      opensAt: at('2026-10-25T01:30:00Z'),
+    });
+  });
+
+  it('counts a daily rule from the day asked about, whatever the year', () => {
+    const daily = new WindowSchedule({
+      rrule: 'FREQ=DAILY;BYHOUR=2,14;BYMINUTE=0,30',
+      durationMinutes: 10,
+      timeZone: 'UTC',
+    });
+    expect(daily.at(at('2099-06-15T14:35:00Z'))).toMatchObject({
+      open: true,
+      since: at('2099-06-15T14:30:00Z'),
+    });
+    expect(daily.at(at('2099-06-15T14:45:00Z'))).toEqual({
+      open: false,
+      opensAt: at('2099-06-16T02:00:00Z'),
+    });
   });
 
   it.each([

@@ -8,10 +8,16 @@
  * occurrence becomes an instant in the window's zone with luxon, so a window at 01:00
  * Europe/Amsterdam opens at 01:00 local on both sides of a DST change. A start that does not
  * exist on a spring-forward day moves forward by the gap (02:30 becomes 03:30); an ambiguous one
- * on a fall-back day is the earlier of the two. The duration is elapsed time.
+ * on a fall-back day is the later of the two (luxon's choice: 02:30 on the night Amsterdam leaves
+ * summer time is 02:30 winter time). The duration is elapsed time.
+ *
+ * Each question computes the recurrence from an anchor just before it (the day, the Monday, the
+ * first of the month or of the year, by the rule's frequency), never from a fixed origin, so its
+ * cost does not grow with time; rules whose occurrences would depend on where that anchor falls
+ * (INTERVAL above 1, COUNT) are refused, and so are rules dense enough to be costly.
  */
 import { DateTime, IANAZone } from 'luxon';
-import { RRule, type Weekday } from 'rrule';
+import { type Frequency, type Options, RRule, type Weekday } from 'rrule';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type WeekdayName = (typeof WEEKDAYS)[number];
@@ -36,8 +42,6 @@ export type WindowState =
 
 const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
 const RRULE_WEEKDAYS = [RRule.MO, RRule.TU, RRule.WE, RRule.TH, RRule.FR, RRule.SA, RRule.SU];
-/** The recurrence's floating origin: far enough back for any rule, and a Monday. */
-const ORIGIN = new Date(Date.UTC(2000, 0, 3));
 /** How far ahead an opening is looked for. */
 const HORIZON_DAYS = 400;
 const MINUTE = 60_000;
@@ -70,14 +74,14 @@ export function recurrenceProblem(window: WindowRecurrence): string | undefined 
   const byDays = window.days !== undefined || window.start !== undefined;
   if (byDays === (window.rrule !== undefined)) return 'give either days and start, or rrule';
   if (byDays) {
-    if (!window.days || window.days.length === 0) return 'days must name at least one weekday';
+    if (!Array.isArray(window.days) || window.days.length === 0) return 'days must name at least one weekday';
     const unknown = window.days.find((day) => !WEEKDAYS.includes(day));
     if (unknown !== undefined) return `days: "${unknown}" is not one of ${WEEKDAYS.join(', ')}`;
     if (!window.start || !TIME.test(window.start)) return 'start must be a wall-clock time HH:MM';
     return undefined;
   }
   try {
-    ruleOf(window);
+    optionsOf(window);
     return undefined;
   } catch (error) {
     return `rrule: ${(error as Error).message}`;
@@ -85,14 +89,14 @@ export function recurrenceProblem(window: WindowRecurrence): string | undefined 
 }
 
 export class WindowSchedule {
-  private readonly rule: RRule;
+  private readonly options: Partial<Options>;
   private readonly durationMs: number;
   private readonly cutoffMs: number;
 
   constructor(private readonly window: WindowRecurrence) {
     const problem = recurrenceProblem(window);
     if (problem) throw new Error(problem);
-    this.rule = ruleOf(window);
+    this.options = optionsOf(window);
     this.durationMs = window.durationMinutes * MINUTE;
     this.cutoffMs = (window.cutoffMinutes ?? 0) * MINUTE;
   }
@@ -101,11 +105,8 @@ export class WindowSchedule {
   at(now: Date): WindowState {
     const floatingNow = this.floating(now);
     // Occurrences that may still run at `now`, with a day's margin for a zone's offset changes.
-    const recent = this.rule.between(
-      new Date(floatingNow.getTime() - this.durationMs - 26 * 3_600_000),
-      new Date(floatingNow.getTime() + 26 * 3_600_000),
-      true,
-    );
+    const from = new Date(floatingNow.getTime() - this.durationMs - 26 * 3_600_000);
+    const recent = this.ruleFrom(from).between(from, new Date(floatingNow.getTime() + 26 * 3_600_000), true);
     for (const occurrence of recent) {
       const since = this.instant(occurrence);
       const closesAt = new Date(since.getTime() + this.durationMs);
@@ -120,13 +121,19 @@ export class WindowSchedule {
     if (later) return later;
     const end = new Date(this.floating(now).getTime() + HORIZON_DAYS * 86_400_000);
     let from = this.floating(now);
+    const rule = this.ruleFrom(from);
     for (;;) {
-      const next = this.rule.after(from, false);
+      const next = rule.after(from, false);
       if (!next || next > end) return null;
       const start = this.instant(next);
       if (start > now) return start;
       from = next;
     }
+  }
+
+  /** The recurrence counted from its anchor at or before the floating date `from`. */
+  private ruleFrom(from: Date): RRule {
+    return new RRule({ ...this.options, dtstart: anchorBefore(this.options.freq!, from) });
   }
 
   /** The wall-clock time of `instant` in the window's zone, as a floating date. */
@@ -151,7 +158,8 @@ export class WindowSchedule {
   }
 }
 
-function ruleOf(window: WindowRecurrence): RRule {
+/** The rule's options, without a start: `ruleFrom` anchors it for each question. */
+function optionsOf(window: WindowRecurrence): Partial<Options> {
   if (window.rrule !== undefined) {
     const text = window.rrule.replace(/^RRULE:/i, '');
     if (/DTSTART|TZID|UNTIL=[^;]*Z/i.test(text))
@@ -164,16 +172,41 @@ function ruleOf(window: WindowRecurrence): RRule {
     if (notWhole) throw new Error(`${notWhole.toUpperCase()} must be whole numbers`);
     if (!COARSE_ENOUGH.includes(options.freq))
       throw new Error('a window recurs at most daily: FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY');
-    return new RRule({ ...options, dtstart: ORIGIN, tzid: null });
+    if (options.count !== undefined && options.count !== null)
+      throw new Error('COUNT is not taken: end a window with UNTIL (a wall-clock time), or remove it');
+    if ((options.interval ?? 1) !== 1)
+      throw new Error('INTERVAL is not taken: list the days (BYDAY, BYMONTHDAY) the window opens on instead');
+    if ([options.byminute ?? []].flat().length > 4) throw new Error('BYMINUTE may list at most 4 minutes');
+    if ([options.bysecond ?? []].flat().some((second) => second !== 0))
+      throw new Error('BYSECOND may only be 0');
+    return { ...options, tzid: null };
   }
   const [hour, minute] = window.start!.split(':').map(Number);
-  return new RRule({
+  return {
     freq: RRule.WEEKLY,
     byweekday: window.days!.map((day) => RRULE_WEEKDAYS[WEEKDAYS.indexOf(day)] as Weekday),
     byhour: hour,
     byminute: minute,
     bysecond: 0,
-    dtstart: ORIGIN,
     tzid: null,
-  });
+  };
+}
+
+/** The start of the day, week (Monday), month or year, by `freq`, at or before the floating `at`. */
+function anchorBefore(freq: Frequency, at: Date): Date {
+  const [year, month, day] = [at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()];
+  switch (freq) {
+    case RRule.YEARLY:
+      return new Date(Date.UTC(year, 0, 1));
+    case RRule.MONTHLY:
+      return new Date(Date.UTC(year, month, 1));
+    case RRule.WEEKLY:
+      return new Date(Date.UTC(year, month, day - ((at.getUTCDay() + 6) % 7)));
+    case RRule.DAILY:
+    case RRule.HOURLY:
+    case RRule.MINUTELY:
+    case RRule.SECONDLY:
+      // Only DAILY gets here: finer rules are refused.
+      return new Date(Date.UTC(year, month, day));
+  }
 }

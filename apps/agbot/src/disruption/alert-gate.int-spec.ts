@@ -66,7 +66,7 @@ describe('the Prometheus alert gate', () => {
       scrape: `127.0.0.1:${(metrics.address() as AddressInfo).port}`,
     });
     hub = await UpgradeHub.start(infra);
-    await hub.startAgbot();
+    await hub.startAgbot({ CAREEN_ALERT_GATE_PROMETHEUS_URLS: `http://elsewhere:9090, ${prometheus.url}/` });
     await hub.seedManagementPolicy('acme', 'agents-2', { enabled: true });
     await hub.seedNode('acme', 'edge-1', { haGroup: null });
     await hub.seedNode('acme', 'edge-2', { haGroup: null });
@@ -134,5 +134,18 @@ describe('the Prometheus alert gate', () => {
     await prometheus.start();
     await eventually(async () => expect((await upgrade('edge-2')).status).toBe(200), { timeoutMs: 15_000 });
     await release('edge-2');
+  });
+
+  it('never asks a Prometheus the hub has not listed', async () => {
+    await gate({ prometheusUrl: 'http://169.254.169.254/latest' });
+    await eventually(async () => {
+      const answer = await tryUpgrade('edge-2');
+      expect(answer.status).toBe(409);
+      expect(answer.body.message).toContain(
+        'not one of the servers CAREEN_ALERT_GATE_PROMETHEUS_URLS lets the agbot ask',
+      );
+    });
+    await gate();
+    await eventually(async () => expect((await tryUpgrade('edge-2')).status).toBe(200));
   });
 });

@@ -6,10 +6,11 @@
  * open) by the gate itself (libs/disruption, alert-gate.ts).
  */
 import { type AlertAnswer, DEFAULT_EVALUATION_SECONDS } from '@careen/disruption';
-import { SERVICE_LOGGER } from '@careen/service';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { type AgbotConfig } from '../agbot.config';
 
 /** How often the gates are read and due servers asked. */
 const TICK_MS = 1_000;
@@ -29,10 +30,17 @@ export class AlertWatch implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly stop = new AbortController();
   private timer: NodeJS.Timeout | undefined;
 
+  private readonly allowed: string[];
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(SERVICE_LOGGER) private readonly logger: JsonLogger,
-  ) {}
+    @Inject(SERVICE_CONFIG) config: AgbotConfig,
+  ) {
+    this.allowed = config.CAREEN_ALERT_GATE_PROMETHEUS_URLS.split(',')
+      .map((url) => normalized(url.trim()))
+      .filter(Boolean);
+  }
 
   /** The last answer of the Prometheus at `url`; undefined until it was asked. */
   answerOf(url: string): AlertAnswer | undefined {
@@ -87,6 +95,12 @@ export class AlertWatch implements OnApplicationBootstrap, OnApplicationShutdown
 
   private async ask(url: string): Promise<AlertAnswer> {
     const askedAt = new Date();
+    // Org admins name the URL: only the servers the hub's operator listed are ever asked.
+    if (!this.allowed.some((base) => url === base || url.startsWith(`${base}/`)))
+      return {
+        askedAt,
+        error: 'not one of the servers CAREEN_ALERT_GATE_PROMETHEUS_URLS lets the agbot ask',
+      };
     try {
       const response = await fetch(`${url}/api/v1/alerts`, {
         signal: AbortSignal.any([this.stop.signal, AbortSignal.timeout(ASK_TIMEOUT_MS)]),

@@ -13,12 +13,17 @@ import {
   type AlertGateRefusal,
   type AlertGateSettings,
   type Budget,
+  type BusyDeclaration,
+  busyRefusal,
   type BusyRefusal,
   type BudgetRefusal,
   type BudgetUsage,
   checkBudget,
   covers,
   describeSelector,
+  type DisruptionControlKind,
+  type DisruptionSelector,
+  limitProblem,
   type Freeze,
   type MaintenanceWindow,
   recurrenceProblem,
@@ -28,14 +33,35 @@ import {
   type WindowState,
 } from '@careen/disruption';
 
-export type GateRefusal = TimeRefusal | BusyRefusal | AlertGateRefusal | BudgetRefusal;
+/** A control covering the node that this version cannot read: its nodes stay closed. */
+export interface UnreadableRefusal {
+  reason: 'unreadable';
+  control: string;
+  message: string;
+}
+
+export type GateRefusal = UnreadableRefusal | TimeRefusal | BusyRefusal | AlertGateRefusal | BudgetRefusal;
+
+/** What every control has: a name and the selector of the nodes it covers. */
+type Control = { name: string; selector: DisruptionSelector };
+
+/** Why a mirrored control is not one this version can enforce, by kind. */
+const PROBLEMS: Record<ControlRow['kind'], (data: Record<string, unknown>) => string | undefined> = {
+  window: (data) => recurrenceProblem(data as unknown as MaintenanceWindow),
+  freeze: (data) =>
+    Number.isNaN(Date.parse(String(data['from']))) || Number.isNaN(Date.parse(String(data['until'])))
+      ? 'from and until must be instants'
+      : undefined,
+  budget: (data) => limitProblem(data['maxUnavailable']),
+  gate: (data) => alertGateProblem(data as unknown as AlertGateSettings),
+};
 
 /** The last answer of the Prometheus at a URL, as the alert watch keeps it. */
 export type AlertAnswers = (url: string) => AlertAnswer | undefined;
 
 /** A control as the grant's read answers it: its kind and the exchange's resource. */
 export interface ControlRow {
-  kind: 'window' | 'freeze' | 'budget' | 'gate';
+  kind: DisruptionControlKind;
   data: Record<string, unknown>;
 }
 
@@ -44,44 +70,60 @@ export class OrgControls {
   private readonly time: TimeGate;
   private readonly budgets: Budget[];
   private readonly gates: AlertGate[];
-  private readonly unreadable: MaintenanceWindow[];
-  private readonly unreadableGates: AlertGateSettings[];
+  private readonly unreadable: { kind: ControlRow['kind']; control: Control; problem: string }[];
 
   constructor(rows: readonly ControlRow[]) {
-    const windows = rows
-      .filter((row) => row.kind === 'window')
-      .map((row) => row.data as unknown as MaintenanceWindow);
-    // A window this version cannot read (the exchange checked it with the same rules) keeps its
+    // A control this version cannot read (the exchange checked it with the same rules) keeps its
     // nodes closed rather than open: a gate fails safe.
-    this.unreadable = windows.filter((window) => recurrenceProblem(window) !== undefined);
-    const readable = windows.filter((window) => !this.unreadable.includes(window));
-    this.time = new TimeGate(
-      readable,
-      rows.filter((row) => row.kind === 'freeze').map((row) => row.data as unknown as Freeze),
+    this.unreadable = rows.flatMap((row) => {
+      const problem = PROBLEMS[row.kind](row.data);
+      return problem ? [{ kind: row.kind, control: row.data as unknown as Control, problem }] : [];
+    });
+    const readable = <T>(kind: ControlRow['kind']) =>
+      rows
+        .filter((row) => row.kind === kind && !this.unreadable.some((broken) => broken.control === row.data))
+        .map((row) => row.data as unknown as T);
+    this.time = new TimeGate(readable<MaintenanceWindow>('window'), readable<Freeze>('freeze'));
+    this.budgets = readable<Budget>('budget');
+    this.gates = readable<AlertGateSettings>('gate').map((gate) => new AlertGate(gate));
+  }
+
+  /**
+   * What keeps a new disruption of `node` from starting before its budgets are counted, in the
+   * gate's order (invariant 9): a control it cannot read, a freeze, its windows, its busy
+   * declaration, an alert gate. `now` is the database's clock; alert answers are judged by this
+   * process's, which asked them.
+   */
+  refusalBeforeBudgets(
+    node: SelectedNode,
+    now: Date,
+    busy: BusyDeclaration | undefined,
+    alerts: AlertAnswers,
+  ): GateRefusal | undefined {
+    return (
+      this.unreadableRefusal(node) ??
+      this.timeRefusal(node, now) ??
+      busyRefusal(busy, now) ??
+      this.gateRefusal(node, alerts, new Date())
     );
-    this.budgets = rows.filter((row) => row.kind === 'budget').map((row) => row.data as unknown as Budget);
-    const gates = rows
-      .filter((row) => row.kind === 'gate')
-      .map((row) => row.data as unknown as AlertGateSettings);
-    this.unreadableGates = gates.filter((gate) => alertGateProblem(gate) !== undefined);
-    this.gates = gates
-      .filter((gate) => !this.unreadableGates.includes(gate))
-      .map((gate) => new AlertGate(gate));
+  }
+
+  /** Why a control covering `node` that cannot be read keeps it closed, if one does. */
+  unreadableRefusal(node: SelectedNode): UnreadableRefusal | undefined {
+    const broken = this.unreadable.find(({ control }) => covers(control.selector, node));
+    if (!broken) return undefined;
+    return {
+      reason: 'unreadable',
+      control: broken.control.name,
+      message: `${broken.kind} "${broken.control.name}" cannot be read (${broken.problem}): the nodes it covers stay closed until it is replaced`,
+    };
   }
 
   /**
    * Why an alert gate covering `node` keeps it closed at `now`, given each Prometheus's last
-   * answer (a gate the agbot cannot read is closed, as a window is).
+   * answer.
    */
   gateRefusal(node: SelectedNode, answers: AlertAnswers, now: Date): AlertGateRefusal | undefined {
-    const unreadable = this.unreadableGates.find((gate) => covers(gate.selector, node));
-    if (unreadable) {
-      return {
-        reason: 'gate',
-        control: unreadable.name,
-        message: `gate "${unreadable.name}" cannot be read (${alertGateProblem(unreadable)}): closed until it is replaced`,
-      };
-    }
     for (const gate of this.gates) {
       if (!gate.covers(node)) continue;
       const refusal = gate.check(node, answers(gate.settings.prometheusUrl), now);
@@ -92,15 +134,6 @@ export class OrgControls {
 
   /** Why the clock keeps a new disruption of `node` from starting at `now`, if it does. */
   timeRefusal(node: SelectedNode, now: Date): TimeRefusal | undefined {
-    const unreadable = this.unreadable.find((window) => covers(window.selector, node));
-    if (unreadable) {
-      return {
-        reason: 'outside-window',
-        control: unreadable.name,
-        opensAt: null,
-        message: `window "${unreadable.name}" cannot be read (${recurrenceProblem(unreadable)}): its nodes stay closed until it is replaced`,
-      };
-    }
     return this.time.check(node, now);
   }
 

@@ -7,7 +7,6 @@
 import {
   type Budget,
   type BusyDeclaration,
-  busyRefusal,
   type BudgetRefusal,
   type Freeze,
   type MaintenanceWindow,
@@ -18,6 +17,8 @@ import { type EntityManager } from 'typeorm';
 import {
   BUDGET_COVERED,
   BUDGET_DOWN,
+  budgetSelection,
+  CONTROL_KINDS,
   type BudgetCoveredRow,
   type BudgetDownRow,
 } from '../upgrades/grant-statements';
@@ -48,7 +49,7 @@ const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
      FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node,
     coalesce((SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
               FROM agbot.mirrored_resources AS c
-              WHERE c.org = $1 AND c.resource IN ('window', 'freeze', 'budget', 'gate')), '[]') AS controls,
+              WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}), '[]') AS controls,
     (SELECT json_build_object('reason', b.reason, 'until', b.until, 'declaredBy', b.declared_by)
      FROM agbot.busy_nodes AS b WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy`;
 
@@ -73,29 +74,18 @@ export class DisruptionOutlookReader {
     const controls = this.controls.of(org, row.controls);
     const budgets = await Promise.all(
       controls.budgetsCovering(node).map(async (budget) => {
-        const values = [
-          org,
-          ...[
-            budget.selector.labels,
-            budget.selector.racks,
-            budget.selector.haGroups,
-            budget.selector.nodes,
-          ].map((part) => (part === undefined ? null : JSON.stringify(part))),
-        ];
+        const values = budgetSelection(org, budget.selector);
         const [{ covered }] = await BUDGET_COVERED.run<[BudgetCoveredRow]>(manager, values);
         const [{ down }] = await BUDGET_DOWN.run<[BudgetDownRow]>(manager, values);
         return { budget, covered, down, refusal: budgetRefusal(node.id, [{ budget, covered, down }]) };
       }),
     );
     const busy = row.busy ? { ...row.busy, until: new Date(row.busy.until) } : undefined;
-    const timeRefusal =
-      controls.timeRefusal(node, now) ??
-      busyRefusal(busy, now) ??
-      controls.gateRefusal(node, alerts, new Date());
+    const earlyRefusal = controls.refusalBeforeBudgets(node, now, busy, alerts);
     return {
       node,
       at: now,
-      refusal: timeRefusal ?? budgets.find((usage) => usage.refusal)?.refusal,
+      refusal: earlyRefusal ?? budgets.find((usage) => usage.refusal)?.refusal,
       busy,
       nextStart: controls.nextStart(node, now),
       windows: controls.windowsCovering(node, now),

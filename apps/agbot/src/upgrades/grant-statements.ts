@@ -18,7 +18,13 @@ import {
   type UpgradeReleaseReason,
 } from '@careen/contracts';
 import { isoTime, jsonObject, NamedStatement, type OutboxWriter, type SqlFields } from '@careen/persistence';
-import { type SelectedNode, type UnavailableLimit } from '@careen/disruption';
+import {
+  DISRUPTION_CONTROL_KINDS,
+  type DisruptionControlKind,
+  type DisruptionSelector,
+  type SelectedNode,
+  type UnavailableLimit,
+} from '@careen/disruption';
 import { BatchStatement, literal } from './statement-batch';
 import { type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
 
@@ -56,7 +62,7 @@ export interface SlotReadRow {
   /** How many members the group has, read only for a percentage. */
   group_size: number | null;
   /** The org's windows, freezes and budgets, read only when it has any. */
-  controls: { kind: 'window' | 'freeze' | 'budget' | 'gate'; data: Record<string, unknown> }[] | null;
+  controls: { kind: DisruptionControlKind; data: Record<string, unknown> }[] | null;
   /** What the controls' selectors look at of the node, read only with them. */
   node: SelectedNode | null;
   /** The node's busy declaration, while it lasts. */
@@ -119,7 +125,7 @@ export const OF_NODE = new NamedStatement(
 );
 
 /** The mirrored resources the disruption gate reads. */
-const CONTROL_KINDS = "('window', 'freeze', 'budget', 'gate')";
+export const CONTROL_KINDS = `(${DISRUPTION_CONTROL_KINDS.map((kind) => `'${kind}'`).join(', ')})`;
 
 /** The node's group as its (share-locked) mirror row has it; $1 the org, $2 the node. */
 const GROUP_OF = '(SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2)';
@@ -154,6 +160,15 @@ const SELECTED = (n: string) => `($2::jsonb IS NULL OR coalesce(${n}.data -> 'la
      AND ($3::jsonb IS NULL OR ${n}.data ->> 'rack' IN (SELECT jsonb_array_elements_text($3::jsonb)))
      AND ($4::jsonb IS NULL OR ${n}.ha_group IN (SELECT jsonb_array_elements_text($4::jsonb)))
      AND ($5::jsonb IS NULL OR ${n}.id IN (SELECT jsonb_array_elements_text($5::jsonb)))`;
+
+/** The parameters $1 to $5 of BUDGET_COVERED and BUDGET_DOWN: the org, and the selector's criteria. */
+export function budgetSelection(
+  org: string,
+  selector: DisruptionSelector,
+): [string, string | null, string | null, string | null, string | null] {
+  const json = (part: object | undefined) => (part === undefined ? null : JSON.stringify(part));
+  return [org, json(selector.labels), json(selector.racks), json(selector.haGroups), json(selector.nodes)];
+}
 
 /** A fleet budget's advisory lock ($2 its name, in org $1), taken after the group's, in name order. */
 export const LOCK_BUDGET = new BatchStatement(

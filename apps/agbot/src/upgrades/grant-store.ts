@@ -31,6 +31,7 @@ import {
   AGENT_SLOT_FOR_UPDATE,
   BUDGET_COVERED,
   BUDGET_DOWN,
+  budgetSelection,
   LOCK_BUDGET,
   type BudgetCoveredRow,
   type BudgetDownRow,
@@ -145,16 +146,27 @@ export class GrantStore extends GrantReads {
         const { release, answer } = decideSlot(question);
         // The clock's, the node's and the alerts' refusals need no lock beyond the group's; a
         // budget's is read under its own.
-        const timeRefusal = answer.outcome === 'grant' ? this.refusalBeforeBudgets(question) : undefined;
+        const earlyRefusal =
+          answer.outcome === 'grant' && question.controls
+            ? question.controls.of.refusalBeforeBudgets(
+                question.controls.node,
+                question.now,
+                question.busy,
+                this.alerts,
+              )
+            : answer.outcome === 'grant'
+              ? busyRefusal(question.busy, question.now)
+              : undefined;
         if (commitWithRead) {
-          if (release.length === 0 && timeRefusal) return gated(timeRefusal, question.haGroup, []);
+          if (release.length === 0 && earlyRefusal) return gated(earlyRefusal, question.haGroup, []);
           if (release.length === 0 && (answer.outcome === 'refuse' || answer.outcome === 'policy-stopped'))
             return answered(answer, question.haGroup, []);
           commitWithRead = false;
           continue;
         }
         const refusal =
-          timeRefusal ?? (answer.outcome === 'grant' ? await this.budgetRefusal(batch, question) : undefined);
+          earlyRefusal ??
+          (answer.outcome === 'grant' ? await this.budgetRefusal(batch, question) : undefined);
         if (refusal) {
           const released = await this.releaseAll(batch, release);
           if (released.length > 0) this.outbox.written(manager);
@@ -248,16 +260,6 @@ export class GrantStore extends GrantReads {
     return { question, taken: state.taken ? fromJson(state.taken) : undefined };
   }
 
-  /** Freezes, windows, the node's busy declaration and alert gates, in that order (invariant 9). */
-  private refusalBeforeBudgets(question: ReadQuestion): GateRefusal | undefined {
-    const { controls } = question;
-    return (
-      controls?.of.timeRefusal(controls.node, question.now) ??
-      busyRefusal(question.busy, question.now) ??
-      controls?.of.gateRefusal(controls.node, this.alerts, new Date())
-    );
-  }
-
   /**
    * What the fleet budgets covering the node say, each read under its own advisory lock, taken
    * after the group's and in name order (so two grants never wait on each other in a cycle).
@@ -268,17 +270,7 @@ export class GrantStore extends GrantReads {
   ): Promise<GateRefusal | undefined> {
     const budgets = question.controls?.of.budgetsCovering(question.controls.node) ?? [];
     if (budgets.length === 0) return undefined;
-    const json = (value: object | undefined) => (value === undefined ? null : JSON.stringify(value));
-    const selectors = budgets.map(
-      ({ selector }) =>
-        [
-          question.org,
-          json(selector.labels),
-          json(selector.racks),
-          json(selector.haGroups),
-          json(selector.nodes),
-        ] as const,
-    );
+    const selectors = budgets.map(({ selector }) => budgetSelection(question.org, selector));
     const percent = budgets.filter(({ maxUnavailable }) => isPercent(maxUnavailable));
     // What a budget covers does not change with the slots: it is read before the locks.
     const results = await batch.run([

@@ -8,15 +8,15 @@
 /** Why a wait ended: a slot of the group was released, the time was up, or the caller hung up. */
 export type WaitEnd = 'released' | 'time-up' | 'hung-up';
 
-/** A request's view of the releases in one org since it started watching. */
 /** A wait for a release in any group of the org. */
 export const ANYWHERE = Symbol('anywhere');
 
+/** A request's view of the releases in one org since it started watching. */
 export interface ReleaseWatch {
   /**
    * Resolves once a slot of `haGroup` has been released since the watch began (at once when
    * one already was, and the record is then consumed), at `untilMs` (epoch ms) or on abort.
-   * `anywhere` waits for a release in any group of the org (a fleet budget spans groups).
+   * `ANYWHERE` waits for a release in any group of the org (a fleet budget spans groups).
    */
   released(haGroup: string | null | typeof ANYWHERE, untilMs: number, signal: AbortSignal): Promise<WaitEnd>;
   close(): void;

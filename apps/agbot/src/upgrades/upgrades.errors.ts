@@ -40,6 +40,7 @@ export function gateDetails(refusal: GateRefusal) {
         retryAt: refusal.opensAt?.toISOString() ?? null,
       };
     case 'gate':
+    case 'unreadable':
       return { reason: refusal.reason, control: refusal.control };
     case 'busy':
       return { reason: refusal.reason, control: refusal.control, retryAt: refusal.until.toISOString() };

@@ -6,6 +6,7 @@
 import { type Principal } from '@careen/auth';
 import { SERVICE_CONFIG } from '@careen/service';
 import { Inject, Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type AgbotConfig } from '../agbot.config';
 import {
   UpgradeGrantResponse,
@@ -134,14 +135,23 @@ export class UpgradesService {
             return UpgradeGrantResponse.from(result.grant);
           case 'gated': {
             if (Date.now() >= deadline) throw disruptionGated(org, node, result.refusal);
-            // A budget frees when any holder it counts releases; the clock's refusals at their time.
-            const at = retryAt(result.refusal);
-            const end = await watch.released(
-              ANYWHERE,
-              Math.min(deadline, at ?? Date.now() + GATE_RECHECK_MS),
-              signal,
+            // A budget frees when a holder anywhere in the org releases; a release changes nothing
+            // of the others, which end at their time (asked again soon when it is past already: the
+            // database's clock may run behind this one) or are asked again every few seconds.
+            const until = Math.min(
+              deadline,
+              Math.max(retryAt(result.refusal) ?? Date.now() + GATE_RECHECK_MS, Date.now() + 250),
             );
-            if (end === 'hung-up') throw disruptionGated(org, node, result.refusal);
+            const end =
+              result.refusal.reason === 'budget'
+                ? await watch.released(ANYWHERE, until, signal)
+                : await sleep(until - Date.now(), undefined, { signal }).then(
+                    () => 'time-up' as const,
+                    () => 'hung-up' as const,
+                  );
+            // As for a busy group: once time is up the caller asks anew, not this request once more.
+            if (end === 'hung-up' || (end === 'time-up' && Date.now() >= deadline))
+              throw disruptionGated(org, node, result.refusal);
             break;
           }
           case 'refused': {

@@ -164,8 +164,9 @@ export function describeOutlook(outlook: Outlook, now: Date): string {
     );
   } else {
     lines.push(`node ${outlook.node} may not be disrupted now: ${outlook.refusal?.message ?? 'refused'}`);
+    // The clock's next opening; when the clock lets it go now, what refuses it ends by itself.
     if (outlook.nextStart === null) lines.push('next start: none within a year');
-    else if (outlook.nextStart !== outlook.at || outlook.refusal?.reason !== 'budget')
+    else if (outlook.nextStart !== outlook.at)
       lines.push(`next start: ${outlook.nextStart} (${inHours(now, new Date(outlook.nextStart))})`);
     if (outlook.refusal?.reason === 'budget')
       lines.push('it may go as soon as a holder of the budget is done');

@@ -119,6 +119,11 @@ describe('Disruption controls', () => {
       'until must be later than from',
     ],
     ['freezes', { from: 'tomorrow', until: '2026-12-20T00:00:00Z' }, 'from'],
+    [
+      'freezes',
+      { from: '2026-12-20T00:00:00', until: '2027-01-03T00:00:00Z' },
+      'from must end with its offset',
+    ],
     ['budgets', { maxUnavailable: 0 }, 'from 1'],
     ['budgets', { maxUnavailable: '0%' }, 'from 1% to 100%'],
     ['budgets', { maxUnavailable: 'half' }, 'from 1% to 100%'],

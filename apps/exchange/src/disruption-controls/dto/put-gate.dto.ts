@@ -1,45 +1,27 @@
 import { type AlertScope, alertGateProblem } from '@careen/disruption';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   IsUrl,
   Max,
   MaxLength,
   Min,
-  ValidateNested,
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { DisruptionSelectorDto } from './disruption-selector.dto';
+import { DisruptionControlDto } from './disruption-control.dto';
 
 /**
  * `PUT …/gates/{name}`: while an alert firing at `prometheusUrl` matches every matcher, nothing
  * new starts on the covered nodes in the alert's scope.
  */
-export class PutGateDto {
-  @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  description?: string;
-
-  @ApiPropertyOptional({
-    type: DisruptionSelectorDto,
-    description: 'which nodes; every node of the org when omitted',
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DisruptionSelectorDto)
-  selector?: DisruptionSelectorDto;
-
+export class PutGateDto extends DisruptionControlDto {
   @ApiProperty({
     example: 'http://prometheus.monitoring:9090',
     description: "Prometheus's base URL; its /api/v1/alerts is asked",

@@ -1,43 +1,25 @@
 import { WEEKDAYS, type WeekdayName, recurrenceProblem } from '@careen/disruption';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   MaxLength,
   Min,
-  ValidateNested,
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { DisruptionSelectorDto } from './disruption-selector.dto';
+import { DisruptionControlDto } from './disruption-control.dto';
 
 /**
  * `PUT …/windows/{name}`: a recurring maintenance window. Weekdays and a start, or an RRULE of
  * wall-clock times; a duration; an IANA time zone; a cutoff before the end.
  */
-export class PutWindowDto {
-  @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  description?: string;
-
-  @ApiPropertyOptional({
-    type: DisruptionSelectorDto,
-    description: 'which nodes; every node of the org when omitted',
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DisruptionSelectorDto)
-  selector?: DisruptionSelectorDto;
-
+export class PutWindowDto extends DisruptionControlDto {
   @ApiPropertyOptional({ enum: WEEKDAYS, isArray: true, example: ['mon', 'tue', 'wed', 'thu', 'fri'] })
   @IsOptional()
   @IsArray()
