@@ -32,6 +32,7 @@ export const disruptionGated = (org: string, node: string, refusal: GateRefusal)
 export function gateDetails(refusal: GateRefusal) {
   switch (refusal.reason) {
     case 'freeze':
+    case 'busy':
       return { reason: refusal.reason, control: refusal.control, retryAt: refusal.until.toISOString() };
     case 'outside-window':
       return {
@@ -42,8 +43,6 @@ export function gateDetails(refusal: GateRefusal) {
     case 'gate':
     case 'unreadable':
       return { reason: refusal.reason, control: refusal.control };
-    case 'busy':
-      return { reason: refusal.reason, control: refusal.control, retryAt: refusal.until.toISOString() };
     case 'budget':
       return {
         reason: refusal.reason,

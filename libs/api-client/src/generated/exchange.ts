@@ -1354,7 +1354,7 @@ export interface components {
       /** @description which nodes; every node of the org when omitted */
       selector?: components['schemas']['DisruptionSelectorDto'];
       /**
-       * @description ISO 8601 instant with its offset
+       * @description ISO 8601 instant with its offset (Z or ±hh:mm)
        * @example 2026-12-20T00:00:00+01:00
        */
       from: string;

@@ -1,6 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  registerDecorator,
+  ValidateNested,
+  type ValidationArguments,
+} from 'class-validator';
 import { DisruptionSelectorDto } from './disruption-selector.dto';
 
 /** What every control's body takes besides its own settings: words for people, and its nodes. */
@@ -20,4 +28,22 @@ export class DisruptionControlDto {
   @ValidateNested()
   @Type(() => DisruptionSelectorDto)
   selector?: DisruptionSelectorDto;
+}
+
+/**
+ * Checks the body as a whole with one of the disruption library's rules (the same the agbot
+ * reads controls with), reported on the property it decorates.
+ */
+export function IsValidBy(name: string, problemOf: (body: never) => string | undefined): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) =>
+          problemOf(args.object as never) === undefined,
+        defaultMessage: (args: ValidationArguments) => problemOf(args.object as never) ?? '',
+      },
+    });
 }

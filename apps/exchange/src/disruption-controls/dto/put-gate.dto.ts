@@ -12,10 +12,8 @@ import {
   Max,
   MaxLength,
   Min,
-  registerDecorator,
-  type ValidationArguments,
 } from 'class-validator';
-import { DisruptionControlDto } from './disruption-control.dto';
+import { DisruptionControlDto, IsValidBy } from './disruption-control.dto';
 
 /**
  * `PUT …/gates/{name}`: while an alert firing at `prometheusUrl` matches every matcher, nothing
@@ -42,7 +40,7 @@ export class PutGateDto extends DisruptionControlDto {
   @ArrayMaxSize(20)
   @IsString({ each: true })
   @MaxLength(500, { each: true })
-  @IsGate()
+  @IsValidBy('isGate', alertGateProblem)
   matchers!: string[];
 
   @ApiProperty({
@@ -83,19 +81,4 @@ export class PutGateDto extends DisruptionControlDto {
   @Min(1)
   @Max(300)
   evaluationSeconds?: number;
-}
-
-/** Checks the matchers and the scope together (alertGateProblem), reported on matchers. */
-function IsGate(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isGate',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      validator: {
-        validate: (_value: unknown, args: ValidationArguments) =>
-          alertGateProblem(args.object as PutGateDto) === undefined,
-        defaultMessage: (args: ValidationArguments) => alertGateProblem(args.object as PutGateDto) ?? '',
-      },
-    });
 }

@@ -1,19 +1,8 @@
 import { WEEKDAYS, type WeekdayName, recurrenceProblem } from '@careen/disruption';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  MaxLength,
-  Min,
-  registerDecorator,
-  type ValidationArguments,
-} from 'class-validator';
-import { DisruptionControlDto } from './disruption-control.dto';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { DisruptionControlDto, IsValidBy } from './disruption-control.dto';
 
 /**
  * `PUT …/windows/{name}`: a recurring maintenance window. Weekdays and a start, or an RRULE of
@@ -61,21 +50,6 @@ export class PutWindowDto extends DisruptionControlDto {
   @ApiProperty({ example: 'Europe/Amsterdam', description: 'IANA time zone of the wall-clock times' })
   @IsString()
   @MaxLength(64)
-  @IsRecurrence()
+  @IsValidBy('isRecurrence', recurrenceProblem)
   timeZone!: string;
-}
-
-/** Checks the window's recurrence as a whole (recurrenceProblem), reported on timeZone. */
-function IsRecurrence(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isRecurrence',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      validator: {
-        validate: (_value: unknown, args: ValidationArguments) =>
-          recurrenceProblem(args.object as PutWindowDto) === undefined,
-        defaultMessage: (args: ValidationArguments) => recurrenceProblem(args.object as PutWindowDto) ?? '',
-      },
-    });
 }
