@@ -8,7 +8,7 @@ import { basic, eventually, http, useTestInfra } from '@careen/testing';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCareen } from './support/cli-process';
+import { runCareen, runCareenAgent } from './support/cli-process';
 import { ORG_ADMIN, type RolloutHub, startRolloutHub } from './support/rollout-hub';
 
 const TOKEN = 'edge-1-token-0123456789';
@@ -131,6 +131,28 @@ describe('careen freeze, window and budget', () => {
     expect(bad.stderr).toContain('seconds');
 
     expect((await careen(['node', 'free', 'edge-1'])).stdout).toBe('node edge-1 is free\n');
+    expect((await askUpgrade()).status).toBe(200);
+    await http(hub.agbot.url, 'DELETE', '/v1/orgs/acme/nodes/edge-1/upgrade', {
+      auth: basic('acme', 'edge-1', TOKEN),
+    });
+  });
+
+  it("lets the agent declare its own node busy and free, with the node's identity", async () => {
+    const agentEnv = {
+      CAREEN_AGENT_ORG: 'acme',
+      CAREEN_AGENT_NODE_ID: 'edge-1',
+      CAREEN_AGENT_TOKEN: TOKEN,
+      CAREEN_EXCHANGE_URL: hub.exchange.url,
+      CAREEN_AGBOT_URL: hub.agbot.url,
+      CAREEN_AGENT_STATE_DIR: join(workDir, 'agent-state'),
+    };
+    const busy = await runCareenAgent(['busy', '--reason', 'restore', '--for', '300'], workDir, agentEnv);
+    expect(busy.stderr).toBe('');
+    expect(busy.stdout).toMatch(/^node edge-1 is busy until \S+: restore\n$/);
+    expect((await askUpgrade()).body.details).toMatchObject({ reason: 'busy', control: 'node acme/edge-1' });
+
+    const free = await runCareenAgent(['free'], workDir, agentEnv);
+    expect(free.stdout).toBe('this node is free\n');
     expect((await askUpgrade()).status).toBe(200);
     await http(hub.agbot.url, 'DELETE', '/v1/orgs/acme/nodes/edge-1/upgrade', {
       auth: basic('acme', 'edge-1', TOKEN),

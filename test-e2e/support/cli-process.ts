@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 
 /** The `careen` command, as `npm link` puts it on PATH. */
 export const CAREEN = join(resolve(__dirname, '..', '..'), 'tools', 'launcher', 'careen.js');
+/** The `careen-agent` command, likewise. */
+export const CAREEN_AGENT = join(resolve(__dirname, '..', '..'), 'tools', 'launcher', 'careen-agent.js');
 
 export interface CliRun {
   code: number;
@@ -16,10 +18,19 @@ export interface CliRun {
  * exit code and output whatever the code.
  */
 export function runCareen(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCommand(CAREEN, args, cwd, env);
+}
+
+/** `careen-agent args…`, as `runCareen` runs `careen`. */
+export function runCareenAgent(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCommand(CAREEN_AGENT, args, cwd, env);
+}
+
+function runCommand(script: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
-      [CAREEN, ...args],
+      [script, ...args],
       { cwd, env: { PATH: process.env.PATH, ...env }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -1,6 +1,7 @@
 /**
- * `careen-agent`: the edge agent daemon (stops cleanly on SIGTERM or SIGINT), and
- * `careen-agent simulate --nodes N`: a fleet of simulated agents on the same core.
+ * `careen-agent`: the edge agent daemon (stops cleanly on SIGTERM or SIGINT);
+ * `careen-agent simulate --nodes N`: a fleet of simulated agents on the same core; and
+ * `careen-agent busy|free`: the node declares itself busy, so no disruption starts on it, or free.
  */
 import { ConfigError, loadConfig } from '@careen/service';
 import { createLogger } from '@careen/telemetry';
@@ -11,6 +12,7 @@ import { ApiError } from '@careen/api-client';
 import { startSimulatedFleet } from './simulator/simulated-fleet';
 import { SimulatorConfig } from './simulator/simulator.config';
 import { AgentStateError, AgentStateStore } from './state/agent-state.store';
+import { declareBusy, declareFree } from './agbot/busy-declaration';
 
 async function runDaemon(): Promise<void> {
   const config = loadConfig(AgentConfig);
@@ -82,9 +84,42 @@ async function runSimulation(options: {
   logger.info({ nodes: options.nodes, groups: options.groups }, 'simulated fleet running; Ctrl-C stops it');
 }
 
+function busySeconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400)
+    throw new InvalidArgumentError('whole seconds from 1 to 86400');
+  return parsed;
+}
+
+/** The agent's settings and state folder, as the daemon reads them. */
+function nodeIdentity(): { config: AgentConfig; store: AgentStateStore } {
+  const config = loadConfig(AgentConfig);
+  return { config, store: new AgentStateStore(config.CAREEN_AGENT_STATE_DIR) };
+}
+
 const program = new Command('careen-agent')
   .description('The Careen edge agent; configured by CAREEN_* variables')
   .action(runDaemon);
+program
+  .command('busy')
+  .description(
+    'declare this node busy (a backup, a resize): no disruption starts on it until free or the time is up',
+  )
+  .requiredOption('--reason <text>', 'what it is busy with')
+  .requiredOption('--for <seconds>', 'how long, unless declared again or freed (1–86400)', busySeconds)
+  .action(async (flags: { reason: string; for: number }) => {
+    const { config, store } = nodeIdentity();
+    const busy = await declareBusy(config, store, flags.reason, flags.for);
+    process.stdout.write(`node ${busy.node} is busy until ${busy.until}: ${busy.reason}\n`);
+  });
+program
+  .command('free')
+  .description('declare this node free again')
+  .action(async () => {
+    const { config, store } = nodeIdentity();
+    await declareFree(config, store);
+    process.stdout.write('this node is free\n');
+  });
 program
   .command('simulate')
   .description('run N simulated agents in this process against real Careen services')
