@@ -200,6 +200,16 @@ export class ControlsCache {
     this.orgs.set(org, { key, controls });
     return controls;
   }
+
+  /** Whether the org had controls when it was last read. */
+  has(org: string): boolean {
+    return this.orgs.has(org);
+  }
+
+  /** The org was read without controls. */
+  forget(org: string): void {
+    this.orgs.delete(org);
+  }
 }
 
 function compare(a: string, b: string): number {

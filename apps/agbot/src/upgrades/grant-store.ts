@@ -55,6 +55,7 @@ import {
 } from './grant-statements';
 import { GrantReads } from './grant-reads';
 import { decideSlot, type SlotQuestion, type SlotVerdict } from './slot-rule';
+import { CoveredCounts } from '../disruption/covered-counts';
 import {
   type AlertAnswers,
   budgetRefusal,
@@ -114,6 +115,7 @@ export interface HaltRequest {
 export class GrantStore extends GrantReads {
   private readonly statements: SlotStatements;
   private readonly controls = new ControlsCache();
+  private readonly covered = new CoveredCounts();
 
   constructor(
     private readonly outbox: OutboxWriter,
@@ -129,11 +131,15 @@ export class GrantStore extends GrantReads {
    * whose group is no longer theirs. On a connection of its own, one transaction of one round
    * trip settles a free group (the read takes the slot) and a refusal (nothing to write); what
    * needs writes the rule decides on (releases, a renewal) takes a second transaction of two
-   * round trips: read under the lock, then write and commit.
+   * round trips: read under the lock, then write and commit. In an org with disruption controls
+   * every new slot is decided in that second kind of transaction, asking the gate
+   * (disruption/disruption-gate.ts) between the read and the write, each budget under its lock.
    */
   acquire(manager: EntityManager, request: SlotRequest): Promise<SlotAnswer> {
     return withStatementBatch(manager, async (batch) => {
-      let commitWithRead = batch.ownsTransaction;
+      // An org with disruption controls has every grant decided under the lock (the read takes no
+      // slot for it): it skips the read that would only be committed to be done again.
+      let commitWithRead = batch.ownsTransaction && !this.controls.has(request.org);
       for (;;) {
         const read = await this.read(batch, request, commitWithRead);
         if (read.outcome === 'unknown-node') return { outcome: 'unknown-node', released: [] };
@@ -147,16 +153,16 @@ export class GrantStore extends GrantReads {
         // The clock's, the node's and the alerts' refusals need no lock beyond the group's; a
         // budget's is read under its own.
         const earlyRefusal =
-          answer.outcome === 'grant' && question.controls
-            ? question.controls.of.refusalBeforeBudgets(
-                question.controls.node,
-                question.now,
-                question.busy,
-                this.alerts,
-              )
-            : answer.outcome === 'grant'
-              ? busyRefusal(question.busy, question.now)
-              : undefined;
+          answer.outcome !== 'grant'
+            ? undefined
+            : question.controls
+              ? question.controls.of.refusalBeforeBudgets(
+                  question.controls.node,
+                  question.now,
+                  question.busy,
+                  this.alerts,
+                )
+              : busyRefusal(question.busy, question.now);
         if (commitWithRead) {
           if (release.length === 0 && earlyRefusal) return gated(earlyRefusal, question.haGroup, []);
           if (release.length === 0 && (answer.outcome === 'refuse' || answer.outcome === 'policy-stopped'))
@@ -240,6 +246,7 @@ export class GrantStore extends GrantReads {
     }
     // The read answers one row whenever the node is known.
     if (!state) throw new Error('the slot read answered no row');
+    if (!state.controls) this.controls.forget(org);
     const question: ReadQuestion = {
       ...request,
       haGroup: mirrored.ha_group,
@@ -270,23 +277,31 @@ export class GrantStore extends GrantReads {
   ): Promise<GateRefusal | undefined> {
     const budgets = question.controls?.of.budgetsCovering(question.controls.node) ?? [];
     if (budgets.length === 0) return undefined;
-    const selectors = budgets.map(({ selector }) => budgetSelection(question.org, selector));
-    const percent = budgets.filter(({ maxUnavailable }) => isPercent(maxUnavailable));
-    // What a budget covers does not change with the slots: it is read before the locks.
-    const results = await batch.run([
-      ...selectors
-        .filter((_, index) => isPercent(budgets[index]!.maxUnavailable))
-        .map((values) => BUDGET_COVERED.with(...values)),
-      ...budgets.map((budget) => LOCK_BUDGET.with(question.org, budget.name)),
-      ...selectors.map((values) => BUDGET_DOWN.with(...values)),
-    ]);
-    const covered = new Map(
-      percent.map((budget, index) => [budget, (results[index] as BudgetCoveredRow[])[0]!.covered]),
+    const { org } = question;
+    // What a percentage covers does not change with the slots: it is counted before the locks,
+    // when the last count is not fresh (covered-counts.ts).
+    const covered = new Map(budgets.map((budget) => [budget, this.covered.fresh(org, budget)]));
+    const uncounted = budgets.filter(
+      (budget) => isPercent(budget.maxUnavailable) && covered.get(budget) === undefined,
     );
-    const down = results.slice(percent.length + budgets.length) as BudgetDownRow[][];
+    const results = await batch.run([
+      ...uncounted.map((budget) => BUDGET_COVERED.with(...budgetSelection(org, budget.selector))),
+      ...budgets.map((budget) => LOCK_BUDGET.with(org, budget.name)),
+      ...budgets.map((budget) => BUDGET_DOWN.with(...budgetSelection(org, budget.selector))),
+    ]);
+    uncounted.forEach((budget, index) => {
+      const count = (results[index] as BudgetCoveredRow[])[0]!.covered;
+      this.covered.remember(org, budget, count);
+      covered.set(budget, count);
+    });
+    const down = results.slice(uncounted.length + budgets.length) as BudgetDownRow[][];
     return budgetRefusal(
       question.node,
-      budgets.map((budget, index) => ({ budget, covered: covered.get(budget), down: down[index]![0]!.down })),
+      budgets.map((budget, index) => ({
+        budget,
+        covered: covered.get(budget),
+        down: down[index]![0]!.down,
+      })),
     );
   }
 
