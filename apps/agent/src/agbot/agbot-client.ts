@@ -28,7 +28,7 @@ export interface UpgradeHolder {
 
 export type UpgradeAnswer =
   | { granted: true; grant: UpgradeGrant }
-  | { granted: false; holder?: UpgradeHolder; policyStopped?: boolean };
+  | { granted: false; holder?: UpgradeHolder; policyStopped?: boolean; why?: string };
 
 /** How long the agbot may take to answer, on top of any wait asked for. */
 const ANSWER_SECONDS = 30;
@@ -63,7 +63,11 @@ export class AgbotClient {
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         if (error.code === 'UPGRADE_POLICY_STOPPED') return { granted: false, policyStopped: true };
-        return { granted: false, holder: error.body?.details.holder as UpgradeHolder | undefined };
+        return {
+          granted: false,
+          holder: error.body?.details.holder as UpgradeHolder | undefined,
+          why: error.body?.message,
+        };
       }
       throw error;
     }

@@ -36,8 +36,11 @@ export interface HeldPermit {
 }
 
 export interface PermitEvents {
-  /** Called once, when the first refusal makes the agent wait for a peer. */
-  waiting(holder: UpgradeHolder | undefined): Promise<void>;
+  /**
+   * Called once, when the first refusal makes the agent wait: for a peer (`holder`), or for a
+   * window, freeze, busy declaration, alert gate or budget (`why`, the agbot's words).
+   */
+  waiting(holder: UpgradeHolder | undefined, why?: string): Promise<void>;
   granted(): void;
 }
 
@@ -75,7 +78,7 @@ export class HaPermit {
       if (answer.policyStopped) throw new PolicyStopped(managementPolicy, 'agbot');
       if (!announced) {
         announced = true;
-        await events.waiting(answer.holder);
+        await events.waiting(answer.holder, answer.why);
         continue;
       }
       const waitedAtAgbot = this.clock.now().getTime() - asked >= (wait * 1000) / 2;

@@ -150,12 +150,14 @@ export class UpgradeRunner {
     }
     if (upgrade.action === 'download') return this.end(upgrade, 'downloaded', haGroup);
 
-    if (haGroup && this.deps.permit) {
+    // Every node asks, in an HA group or not: the agbot's gate holds windows, freezes and budgets
+    // for all of them, and answers a node outside any group at once when nothing holds it.
+    if (this.deps.permit) {
       try {
         this.held = await this.deps.permit.acquire(
           upgrade.nmp,
           {
-            waiting: () => this.status(upgrade, 'ha-waiting'),
+            waiting: (_holder, why) => this.status(upgrade, 'ha-waiting', why),
             granted: () => logger.info({ nmp: upgrade.nmp, haGroup }, 'upgrade granted in the HA group'),
           },
           signal,
@@ -194,7 +196,7 @@ export class UpgradeRunner {
     why: PolicyStopped,
   ): Promise<void> {
     this.deps.logger.info({ nmp: upgrade.nmp, version: upgrade.version }, why.message);
-    await this.releasePermit(haGroup);
+    await this.releasePermit();
     const retryAt = new Date(this.deps.clock.now().getTime() + (this.deps.stoppedRetryMs ?? 15_000));
     this.deps.memory.postpone(upgrade.nmp, retryAt);
     await this.deps.memory.setUpgrade(undefined);
@@ -277,14 +279,14 @@ export class UpgradeRunner {
     await this.deps.memory.setUpgrade(undefined);
     await this.deps.reporter.node();
     if (status === 'rollback-failed') await this.keepPermit();
-    else await this.releasePermit(haGroup);
+    else await this.releasePermit();
   }
 
-  private async releasePermit(haGroup: string | null): Promise<void> {
+  private async releasePermit(): Promise<void> {
     const held = this.held;
     this.held = undefined;
     if (held) await held.release();
-    else if (haGroup) await this.deps.permit?.giveBack();
+    else await this.deps.permit?.giveBack();
   }
 
   private async keepPermit(): Promise<void> {
