@@ -111,7 +111,7 @@ describe('Disruption controls', () => {
     ['windows', { durationMinutes: 60, timeZone: 'UTC', rrule: 'FREQ=DAILY;BYHOUR=x' }, 'rrule'],
     ['windows', { ...weeknights, cutoffMinutes: 300 }, 'cutoffMinutes'],
     ['windows', { ...weeknights, colour: 'red' }, 'colour'],
-    ['windows', { ...weeknights, selector: { labels: { site: 3 } } }, 'must map to a string'],
+    ['windows', { ...weeknights, selector: { labels: { site: 3 } } }, 'labels must be an object of at most'],
     ['windows', { ...weeknights, selector: { nodes: ['Not An Id!'] } }, 'node'],
     [
       'freezes',

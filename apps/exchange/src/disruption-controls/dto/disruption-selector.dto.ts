@@ -1,5 +1,6 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { type DisruptionSelector, limitProblem } from '@careen/disruption';
+import { IsLabelMap } from '../../nodes/dto/field-rules';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -57,29 +58,6 @@ export function toStoredSelector(selector: DisruptionSelectorDto | undefined): D
   if (selector?.haGroups?.length) stored.haGroups = selector.haGroups;
   if (selector?.nodes?.length) stored.nodes = selector.nodes;
   return stored;
-}
-
-/** At most 100 labels, each value a string: a selector compares them as the exchange keeps a node's labels. */
-function IsLabelMap(): PropertyDecorator {
-  const problem = (labels: unknown) => {
-    if (typeof labels !== 'object' || labels === null) return undefined;
-    const entries = Object.entries(labels);
-    if (entries.length > 100) return 'must have at most 100 labels';
-    const wrong = entries.find(
-      ([key, value]) => typeof value !== 'string' || value.length > 256 || key.length > 256,
-    );
-    return wrong ? `"${wrong[0]}" must map to a string (keys and values at most 256 characters)` : undefined;
-  };
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isLabelMap',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      validator: {
-        validate: (value: unknown) => problem(value) === undefined,
-        defaultMessage: (args: ValidationArguments) => `${args.property}: ${problem(args.value)}`,
-      },
-    });
 }
 
 export const UNAVAILABLE_LIMIT_SCHEMA = {
