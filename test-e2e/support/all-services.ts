@@ -25,6 +25,7 @@ export async function startAllServices(infra: InProcessInfra): Promise<Record<st
     }),
     startServiceInProcess(deploymentOrchestratorService, infra, {
       ...hub,
+      CAREEN_AGBOT_URL: agbot.url,
       CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: ROOT_PASSWORD,
     }),
     startServiceInProcess(notifierService, infra, {

@@ -51,12 +51,15 @@ export interface OrchestratorHub {
   close(): Promise<void>;
 }
 
-export async function startOrchestratorHub(infra: {
-  databaseUrl: string;
-  natsUrl: string;
-  track(close: () => Promise<void>): void;
-}): Promise<OrchestratorHub> {
-  const rollouts = await startRolloutHub(infra);
+export async function startOrchestratorHub(
+  infra: {
+    databaseUrl: string;
+    natsUrl: string;
+    track(close: () => Promise<void>): void;
+  },
+  agbotEnv: Record<string, string> = {},
+): Promise<OrchestratorHub> {
+  const rollouts = await startRolloutHub(infra, agbotEnv);
   const failing = new Map<string, Set<string>>();
   const fleet = await startSimulatedFleet({
     exchangeUrl: rollouts.exchange.url,
@@ -88,6 +91,7 @@ export async function startOrchestratorHub(infra: {
       CAREEN_EXCHANGE_URL: rollouts.exchange.url,
       CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD: 'root-password-1',
       CAREEN_ORCHESTRATOR_TICK_MS: '100',
+      CAREEN_AGBOT_URL: rollouts.agbot.url,
     },
     policiesNamed: async (prefix) => {
       const listed = await rollouts.call('GET', '/v1/orgs/acme/management-policies');

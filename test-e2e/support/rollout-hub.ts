@@ -24,7 +24,10 @@ export interface RolloutHub {
   close(): Promise<void>;
 }
 
-export async function startRolloutHub(infra: { databaseUrl: string; natsUrl: string }): Promise<RolloutHub> {
+export async function startRolloutHub(
+  infra: { databaseUrl: string; natsUrl: string },
+  agbotEnv: Record<string, string> = {},
+): Promise<RolloutHub> {
   const exchange = await startServiceInProcess(exchangeService, infra, {
     CAREEN_ROOT_PASSWORD: ROOT_PASSWORD,
   });
@@ -32,6 +35,7 @@ export async function startRolloutHub(infra: { databaseUrl: string; natsUrl: str
     CAREEN_EXCHANGE_URL: exchange.url,
     CAREEN_AGBOT_EXCHANGE_PASSWORD: ROOT_PASSWORD,
     CAREEN_UPGRADE_LEASE_SECONDS: '30',
+    ...agbotEnv,
   });
   const call = (method: string, path: string, body?: unknown, auth: Credentials = ACME_ADMIN) =>
     http(exchange.url, method, path, { auth, body });

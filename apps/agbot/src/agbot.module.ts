@@ -13,6 +13,7 @@ import { GrantRuleInCode1764100300000 } from './migrations/1764100300000-grant-r
 import { MaintenanceHolders1764100400000 } from './migrations/1764100400000-maintenance-holders';
 import { FleetLockWaiters1764400500000 } from './migrations/1764400500000-fleetlock-waiters';
 import { BusyNodes1764600000000 } from './migrations/1764600000000-busy-nodes';
+import { Soaks1764700000000 } from './migrations/1764700000000-soaks';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -33,6 +34,7 @@ export const AGBOT_MIGRATIONS = [
   MaintenanceHolders1764100400000,
   FleetLockWaiters1764400500000,
   BusyNodes1764600000000,
+  Soaks1764700000000,
 ];
 
 @Module({})

@@ -1,6 +1,6 @@
 import { DeploymentSetting, HubServiceConfig, Secret } from '@careen/service';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export class DeploymentOrchestratorConfig extends HubServiceConfig {
   @IsOptional()
@@ -24,6 +24,15 @@ export class DeploymentOrchestratorConfig extends HubServiceConfig {
   @Secret()
   @DeploymentSetting()
   CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD?: string;
+
+  /**
+   * The agbot, asked which steps an alert gate's soak still holds: a rollout counts a node's step
+   * done only once its soak is over. Without it, a step is done once the node reports so.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @DeploymentSetting()
+  CAREEN_AGBOT_URL?: string;
 
   /** How often the driver looks at rollouts and upgrades under way, in ms. */
   @IsOptional()

@@ -2,6 +2,7 @@
  * Puts the orchestrator's parts together: strategies, rollouts and upgrades (any replica takes
  * requests) and the driver (only the elected replica runs it), woken when agents answer.
  */
+import { type Agbot } from '@careen/api-client';
 import { type BusConnection } from '@careen/bus';
 import { OutboxWriter } from '@careen/persistence';
 import { BUS, HubRuntime, MetricsRegistry, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
@@ -12,6 +13,7 @@ import { wakeOnAnswers } from './driver/answer-wakeup';
 import { type DeploymentOrchestratorConfig } from './deployment-orchestrator.config';
 import { OrchestratorDriver } from './driver/orchestrator-driver';
 import { FleetGateway } from './fleet/fleet-gateway';
+import { SoakGateway } from './fleet/soak-gateway';
 import { OrchestratorMetrics } from './orchestrator-metrics';
 import { RolloutDriver } from './rollouts/rollout-driver';
 import { RolloutEvents } from './rollouts/rollout-events';
@@ -59,7 +61,16 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
     this.upgrades = new Upgrades(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_OFFLINE_SECONDS);
     if (!this.runtime.exchange) return;
     const driver = new OrchestratorDriver(
-      new RolloutDriver(rolloutStore, fleet, events, new OrchestratorMetrics(metrics, dataSource)),
+      new RolloutDriver(
+        rolloutStore,
+        fleet,
+        events,
+        new OrchestratorMetrics(metrics, dataSource),
+        undefined,
+        config.CAREEN_AGBOT_URL
+          ? new SoakGateway(this.runtime.exchange.service<Agbot.paths>(config.CAREEN_AGBOT_URL))
+          : undefined,
+      ),
       new UpgradeDriver(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_UPGRADE_TIMEOUT_SECONDS),
       config.CAREEN_ORCHESTRATOR_TICK_MS,
       logger,

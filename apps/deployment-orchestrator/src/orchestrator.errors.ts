@@ -113,6 +113,9 @@ export const rolloutDowngradeRefused = (
 export const exchangeUnavailable = (why: string) =>
   new DomainError('unavailable', 'orchestrator.exchange-unavailable', why);
 
+export const agbotUnavailable = (why: string) =>
+  new DomainError('unavailable', 'orchestrator.agbot-unavailable', why);
+
 export const unknownStrategy = (name: string, version?: number) =>
   new DomainError(
     'invalid',

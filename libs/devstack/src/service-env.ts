@@ -71,8 +71,10 @@ export function serviceEnv(
     // Webhook receivers on the developer's own machine work out of the box.
     env.CAREEN_NOTIFIER_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
   }
-  if (service.name === 'deployment-orchestrator')
+  if (service.name === 'deployment-orchestrator') {
     env.CAREEN_ORCHESTRATOR_EXCHANGE_PASSWORD = hub.rootPassword;
+    if (hub.agbotUrl) env.CAREEN_AGBOT_URL = hub.agbotUrl;
+  }
   if (service.name === 'maintenance-session') {
     env.CAREEN_MAINTENANCE_EXCHANGE_PASSWORD = hub.rootPassword;
     if (hub.agbotUrl) env.CAREEN_AGBOT_URL = hub.agbotUrl;

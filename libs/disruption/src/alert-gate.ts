@@ -28,6 +28,8 @@ export interface AlertGateSettings {
   onUnavailable?: 'closed' | 'open';
   /** How often Prometheus is asked, in seconds. */
   evaluationSeconds?: number;
+  /** The soak after each step on a covered node, in seconds (soak.ts); none when unset. */
+  soakSeconds?: number;
 }
 
 /** Prometheus's last answer to the gate: its firing alerts, or why it could not be asked. */
@@ -95,19 +97,30 @@ export class AlertGate {
         message: `gate "${name}" is closed: Prometheus at ${prometheusUrl} cannot be asked (${why})`,
       };
     }
-    const firing = answer.alerts.find(
+    const firing = this.firingFor(node, answer);
+    if (!firing) return undefined;
+    return { reason: 'gate', control: name, message: `${describeAlert(firing)} (gate "${name}")` };
+  }
+
+  /** The first alert of the answer that matches the gate's matchers and whose scope takes in `node`. */
+  firingFor(node: SelectedNode, answer: AlertAnswer): { labels: Record<string, string> } | undefined {
+    if ('error' in answer) return undefined;
+    return answer.alerts.find(
       (alert) => matchesAll(this.matchers, alert.labels) && this.inScope(node, alert.labels),
     );
-    if (!firing) return undefined;
-    const shown = Object.entries(firing.labels)
-      .filter(([key]) => key !== 'alertname')
-      .map(([key, value]) => `${key}=${value}`)
-      .join(', ');
-    return {
-      reason: 'gate',
-      control: name,
-      message: `alert "${firing.labels['alertname'] ?? 'unnamed'}" firing${shown ? ` for ${shown}` : ''} (gate "${name}")`,
-    };
+  }
+
+  /**
+   * Whether `a` and `b` share the gate's scope: every covered node does for `all`, the same
+   * node, HA group or label value otherwise. A node always shares its own.
+   */
+  sameScope(a: SelectedNode, b: SelectedNode): boolean {
+    const { scope } = this.settings;
+    if (a.id === b.id || scope === 'all') return true;
+    if (scope === 'node') return false;
+    if (scope === 'haGroup') return a.haGroup !== null && a.haGroup === b.haGroup;
+    const key = scope.slice('label:'.length);
+    return a.labels[key] !== undefined && a.labels[key] === b.labels[key];
   }
 
   private inScope(node: SelectedNode, labels: Readonly<Record<string, string>>): boolean {
@@ -122,4 +135,13 @@ export class AlertGate {
     if (scope === 'haGroup') return value === node.haGroup;
     return node.labels[scope.slice('label:'.length)] === value;
   }
+}
+
+/** An alert as a refusal names it: `alert "NodeDown" firing for node=n1, site=ams`. */
+export function describeAlert(alert: { labels: Record<string, string> }): string {
+  const shown = Object.entries(alert.labels)
+    .filter(([key]) => key !== 'alertname')
+    .map(([key, value]) => `${key}=${value}`)
+    .join(', ');
+  return `alert "${alert.labels['alertname'] ?? 'unnamed'}" firing${shown ? ` for ${shown}` : ''}`;
 }

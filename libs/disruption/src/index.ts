@@ -26,9 +26,11 @@ export {
   AlertGate,
   alertGateProblem,
   DEFAULT_EVALUATION_SECONDS,
+  describeAlert,
   type AlertAnswer,
   type AlertGateSettings,
   type AlertScope,
   type GateRefusal as AlertGateRefusal,
 } from './alert-gate';
+export { soakFailure, soakRefusal, type EndedStep, type SoakRefusal } from './soak';
 export { busyRefusal, type BusyDeclaration, type BusyRefusal } from './busy-node';

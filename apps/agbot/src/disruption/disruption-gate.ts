@@ -22,6 +22,10 @@ import {
   covers,
   describeSelector,
   type DisruptionControlKind,
+  type EndedStep,
+  soakFailure,
+  soakRefusal,
+  type SoakRefusal,
   type DisruptionSelector,
   limitProblem,
   type Freeze,
@@ -40,7 +44,8 @@ export interface UnreadableRefusal {
   message: string;
 }
 
-export type GateRefusal = UnreadableRefusal | TimeRefusal | BusyRefusal | AlertGateRefusal | BudgetRefusal;
+export type GateRefusal =
+  UnreadableRefusal | TimeRefusal | BusyRefusal | AlertGateRefusal | SoakRefusal | BudgetRefusal;
 
 /** What every control has: a name and the selector of the nodes it covers. */
 type Control = { name: string; selector: DisruptionSelector };
@@ -91,7 +96,8 @@ export class OrgControls {
   /**
    * What keeps a new disruption of `node` from starting before its budgets are counted, in the
    * gate's order (invariant 9): a control it cannot read, a freeze, its windows, its busy
-   * declaration, an alert gate. `now` is the database's clock; alert answers are judged by this
+   * declaration, an alert gate, the soak of a step that ended in the gate's scope (`steps`, the
+   * steps that ended lately). `now` is the database's clock; alert answers are judged by this
    * process's, which asked them.
    */
   refusalBeforeBudgets(
@@ -99,13 +105,30 @@ export class OrgControls {
     now: Date,
     busy: BusyDeclaration | undefined,
     alerts: AlertAnswers,
+    steps: readonly EndedStep[] = [],
   ): GateRefusal | undefined {
     return (
       this.unreadableRefusal(node) ??
       this.timeRefusal(node, now) ??
       busyRefusal(busy, now) ??
-      this.gateRefusal(node, alerts, new Date())
+      this.gateRefusal(node, alerts, new Date()) ??
+      this.soakRefusal(node, steps, now)
     );
+  }
+
+  /** Why a step that ended in the scope of a soaking gate covering `node` keeps it waiting at `now`. */
+  soakRefusal(node: SelectedNode, steps: readonly EndedStep[], now: Date): SoakRefusal | undefined {
+    return soakRefusal(this.gates, node, steps, now);
+  }
+
+  /** Whether an alert gate that soaks covers `node`. */
+  soaksFor(node: SelectedNode): boolean {
+    return this.gates.some((gate) => (gate.settings.soakSeconds ?? 0) > 0 && gate.covers(node));
+  }
+
+  /** Why the ended step failed its soak at `now`, if an alert of a gate covering it fired. */
+  soakFailure(step: EndedStep, alerts: AlertAnswers, now: Date): string | undefined {
+    return soakFailure(this.gates, step, alerts, now);
   }
 
   /** Why a control covering `node` that cannot be read keeps it closed, if one does. */

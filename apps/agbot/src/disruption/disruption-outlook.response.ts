@@ -43,11 +43,13 @@ export class OutlookBusyResponse {
 }
 
 export class DisruptionGateDetails {
-  @ApiProperty({ enum: ['freeze', 'outside-window', 'busy', 'gate', 'budget'] }) reason!: string;
+  @ApiProperty({ enum: ['unreadable', 'freeze', 'outside-window', 'busy', 'gate', 'soak', 'budget'] })
+  reason!: string;
   @ApiProperty() control!: string;
   @ApiProperty() message!: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) retryAt?: string | null;
   @ApiPropertyOptional({ type: [String] }) holders?: string[];
+  @ApiPropertyOptional({ description: 'the node whose step soaks (a soak)' }) soaking?: string;
 }
 
 /** `GET …/nodes/{node}/disruption`: what the disruption gate says of the node now. */

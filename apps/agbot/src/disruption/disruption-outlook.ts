@@ -19,9 +19,12 @@ import {
   BUDGET_DOWN,
   budgetSelection,
   CONTROL_KINDS,
+  ENDED_STEPS,
   type BudgetCoveredRow,
   type BudgetDownRow,
+  type EndedStepRow,
 } from '../upgrades/grant-statements';
+import { endedSteps } from '../upgrades/grant-store';
 import {
   type AlertAnswers,
   budgetRefusal,
@@ -33,7 +36,7 @@ import {
 export interface DisruptionOutlook {
   node: SelectedNode;
   at: Date;
-  /** Why a new disruption may not start now (freezes, windows, alert gates, budgets); undefined when the gate would let one. */
+  /** Why a new disruption may not start now (freezes, windows, alert gates, soaks, budgets); undefined when the gate would let one. */
   refusal?: GateRefusal;
   /** When freezes and windows next let one start (now when they do); null: not within a year. */
   nextStart: Date | null;
@@ -51,7 +54,8 @@ const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
               FROM agbot.mirrored_resources AS c
               WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}), '[]') AS controls,
     (SELECT json_build_object('reason', b.reason, 'until', b.until, 'declaredBy', b.declared_by)
-     FROM agbot.busy_nodes AS b WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy`;
+     FROM agbot.busy_nodes AS b WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy,
+    ${ENDED_STEPS} AS soaking`;
 
 export class DisruptionOutlookReader {
   private readonly controls = new ControlsCache();
@@ -68,6 +72,7 @@ export class DisruptionOutlookReader {
       node: SelectedNode | null;
       controls: ControlRow[];
       busy: { reason: string; until: string; declaredBy: string } | null;
+      soaking: EndedStepRow[] | null;
     }[];
     if (!row?.node) return undefined;
     const { node, now } = row;
@@ -81,7 +86,7 @@ export class DisruptionOutlookReader {
       }),
     );
     const busy = row.busy ? { ...row.busy, until: new Date(row.busy.until) } : undefined;
-    const earlyRefusal = controls.refusalBeforeBudgets(node, now, busy, alerts);
+    const earlyRefusal = controls.refusalBeforeBudgets(node, now, busy, alerts, endedSteps(row.soaking));
     return {
       node,
       at: now,

@@ -67,7 +67,39 @@ export interface SlotReadRow {
   node: SelectedNode | null;
   /** The node's busy declaration, while it lasts. */
   busy: { reason: string; until: string; declared_by: string } | null;
+  /** The steps soaking in the org, read only with the controls (see ENDED_STEPS). */
+  soaking: EndedStepRow[] | null;
 }
+
+/** A step that ended on a node within the org's longest soak, nothing on the node since. */
+export interface EndedStepRow extends SelectedNode {
+  ended_at: string;
+  holder_kind: UpgradeHolderKind;
+  management_policy: string | null;
+}
+
+/** The releases after which a node soaks: it reported healthy, or its holder gave the slot back. */
+const SOAK_AFTER = "('terminal-status', 'healthy', 'released')";
+
+/**
+ * The steps of org $1 that ended within the longest soak of its alert gates (none when no gate
+ * soaks): the nodes whose last history row there is a release after work done, that hold no
+ * slot now, with what the gates' selectors look at, as a JSON array (null when none). The bound
+ * is the transaction's start (now(), stable), not the clock: an index scan can use only the former.
+ */
+export const ENDED_STEPS = `(SELECT json_agg(json_build_object(
+       'id', s.node, 'labels', coalesce(n.data -> 'labels', '{}'), 'rack', n.data ->> 'rack',
+       'haGroup', n.ha_group, 'ended_at', s.at, 'holder_kind', s.holder_kind,
+       'management_policy', s.management_policy) ORDER BY s.at)
+     FROM (SELECT DISTINCT ON (h.node) h.node, h.event, h.reason, h.at, h.holder_kind, h.management_policy
+           FROM agbot.upgrade_grant_history AS h
+           WHERE h.org = $1 AND h.at > now() - make_interval(secs => (
+             SELECT max((c.data ->> 'soakSeconds')::float8) FROM agbot.mirrored_resources AS c
+             WHERE c.org = $1 AND c.resource = 'gate'))
+           ORDER BY h.node, h.at DESC) AS s
+     JOIN agbot.nodes AS n ON n.org = $1 AND n.id = s.node
+     WHERE s.event = 'released' AND s.reason IN ${SOAK_AFTER}
+       AND NOT EXISTS (SELECT 1 FROM agbot.upgrade_grants AS g WHERE g.org = $1 AND g.node = s.node))`;
 
 /** What a budget's reads answer: how many nodes it covers, and which of them are down. */
 export interface BudgetCoveredRow {
@@ -262,7 +294,8 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
                 CASE WHEN state.controlled THEN
                   (SELECT json_build_object('id', n.id, 'labels', coalesce(n.data -> 'labels', '{}'),
                                             'rack', n.data ->> 'rack', 'haGroup', n.ha_group)
-                   FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) END AS node
+                   FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) END AS node,
+                CASE WHEN state.controlled THEN ${ENDED_STEPS} END AS soaking
          FROM state`,
     ),
     // Takes a slot the rule granted once the released ones are gone ($3 kind, $4 group, $5

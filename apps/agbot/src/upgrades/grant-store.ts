@@ -22,6 +22,7 @@ import {
   allowedDown,
   type BusyDeclaration,
   busyRefusal,
+  type EndedStep,
   isPercent,
   type SelectedNode,
 } from '@careen/disruption';
@@ -35,6 +36,7 @@ import {
   LOCK_BUDGET,
   type BudgetCoveredRow,
   type BudgetDownRow,
+  type EndedStepRow,
   HALT_HELD,
   HALT_NEW,
   LOCK_GROUP,
@@ -95,13 +97,17 @@ export type SlotAnswer = (
 
 /** A grant's question, with the org's disruption controls when it has any. */
 type ReadQuestion = SlotQuestion &
-  SlotRequest & { controls?: { of: OrgControls; node: SelectedNode }; busy?: BusyDeclaration };
+  SlotRequest & {
+    controls?: { of: OrgControls; node: SelectedNode; steps: EndedStep[] };
+    busy?: BusyDeclaration;
+  };
 
 /** A member that failed and is not healthy again, as the monitor learns of it. */
 export interface HaltRequest {
   org: string;
   node: string;
-  managementPolicy: string;
+  /** The policy the failed step enacted; null for a maintenance or a reboot that failed its soak. */
+  managementPolicy: string | null;
   error: string | null;
   /**
    * When the node reported the failure. A slot taken for it counts as granted from then: the
@@ -161,6 +167,7 @@ export class GrantStore extends GrantReads {
                   question.now,
                   question.busy,
                   this.alerts,
+                  question.controls.steps,
                 )
               : busyRefusal(question.busy, question.now);
         if (commitWithRead) {
@@ -255,7 +262,13 @@ export class GrantStore extends GrantReads {
       policyStopped: state.policy_stopped,
       groupLimit: allowedDown(state.group_limit ?? 1, state.group_size ?? 0),
       ...(state.controls &&
-        state.node && { controls: { of: this.controls.of(org, state.controls), node: state.node } }),
+        state.node && {
+          controls: {
+            of: this.controls.of(org, state.controls),
+            node: state.node,
+            steps: endedSteps(state.soaking),
+          },
+        }),
       ...(state.busy && {
         busy: {
           reason: state.busy.reason,
@@ -459,6 +472,14 @@ export class GrantStore extends GrantReads {
       only.haltedOnly ?? false,
     );
   }
+}
+
+/** The steps the read found ended lately, as the soak reads them. */
+export function endedSteps(rows: readonly EndedStepRow[] | null): EndedStep[] {
+  return (rows ?? []).map(({ ended_at, holder_kind: _kind, management_policy: _policy, ...node }) => ({
+    node,
+    endedAt: new Date(ended_at),
+  }));
 }
 
 function keyOf(key: { org: string; node: string; kind: UpgradeHolderKind }): [string, string, string] {

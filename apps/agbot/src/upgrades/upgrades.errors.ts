@@ -15,7 +15,7 @@ export enum UpgradeErrorCode {
 }
 
 /**
- * The HA group had room, and a window, freeze or budget says no: `details` names the reason, the
+ * The HA group had room, and a window, freeze, gate, soak or budget says no: `details` names the reason, the
  * control, and when it may change (`retryAt`, or the budget's holders).
  */
 export const disruptionGated = (org: string, node: string, refusal: GateRefusal) =>
@@ -34,6 +34,13 @@ export function gateDetails(refusal: GateRefusal) {
     case 'freeze':
     case 'busy':
       return { reason: refusal.reason, control: refusal.control, retryAt: refusal.until.toISOString() };
+    case 'soak':
+      return {
+        reason: refusal.reason,
+        control: refusal.control,
+        retryAt: refusal.until.toISOString(),
+        soaking: refusal.node,
+      };
     case 'outside-window':
       return {
         reason: refusal.reason,
@@ -80,7 +87,7 @@ export const groupBusy = (haGroup: string | null, holder: UpgradeGrant) =>
     'conflict',
     UpgradeErrorCode.GroupBusy,
     holder.haltedAt
-      ? `HA group "${haGroup}" is halted: node "${holder.node}" failed its upgrade and is not healthy again (${holder.haltError ?? 'no error reported'}); no member starts until it reports healthy or an admin resets its status`
+      ? `HA group "${haGroup}" is halted: node "${holder.node}" failed its step and is not healthy again (${holder.haltError ?? 'no error reported'}); no member starts until it reports healthy or an admin resets it`
       : `HA group "${haGroup}" is busy: node "${holder.node}" holds its ${holder.kind} slot until ${holder.leaseExpiresAt.toISOString()} unless renewed`,
     { haGroup, holder: holderDetails(holder) },
   );

@@ -17,13 +17,21 @@ import { UpgradesService } from './upgrades.service';
 import { DisruptionController } from '../disruption/disruption.controller';
 import { AlertWatch } from '../disruption/alert-watch';
 import { BusyController } from '../disruption/busy.controller';
+import { SoakWatch } from '../disruption/soak-watch';
+import { SoaksController } from '../disruption/soaks.controller';
 
 /**
  * HA-group agent-upgrade grants: the semaphore, its routes, the lease sweep and the monitor
  * (a change listener for the agbot's changes consumer).
  */
 @Module({
-  controllers: [UpgradesController, MaintenanceSlotsController, DisruptionController, BusyController],
+  controllers: [
+    UpgradesController,
+    MaintenanceSlotsController,
+    DisruptionController,
+    BusyController,
+    SoaksController,
+  ],
   providers: [
     AlertWatch,
     {
@@ -55,6 +63,7 @@ import { BusyController } from '../disruption/busy.controller';
     NodesSeenSubscription,
     UpgradesService,
     LeaseSweeper,
+    SoakWatch,
   ],
   exports: [UpgradeSemaphore, UpgradeMonitor],
 })

@@ -36,7 +36,8 @@ const GATE_RECHECK_MS = 5_000;
 
 /** When a refusal by the clock ends; undefined for a budget (a release ends it). */
 function retryAt(refusal: GateRefusal): number | undefined {
-  if (refusal.reason === 'freeze' || refusal.reason === 'busy') return refusal.until.getTime();
+  if (refusal.reason === 'freeze' || refusal.reason === 'busy' || refusal.reason === 'soak')
+    return refusal.until.getTime();
   if (refusal.reason === 'outside-window') return refusal.opensAt?.getTime();
   return undefined;
 }

@@ -14,6 +14,8 @@ import { type CommandStore } from '../driver/command-store';
 import { eachOf } from '../driver/each-of';
 import { policyFacts } from '../driver/exchange-command';
 import { type FleetGateway } from '../fleet/fleet-gateway';
+import { type SoakGateway } from '../fleet/soak-gateway';
+import { withSoaks } from './phase-outcome';
 import { type PhaseObserver } from '../orchestrator-metrics';
 import { decideRollout, observedPolicy, type RolloutObservation } from './rollout-decision';
 import { type RolloutEvents } from './rollout-events';
@@ -30,6 +32,8 @@ export class RolloutDriver {
     private readonly events: RolloutEvents,
     private readonly phases?: PhaseObserver,
     private readonly clock: () => Date = () => new Date(),
+    /** The agbot's soaks; without it a node's step is done once it reports so. */
+    private readonly soaks?: SoakGateway,
   ) {
     this.commands = store.commands;
     this.runner = new CommandRunner(fleet, store.commands, clock);
@@ -82,6 +86,11 @@ export class RolloutDriver {
     // A refused policy was never in place; a cancel reads the statuses only once its pause is.
     const unread = facts.refused !== undefined || (record.state === 'cancelling' && !facts.paused);
     const statuses = unread ? undefined : await this.fleet.statuses(record.org, policy);
-    return { ...facts, policy, statuses };
+    // A node that reported its step done counts so only once the alert gates' soak of it is over.
+    const soaked =
+      statuses && this.soaks && statuses.some((reported) => reported.status === 'successful')
+        ? withSoaks(statuses, await this.soaks.of(record.org))
+        : statuses;
+    return { ...facts, policy, statuses: soaked };
   }
 }

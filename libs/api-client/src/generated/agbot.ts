@@ -160,6 +160,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/soaks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The nodes covered by an alert gate with a soak whose step is under way, soaking, or failed (halted) */
+    get: operations['SoaksController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/pre-reboot': {
     parameters: {
       query?: never;
@@ -462,12 +479,14 @@ export interface components {
     };
     DisruptionGateDetails: {
       /** @enum {string} */
-      reason: 'freeze' | 'outside-window' | 'busy' | 'gate' | 'budget';
+      reason: 'unreadable' | 'freeze' | 'outside-window' | 'busy' | 'gate' | 'soak' | 'budget';
       control: string;
       message: string;
       /** Format: date-time */
       retryAt?: string | null;
       holders?: string[];
+      /** @description the node whose step soaks (a soak) */
+      soaking?: string;
     };
     OutlookWindowResponse: {
       name: string;
@@ -552,6 +571,24 @@ export interface components {
        * @description when it lapses
        */
       until: string;
+    };
+    SoakStateResponse: {
+      node: string;
+      /**
+       * @description held: its step has not ended (it holds a slot); soaking: its step ended and the gate waits for quiet until `until`; soak-failed: an alert fired during the soak and halted it; halted: its upgrade failed and it halts its group
+       * @enum {string}
+       */
+      state: 'held' | 'soaking' | 'soak-failed' | 'halted';
+      /** @description the soaking gate */
+      gate?: string;
+      /** Format: date-time */
+      until?: string;
+      /** @description why it halted */
+      error?: string | null;
+    };
+    SoakListResponse: {
+      items: components['schemas']['SoakStateResponse'][];
+      total: number;
     };
     FleetLockErrorResponse: {
       /**
@@ -1511,6 +1548,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SoaksController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SoakListResponse'];
+        };
       };
       /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
       400: {

@@ -1444,6 +1444,8 @@ export interface components {
       onUnavailable?: 'closed' | 'open';
       /** @description how often Prometheus is asked, in seconds; default 15 */
       evaluationSeconds?: number;
+      /** @description the soak after each step on a covered node: the next step in the same scope starts only after this many seconds of quiet, and an alert of the gate firing for the node meanwhile fails the step (halts its group) */
+      soakSeconds?: number;
     };
     GateResponse: {
       org: string;
@@ -1463,6 +1465,7 @@ export interface components {
       /** @enum {string} */
       onUnavailable: 'closed' | 'open';
       evaluationSeconds: number;
+      soakSeconds?: number;
     };
     GateListResponse: {
       items: components['schemas']['GateResponse'][];

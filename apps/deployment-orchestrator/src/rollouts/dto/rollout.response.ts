@@ -30,7 +30,8 @@ export class RolloutNodeResponse implements NodeReport {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'the last management status its agent reported for the phase under way',
+    description:
+      "the last management status its agent reported for the phase under way; `soaking` once it reported success while an alert gate's soak of its step lasts, `soak-failed` when an alert fired during it",
   })
   status!: string | null;
   @ApiProperty({ type: String, nullable: true }) error!: string | null;

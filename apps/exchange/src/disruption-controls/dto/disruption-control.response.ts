@@ -39,6 +39,7 @@ export class GateResponse extends DisruptionControlResponse {
   @ApiPropertyOptional() alertLabel?: string;
   @ApiProperty({ enum: ['closed', 'open'] }) onUnavailable!: 'closed' | 'open';
   @ApiProperty({ type: 'integer' }) evaluationSeconds!: number;
+  @ApiPropertyOptional({ type: 'integer' }) soakSeconds?: number;
 }
 
 export class GateListResponse {

@@ -81,4 +81,17 @@ export class PutGateDto extends DisruptionControlDto {
   @Min(1)
   @Max(300)
   evaluationSeconds?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 86_400,
+    description:
+      'the soak after each step on a covered node: the next step in the same scope starts only after this many seconds of quiet, and an alert of the gate firing for the node meanwhile fails the step (halts its group)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  soakSeconds?: number;
 }
