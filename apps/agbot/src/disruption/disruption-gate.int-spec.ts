@@ -49,6 +49,18 @@ describe('the disruption gate', () => {
 
   afterAll(() => hub.close());
 
+  /** The careen_disruption_blocked gauge's non-zero samples, by their labels. */
+  const blockedNow = async () =>
+    Object.fromEntries(
+      [
+        ...String((await http(url(), 'GET', '/metrics')).body).matchAll(
+          /^careen_disruption_blocked\{(.*)\} (\d+)$/gm,
+        ),
+      ]
+        .filter(([, , value]) => Number(value) > 0)
+        .map(([, labels, value]) => [labels, Number(value)]),
+    );
+
   it('refuses every kind of disruption during a freeze, naming it and when it ends, and lets other nodes go', async () => {
     await hub.seedNode('acme', 'ams-1', { haGroup: null, labels: { site: 'ams' } });
     await hub.seedNode('acme', 'fra-1', { haGroup: null, labels: { site: 'fra' } });
@@ -93,11 +105,22 @@ describe('the disruption gate', () => {
       freezes: [{ name: 'year-end', until }],
     });
 
+    // What the freeze holds back now: the node's upgrade, its maintenance and the reboot.
+    expect(await blockedNow()).toEqual({
+      'holder="agent-upgrade",reason="freeze",service="agbot"': 1,
+      'holder="maintenance",reason="freeze",service="agbot"': 1,
+      'holder="fleetlock",reason="freeze",service="agbot"': 1,
+    });
+
     expect((await upgrade('fra-1')).status).toBe(200);
     await releaseUpgrade('fra-1');
     for (const org of ['acme', 'fleet']) await hub.deleteSeededResource(org, 'freeze', 'year-end');
     expect((await upgrade('ams-1')).status).toBe(200);
     await releaseUpgrade('ams-1');
+    expect(await blockedNow()).toEqual({
+      'holder="maintenance",reason="freeze",service="agbot"': 1,
+      'holder="fleetlock",reason="freeze",service="agbot"': 1,
+    });
   });
 
   it('starts a disruption only inside a window that covers the node, and lets work under way renew', async () => {

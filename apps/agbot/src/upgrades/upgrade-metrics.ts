@@ -4,6 +4,10 @@ import { type MetricsRegistry } from '@careen/service';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { type DataSource } from 'typeorm';
 import { type GroupReleases } from './group-releases';
+import { type GrantKey } from './upgrade-grant';
+
+/** How long a node the gate refused counts as waiting on it without asking again. */
+const GATED_FOR_MS = 60_000;
 
 export class UpgradeMetrics {
   private readonly grants: Counter<'holder'>;
@@ -12,6 +16,8 @@ export class UpgradeMetrics {
   private readonly releases: Counter<'holder' | 'reason'>;
   private readonly blocks: Counter<'holder' | 'reason'>;
   private readonly holderAge: Histogram<'holder'>;
+  /** Each node's last refusal by the gate, by `org/node/kind`, until it asks and is not refused. */
+  private readonly gated = new Map<string, { holder: UpgradeHolderKind; reason: string; at: number }>();
 
   constructor(metrics: MetricsRegistry, dataSource: DataSource, releases: GroupReleases) {
     const registers = [metrics.registry];
@@ -35,9 +41,24 @@ export class UpgradeMetrics {
     });
     this.blocks = new Counter({
       name: 'careen_disruption_blocked_total',
-      help: 'Asks the disruption gate refused though the HA group had room, by reason (freeze, outside-window, gate, budget)',
+      help: 'Asks the disruption gate refused though the HA group had room, by reason (freeze, outside-window, busy, gate, soak, budget)',
       labelNames: ['holder', 'reason'],
       registers,
+    });
+    const gated = this.gated;
+    new Gauge({
+      name: 'careen_disruption_blocked',
+      help: 'Nodes the disruption gate holds back now, by reason: their last ask (within the last minute, on this replica) was refused by it',
+      labelNames: ['holder', 'reason'],
+      registers,
+      collect() {
+        this.reset();
+        const since = Date.now() - GATED_FOR_MS;
+        for (const [key, { holder, reason, at }] of gated) {
+          if (at < since) gated.delete(key);
+          else this.inc({ holder, reason });
+        }
+      },
     });
     this.releases = new Counter({
       name: 'careen_agbot_upgrade_releases_total',
@@ -89,12 +110,23 @@ export class UpgradeMetrics {
     this.refusals.inc({ holder: kind });
   }
 
-  blocked(kind: UpgradeHolderKind, reason: string): void {
-    this.blocks.inc({ holder: kind, reason });
+  /** The gate refused the node's ask. */
+  blocked(key: GrantKey, reason: string): void {
+    this.blocks.inc({ holder: key.kind, reason });
+    this.gated.set(gatedKey(key), { holder: key.kind, reason, at: Date.now() });
+  }
+
+  /** The node asked and the gate did not hold it back (granted, or its group was busy). */
+  notGated(key: GrantKey): void {
+    if (this.gated.size > 0) this.gated.delete(gatedKey(key));
   }
 
   released(kind: UpgradeHolderKind, reason: UpgradeReleaseReason, heldSeconds: number): void {
     this.releases.inc({ holder: kind, reason });
     this.holderAge.observe({ holder: kind }, Math.max(0, heldSeconds));
   }
+}
+
+function gatedKey(key: GrantKey): string {
+  return `${key.org}/${key.node}/${key.kind}`;
 }

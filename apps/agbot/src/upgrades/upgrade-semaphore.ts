@@ -35,6 +35,7 @@ export class UpgradeSemaphore {
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const answer = await this.store.acquire(this.dataSource.manager, request);
     this.countReleases(answer.released);
+    if (answer.outcome !== 'gated') this.metrics?.notGated(request);
     switch (answer.outcome) {
       case 'unknown-node':
       case 'policy-stopped':
@@ -44,7 +45,7 @@ export class UpgradeSemaphore {
         this.metrics?.refused(request.kind);
         return { outcome: 'refused', haGroup: answer.haGroup, blocker: answer.grant };
       case 'gated':
-        this.metrics?.blocked(request.kind, answer.refusal.reason);
+        this.metrics?.blocked(request, answer.refusal.reason);
         return { outcome: 'gated', haGroup: answer.haGroup, refusal: answer.refusal };
       case 'granted':
         this.metrics?.granted(request.kind);
