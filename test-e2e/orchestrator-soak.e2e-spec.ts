@@ -141,6 +141,7 @@ describe('a strategy rollout under an alert gate with a soak', () => {
       { timeoutMs: 60_000, intervalMs: 100 },
     );
     expect(soaking.groups.find((group) => group.name === 'control-nodes')!.phase).toBe('waiting');
+    expect(ntpOf(soaking).error).toMatch(/^gate "soak" soaks the step until /);
 
     const ended = await rolloutEnded(call, started.body.id);
     expect(ended.state).toBe('completed');

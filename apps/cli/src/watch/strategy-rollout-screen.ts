@@ -1,7 +1,8 @@
 /**
  * A strategy rollout as `careen rollout show|watch` print it: a headline, then each group with a
- * bar of its nodes (done well, failed, left), its phase, and why it failed; with `nodes`, every
- * node that failed and why.
+ * bar of its nodes (done well, failed, left), its phase, and why it failed; then every node that
+ * waits (for its HA group, the disruption gate or a soak) and why, and every node that failed
+ * and why.
  */
 import { type DeploymentOrchestrator } from '@careen/api-client';
 import { formatColumns } from '../output/output';
@@ -61,5 +62,19 @@ export function renderStrategyRollout(rollout: Schemas['RolloutResponse'], now: 
           ],
           failed,
         )}`;
-  return `${headline.join('\n')}\n\n${groups}${failures}`;
+  // Nodes of the phase under way that wait, and why: their HA group's slot, the disruption gate, a soak.
+  const waiting = rollout.nodes.filter((node) => node.state !== 'failure' && node.error);
+  const waits =
+    waiting.length === 0
+      ? ''
+      : `\nwaiting nodes:\n${formatColumns(
+          [
+            { header: 'NODE', value: (row: (typeof waiting)[number]) => row.node },
+            { header: 'GROUP', value: (row) => row.group ?? '' },
+            { header: 'STATUS', value: (row) => row.status ?? '' },
+            { header: 'WHY', value: (row) => row.error ?? '' },
+          ],
+          waiting,
+        )}`;
+  return `${headline.join('\n')}\n\n${groups}${waits}${failures}`;
 }

@@ -10,7 +10,7 @@ import { type SoakState } from '../fleet/soak-gateway';
 import { type NodeOutcome, type Phase } from './rollout-engine';
 
 /** A node whose step ended, shown so while an alert gate's soak of it lasts (or it halts its group). */
-const SOAKING = 'soaking';
+export const SOAKING = 'soaking';
 /** A node whose step an alert failed during the soak that followed it. */
 const SOAK_FAILED = 'soak-failed';
 
@@ -57,6 +57,12 @@ export function withSoaks(
     const soak = reported.status === 'successful' ? soaks.get(reported.node) : undefined;
     if (!soak) return reported;
     if (soak.state === 'soak-failed') return { ...reported, status: SOAK_FAILED, error: soak.error ?? null };
+    if (soak.state === 'soaking')
+      return {
+        ...reported,
+        status: SOAKING,
+        error: `gate "${soak.gate}" soaks the step until ${soak.until}`,
+      };
     return { ...reported, status: soak.state === 'halted' ? 'halted' : SOAKING, error: null };
   });
 }

@@ -16,7 +16,7 @@
  */
 import { type ExchangeCommand, type PolicyFacts } from '../driver/exchange-command';
 import { type PolicyStatus } from '../fleet/fleet-gateway';
-import { MID_STEP, phaseOutcome } from './phase-outcome';
+import { MID_STEP, phaseOutcome, SOAKING } from './phase-outcome';
 import {
   type NodeOutcome,
   type Phase,
@@ -194,6 +194,9 @@ function sentAt(record: RolloutRecord, group: string, phase: Phase): number {
   return Date.parse(at);
 }
 
+/** The statuses of a node that waits for its HA group's slot, the disruption gate or a soak. */
+const WAITING: readonly string[] = ['ha-waiting', SOAKING];
+
 /** Records each sent node's last status; answers the nodes that have finished the phase. */
 function observe(
   record: RolloutRecord,
@@ -207,6 +210,10 @@ function observe(
     run.status = reported.status;
     const outcome = phaseOutcome(phase, reported);
     if (outcome) outcomes.set(reported.node, outcome);
+    // Why a node waits (the agbot's refusal its agent reports with `ha-waiting`, a soak) shows
+    // while it waits; a failure's error is the engine's to record.
+    else if (WAITING.includes(reported.status) && reported.error) run.error = reported.error;
+    else if (run.state !== 'failure') delete run.error;
   }
   return outcomes;
 }

@@ -333,7 +333,7 @@ export interface components {
       state: 'not started' | 'prepared' | 'success' | 'failure';
       /** @description the group that last sent it */
       group: string | null;
-      /** @description the last management status its agent reported for the phase under way */
+      /** @description the last management status its agent reported for the phase under way; `soaking` once it reported success while an alert gate's soak of its step lasts, `soak-failed` when an alert fired during it */
       status: string | null;
       error: string | null;
       /** Format: date-time */
