@@ -238,6 +238,39 @@ describe('the disruption gate', () => {
     await releaseUpgrade('db-1');
   });
 
+  it('refuses a node beyond a budget, naming it and who holds it, and lets it go once one gives back', async () => {
+    for (const node of ['bud-1', 'bud-2', 'bud-3'])
+      await hub.seedNode('acme', node, { haGroup: null, labels: { site: 'bud' } });
+    await hub.seedResource('acme', 'budget', 'bud-two', {
+      selector: { labels: { site: 'bud' } },
+      maxUnavailable: 2,
+    });
+
+    expect((await upgrade('bud-1')).status).toBe(200);
+    expect((await maintenance('bud-2')).status).toBe(200);
+    const refused = await upgrade('bud-3');
+    expect(refused.status).toBe(409);
+    expect(refused.body.details).toEqual({
+      code: 'DISRUPTION_GATED',
+      node: 'bud-3',
+      reason: 'budget',
+      control: 'bud-two',
+      allowed: 2,
+      holders: ['bud-1', 'bud-2'],
+    });
+    expect(refused.body.message).toContain(
+      'budget "bud-two" (site=bud, at most 2 down): 2 of 2 held by bud-1, bud-2',
+    );
+    // A holder renews whatever the budget says: work under way finishes.
+    expect((await upgrade('bud-1')).status).toBe(200);
+
+    await releaseUpgrade('bud-1');
+    expect((await upgrade('bud-3')).status).toBe(200);
+    await releaseUpgrade('bud-3');
+    await http(url(), 'DELETE', '/v1/orgs/acme/nodes/bud-2/maintenance-slot', { auth: admin });
+    await hub.deleteSeededResource('acme', 'budget', 'bud-two');
+  });
+
   it('runs a group with maxUnavailable 2 two members at a time', async () => {
     const members = ['g1', 'g2', 'g3', 'g4', 'g5'];
     for (const node of members) await hub.seedNode('acme', node, { haGroup: 'pair-of-five' });

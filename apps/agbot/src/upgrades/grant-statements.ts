@@ -187,20 +187,29 @@ export const RENEW_FOR_POLICY = new BatchStatement(
    RETURNING ${COLUMNS}`,
 );
 
-/** Whether mirrored node `n` matches the selector in parameters $2 to $5 (see BUDGET_COVERED). */
-const SELECTED = (n: string) => `($2::jsonb IS NULL OR coalesce(${n}.data -> 'labels', '{}') @> $2::jsonb)
-     AND ($3::jsonb IS NULL OR ${n}.data ->> 'rack' IN (SELECT jsonb_array_elements_text($3::jsonb)))
-     AND ($4::jsonb IS NULL OR ${n}.ha_group IN (SELECT jsonb_array_elements_text($4::jsonb)))
-     AND ($5::jsonb IS NULL OR ${n}.id IN (SELECT jsonb_array_elements_text($5::jsonb)))`;
+/**
+ * Whether mirrored node `n` matches `selector`, a JSON disruption selector (libs/disruption's
+ * `covers`: every criterion given must hold; one left out or empty holds for every node).
+ */
+const SELECTED = (n: string, selector: string) => {
+  const given = (key: string) => `jsonb_array_length(coalesce(${selector} -> '${key}', '[]')) = 0`;
+  const listed = (key: string) => `(SELECT jsonb_array_elements_text(${selector} -> '${key}'))`;
+  return `coalesce(${n}.data -> 'labels', '{}') @> coalesce(${selector} -> 'labels', '{}')
+     AND (${given('racks')} OR ${n}.data ->> 'rack' IN ${listed('racks')})
+     AND (${given('haGroups')} OR ${n}.ha_group IN ${listed('haGroups')})
+     AND (${given('nodes')} OR ${n}.id IN ${listed('nodes')})`;
+};
 
-/** The parameters $1 to $5 of BUDGET_COVERED and BUDGET_DOWN: the org, and the selector's criteria. */
-export function budgetSelection(
-  org: string,
-  selector: DisruptionSelector,
-): [string, string | null, string | null, string | null, string | null] {
-  const json = (part: object | undefined) => (part === undefined ? null : JSON.stringify(part));
-  return [org, json(selector.labels), json(selector.racks), json(selector.haGroups), json(selector.nodes)];
+/** The parameters of BUDGET_COVERED and BUDGET_DOWN: the org, and the budget's selector as JSON. */
+export function budgetSelection(org: string, selector: DisruptionSelector): [string, string] {
+  return [org, JSON.stringify(selector)];
 }
+
+/** The slots of org $1 held live (halted, or in their lease) by nodes that `selector` covers. */
+const DOWN_IN = (
+  selector: string,
+) => `agbot.upgrade_grants AS g JOIN agbot.nodes AS n ON n.org = g.org AND n.id = g.node
+   WHERE g.org = $1 AND (g.halted_at IS NOT NULL OR g.lease_expires_at > clock_timestamp()) AND ${SELECTED('n', selector)}`;
 
 /** A fleet budget's advisory lock ($2 its name, in org $1), taken after the group's, in name order. */
 export const LOCK_BUDGET = new BatchStatement(
@@ -208,29 +217,31 @@ export const LOCK_BUDGET = new BatchStatement(
   "SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, 'budget:' || $2::text))",
 );
 /**
- * How many nodes of org $1 a budget's selector covers ($2 labels, $3 racks, $4 HA groups, $5 node
- * ids, each JSON or null when not given). Read before the budget's lock: grants do not change it.
+ * How many nodes of org $1 a budget's selector ($2, JSON) covers. Read before the budget's lock:
+ * grants do not change it.
  */
 export const BUDGET_COVERED = new BatchStatement(
   'upgrade-budget-covered',
-  `SELECT count(*)::int AS covered FROM agbot.nodes AS n WHERE n.org = $1 AND ${SELECTED('n')}`,
+  `SELECT count(*)::int AS covered FROM agbot.nodes AS n WHERE n.org = $1 AND ${SELECTED('n', '$2::jsonb')}`,
 );
-/**
- * The covered nodes holding a live slot, once the budget's lock is held, in a statement of its
- * own so that its snapshot holds every slot committed before; parameters as BUDGET_COVERED's.
- */
+/** The covered nodes holding a live slot; parameters as BUDGET_COVERED's. */
 export const BUDGET_DOWN = new BatchStatement(
   'upgrade-budget-down',
-  `SELECT coalesce(array_agg(DISTINCT g.node ORDER BY g.node), '{}') AS down
-   FROM agbot.upgrade_grants AS g JOIN agbot.nodes AS n ON n.org = g.org AND n.id = g.node
-   WHERE g.org = $1 AND (g.halted_at IS NOT NULL OR g.lease_expires_at > clock_timestamp()) AND ${SELECTED('n')}`,
+  `SELECT coalesce(array_agg(DISTINCT g.node ORDER BY g.node), '{}') AS down FROM ${DOWN_IN('$2::jsonb')}`,
 );
 
 /** A grant's read and the writes it decides on; each write records its history row and event with it. */
 export interface SlotStatements {
   read: BatchStatement;
   grant: BatchStatement;
+  grantWithin: BatchStatement;
   release: BatchStatement;
+}
+
+/** A fleet budget as the grant within budgets checks it: what it covers, and how many may be down. */
+export interface BudgetLimit {
+  selector: DisruptionSelector;
+  allowed: number;
 }
 
 /** The semaphore's statements, with the outbox event each writes in the writer's own SQL. */
@@ -306,6 +317,25 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
            INSERT INTO agbot.upgrade_grants
              (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
            VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $6::timestamptz + make_interval(secs => $7::float8))
+           RETURNING ${COLUMNS}
+         ), ${recordGrant(8)}
+         SELECT ${COLUMNS} FROM slot`,
+    ),
+    // The same, once the covering budgets' locks are held, only if each budget ($10, a JSON array
+    // of BudgetLimit) has fewer other nodes down than it allows: in a statement of its own, so
+    // that its snapshot holds every slot committed before the locks were taken. No slot is taken
+    // (no row answered) when one is full.
+    grantWithin: new BatchStatement(
+      'upgrade-slot-grant-within',
+      `WITH slot AS (
+           INSERT INTO agbot.upgrade_grants
+             (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
+           SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz,
+                  $6::timestamptz + make_interval(secs => $7::float8)
+           WHERE NOT EXISTS (
+             SELECT 1 FROM jsonb_array_elements($10::jsonb) AS b
+             WHERE (SELECT count(DISTINCT g.node) FROM ${DOWN_IN("(b -> 'selector')")} AND g.node <> $2)
+                   >= (b ->> 'allowed')::int)
            RETURNING ${COLUMNS}
          ), ${recordGrant(8)}
          SELECT ${COLUMNS} FROM slot`,

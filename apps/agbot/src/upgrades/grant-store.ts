@@ -20,6 +20,7 @@ import {
 } from '@careen/contracts';
 import {
   allowedDown,
+  type Budget,
   type BusyDeclaration,
   busyRefusal,
   type EndedStep,
@@ -36,6 +37,7 @@ import {
   LOCK_BUDGET,
   type BudgetCoveredRow,
   type BudgetDownRow,
+  type BudgetLimit,
   type EndedStepRow,
   HALT_HELD,
   HALT_NEW,
@@ -102,6 +104,13 @@ type ReadQuestion = SlotQuestion &
     busy?: BusyDeclaration;
   };
 
+/** A fleet budget covering the node of a grant: what it covers (a percentage's count) and allows. */
+interface CoveringBudget {
+  budget: Budget;
+  covered: number | undefined;
+  allowed: number;
+}
+
 /** A member that failed and is not healthy again, as the monitor learns of it. */
 export interface HaltRequest {
   org: string;
@@ -139,7 +148,9 @@ export class GrantStore extends GrantReads {
    * needs writes the rule decides on (releases, a renewal) takes a second transaction of two
    * round trips: read under the lock, then write and commit. In an org with disruption controls
    * every new slot is decided in that second kind of transaction, asking the gate
-   * (disruption/disruption-gate.ts) between the read and the write, each budget under its lock.
+   * (disruption/disruption-gate.ts) between the read and the write; the write takes the covering
+   * budgets' locks and the slot only if each has room, so a budget's lock is held for one round
+   * trip.
    */
   acquire(manager: EntityManager, request: SlotRequest): Promise<SlotAnswer> {
     return withStatementBatch(manager, async (batch) => {
@@ -177,14 +188,14 @@ export class GrantStore extends GrantReads {
           commitWithRead = false;
           continue;
         }
-        const refusal =
-          earlyRefusal ??
-          (answer.outcome === 'grant' ? await this.budgetRefusal(batch, question) : undefined);
-        if (refusal) {
+        if (earlyRefusal) {
           const released = await this.releaseAll(batch, release);
           if (released.length > 0) this.outbox.written(manager);
-          return gated(refusal, question.haGroup, released);
+          return gated(earlyRefusal, question.haGroup, released);
         }
+        // A grant is taken under the locks of the budgets covering the node, in the statement that
+        // checks them: each lock is held for that one round trip.
+        const budgets = answer.outcome === 'grant' ? await this.budgetLimits(batch, question) : [];
         const results = await batch.run([
           ...release.map(({ grant, reason }) => this.releaseCall(grant, reason, releaseConditions(reason))),
           ...(answer.outcome === 'renew'
@@ -196,17 +207,26 @@ export class GrantStore extends GrantReads {
                 ),
               ]
             : []),
-          ...(answer.outcome === 'grant' ? [this.grantCall(question)] : []),
+          ...budgets.map(({ budget }) => LOCK_BUDGET.with(question.org, budget.name)),
+          ...(answer.outcome === 'grant' ? [this.grantCall(question, budgets)] : []),
           ...(batch.ownsTransaction ? ['COMMIT' as const] : []),
         ]);
         const released = release.flatMap(({ reason }, index) =>
           (results[index] as ReleasedRow[]).map((row) => toReleased(row, reason)),
         );
-        const written = results[release.length]?.[0] as GrantRow | undefined;
-        if (released.length > 0 || answer.outcome === 'grant') this.outbox.written(manager);
+        const written = results[release.length + budgets.length]?.[0] as GrantRow | undefined;
+        if (released.length > 0 || written) this.outbox.written(manager);
         if (answer.outcome === 'renew' && !written) {
           // A release (they take no lock) took the slot after it was read: ask again.
           if (!batch.ownsTransaction) throw new Error('the slot to renew was released meanwhile');
+          continue;
+        }
+        if (answer.outcome === 'grant' && !written) {
+          // A budget was full: say which, as it is now (the slot was not taken).
+          const refusal = await this.budgetRefusal(batch, question, budgets);
+          if (refusal) return gated(refusal, question.haGroup, released);
+          // Freed since: ask again.
+          if (!batch.ownsTransaction) throw new Error('a full budget was freed within the transaction');
           continue;
         }
         return answered(answer, question.haGroup, released, written && toGrant(written));
@@ -281,40 +301,48 @@ export class GrantStore extends GrantReads {
   }
 
   /**
-   * What the fleet budgets covering the node say, each read under its own advisory lock, taken
-   * after the group's and in name order (so two grants never wait on each other in a cycle).
+   * The fleet budgets covering the node, in name order (the order their locks are taken in, after
+   * the group's, so two grants never wait on each other in a cycle), each with how many nodes it
+   * lets be down. What a percentage covers does not change with the slots: it is counted before
+   * any lock, when the last count is not fresh (covered-counts.ts).
    */
-  private async budgetRefusal(
-    batch: StatementBatch,
-    question: ReadQuestion,
-  ): Promise<GateRefusal | undefined> {
+  private async budgetLimits(batch: StatementBatch, question: ReadQuestion): Promise<CoveringBudget[]> {
     const budgets = question.controls?.of.budgetsCovering(question.controls.node) ?? [];
-    if (budgets.length === 0) return undefined;
+    if (budgets.length === 0) return [];
     const { org } = question;
-    // What a percentage covers does not change with the slots: it is counted before the locks,
-    // when the last count is not fresh (covered-counts.ts).
     const covered = new Map(budgets.map((budget) => [budget, this.covered.fresh(org, budget)]));
     const uncounted = budgets.filter(
       (budget) => isPercent(budget.maxUnavailable) && covered.get(budget) === undefined,
     );
-    const results = await batch.run([
-      ...uncounted.map((budget) => BUDGET_COVERED.with(...budgetSelection(org, budget.selector))),
-      ...budgets.map((budget) => LOCK_BUDGET.with(org, budget.name)),
-      ...budgets.map((budget) => BUDGET_DOWN.with(...budgetSelection(org, budget.selector))),
-    ]);
-    uncounted.forEach((budget, index) => {
-      const count = (results[index] as BudgetCoveredRow[])[0]!.covered;
-      this.covered.remember(org, budget, count);
-      covered.set(budget, count);
-    });
-    const down = results.slice(uncounted.length + budgets.length) as BudgetDownRow[][];
+    if (uncounted.length > 0) {
+      const counts = (await batch.run(
+        uncounted.map((budget) => BUDGET_COVERED.with(...budgetSelection(org, budget.selector))),
+      )) as BudgetCoveredRow[][];
+      uncounted.forEach((budget, index) => {
+        const count = counts[index]![0]!.covered;
+        this.covered.remember(org, budget, count);
+        covered.set(budget, count);
+      });
+    }
+    return budgets.map((budget) => ({
+      budget,
+      covered: covered.get(budget),
+      allowed: allowedDown(budget.maxUnavailable, covered.get(budget) ?? 0),
+    }));
+  }
+
+  /** Why the budgets refused the node: which is full, and who holds it. */
+  private async budgetRefusal(
+    batch: StatementBatch,
+    question: ReadQuestion,
+    budgets: readonly CoveringBudget[],
+  ): Promise<GateRefusal | undefined> {
+    const down = (await batch.run(
+      budgets.map(({ budget }) => BUDGET_DOWN.with(...budgetSelection(question.org, budget.selector))),
+    )) as BudgetDownRow[][];
     return budgetRefusal(
       question.node,
-      budgets.map((budget, index) => ({
-        budget,
-        covered: covered.get(budget),
-        down: down[index]![0]!.down,
-      })),
+      budgets.map(({ budget, covered }, index) => ({ budget, covered, down: down[index]![0]!.down })),
     );
   }
 
@@ -445,9 +473,12 @@ export class GrantStore extends GrantReads {
     ]);
   }
 
-  /** Takes the slot the rule granted, from the moment the slots were read. */
-  private grantCall(question: SlotQuestion & SlotRequest): BatchCall {
-    return this.statements.grant.with(
+  /**
+   * Takes the slot the rule granted, from the moment the slots were read; within the covering
+   * budgets, whose locks the batch takes first, when there are any.
+   */
+  private grantCall(question: SlotQuestion & SlotRequest, budgets: readonly CoveringBudget[]): BatchCall {
+    const values = [
       ...keyOf(question),
       question.haGroup,
       question.managementPolicy,
@@ -455,7 +486,13 @@ export class GrantStore extends GrantReads {
       question.leaseSeconds,
       UpgradeGranted.subject(question.org, question.node),
       JSON.stringify(this.outbox.headers()),
-    );
+    ] as const;
+    if (budgets.length === 0) return this.statements.grant.with(...values);
+    const limits: BudgetLimit[] = budgets.map(({ budget, allowed }) => ({
+      selector: budget.selector,
+      allowed,
+    }));
+    return this.statements.grantWithin.with(...values, JSON.stringify(limits));
   }
 
   /** Releases the slot if the conditions still hold (see slotStatements). */
