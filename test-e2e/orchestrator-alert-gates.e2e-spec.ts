@@ -1,6 +1,7 @@
 /**
- * The soak of an alert gate in a strategy rollout, on the real exchange, agbot, orchestrator and
- * a real Prometheus, with simulated agents: a node that reported its upgrade done shows
+ * Alert gates in a strategy rollout, on the real exchange, agbot, orchestrator and a real
+ * Prometheus, with simulated agents. An alert firing mid-rollout stops the next group's nodes
+ * from starting, each saying why, and resolving it lets the rollout complete. The soak: a node that reported its upgrade done shows
  * `soaking` and counts as done only once the gate's soak of quiet is over, so the next strategy
  * group starts after it; an alert that fires for the node during its soak fails its step, and
  * with it its critical group and the rollout, until an admin ends the halt.
@@ -38,7 +39,7 @@ interface GroupReport {
   finished_at: string | null;
 }
 
-describe('a strategy rollout under an alert gate with a soak', () => {
+describe('a strategy rollout under alert gates', () => {
   const infra = useTestInfra();
   let hub: OrchestratorHub;
   let orchestrator: InProcessService<DeploymentOrchestratorConfig>;
@@ -46,6 +47,7 @@ describe('a strategy rollout under an alert gate with a soak', () => {
   let prometheus: TestPrometheus;
   let metrics: Server;
   let ntpDown = 0;
+  let fleetDegraded = 0;
 
   const gate = (soakSeconds: number) =>
     hub.rollouts.call('PUT', '/v1/orgs/acme/gates/soak', {
@@ -67,7 +69,9 @@ describe('a strategy rollout under an alert gate with a soak', () => {
   beforeAll(async () => {
     metrics = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      response.end(`careen_test_node_down{node="${NTP}"} ${ntpDown}\n`);
+      response.end(
+        `careen_test_node_down{node="${NTP}"} ${ntpDown}\ncareen_test_fleet_degraded ${fleetDegraded}\n`,
+      );
     });
     await new Promise<void>((resolve) => metrics.listen(0, '127.0.0.1', resolve));
     prometheus = await startTestPrometheus({
@@ -76,6 +80,8 @@ describe('a strategy rollout under an alert gate with a soak', () => {
     rules:
       - alert: NodeDown
         expr: careen_test_node_down == 1
+      - alert: FleetDegraded
+        expr: careen_test_fleet_degraded == 1
 `,
       scrape: `127.0.0.1:${(metrics.address() as AddressInfo).port}`,
     });
@@ -83,7 +89,8 @@ describe('a strategy rollout under an alert gate with a soak', () => {
     orchestrator = await startServiceInProcess(deploymentOrchestratorService, infra, hub.orchestratorEnv);
     call = orchestratorCall(orchestrator.url);
     expect((await publishStrategyYaml(orchestrator.url, SEED_STRATEGY)).status).toBe(201);
-    expect((await hub.publishPackage('3.0.0')).length).toBeGreaterThan(0);
+    for (const version of ['3.0.0', '4.0.0'])
+      expect((await hub.publishPackage(version)).length).toBeGreaterThan(0);
   });
 
   afterAll(async () => {
@@ -155,4 +162,61 @@ describe('a strategy rollout under an alert gate with a soak', () => {
       SOAK_SECONDS * 1000,
     );
   });
+
+  it('holds the next group while an alert fires mid-rollout, each node saying why, and goes on once it resolves', async () => {
+    // A soak of the NTP node's step gives the alert its moment: mid-rollout, before the next group.
+    expect((await gate(10)).status).toBe(200);
+    expect(
+      (
+        await hub.rollouts.call('PUT', '/v1/orgs/acme/gates/health', {
+          prometheusUrl: prometheus.url,
+          matchers: ['alertname="FleetDegraded"'],
+          scope: 'all',
+          evaluationSeconds: 1,
+        })
+      ).status,
+    ).toBe(201);
+    const started = await call('POST', '/v1/rollouts', { strategy: 'deployment-strategy', version: '4.0.0' });
+    expect(started.status).toBe(201);
+    await eventually(async () => expect(ntpOf(await report(started.body.id)).status).toBe('soaking'), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
+    fleetDegraded = 1;
+    await eventually(async () => expect(await firing('FleetDegraded')).toBe(true), { timeoutMs: 15_000 });
+
+    // The control group is sent once the soak is over; its nodes ask and are refused.
+    const waiting = await eventually(
+      async () => {
+        const seen = await report(started.body.id);
+        const control = seen.nodes.filter((node) => ROLES.control.includes(node.node));
+        expect(control.map((node) => node.status)).toEqual(['ha-waiting', 'ha-waiting', 'ha-waiting']);
+        return control;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    for (const node of waiting) expect(node.error).toContain('alert "FleetDegraded" firing');
+    const prefix = `rollout-${String(started.body.id).slice(0, 8)}-`;
+    const installs = () =>
+      hub.timeline.filter(
+        (entry) =>
+          ROLES.control.includes(entry.node) && entry.nmp.startsWith(prefix) && entry.status === 'initiated',
+      );
+    expect(installs()).toEqual([]);
+
+    fleetDegraded = 0;
+    const resolvedAt = Date.now();
+    const ended = await rolloutEnded(call, started.body.id);
+    expect(ended.state).toBe('completed');
+    expect(installs()).toHaveLength(3);
+    for (const entry of installs()) expect(entry.at.getTime()).toBeGreaterThan(resolvedAt);
+  });
+
+  /** Whether Prometheus has the alert firing. */
+  async function firing(name: string): Promise<boolean> {
+    const answer = (await (await fetch(`${prometheus.url}/api/v1/alerts`)).json()) as {
+      data: { alerts: { state: string; labels: Record<string, string> }[] };
+    };
+    return answer.data.alerts.some((alert) => alert.state === 'firing' && alert.labels['alertname'] === name);
+  }
 });
