@@ -119,6 +119,31 @@ describe('careen freeze, window and budget', () => {
     );
   });
 
+  it("prints the week's window openings in each window's zone, and the freezes", async () => {
+    const nights = await file('nights.json', {
+      selector: { labels: { site: 'ams' } },
+      days: ['tue', 'thu'],
+      start: '01:00',
+      durationMinutes: 240,
+      cutoffMinutes: 30,
+      timeZone: 'Europe/Amsterdam',
+    });
+    expect((await careen(['window', 'publish', 'nights', '-f', nights])).code).toBe(0);
+    const calendar = await careen(['window', 'calendar', '--from', '2026-12-07T00:00:00Z', '--days', '7']);
+    expect(calendar.stderr).toBe('');
+    expect(calendar.stdout).toContain(
+      [
+        'window "nights" (site=ams), in Europe/Amsterdam:',
+        '  Tue 8 Dec 01:00–05:00 (no new step after 04:30)',
+        '  Thu 10 Dec 01:00–05:00 (no new step after 04:30)',
+      ].join('\n'),
+    );
+    const bad = await careen(['window', 'calendar', '--days', '90']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('days must not be greater than 31');
+    expect((await careen(['window', 'remove', 'nights', '--yes'])).code).toBe(0);
+  });
+
   it('declares a node busy and free again, and says so', async () => {
     const busy = await careen(['node', 'busy', 'edge-1', '--reason', 'nightly backup', '--for', '600']);
     expect(busy.stderr).toBe('');

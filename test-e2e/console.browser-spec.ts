@@ -234,6 +234,60 @@ describe('the web console', () => {
     await group.locator('[data-fleetlock-holders]').waitFor({ state: 'detached' });
   });
 
+  it("draws the week's windows and freezes on the Disruption view, with the budgets and alert gates", async () => {
+    // Over nodes of a site the demo has none of: the demo fleet goes on as before.
+    const selector = { labels: { site: 'nowhere' } };
+    const from = new Date(Date.now() + 2 * 86_400_000);
+    const controls: [string, Record<string, unknown>][] = [
+      [
+        'windows/nights',
+        {
+          selector,
+          days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          start: '01:00',
+          durationMinutes: 240,
+          cutoffMinutes: 60,
+          timeZone: 'Europe/Amsterdam',
+        },
+      ],
+      [
+        'freezes/hold',
+        { selector, from: from.toISOString(), until: new Date(from.getTime() + 86_400_000).toISOString() },
+      ],
+      ['budgets/tenth', { selector, maxUnavailable: '10%' }],
+      [
+        'gates/health',
+        {
+          selector,
+          prometheusUrl: 'http://prometheus.invalid:9090',
+          matchers: ['alertname="NodeDown"'],
+          scope: 'node',
+          soakSeconds: 300,
+        },
+      ],
+    ];
+    for (const [path, body] of controls)
+      expect((await api('PUT', `/exchange/v1/orgs/demo/${path}`, body)).status).toBe(201);
+
+    await page.getByRole('link', { name: 'Disruption' }).click();
+    const nights = page.locator('[data-control="window:nights"]');
+    await nights.waitFor();
+    await expect(nights.locator('.calendar-bar').count()).resolves.toBeGreaterThanOrEqual(6);
+    await expect(nights.locator('.calendar-cutoff').count()).resolves.toBeGreaterThanOrEqual(6);
+    await expect(nights.textContent()).resolves.toContain('site=nowhere · Europe/Amsterdam');
+    const hold = page.locator('[data-control="freeze:hold"] .calendar-bar');
+    await expect(hold.getAttribute('aria-label')).resolves.toContain(`frozen from ${from.toISOString()}`);
+    await expect(page.locator('table[data-budgets]').textContent()).resolves.toContain(
+      'tenth10%site=nowhere',
+    );
+    await expect(page.locator('table[data-gates]').textContent()).resolves.toContain('300 s');
+    await screenshot('disruption');
+
+    for (const [path] of controls)
+      expect((await api('DELETE', `/exchange/v1/orgs/demo/${path}`)).status).toBe(204);
+    await nights.waitFor({ state: 'detached' });
+  });
+
   it("shows a policy's rollup, and the exchange's field errors next to the field when resuming it", async () => {
     await page.getByRole('link', { name: 'Management policies' }).click();
     await page.locator('tr[data-policy="agent-1-1"]').getByText('successful').waitFor();

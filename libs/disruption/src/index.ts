@@ -17,8 +17,15 @@ export {
   recurrenceProblem,
   type WeekdayName,
   type WindowRecurrence,
+  type WindowOpening,
   type WindowState,
 } from './window-schedule';
+export {
+  disruptionCalendar,
+  type CalendarFreeze,
+  type CalendarWindow,
+  type DisruptionCalendar,
+} from './disruption-calendar';
 export { TimeGate, inHours, type TimeRefusal } from './time-gate';
 export { checkBudget, type BudgetRefusal, type BudgetUsage } from './budget-check';
 export { matchesAll, parseMatcher, type AlertMatcher } from './alert-matchers';

@@ -40,6 +40,13 @@ export interface WindowRecurrence {
 export type WindowState =
   { open: true; since: Date; lastStart: Date; closesAt: Date } | { open: false; opensAt: Date | null };
 
+/** One opening of a window: a step may start from `start` until `lastStart`; it ends at `end`. */
+export interface WindowOpening {
+  start: Date;
+  lastStart: Date;
+  end: Date;
+}
+
 const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
 const RRULE_WEEKDAYS = [RRule.MO, RRule.TU, RRule.WE, RRule.TH, RRule.FR, RRule.SA, RRule.SU];
 /** How far ahead an opening is looked for. */
@@ -114,6 +121,24 @@ export class WindowSchedule {
       if (since <= now && now < lastStart) return { open: true, since, lastStart, closesAt };
     }
     return { open: false, opensAt: this.nextOpening(now, recent) };
+  }
+
+  /**
+   * The openings that overlap [`from`, `to`), oldest first: each from its start to its end, with
+   * the last moment a step may start (`lastStart`, the cutoff before the end).
+   */
+  openings(from: Date, to: Date): WindowOpening[] {
+    const margin = this.durationMs + 26 * 3_600_000;
+    const floatingFrom = new Date(this.floating(from).getTime() - margin);
+    const floatingTo = new Date(this.floating(to).getTime() + 26 * 3_600_000);
+    return this.ruleFrom(floatingFrom)
+      .between(floatingFrom, floatingTo, true)
+      .map((occurrence) => {
+        const start = this.instant(occurrence);
+        const end = new Date(start.getTime() + this.durationMs);
+        return { start, lastStart: new Date(end.getTime() - this.cutoffMs), end };
+      })
+      .filter(({ start, end }) => end > from && start < to);
   }
 
   private nextOpening(now: Date, recent: readonly Date[]): Date | null {

@@ -182,6 +182,41 @@ export function describeOutlook(outlook: Outlook, now: Date): string {
   return lines.join('\n');
 }
 
+type Calendar = Exchange.components['schemas']['CalendarResponse'];
+
+/** The windows' openings and the freezes of a calendar, each opening in its window's zone. Pure. */
+export function describeCalendar(calendar: Calendar): string {
+  const lines = [`from ${calendar.from} until ${calendar.until}:`];
+  if (calendar.windows.length === 0 && calendar.freezes.length === 0)
+    lines.push('no windows or freezes: the nodes may be disrupted at any time');
+  for (const freeze of calendar.freezes)
+    lines.push(`freeze "${freeze.name}" (${freeze.covers}): from ${freeze.from} until ${freeze.until}`);
+  for (const window of calendar.windows) {
+    lines.push(`window "${window.name}" (${window.covers}), in ${window.timeZone}:`);
+    if (window.openings.length === 0) lines.push('  no opening');
+    const day = new Intl.DateTimeFormat('en-GB', {
+      timeZone: window.timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+    });
+    const time = new Intl.DateTimeFormat('en-GB', {
+      timeZone: window.timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    for (const opening of window.openings) {
+      const [start, lastStart, end] = [opening.start, opening.lastStart, opening.end].map(
+        (at) => new Date(at),
+      ) as [Date, Date, Date];
+      const cutoff = lastStart < end ? ` (no new step after ${time.format(lastStart)})` : '';
+      lines.push(`  ${day.format(start)} ${time.format(start)}–${time.format(end)}${cutoff}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 const AGBOT_URL_OPTION = [
   '--agbot-url <url>',
   'agbot URL (default: CAREEN_AGBOT_URL, else http://127.0.0.1:8081)',
@@ -249,6 +284,27 @@ export function registerDisruptionCommands(program: Command, services: CliServic
   registerFileResourceCommands(program, services, FREEZE_RESOURCE);
   registerFileResourceCommands(program, services, BUDGET_RESOURCE);
   registerFileResourceCommands(program, services, GATE_RESOURCE);
+
+  window
+    .command('calendar')
+    .description(
+      "the org's window openings and freezes over the coming days, each opening in its window's zone",
+    )
+    .option('--days <n>', 'how many days (1–31)', '7')
+    .option('--from <instant>', 'where to start, an ISO 8601 instant with its offset (default: now)')
+    .option('--org <org>', 'the org (default: CAREEN_ORG, else your own org)')
+    .action(async (options: { days: string; from?: string; org?: string }, command: Command) => {
+      const { context, exchange, org } = await orgCommandContext(command, services, options.org);
+      const calendar = await exchange((api) =>
+        api.GET('/v1/orgs/{org}/disruption-calendar', {
+          params: {
+            path: { org },
+            query: { days: Number(options.days), ...(options.from && { from: options.from }) },
+          },
+        }),
+      );
+      context.printer.result(calendar, describeCalendar(calendar));
+    });
 
   window
     .command('next')

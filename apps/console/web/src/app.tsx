@@ -12,6 +12,7 @@ import type { Route } from './routing/route';
 import { useRoute } from './routing/use-route';
 import { FleetView } from './views/fleet-view';
 import { HaGroupsView } from './views/ha-groups-view';
+import { DisruptionView } from './views/disruption-view';
 import { Layout } from './views/layout';
 import { LoginView } from './views/login-view';
 import { MaintenanceSessionView } from './views/maintenance-session-view';
@@ -119,6 +120,8 @@ function viewOf(route: Route) {
       return <NodeView node={route.node} />;
     case 'ha-groups':
       return <HaGroupsView />;
+    case 'disruption':
+      return <DisruptionView />;
     case 'policies':
       return <PoliciesView />;
     case 'policy':

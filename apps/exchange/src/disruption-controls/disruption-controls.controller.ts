@@ -1,6 +1,6 @@
 import { OrgScoped, Roles } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -23,6 +23,8 @@ import {
   WindowListResponse,
   WindowResponse,
 } from './dto/disruption-control.response';
+import { CalendarQuery } from './dto/calendar.query';
+import { CalendarResponse } from './dto/calendar.response';
 import { PutBudgetDto } from './dto/put-budget.dto';
 import { PutFreezeDto } from './dto/put-freeze.dto';
 import { PutGateDto } from './dto/put-gate.dto';
@@ -41,6 +43,17 @@ const NOT_FOUND = 'no such org or control: DISRUPTION_CONTROL_NOT_FOUND';
 @Controller('v1/orgs/:org')
 export class DisruptionControlsController {
   constructor(private readonly controls: DisruptionControlsService) {}
+
+  @Get('disruption-calendar')
+  @ApiOperation({
+    summary: "The org's maintenance windows with their openings, and its freezes, over a span of days",
+  })
+  @ApiOkResponse({ type: CalendarResponse })
+  @ApiNotFoundResponse({ description: 'no such org' })
+  async calendar(@Param('org') org: string, @Query() query: CalendarQuery): Promise<CalendarResponse> {
+    const from = query.from ? new Date(query.from) : new Date();
+    return CalendarResponse.from(await this.controls.calendar(org, from, query.days ?? 7));
+  }
 
   @Put('windows/:name')
   @ApiOperation({ summary: 'Create or replace a maintenance window' })

@@ -184,4 +184,50 @@ describe('Disruption controls', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('maxUnavailable');
   });
+
+  it("shows a member of the org the week's window openings and freezes, and refuses a bad span", async () => {
+    expect((await call('PUT', '/v1/orgs/acme/windows/cal-weeknights', weeknights)).status).toBe(201);
+    expect(
+      (
+        await call('PUT', '/v1/orgs/acme/freezes/cal-freeze', {
+          selector: { racks: ['r1'] },
+          from: '2026-12-09T00:00:00+01:00',
+          until: '2026-12-10T00:00:00+01:00',
+        })
+      ).status,
+    ).toBe(201);
+
+    const week = await call(
+      'GET',
+      '/v1/orgs/acme/disruption-calendar?from=2026-12-07T00:00:00Z',
+      undefined,
+      bob,
+    );
+    expect(week.status).toBe(200);
+    expect(week.body).toMatchObject({ from: '2026-12-07T00:00:00.000Z', until: '2026-12-14T00:00:00.000Z' });
+    const window = (week.body.windows as { name: string }[]).find((each) => each.name === 'cal-weeknights');
+    expect(window).toEqual({
+      name: 'cal-weeknights',
+      covers: 'site=ams',
+      timeZone: 'Europe/Amsterdam',
+      // Monday 7 to Friday 11 December, 01:00 in Amsterdam (UTC+1).
+      openings: ['07', '08', '09', '10', '11'].map((day) => ({
+        start: `2026-12-${day}T00:00:00.000Z`,
+        lastStart: `2026-12-${day}T03:30:00.000Z`,
+        end: `2026-12-${day}T04:00:00.000Z`,
+      })),
+    });
+    expect(week.body.freezes).toContainEqual({
+      name: 'cal-freeze',
+      covers: 'rack r1',
+      from: '2026-12-08T23:00:00.000Z',
+      until: '2026-12-09T23:00:00.000Z',
+    });
+
+    const bad = await call('GET', '/v1/orgs/acme/disruption-calendar?from=2026-12-07T00:00:00&days=90');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('from must end with its offset');
+    expect(bad.body.message).toContain('days must not be greater than 31');
+    expect((await call('GET', '/v1/orgs/nowhere/disruption-calendar', undefined, root)).status).toBe(404);
+  });
 });

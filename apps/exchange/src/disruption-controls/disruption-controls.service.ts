@@ -2,7 +2,14 @@
  * An org's maintenance windows, freezes and budgets: kept as given (the DTOs validate them with
  * the disruption library), each change recorded for the agbot, whose gate enforces them.
  */
-import { DEFAULT_EVALUATION_SECONDS, type DisruptionControlKind } from '@careen/disruption';
+import {
+  DEFAULT_EVALUATION_SECONDS,
+  type DisruptionCalendar,
+  disruptionCalendar,
+  type DisruptionControlKind,
+  type Freeze,
+  type MaintenanceWindow,
+} from '@careen/disruption';
 import { listAnswer } from '@careen/service';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -96,6 +103,22 @@ export class DisruptionControlsService {
       [org, kind],
     );
     return listAnswer(rows.map((row) => toResponse<K>(row)));
+  }
+
+  /** The org's windows with their openings, and its freezes, over `days` days from `from`. */
+  async calendar(org: string, from: Date, days: number): Promise<DisruptionCalendar> {
+    await this.orgs.require(this.dataSource.manager, org);
+    const rows: (ControlRow & { kind: 'window' | 'freeze' })[] = await this.dataSource.query(
+      `SELECT kind, ${COLUMNS} FROM exchange.disruption_controls
+       WHERE org = $1 AND kind IN ('window', 'freeze') ORDER BY name`,
+      [org],
+    );
+    const of = <T>(kind: 'window' | 'freeze') =>
+      rows
+        .filter((row) => row.kind === kind)
+        .map((row) => ({ org, name: row.name, selector: row.selector, ...row.settings }) as T);
+    const until = new Date(from.getTime() + days * 86_400_000);
+    return disruptionCalendar(of<MaintenanceWindow>('window'), of<Freeze>('freeze'), from, until);
   }
 
   async get<K extends DisruptionControlKind>(

@@ -374,6 +374,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/disruption-calendar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The org's maintenance windows with their openings, and its freezes, over a span of days */
+    get: operations['DisruptionControlsController_calendar'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/windows/{name}': {
     parameters: {
       query?: never;
@@ -1260,6 +1277,41 @@ export interface components {
     DeploymentPolicyListResponse: {
       items: components['schemas']['DeploymentPolicyResponse'][];
       total: number;
+    };
+    CalendarOpeningResponse: {
+      /** Format: date-time */
+      start: string;
+      /**
+       * Format: date-time
+       * @description no new step starts after it (the cutoff)
+       */
+      lastStart: string;
+      /** Format: date-time */
+      end: string;
+    };
+    CalendarWindowResponse: {
+      name: string;
+      /** @description what its selector covers, in words */
+      covers: string;
+      timeZone: string;
+      openings: components['schemas']['CalendarOpeningResponse'][];
+    };
+    CalendarFreezeResponse: {
+      name: string;
+      /** @description what its selector covers, in words */
+      covers: string;
+      /** Format: date-time */
+      from: string;
+      /** Format: date-time */
+      until: string;
+    };
+    CalendarResponse: {
+      /** Format: date-time */
+      from: string;
+      /** Format: date-time */
+      until: string;
+      windows: components['schemas']['CalendarWindowResponse'][];
+      freezes: components['schemas']['CalendarFreezeResponse'][];
     };
     DisruptionSelectorDto: {
       /**
@@ -4287,6 +4339,76 @@ export interface operations {
         };
       };
       /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DisruptionControlsController_calendar: {
+    parameters: {
+      query?: {
+        /** @description where the calendar starts (an instant with its offset); now when left out */
+        from?: string;
+        days?: number;
+      };
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such org */
       404: {
         headers: {
           [name: string]: unknown;

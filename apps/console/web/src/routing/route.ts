@@ -7,6 +7,7 @@ export type Route =
   | { view: 'fleet' }
   | { view: 'node'; node: string }
   | { view: 'ha-groups' }
+  | { view: 'disruption' }
   | { view: 'policies' }
   | { view: 'policy'; policy: string }
   | { view: 'rollouts' }
@@ -24,6 +25,8 @@ export function parseRoute(hash: string): Route {
       return second ? { view: 'node', node: second } : { view: 'fleet' };
     case 'ha-groups':
       return { view: 'ha-groups' };
+    case 'disruption':
+      return { view: 'disruption' };
     case 'policies':
       return second ? { view: 'policy', policy: second } : { view: 'policies' };
     case 'rollouts':
@@ -43,6 +46,8 @@ export function hrefOf(route: Route): string {
       return `#/nodes/${encodeURIComponent(route.node)}`;
     case 'ha-groups':
       return '#/ha-groups';
+    case 'disruption':
+      return '#/disruption';
     case 'policies':
       return '#/policies';
     case 'policy':

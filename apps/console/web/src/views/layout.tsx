@@ -8,6 +8,7 @@ import { hrefOf, type Route } from '../routing/route';
 const PLACES: { label: string; route: Route; views: Route['view'][] }[] = [
   { label: 'Fleet', route: { view: 'fleet' }, views: ['fleet', 'node'] },
   { label: 'HA groups', route: { view: 'ha-groups' }, views: ['ha-groups'] },
+  { label: 'Disruption', route: { view: 'disruption' }, views: ['disruption'] },
   { label: 'Management policies', route: { view: 'policies' }, views: ['policies', 'policy'] },
   { label: 'Rollouts', route: { view: 'rollouts' }, views: ['rollouts', 'rollout'] },
   { label: 'Maintenance', route: { view: 'maintenance' }, views: ['maintenance', 'maintenance-session'] },

@@ -4,7 +4,7 @@ import { IsISO8601, Matches, registerDecorator, type ValidationArguments } from 
 import { DisruptionControlDto } from './disruption-control.dto';
 
 /** An instant's offset: without one, the time would be read in the exchange's own zone. */
-const WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
+export const WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
 
 /** `PUT …/freezes/{name}`: no disruption starts on a covered node from `from` until `until`. */
 export class PutFreezeDto extends DisruptionControlDto {
