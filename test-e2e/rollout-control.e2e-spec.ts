@@ -30,18 +30,28 @@ describe('steering an agent rollout', () => {
     (await call('GET', `${policyPath(name)}/status`)).body as { counts: Record<string, number> };
   const head = async () => (await call('GET', '/v1/orgs/acme/changes/head')).body.lastId as number;
 
-  /** Every change after `since`, in commit order. */
+  /**
+   * Every change after `since` up to the feed's head when asked, in commit order. A page may come
+   * back empty while a change before the head is held back (its transaction still open): asked
+   * again until it shows.
+   */
   async function changesSince(since: number): Promise<Change[]> {
+    const until = await head();
     const all: Change[] = [];
-    for (let cursor = since; ;) {
-      const page = (await call('GET', `/v1/orgs/acme/changes?since=${cursor}&wait=0&limit=500`)).body as {
-        changes: Change[];
-        lastId: number;
-      };
+    for (let cursor = since; cursor < until;) {
+      const page = await eventually(async () => {
+        const read = (await call('GET', `/v1/orgs/acme/changes?since=${cursor}&wait=0&limit=500`)).body as {
+          changes: Change[];
+          lastId: number;
+        };
+        // An empty page short of the head: a change before it is held back, so ask again.
+        expect(read.changes.length > 0 || read.lastId >= until).toBe(true);
+        return read;
+      });
       all.push(...page.changes);
-      if (page.changes.length === 0) return all;
       cursor = page.lastId;
     }
+    return all;
   }
 
   async function fleetOf(prefix: string, nodes: number, seed: number): Promise<SimulatedFleet> {
@@ -92,18 +102,21 @@ describe('steering an agent rollout', () => {
       expect(IN_PROGRESS.filter((status) => counts[status])).toEqual([]);
     });
 
-    const changes = await changesSince(since);
-    const disabled = changes.find(
-      (change) =>
-        change.resource === 'managementPolicy' &&
-        change.resourceId === 'racing' &&
-        change.data?.enabled === false,
-    );
-    expect(disabled?.event).toBe('disabled');
-    expect(disabled).toBeDefined();
+    // The feed shows the disable once its tail has it.
+    const { changes, disabled } = await eventually(async () => {
+      const read = await changesSince(since);
+      const found = read.find(
+        (change) =>
+          change.resource === 'managementPolicy' &&
+          change.resourceId === 'racing' &&
+          change.data?.enabled === false,
+      );
+      expect(found?.event).toBe('disabled');
+      return { changes: read, disabled: found! };
+    });
     const startedLater = changes.filter(
       (change) =>
-        change.id > disabled!.id &&
+        change.id > disabled.id &&
         change.resource === 'managementStatus' &&
         change.data?.nmp === 'racing' &&
         (change.data.status === 'downloading' || change.data.status === 'initiated'),
