@@ -89,7 +89,7 @@ describe('a strategy rollout under alert gates', () => {
     orchestrator = await startServiceInProcess(deploymentOrchestratorService, infra, hub.orchestratorEnv);
     call = orchestratorCall(orchestrator.url);
     expect((await publishStrategyYaml(orchestrator.url, SEED_STRATEGY)).status).toBe(201);
-    for (const version of ['3.0.0', '4.0.0'])
+    for (const version of ['3.0.0', '4.0.0', '5.0.0'])
       expect((await hub.publishPackage(version)).length).toBeGreaterThan(0);
   });
 
@@ -210,6 +210,34 @@ describe('a strategy rollout under alert gates', () => {
     expect(ended.state).toBe('completed');
     expect(installs()).toHaveLength(3);
     for (const entry of installs()) expect(entry.at.getTime()).toBeGreaterThan(resolvedAt);
+  });
+
+  it('fails a single-node upgrade whose soak an alert breaks, after showing it soaking', async () => {
+    expect((await gate(20)).status).toBe(200);
+    const asked = await call('POST', '/v1/upgrades', { node_id: NTP, version: '5.0.0', strategy: 'tarball' });
+    expect(asked.status).toBe(201);
+    const upgrade = async () =>
+      (
+        (await call('GET', '/v1/upgrades')).body.items as { id: string; state: string; status: string }[]
+      ).find((each) => each.id === asked.body.id)!;
+    await eventually(async () => expect((await upgrade()).status).toBe('soaking'), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
+    ntpDown = 1;
+    const failed = await eventually(
+      async () => {
+        const seen = await upgrade();
+        expect(seen.state).toBe('failed');
+        return seen;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    expect(failed).toMatchObject({
+      status: 'soak-failed',
+      error: expect.stringMatching(/^alert "NodeDown" firing for .*during the 20 s soak of gate "soak"/),
+    });
+    ntpDown = 0;
   });
 
   /** Whether Prometheus has the alert firing. */

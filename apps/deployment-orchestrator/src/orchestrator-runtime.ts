@@ -60,6 +60,10 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
     this.rollouts = new Rollouts(rolloutStore, strategyStore, fleet, events);
     this.upgrades = new Upgrades(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_OFFLINE_SECONDS);
     if (!this.runtime.exchange) return;
+    // The agbot's soaks, when it is named: a step counts done once the alert gates' soak is over.
+    const soaks = config.CAREEN_AGBOT_URL
+      ? new SoakGateway(this.runtime.exchange.service<Agbot.paths>(config.CAREEN_AGBOT_URL))
+      : undefined;
     const driver = new OrchestratorDriver(
       new RolloutDriver(
         rolloutStore,
@@ -67,11 +71,15 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
         events,
         new OrchestratorMetrics(metrics, dataSource),
         undefined,
-        config.CAREEN_AGBOT_URL
-          ? new SoakGateway(this.runtime.exchange.service<Agbot.paths>(config.CAREEN_AGBOT_URL))
-          : undefined,
+        soaks,
       ),
-      new UpgradeDriver(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_UPGRADE_TIMEOUT_SECONDS),
+      new UpgradeDriver(
+        upgradeStore,
+        fleet,
+        config.CAREEN_ORCHESTRATOR_UPGRADE_TIMEOUT_SECONDS,
+        undefined,
+        soaks,
+      ),
       config.CAREEN_ORCHESTRATOR_TICK_MS,
       logger,
     );

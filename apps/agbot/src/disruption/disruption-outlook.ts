@@ -24,7 +24,7 @@ import {
   type BudgetDownRow,
   type EndedStepRow,
 } from '../upgrades/grant-statements';
-import { endedSteps } from '../upgrades/grant-store';
+import { endedSteps } from './soaks';
 import {
   type AlertAnswers,
   budgetRefusal,

@@ -4,9 +4,8 @@
  * no lock held: the soak watch (soak-watch.ts) fails the steps an alert fired for, and the
  * orchestrator waits on the others before it counts a node's step done (GET …/soaks).
  */
-import { type SelectedNode } from '@careen/disruption';
+import { type EndedStep, type SelectedNode } from '@careen/disruption';
 import { type EntityManager } from 'typeorm';
-import { type UpgradeHolderKind } from '@careen/contracts';
 import { CONTROL_KINDS, ENDED_STEPS, type EndedStepRow } from '../upgrades/grant-statements';
 import { ControlsCache, type ControlRow, type OrgControls } from './disruption-gate';
 
@@ -15,11 +14,8 @@ export type SoakState =
   | { node: string; state: 'soaking'; gate: string; until: Date }
   | { node: string; state: 'halted' | 'soak-failed'; error: string | null };
 
-/** A step that ended lately, with what a halt of it needs. */
-export interface SoakingStep {
-  node: SelectedNode;
-  endedAt: Date;
-  kind: UpgradeHolderKind;
+/** A step that ended lately, with the policy it enacted (what a halt of it needs). */
+export interface SoakingStep extends EndedStep {
   managementPolicy: string | null;
 }
 
@@ -69,12 +65,7 @@ export class SoakReader {
     return {
       now: row!.now,
       controls: this.controls.of(org, row!.controls),
-      steps: (row!.soaking ?? []).map(({ ended_at, holder_kind, management_policy, ...node }) => ({
-        node,
-        endedAt: new Date(ended_at),
-        kind: holder_kind,
-        managementPolicy: management_policy,
-      })),
+      steps: endedSteps(row!.soaking),
       holders: row!.holders ?? [],
     };
   }
@@ -103,4 +94,13 @@ export class SoakReader {
     }
     return [...states.values()].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
   }
+}
+
+/** The steps the read found ended lately, as the soak reads them, with the policy each enacted. */
+export function endedSteps(rows: readonly EndedStepRow[] | null): SoakingStep[] {
+  return (rows ?? []).map(({ ended_at, management_policy, ...node }) => ({
+    node,
+    endedAt: new Date(ended_at),
+    managementPolicy: management_policy,
+  }));
 }

@@ -74,7 +74,6 @@ export interface SlotReadRow {
 /** A step that ended on a node within the org's longest soak, nothing on the node since. */
 export interface EndedStepRow extends SelectedNode {
   ended_at: string;
-  holder_kind: UpgradeHolderKind;
   management_policy: string | null;
 }
 
@@ -89,9 +88,9 @@ const SOAK_AFTER = "('terminal-status', 'healthy', 'released')";
  */
 export const ENDED_STEPS = `(SELECT json_agg(json_build_object(
        'id', s.node, 'labels', coalesce(n.data -> 'labels', '{}'), 'rack', n.data ->> 'rack',
-       'haGroup', n.ha_group, 'ended_at', s.at, 'holder_kind', s.holder_kind,
+       'haGroup', n.ha_group, 'ended_at', s.at,
        'management_policy', s.management_policy) ORDER BY s.at)
-     FROM (SELECT DISTINCT ON (h.node) h.node, h.event, h.reason, h.at, h.holder_kind, h.management_policy
+     FROM (SELECT DISTINCT ON (h.node) h.node, h.event, h.reason, h.at, h.management_policy
            FROM agbot.upgrade_grant_history AS h
            WHERE h.org = $1 AND h.at > now() - make_interval(secs => (
              SELECT max((c.data ->> 'soakSeconds')::float8) FROM agbot.mirrored_resources AS c

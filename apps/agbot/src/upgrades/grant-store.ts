@@ -23,7 +23,6 @@ import {
   type Budget,
   type BusyDeclaration,
   busyRefusal,
-  type EndedStep,
   isPercent,
   type SelectedNode,
 } from '@careen/disruption';
@@ -38,7 +37,6 @@ import {
   type BudgetCoveredRow,
   type BudgetDownRow,
   type BudgetLimit,
-  type EndedStepRow,
   HALT_HELD,
   HALT_NEW,
   LOCK_GROUP,
@@ -60,6 +58,7 @@ import {
 import { GrantReads } from './grant-reads';
 import { decideSlot, type SlotQuestion, type SlotVerdict } from './slot-rule';
 import { CoveredCounts } from '../disruption/covered-counts';
+import { endedSteps, type SoakingStep } from '../disruption/soaks';
 import {
   type AlertAnswers,
   budgetRefusal,
@@ -100,7 +99,7 @@ export type SlotAnswer = (
 /** A grant's question, with the org's disruption controls when it has any. */
 type ReadQuestion = SlotQuestion &
   SlotRequest & {
-    controls?: { of: OrgControls; node: SelectedNode; steps: EndedStep[] };
+    controls?: { of: OrgControls; node: SelectedNode; steps: SoakingStep[] };
     busy?: BusyDeclaration;
   };
 
@@ -509,14 +508,6 @@ export class GrantStore extends GrantReads {
       only.haltedOnly ?? false,
     );
   }
-}
-
-/** The steps the read found ended lately, as the soak reads them. */
-export function endedSteps(rows: readonly EndedStepRow[] | null): EndedStep[] {
-  return (rows ?? []).map(({ ended_at, holder_kind: _kind, management_policy: _policy, ...node }) => ({
-    node,
-    endedAt: new Date(ended_at),
-  }));
 }
 
 function keyOf(key: { org: string; node: string; kind: UpgradeHolderKind }): [string, string, string] {

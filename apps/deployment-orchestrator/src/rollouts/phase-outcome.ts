@@ -5,14 +5,8 @@
  * is still under way.
  */
 import { type ManagementStatusValue } from '@careen/contracts';
-import { type PolicyStatus } from '../fleet/fleet-gateway';
-import { type SoakState } from '../fleet/soak-gateway';
+import { SOAK_FAILED } from '../fleet/soak-gateway';
 import { type NodeOutcome, type Phase } from './rollout-engine';
-
-/** A node whose step ended, shown so while an alert gate's soak of it lasts (or it halts its group). */
-export const SOAKING = 'soaking';
-/** A node whose step an alert failed during the soak that followed it. */
-const SOAK_FAILED = 'soak-failed';
 
 const DONE: Record<Phase, readonly string[]> = {
   prepare: ['downloaded', 'successful', 'no-action-required'],
@@ -42,27 +36,4 @@ export function phaseOutcome(
   if (FAILED.includes(reported.status))
     return { ok: false, error: reported.error ? `${reported.status}: ${reported.error}` : reported.status };
   return undefined;
-}
-
-/**
- * The statuses as the agbot's soaks (GET …/soaks) leave them: a node that reported `successful`
- * is still `soaking` while it holds its slot or its soak lasts (`halted` while it halts its
- * group), and `soak-failed` when an alert fired during its soak; the others are as reported.
- */
-export function withSoaks(
-  statuses: readonly PolicyStatus[],
-  soaks: ReadonlyMap<string, SoakState>,
-): PolicyStatus[] {
-  return statuses.map((reported) => {
-    const soak = reported.status === 'successful' ? soaks.get(reported.node) : undefined;
-    if (!soak) return reported;
-    if (soak.state === 'soak-failed') return { ...reported, status: SOAK_FAILED, error: soak.error ?? null };
-    if (soak.state === 'soaking')
-      return {
-        ...reported,
-        status: SOAKING,
-        error: `gate "${soak.gate}" soaks the step until ${soak.until}`,
-      };
-    return { ...reported, status: soak.state === 'halted' ? 'halted' : SOAKING, error: null };
-  });
 }

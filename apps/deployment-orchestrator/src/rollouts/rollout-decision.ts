@@ -16,7 +16,8 @@
  */
 import { type ExchangeCommand, type PolicyFacts } from '../driver/exchange-command';
 import { type PolicyStatus } from '../fleet/fleet-gateway';
-import { MID_STEP, phaseOutcome, SOAKING } from './phase-outcome';
+import { SOAKING } from '../fleet/soak-gateway';
+import { MID_STEP, phaseOutcome } from './phase-outcome';
 import {
   type NodeOutcome,
   type Phase,

@@ -15,7 +15,6 @@ import { eachOf } from '../driver/each-of';
 import { policyFacts } from '../driver/exchange-command';
 import { type FleetGateway } from '../fleet/fleet-gateway';
 import { type SoakGateway } from '../fleet/soak-gateway';
-import { withSoaks } from './phase-outcome';
 import { type PhaseObserver } from '../orchestrator-metrics';
 import { decideRollout, observedPolicy, type RolloutObservation } from './rollout-decision';
 import { type RolloutEvents } from './rollout-events';
@@ -87,10 +86,7 @@ export class RolloutDriver {
     const unread = facts.refused !== undefined || (record.state === 'cancelling' && !facts.paused);
     const statuses = unread ? undefined : await this.fleet.statuses(record.org, policy);
     // A node that reported its step done counts so only once the alert gates' soak of it is over.
-    const soaked =
-      statuses && this.soaks && statuses.some((reported) => reported.status === 'successful')
-        ? withSoaks(statuses, await this.soaks.of(record.org))
-        : statuses;
+    const soaked = statuses && this.soaks ? await this.soaks.settle(record.org, statuses) : statuses;
     return { ...facts, policy, statuses: soaked };
   }
 }

@@ -12,6 +12,7 @@ import { type CommandStore } from '../driver/command-store';
 import { eachOf } from '../driver/each-of';
 import { policyFacts } from '../driver/exchange-command';
 import { type FleetGateway } from '../fleet/fleet-gateway';
+import { type SoakGateway } from '../fleet/soak-gateway';
 import { releaseNodes } from '../rollouts/rollout-store';
 import { upgradeHolder } from '../rollouts/rollout-record';
 import { agentDone, decideUpgrade, type UpgradeObservation } from './upgrade-decision';
@@ -26,6 +27,8 @@ export class UpgradeDriver {
     private readonly fleet: FleetGateway,
     private readonly timeoutSeconds: number,
     private readonly clock: () => Date = () => new Date(),
+    /** The agbot's soaks; without it the upgrade is done once the agent says so. */
+    private readonly soaks?: SoakGateway,
   ) {
     this.commands = store.commands;
     this.runner = new CommandRunner(fleet, store.commands, clock);
@@ -71,7 +74,10 @@ export class UpgradeDriver {
   private async observe(upgrade: UpgradeRecord): Promise<UpgradeObservation> {
     const facts = policyFacts(await this.commands.carriedOut(upgradeHolder(upgrade.id), upgrade.policy));
     if (!upgrade.started_at || upgrade.finished_at) return facts;
-    const statuses = await this.fleet.statuses(upgrade.org, upgrade.policy);
+    const reportedNow = await this.fleet.statuses(upgrade.org, upgrade.policy);
+    // Done counts once the alert gates' soak of the step is over (as a rollout's node).
+    const statuses =
+      reportedNow && this.soaks ? await this.soaks.settle(upgrade.org, reportedNow) : reportedNow;
     const reported = statuses?.find((each) => each.node === upgrade.node_id);
     const running =
       reported && agentDone(reported.status)

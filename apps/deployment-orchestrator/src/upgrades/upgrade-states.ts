@@ -35,6 +35,9 @@ const BY_STATUS: Record<string, UpgradeState> = {
   // Done, by the agent's word: whether that is the asked version is the node's report to tell.
   successful: 'installing',
   'no-action-required': 'installing',
+  // Done, while an alert gate's soak of the step lasts; an alert during it failed the step.
+  soaking: 'installing',
+  'soak-failed': 'failed',
   'rolled-back': 'rolled-back',
   conflict: 'failed',
   'download-failed': 'failed',

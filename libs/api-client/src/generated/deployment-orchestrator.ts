@@ -451,7 +451,7 @@ export interface components {
       rollback: boolean;
       /** @enum {string} */
       state: 'pending' | 'downloading' | 'installing' | 'success' | 'failed' | 'rolled-back';
-      /** @description the last management status the node's agent reported */
+      /** @description the last management status the node's agent reported; `soaking` once it reported success while an alert gate's soak of its step lasts, `soak-failed` when an alert fired during it */
       status: string | null;
       error: string | null;
       /** @description the node-targeted management policy the upgrade is sent through */

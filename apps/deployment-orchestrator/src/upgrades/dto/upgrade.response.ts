@@ -27,7 +27,8 @@ export class UpgradeResponse {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: "the last management status the node's agent reported",
+    description:
+      "the last management status the node's agent reported; `soaking` once it reported success while an alert gate's soak of its step lasts, `soak-failed` when an alert fired during it",
   })
   status!: string | null;
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
