@@ -1,6 +1,7 @@
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import {
   basic,
+  eventually,
   http,
   ROOT_PASSWORD,
   seededNode,
@@ -229,10 +230,13 @@ describe('node management policies', () => {
     ]);
     const read = await call('GET', '/v1/orgs/acme/management-policies/rollback', undefined, asNode('amd-1'));
     expect(read.body.agentUpgradePolicy).toEqual({ ...exact, allowDowngrade: true });
-    const feed = await call('GET', '/v1/orgs/acme/changes?since=0&limit=1000', undefined, asNode('amd-1'));
-    const changes = feed.body.changes as { resourceId: string; data?: Record<string, unknown> }[];
-    expect(changes.filter((change) => change.resourceId === 'rollback').at(-1)?.data).toMatchObject({
-      agentUpgradePolicy: { ...exact, allowDowngrade: true },
+    // The change feed has it once its tail has caught up with the commit.
+    await eventually(async () => {
+      const feed = await call('GET', '/v1/orgs/acme/changes?since=0&limit=1000', undefined, asNode('amd-1'));
+      const changes = feed.body.changes as { resourceId: string; data?: Record<string, unknown> }[];
+      expect(changes.filter((change) => change.resourceId === 'rollback').at(-1)?.data).toMatchObject({
+        agentUpgradePolicy: { ...exact, allowDowngrade: true },
+      });
     });
 
     // Without the flag (or with it false) nothing changes: it is not stored, and `current` is fine.
