@@ -18,7 +18,8 @@ import {
   BUDGET_COVERED,
   BUDGET_DOWN,
   budgetSelection,
-  CONTROL_KINDS,
+  ORG_CONTROLS,
+  SELECTED_NODE,
   ENDED_STEPS,
   type BudgetCoveredRow,
   type BudgetDownRow,
@@ -47,12 +48,8 @@ export interface DisruptionOutlook {
 }
 
 const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
-    (SELECT json_build_object('id', n.id, 'labels', coalesce(n.data -> 'labels', '{}'),
-                              'rack', n.data ->> 'rack', 'haGroup', n.ha_group)
-     FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) AS node,
-    coalesce((SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
-              FROM agbot.mirrored_resources AS c
-              WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}), '[]') AS controls,
+    ${SELECTED_NODE} AS node,
+    coalesce(${ORG_CONTROLS}, '[]') AS controls,
     (SELECT json_build_object('reason', b.reason, 'until', b.until, 'declaredBy', b.declared_by)
      FROM agbot.busy_nodes AS b WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy,
     ${ENDED_STEPS} AS soaking`;

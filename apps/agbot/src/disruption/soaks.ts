@@ -6,7 +6,12 @@
  */
 import { type EndedStep, type SelectedNode } from '@careen/disruption';
 import { type EntityManager } from 'typeorm';
-import { CONTROL_KINDS, ENDED_STEPS, type EndedStepRow } from '../upgrades/grant-statements';
+import {
+  ENDED_STEPS,
+  type EndedStepRow,
+  ORG_CONTROLS,
+  selectedNodeFields,
+} from '../upgrades/grant-statements';
 import { ControlsCache, type ControlRow, type OrgControls } from './disruption-gate';
 
 export type SoakState =
@@ -23,12 +28,9 @@ export interface SoakingStep extends EndedStep {
 type Holder = SelectedNode & { halted: boolean; soak_failed: boolean; error: string | null };
 
 const READ = `SELECT date_trunc('milliseconds', clock_timestamp()) AS now,
-    coalesce((SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
-              FROM agbot.mirrored_resources AS c
-              WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}), '[]') AS controls,
+    coalesce(${ORG_CONTROLS}, '[]') AS controls,
     ${ENDED_STEPS} AS soaking,
-    (SELECT json_agg(json_build_object('id', n.id, 'labels', coalesce(n.data -> 'labels', '{}'),
-                                       'rack', n.data ->> 'rack', 'haGroup', n.ha_group,
+    (SELECT json_agg(json_build_object(${selectedNodeFields('n')},
                                        'halted', g.halted_at IS NOT NULL, 'soak_failed', g.soak_failed,
                                        'error', g.halt_error))
      FROM agbot.upgrade_grants AS g JOIN agbot.nodes AS n ON n.org = g.org AND n.id = g.node

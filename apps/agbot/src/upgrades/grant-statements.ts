@@ -87,9 +87,7 @@ const SOAK_AFTER = "('terminal-status', 'healthy', 'released')";
  * is the transaction's start (now(), stable), not the clock: an index scan can use only the former.
  */
 export const ENDED_STEPS = `(SELECT json_agg(json_build_object(
-       'id', s.node, 'labels', coalesce(n.data -> 'labels', '{}'), 'rack', n.data ->> 'rack',
-       'haGroup', n.ha_group, 'ended_at', s.at,
-       'management_policy', s.management_policy) ORDER BY s.at)
+       ${selectedNodeFields('n')}, 'ended_at', s.at, 'management_policy', s.management_policy) ORDER BY s.at)
      FROM (SELECT DISTINCT ON (h.node) h.node, h.event, h.reason, h.at, h.management_policy
            FROM agbot.upgrade_grant_history AS h
            WHERE h.org = $1 AND h.at > now() - make_interval(secs => (
@@ -157,6 +155,14 @@ export const OF_NODE = new NamedStatement(
 
 /** The mirrored resources the disruption gate reads. */
 export const CONTROL_KINDS = `(${DISRUPTION_CONTROL_KINDS.map((kind) => `'${kind}'`).join(', ')})`;
+
+/** The disruption controls of org $1 as a JSON array of `{kind, data}` (ControlRow), null when none. */
+export const ORG_CONTROLS = `(SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
+   FROM agbot.mirrored_resources AS c WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS})`;
+
+/** What the controls' selectors look at of node $2 of org $1, as JSON (a SelectedNode). */
+export const SELECTED_NODE = `(SELECT json_build_object(${selectedNodeFields('n')})
+   FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2)`;
 
 /** The node's group as its (share-locked) mirror row has it; $1 the org, $2 the node. */
 const GROUP_OF = '(SELECT ha_group FROM agbot.nodes WHERE org = $1 AND id = $2)';
@@ -298,13 +304,8 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
                 state.group_limit, state.busy,
                 CASE WHEN jsonb_typeof(state.group_limit) = 'string'
                   THEN (SELECT count(*)::int FROM agbot.nodes WHERE org = $1 AND ha_group = ${GROUP_OF}) END AS group_size,
-                CASE WHEN state.controlled THEN
-                  (SELECT json_agg(json_build_object('kind', c.resource, 'data', c.data) ORDER BY c.resource, c.id)
-                   FROM agbot.mirrored_resources AS c WHERE c.org = $1 AND c.resource IN ${CONTROL_KINDS}) END AS controls,
-                CASE WHEN state.controlled THEN
-                  (SELECT json_build_object('id', n.id, 'labels', coalesce(n.data -> 'labels', '{}'),
-                                            'rack', n.data ->> 'rack', 'haGroup', n.ha_group)
-                   FROM agbot.nodes AS n WHERE n.org = $1 AND n.id = $2) END AS node,
+                CASE WHEN state.controlled THEN ${ORG_CONTROLS} END AS controls,
+                CASE WHEN state.controlled THEN ${SELECTED_NODE} END AS node,
                 CASE WHEN state.controlled THEN ${ENDED_STEPS} END AS soaking
          FROM state`,
     ),
@@ -486,4 +487,9 @@ export function fromJson(row: JsonGrantRow): UpgradeGrant {
 
 export function toReleased(row: ReleasedRow, reason: UpgradeReleaseReason): ReleasedGrant {
   return { ...toGrant(row), reason, releasedAt: row.released_at };
+}
+
+/** The `json_build_object` fields of mirrored node `n` that the controls' selectors look at. */
+export function selectedNodeFields(n: string): string {
+  return `'id', ${n}.id, 'labels', coalesce(${n}.data -> 'labels', '{}'), 'rack', ${n}.data ->> 'rack', 'haGroup', ${n}.ha_group`;
 }
