@@ -206,6 +206,19 @@ describe('the console server', () => {
     await streamClosed[0];
   });
 
+  it("keeps a service's metrics off its origin: 404, and the service is not asked", async () => {
+    seen.length = 0;
+    for (const path of ['/exchange/metrics', '/exchange/metrics?name=x', '/exchange/metrics/']) {
+      const answer = await send(port, 'GET', path);
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        message: "the exchange service's metrics are not served here; scrape the service itself",
+      });
+    }
+    expect(seen).toEqual([]);
+    expect((await send(port, 'GET', '/exchange/v1/metrics-of-mine')).status).toBe(200);
+  });
+
   it('answers 502 naming the service when it cannot be reached, or is not routed here', async () => {
     const unreachable = await send(port, 'GET', '/agbot/v1/orgs/demo/upgrades');
     expect(unreachable.status).toBe(502);

@@ -2,7 +2,8 @@
  * The console's HTTP server: the app's files, and each service's API under the path prefix
  * the Kubernetes Ingress gives it (`/exchange`, `/agbot`, `/maintenance`, `/orchestrator`,
  * `/notifier`), so that the browser reaches everything from one origin. Behind the Ingress the
- * prefixes never reach this server and no upstream is configured.
+ * prefixes never reach this server and no upstream is configured. A service's /metrics is
+ * never served from this origin.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { proxyToService, type Upstream } from './api-proxy';
@@ -36,6 +37,17 @@ export function createConsoleServer(options: ConsoleServerOptions): Server {
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://console');
     const [, first = '', ...rest] = url.pathname.split('/');
+    if (first in API_PREFIXES && rest[0] === 'metrics') {
+      // A service's metrics name its nodes, orgs and load: for the scraper inside the cluster,
+      // which reads each service's /metrics directly, not for the public origin.
+      answerJson(response, 404, {
+        statusCode: 404,
+        error: 'Not Found',
+        message: `the ${API_PREFIXES[first as ApiPrefix]} service's metrics are not served here; scrape the service itself`,
+        details: { code: 'NOT_FOUND', service: API_PREFIXES[first as ApiPrefix] },
+      });
+      return;
+    }
     if (first in API_PREFIXES) {
       const upstream = upstreams.get(first);
       if (!upstream) {

@@ -5,6 +5,7 @@
  * the hub's own network (server-side request forgery), even after its name is re-pointed.
  */
 import { type NetworkList } from '@careen/service';
+import ipaddr from 'ipaddr.js';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
@@ -28,6 +29,8 @@ for (const [address, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  // Local-use NAT64 (RFC 8215): translates to the site's own IPv4 networks.
+  ['64:ff9b:1::', 48],
 ] as const)
   PRIVATE.addSubnet(address, prefix, 'ipv6');
 
@@ -80,8 +83,28 @@ export class WebhookTargets {
   }
 
   private isPrivate(address: string): boolean {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    const plain = mapped?.[1] ?? address;
-    return PRIVATE.check(plain, isIP(plain) === 4 ? 'ipv4' : 'ipv6');
+    const carried = embeddedIpv4(address);
+    if (carried !== undefined && PRIVATE.check(carried, 'ipv4')) return true;
+    return PRIVATE.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
   }
+}
+
+/**
+ * The IPv4 address an IPv6 one stands for, where its prefix says it carries one: IPv4-mapped
+ * and -translated (`::ffff:0:0/96`, `::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`), 6to4
+ * (`2002::/16`) and a Teredo client (`2001::/32`, its address inverted).
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  if (isIP(address) !== 6) return undefined;
+  const ipv6 = ipaddr.IPv6.parse(address);
+  const bytes = ipv6.toByteArray();
+  const range = ipv6.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return bytes.slice(12).join('.');
+  if (range === '6to4') return bytes.slice(2, 6).join('.');
+  if (range === 'teredo')
+    return bytes
+      .slice(12)
+      .map((byte) => byte ^ 0xff)
+      .join('.');
+  return undefined;
 }
