@@ -27,7 +27,7 @@ const LOCAL = new Set(['logout', 'nmp new', 'agentpackage new', 'strategy valida
 const STRATEGY_COMMANDS = new Set(['strategy validate', 'strategy publish']);
 /** Values for the options a command requires. */
 const REQUIRED_OPTIONS: Record<string, string> = {
-  '--role': 'user',
+  '--role': 'operator',
   '--members': 'n1,n2',
   '--package-version': '1.0.0',
   '--overlap': '60',

@@ -193,20 +193,23 @@ describe('careen against a real exchange', () => {
     });
 
     it('adds a user with the password from CAREEN_NEW_PASSWORD, as json', async () => {
-      const result = await careen(['user', 'add', 'bob', '--org', 'acme', '--role', 'user', '-o', 'json'], {
-        env: { CAREEN_NEW_PASSWORD: 'bob-password' },
-      });
+      const result = await careen(
+        ['user', 'add', 'bob', '--org', 'acme', '--role', 'operator', '-o', 'json'],
+        {
+          env: { CAREEN_NEW_PASSWORD: 'bob-password' },
+        },
+      );
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({
         org: 'acme',
         username: 'bob',
-        role: 'user',
+        role: 'operator',
         createdAt: expect.any(String),
       });
     });
 
     it('refuses to add a user without a password when it cannot ask', async () => {
-      const result = await careen(['user', 'add', 'cy', '--org', 'acme', '--role', 'user']);
+      const result = await careen(['user', 'add', 'cy', '--org', 'acme', '--role', 'operator']);
       expect(result).toMatchObject({
         code: 1,
         stderr:
@@ -221,7 +224,7 @@ describe('careen against a real exchange', () => {
       expect(lines[0]).toMatch(/^USERNAME +ROLE +CREATED$/);
       expect(lines.slice(1).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
         ['ada', 'orgAdmin'],
-        ['bob', 'user'],
+        ['bob', 'operator'],
       ]);
       expect(lines[1]?.indexOf('orgAdmin')).toBe(lines[0]?.indexOf('ROLE'));
 
@@ -233,12 +236,12 @@ describe('careen against a real exchange', () => {
 
     it('shows one user', async () => {
       const result = await careen(['user', 'show', 'bob', '--org', 'acme', '-o', 'json']);
-      expect(JSON.parse(result.stdout)).toMatchObject({ org: 'acme', username: 'bob', role: 'user' });
+      expect(JSON.parse(result.stdout)).toMatchObject({ org: 'acme', username: 'bob', role: 'operator' });
     });
 
     it('refuses a duplicate user with the 409 message', async () => {
       const result = await careen(
-        ['user', 'add', 'ada', '--org', 'acme', '--role', 'user', '--password-stdin'],
+        ['user', 'add', 'ada', '--org', 'acme', '--role', 'operator', '--password-stdin'],
         { stdin: 'another-password' },
       );
       expect(result).toEqual({
@@ -255,7 +258,7 @@ describe('careen against a real exchange', () => {
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        'error: invalid request (400)\n  role: role must be one of the following values: hubAdmin, orgAdmin, user\n',
+        'error: invalid request (400)\n  role: role must be one of the following values: hubAdmin, orgAdmin, operator, viewer\n',
       );
     });
 

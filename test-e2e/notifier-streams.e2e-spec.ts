@@ -136,7 +136,7 @@ describe('notifier: nats subscriptions and the event stream, with NATS authoriza
     exchangeUrl = exchange.url;
     for (const [org, user, password, role] of [
       ['acme', 'ada', 'ada-password', 'orgAdmin'],
-      ['acme', 'ann', 'ann-password', 'user'],
+      ['acme', 'ann', 'ann-password', 'operator'],
       ['beta', 'bea', 'bea-password', 'orgAdmin'],
     ] as const) {
       await http(exchange.url, 'POST', '/v1/orgs', { auth: ROOT, body: { id: org } });

@@ -4,7 +4,8 @@
  * for another node, with arbitrary JSON bodies, and with bodies made from the route's own
  * request schema and then mutated (fast-check, from a fixed seed). Each is
  * refused (401, 403, 404 or another 4xx), never with another org's data, and nothing is
- * answered with a 500. Requests go a few at a time, as many clients' would; the bodies of
+ * answered with a 500. Each role is tried against each route too: a viewer changes nothing and
+ * reads all of its org; an operator manages no users. Requests go a few at a time, as many clients' would; the bodies of
  * one route go one after another, in the order the seed gives.
  */
 import {
@@ -39,6 +40,13 @@ const PUBLIC =
 /** A VNF manager's routes, opened by the capability its events carry instead of a login. */
 const CAPABILITY = /^\/v1\/maintenance\/\{session\}\/\{project\}/;
 
+/** POSTs that only answer a question (where a policy could run, what a strategy would do): a viewer may ask. */
+const QUESTIONS = /^\/v1\/(orgs\/\{org\}\/deploycheck|strategies\/\{name\}\/plan)$/;
+/** Who may do what to whom: an org's users, and orgs themselves. */
+const IDENTITY = /\/users(\/|$)|^\/v1\/orgs$/;
+/** Reads a viewer may not make: the org's users but their own record. */
+const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/users(\/|$)/;
+
 /** Routes called at once: enough to overlap the services' waits, few enough for two cores. */
 const LANES = 4;
 
@@ -72,18 +80,24 @@ describe('security sweep over every route', () => {
    * request by design, and these sweeps are about the bodies, not her login.
    */
   let alice: Credentials;
+  /** Tokens of acme's viewer and operator, for the role sweeps. */
+  let vera: Credentials;
+  let otto: Credentials;
 
   beforeAll(async () => {
     const services = await startAllServices(infra);
     await seedExchange(services.exchange!, {
-      acme: { users: { alice: 'orgAdmin' }, nodes: ['n1', 'n2'] },
+      acme: { users: { alice: 'orgAdmin', vera: 'viewer', otto: 'operator' }, nodes: ['n1', 'n2'] },
       beta: { users: { mallory: 'orgAdmin' }, nodes: ['b1'] },
     });
-    const token = await http(services.exchange!, 'POST', '/v1/auth/token', {
-      body: { org: 'acme', username: 'alice', password: 'alice-password' },
-    });
-    expect(token.status).toBe(200);
-    alice = bearer((token.body as { accessToken: string }).accessToken);
+    const tokenOf = async (username: string) => {
+      const token = await http(services.exchange!, 'POST', '/v1/auth/token', {
+        body: { org: 'acme', username, password: `${username}-password` },
+      });
+      expect(token.status).toBe(200);
+      return bearer((token.body as { accessToken: string }).accessToken);
+    };
+    [alice, vera, otto] = await Promise.all(['alice', 'vera', 'otto'].map(tokenOf));
     for (const [service, url] of Object.entries(services)) {
       const document = (await http(url, 'GET', '/docs/openapi.json')).body as {
         paths: Record<
@@ -163,6 +177,54 @@ describe('security sweep over every route', () => {
           );
       },
     );
+    expect(wrong.sort()).toEqual([]);
+  });
+
+  it('lets a viewer change nothing: every route but a read or a question refuses it with 403', async () => {
+    const writes = operations.filter(
+      (each) =>
+        each.security === 'login' && !['GET', 'HEAD'].includes(each.method) && !QUESTIONS.test(each.path),
+    );
+    expect(writes.length).toBeGreaterThan(50);
+    const wrong: string[] = [];
+    await inLanes(writes, LANES, async (operation) => {
+      const path = fill(operation.path, { org: 'acme', node: 'n1' });
+      const answer = await call(operation, vera, path, operation.hasBody ? {} : undefined);
+      const message = (answer.body as { message?: unknown } | undefined)?.message;
+      if (answer.status !== 403 || !String(message).startsWith('role viewer may not call this route'))
+        wrong.push(
+          `${operation.method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 120)}`,
+        );
+    });
+    expect(wrong.sort()).toEqual([]);
+  });
+
+  it("lets a viewer read all of its org's routes but other users", async () => {
+    const reads = operations.filter(
+      (each) => each.security === 'login' && each.method === 'GET' && each.path.includes('{org'),
+    );
+    const refused: string[] = [];
+    await inLanes(reads, LANES, async (operation) => {
+      const path = fill(operation.path, { org: 'acme', node: 'n1' });
+      const { status } = await call(operation, vera, path);
+      if (status === 403 || status === 401) refused.push(operation.path);
+    });
+    expect(refused.sort()).toEqual(
+      reads.filter((each) => ADMIN_READS.test(each.path)).map((each) => each.path),
+    );
+  });
+
+  it('keeps an operator out of user and org management with 403', async () => {
+    const management = operations.filter(
+      (each) => each.security === 'login' && IDENTITY.test(each.path) && each.method !== 'GET',
+    );
+    expect(management.length).toBeGreaterThanOrEqual(3);
+    const wrong: string[] = [];
+    await inLanes(management, LANES, async (operation) => {
+      const path = fill(operation.path, { org: 'acme', node: 'n1' });
+      const { status } = await call(operation, otto, path, operation.hasBody ? {} : undefined);
+      if (status !== 403) wrong.push(`${operation.method} ${path}: ${status}`);
+    });
     expect(wrong.sort()).toEqual([]);
   });
 

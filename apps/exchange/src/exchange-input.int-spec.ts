@@ -18,7 +18,7 @@ const endpoints: BodyEndpoint[] = [
     method: 'POST',
     auth: root,
     path: '/v1/orgs/acme/users',
-    valid: { username: 'valid-user', password: 'valid-password', role: 'user' },
+    valid: { username: 'valid-user', password: 'valid-password', role: 'operator' },
     wrongTypes: { username: true, password: 12345678, role: 'emperor' },
     required: ['username', 'password', 'role'],
   },
@@ -55,13 +55,13 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
     [
       'a user name with a space',
       '/v1/orgs/acme/users',
-      { username: 'a b', password: 'long-enough', role: 'user' },
+      { username: 'a b', password: 'long-enough', role: 'operator' },
       'username',
     ],
     [
       'a password too short',
       '/v1/orgs/acme/users',
-      { username: 'shorty', password: 'short', role: 'user' },
+      { username: 'shorty', password: 'short', role: 'operator' },
       'password',
     ],
   ])('refuses %s with 400 naming the field', async (_what, path, body, field) => {
@@ -78,7 +78,7 @@ describe('exchange: every body-taking endpoint refuses bad input with a 4xx nami
     ['GET', '/v1/no-such-route', 404],
   ])('answers %s %s with %i in the error shape', async (method, path, status) => {
     const body =
-      method === 'POST' ? { username: 'someone', password: 'long-enough', role: 'user' } : undefined;
+      method === 'POST' ? { username: 'someone', password: 'long-enough', role: 'operator' } : undefined;
     const response = await http(exchange.url, method, path, { auth: root, body });
     expect(response.status).toBe(status);
     expect(response.body).toMatchObject({

@@ -4,6 +4,7 @@ import { basic, bearer, eventually, http, readStream, useTestInfra } from '@care
 import { KEEP_ALIVE_SECONDS, startServiceInProcess, type InProcessService } from '@careen/service';
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { DataSource } from 'typeorm';
 import { type ExchangeConfig } from './exchange.config';
 import { exchangeService } from './exchange.service';
 
@@ -28,7 +29,7 @@ describe('exchange: orgs, users and credentials', () => {
     });
     await call('POST', '/v1/orgs/acme/users', {
       auth: root,
-      body: { username: 'bob', password: 'bob-password', role: 'user' },
+      body: { username: 'bob', password: 'bob-password', role: 'operator' },
     });
     await call('POST', '/v1/orgs/beta/users', {
       auth: root,
@@ -46,6 +47,20 @@ describe('exchange: orgs, users and credentials', () => {
   const bea = basic('beta', 'bea', 'bea-password');
 
   describe('credentials', () => {
+    it("reads the previous release's `user` role as operator, in a login and in its tokens", async () => {
+      // A user the previous release wrote: its role is stored as `user`.
+      await exchange.app
+        .get(DataSource)
+        .query(`UPDATE exchange.users SET role = 'user' WHERE org = 'acme' AND username = 'bob'`);
+      const me = await call('GET', '/v1/whoami', { auth: bob });
+      expect(me.body).toEqual({ kind: 'user', org: 'acme', username: 'bob', role: 'operator' });
+      const token = await call('POST', '/v1/auth/token', {
+        body: { org: 'acme', username: 'bob', password: 'bob-password' },
+      });
+      const byToken = await call('GET', '/v1/orgs/acme/users/bob', { auth: bearer(token.body.accessToken) });
+      expect(byToken.body).toMatchObject({ username: 'bob', role: 'operator' });
+    });
+
     it('trades user credentials for a token that the exchange accepts as Bearer', async () => {
       const token = await call('POST', '/v1/auth/token', {
         body: { org: 'acme', username: 'ada', password: 'ada-password' },
@@ -144,13 +159,13 @@ describe('exchange: orgs, users and credentials', () => {
     it('adds, lists, shows and removes users of an org', async () => {
       const added = await call('POST', '/v1/orgs/acme/users', {
         auth: ada,
-        body: { username: 'cy', password: 'cy-password', role: 'user' },
+        body: { username: 'cy', password: 'cy-password', role: 'operator' },
       });
       expect(added.status).toBe(201);
       expect(added.body).toEqual({
         org: 'acme',
         username: 'cy',
-        role: 'user',
+        role: 'operator',
         createdAt: expect.any(String),
       });
 
@@ -171,7 +186,7 @@ describe('exchange: orgs, users and credentials', () => {
     it('refuses a duplicate user with 409', async () => {
       const duplicate = await call('POST', '/v1/orgs/acme/users', {
         auth: ada,
-        body: { username: 'bob', password: 'whatever1', role: 'user' },
+        body: { username: 'bob', password: 'whatever1', role: 'operator' },
       });
       expect(duplicate.status).toBe(409);
       expect(duplicate.body.message).toBe('user "acme/bob" already exists');
@@ -217,7 +232,7 @@ describe('exchange: orgs, users and credentials', () => {
       ['GET', '/v1/orgs/beta', undefined],
       ['GET', '/v1/orgs/beta/users', undefined],
       ['GET', '/v1/orgs/beta/users/bea', undefined],
-      ['POST', '/v1/orgs/beta/users', { username: 'mole', password: 'mole-password', role: 'user' }],
+      ['POST', '/v1/orgs/beta/users', { username: 'mole', password: 'mole-password', role: 'operator' }],
       ['DELETE', '/v1/orgs/beta/users/bea', undefined],
     ];
 

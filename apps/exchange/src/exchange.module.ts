@@ -36,6 +36,7 @@ import { RolloutControl1764100100000 } from './migrations/1764100100000-rollout-
 import { RolloutHistory1764100150000 } from './migrations/1764100150000-rollout-history';
 import { RefreshTokens1764200000000 } from './migrations/1764200000000-refresh-tokens';
 import { DisruptionControls1764600000000 } from './migrations/1764600000000-disruption-controls';
+import { OperatorViewerRoles1764800000000 } from './migrations/1764800000000-operator-viewer-roles';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -66,6 +67,7 @@ export const EXCHANGE_MIGRATIONS = [
   RolloutHistory1764100150000,
   RefreshTokens1764200000000,
   DisruptionControls1764600000000,
+  OperatorViewerRoles1764800000000,
 ];
 
 @Module({})

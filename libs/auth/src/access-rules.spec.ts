@@ -4,7 +4,8 @@ import { type Principal } from './principal';
 
 const hubAdmin: Principal = { kind: 'user', org: 'root', username: 'root', role: 'hubAdmin' };
 const orgAdmin: Principal = { kind: 'user', org: 'acme', username: 'olga', role: 'orgAdmin' };
-const user: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'user' };
+const user: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'operator' };
+const viewer: Principal = { kind: 'user', org: 'acme', username: 'vera', role: 'viewer' };
 const node: Principal = { kind: 'node', org: 'acme', node: 'edge-1' };
 
 function denial(principal: Principal, requirements: AccessRequirements): unknown {
@@ -25,21 +26,28 @@ describe('assertAccess', () => {
     expect(denial(node, {})).toEqual(
       new AuthorizationError(AuthErrorCode.Forbidden, 'nodes may not call this route'),
     );
-    expect(denial(node, { roles: ['user'] })).toBeInstanceOf(AuthorizationError);
+    expect(denial(node, { role: 'viewer' })).toBeInstanceOf(AuthorizationError);
     expect(denial(node, { allowNodes: true })).toBeUndefined();
   });
 
-  it('requires a listed role of users, and roles do not apply to allowed nodes', () => {
-    expect(denial(orgAdmin, { roles: ['orgAdmin'] })).toBeUndefined();
-    expect(denial(user, { roles: ['orgAdmin'] })).toMatchObject({
+  it('requires the role or a higher one of users, and roles do not apply to allowed nodes', () => {
+    expect(denial(orgAdmin, { role: 'orgAdmin' })).toBeUndefined();
+    expect(denial(orgAdmin, { role: 'operator' })).toBeUndefined();
+    expect(denial(user, { role: 'orgAdmin' })).toMatchObject({
       code: AuthErrorCode.Forbidden,
-      message: 'role user may not call this route; it needs orgAdmin',
+      message: 'role operator may not call this route; it needs orgAdmin or higher',
     });
-    expect(denial(node, { roles: ['orgAdmin'], allowNodes: true })).toBeUndefined();
+    expect(denial(user, { role: 'operator' })).toBeUndefined();
+    expect(denial(viewer, { role: 'viewer' })).toBeUndefined();
+    expect(denial(viewer, { role: 'operator' })).toMatchObject({
+      code: AuthErrorCode.Forbidden,
+      message: 'role viewer may not call this route; it needs operator or higher',
+    });
+    expect(denial(node, { role: 'orgAdmin', allowNodes: true })).toBeUndefined();
   });
 
   it('lets a hub admin through any role requirement', () => {
-    expect(denial(hubAdmin, { roles: ['orgAdmin'] })).toBeUndefined();
+    expect(denial(hubAdmin, { role: 'orgAdmin' })).toBeUndefined();
   });
 
   it('keeps users and nodes inside their own org, naming the org refused', () => {
@@ -52,6 +60,6 @@ describe('assertAccess', () => {
   });
 
   it('lets a hub admin into every org', () => {
-    expect(denial(hubAdmin, { org: 'acme', roles: ['orgAdmin'] })).toBeUndefined();
+    expect(denial(hubAdmin, { org: 'acme', role: 'orgAdmin' })).toBeUndefined();
   });
 });

@@ -1,16 +1,16 @@
 /**
  * What an authenticated principal may call, given a route's requirements: nodes only where
- * allowed, users only with a listed role, and nobody outside their own org except a hub admin.
- * Pure rules, no transport; throws AuthorizationError.
+ * allowed, users only with the role the route needs or a higher one, and nobody outside their
+ * own org except a hub admin. Pure rules, no transport; throws AuthorizationError.
  */
 import { AuthErrorCode, AuthorizationError } from './auth.errors';
-import { isHubAdmin, principalId, type Principal, type Role } from './principal';
+import { isHubAdmin, principalId, roleAllows, type Principal, type Role } from './principal';
 
 export interface AccessRequirements {
-  /** Nodes may call the route (users still need a matching role when roles are given). */
+  /** Nodes may call the route (users still need the role). */
   allowNodes?: boolean;
-  /** Roles a user needs; hubAdmin always qualifies. Absent or empty: any user. */
-  roles?: readonly Role[];
+  /** The least role a user needs; absent: any user. */
+  role?: Role;
   /** The org the route addresses; the principal must belong to it unless a hub admin. */
   org?: string;
 }
@@ -25,16 +25,11 @@ export function assertAccess(principal: Principal, requirements: AccessRequireme
       `${principalId(principal)} has no access to org ${requirements.org}`,
     );
   }
-  const roles = requirements.roles ?? [];
-  if (
-    principal.kind === 'user' &&
-    roles.length > 0 &&
-    !isHubAdmin(principal) &&
-    !roles.includes(principal.role)
-  ) {
+  const needed = requirements.role;
+  if (principal.kind === 'user' && needed !== undefined && !roleAllows(principal.role, needed)) {
     throw new AuthorizationError(
       AuthErrorCode.Forbidden,
-      `role ${principal.role} may not call this route; it needs ${[...roles].join(' or ')}`,
+      `role ${principal.role} may not call this route; it needs ${needed} or higher`,
     );
   }
 }

@@ -36,7 +36,7 @@ class FakeExchange {
     });
     this.users.set('acme/bob', {
       hash: await hashSecret('builder'),
-      principal: { kind: 'user', org: 'acme', username: 'bob', role: 'user' },
+      principal: { kind: 'user', org: 'acme', username: 'bob', role: 'operator' },
     });
     this.nodes.set('acme/edge-1', {
       hash: await hashSecret('node-token'),

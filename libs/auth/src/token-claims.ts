@@ -3,7 +3,7 @@
  * verifier. Changing a claim here changes both sides at once.
  */
 import { type JWTPayload } from 'jose';
-import { isRole, type Principal, type Role } from './principal';
+import { roleNamed, type Principal, type Role } from './principal';
 
 /** RFC 9068 media type: keeps an access token from being accepted where another JWT is meant. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -35,8 +35,10 @@ export function principalFromClaims(payload: JWTPayload): Principal | undefined 
   const name = sub.slice(org.length + 1);
   if (!isName(name)) return undefined;
   switch (kind) {
-    case 'user':
-      return isRole(payload.role) ? { kind: 'user', org, username: name, role: payload.role } : undefined;
+    case 'user': {
+      const role = roleNamed(payload.role);
+      return role ? { kind: 'user', org, username: name, role } : undefined;
+    }
     case 'node':
       return payload.node === name ? { kind: 'node', org, node: name } : undefined;
     default:

@@ -144,7 +144,7 @@ describe('access tokens', () => {
   });
 
   it('rejects a token whose payload was tampered with', async () => {
-    const { accessToken } = await issuer.issue({ ...alice, role: 'user' });
+    const { accessToken } = await issuer.issue({ ...alice, role: 'operator' });
     const [header, , signature] = accessToken.split('.');
     const claims = decodeJwt(accessToken);
     const raised = base64url.encode(JSON.stringify({ ...claims, role: 'hubAdmin' }));
@@ -191,16 +191,21 @@ describe('access tokens', () => {
     await expectAuthenticationError(verifier.verify(hmac), AuthErrorCode.InvalidToken, 'invalid token');
   });
 
+  it("reads a token of the previous release naming the role `user` as an operator's", async () => {
+    const token = await signRaw(key, { sub: 'acme/alice', org: 'acme', kind: 'user', role: 'user' });
+    expect(await verifier.verify(token)).toEqual({ ...alice, role: 'operator' });
+  });
+
   it.each([
     ['a missing role', { sub: 'acme/alice', org: 'acme', kind: 'user' }],
     ['an unknown role', { sub: 'acme/alice', org: 'acme', kind: 'user', role: 'root' }],
-    ['a subject outside the org', { sub: 'other/alice', org: 'acme', kind: 'user', role: 'user' }],
+    ['a subject outside the org', { sub: 'other/alice', org: 'acme', kind: 'user', role: 'operator' }],
     [
       'a node claim that disagrees with the subject',
       { sub: 'acme/edge-1', org: 'acme', kind: 'node', node: 'edge-2' },
     ],
     ['an unknown kind', { sub: 'acme/svc', org: 'acme', kind: 'service' }],
-    ['a nested subject', { sub: 'acme/a/b', org: 'acme', kind: 'user', role: 'user' }],
+    ['a nested subject', { sub: 'acme/a/b', org: 'acme', kind: 'user', role: 'operator' }],
   ])('rejects a genuinely signed token with %s as invalid token claims', async (_label, claims) => {
     const token = await signRaw(key, claims);
     await expectAuthenticationError(

@@ -9,7 +9,7 @@ import { basic, http, type Credentials } from './http-client';
 export const ROOT_PASSWORD = 'root-password-1';
 export const seededRoot: Credentials = basic('root', 'root', ROOT_PASSWORD);
 
-export type SeededRole = 'orgAdmin' | 'user';
+export type SeededRole = 'orgAdmin' | 'operator' | 'viewer';
 
 export interface OrgSeed {
   /** Users by username, created by root in the order given. */

@@ -32,7 +32,7 @@ describe('POST /v1/orgs/:org/deploycheck', () => {
   let key: SigningKeyMaterial;
   let issuer: TokenIssuer;
   const as = async (principal: Principal) => `Bearer ${(await issuer.issue(principal)).accessToken}`;
-  const ulf: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'user' };
+  const ulf: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'operator' };
 
   beforeAll(async () => {
     key = await generateSigningKey();

@@ -1,4 +1,4 @@
-import { OrgScoped } from '@careen/auth';
+import { OrgScoped, NeedsRole } from '@careen/auth';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -38,6 +38,7 @@ export class DeployCheckController {
     description:
       'the deployment policy, service (or that version of it), node or HA group named is not known: DEPLOYMENT_POLICY_NOT_FOUND, SERVICE_NOT_FOUND, NODE_NOT_FOUND, HA_GROUP_NOT_FOUND',
   })
+  @NeedsRole('viewer')
   check(@Param('org') org: string, @Body() body: DeployCheckDto): Promise<DeployCheckResult> {
     return this.deployCheck.check(org, body);
   }

@@ -1,4 +1,11 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, principalId, Roles } from '@careen/auth';
+import {
+  AllowNodes,
+  CurrentPrincipal,
+  OrgScoped,
+  type Principal,
+  principalId,
+  NeedsRole,
+} from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
 import {
@@ -29,7 +36,7 @@ export class BusyController {
 
   @Put()
   @AllowNodes()
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary: 'Declare the node busy: no disruption starts on it until it is free or the time is up',
   })
@@ -50,7 +57,7 @@ export class BusyController {
 
   @Delete()
   @AllowNodes()
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @HttpCode(204)
   @ApiOperation({ summary: 'Declare the node free again' })
   @ApiNoContentResponse({ description: 'free, whether or not it was busy' })

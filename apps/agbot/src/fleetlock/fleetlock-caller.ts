@@ -59,7 +59,7 @@ export class FleetLockCaller {
       throw new FleetLockError('forbidden', `node credentials may take or release only that node's own slot`);
     }
     try {
-      assertAccess(principal, { org, roles: ['orgAdmin'] });
+      assertAccess(principal, { org, role: 'operator' });
     } catch (error) {
       if (!isAuthError(error)) throw error;
       throw new FleetLockError('forbidden', error.message);

@@ -141,7 +141,7 @@ describe('FleetLock', () => {
     });
 
     it('lists a refused client as waiting for its group until it takes a slot, to the org only', async () => {
-      const viewer = await hub.userToken('fleet', 'vera', 'user');
+      const viewer = await hub.userToken('fleet', 'vera', 'viewer');
       const waiting = async () =>
         (await http(open, 'GET', '/v1/orgs/fleet/fleetlock-waiters', { auth: viewer })).body;
       expect((await lock('w1', 'workers')).status).toBe(200);
@@ -157,7 +157,7 @@ describe('FleetLock', () => {
       // Asking again keeps the wait's start.
       expect((await lock('w3', 'workers')).status).toBe(409);
       expect((await waiting()).items[0].since).toBe(first.items[0].since);
-      const stranger = await hub.userToken('acme', 'sam', 'user');
+      const stranger = await hub.userToken('acme', 'sam', 'operator');
       expect((await http(open, 'GET', '/v1/orgs/fleet/fleetlock-waiters', { auth: stranger })).status).toBe(
         403,
       );
@@ -257,12 +257,19 @@ describe('FleetLock', () => {
       expect(answer.body.kind).toBe('unauthenticated');
     });
 
-    it("accepts an org admin's credentials for any node of the org", async () => {
+    it("accepts an org admin's or an operator's credentials for any node of the org, not a viewer's", async () => {
       const admin = await hub.token({ kind: 'user', org: 'fleet', username: 'ops', role: 'orgAdmin' });
       expect((await lock('w1', 'workers', guarded, admin)).status).toBe(200);
       expect((await unlock('w1', 'workers', guarded, admin)).status).toBe(200);
-      const user = await hub.token({ kind: 'user', org: 'fleet', username: 'viewer', role: 'user' });
-      expect((await lock('w1', 'workers', guarded, user)).status).toBe(403);
+      const operator = await hub.userToken('fleet', 'oli', 'operator');
+      expect((await lock('w1', 'workers', guarded, operator)).status).toBe(200);
+      expect((await unlock('w1', 'workers', guarded, operator)).status).toBe(200);
+      const viewer = await hub.userToken('fleet', 'vera', 'viewer');
+      const refused = await lock('w1', 'workers', guarded, viewer);
+      expect(refused.status).toBe(403);
+      expect(refused.body.value).toContain(
+        'role viewer may not call this route; it needs operator or higher',
+      );
     });
   });
 

@@ -1,4 +1,4 @@
-import { OrgScoped, Roles } from '@careen/auth';
+import { OrgScoped, NeedsRole } from '@careen/auth';
 import { HangUp, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -31,7 +31,7 @@ export class MaintenanceSlotsController {
   @Post()
   @ApiOkResponse({ type: UpgradeGrantResponse, description: "the slot is the node's, with its lease" })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Take (or renew) the node's maintenance slot in its HA group" })
   @ApiConflictResponse({
     description:
@@ -50,7 +50,7 @@ export class MaintenanceSlotsController {
   @Delete()
   @ApiNoContentResponse({ description: 'given back, or none was held' })
   @HttpCode(204)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Give the node's maintenance slot back (nothing to do when it holds none)" })
   release(
     @Param('org', new IdentifierPipe('org')) org: string,

@@ -46,7 +46,7 @@ describe('the upgrade semaphore over time and under load', () => {
       auth: await tokenOf(node),
     });
   async function holders(): Promise<{ node: string }[]> {
-    const auth = await hub.token({ kind: 'user', org: 'acme', username: 'ada', role: 'user' });
+    const auth = await hub.token({ kind: 'user', org: 'acme', username: 'ada', role: 'operator' });
     const listed = await http(hub.agbots[0]!.url, 'GET', '/v1/orgs/acme/upgrades', { auth });
     expect(listed.status).toBe(200);
     return listed.body.items;

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, Roles } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, NeedsRole } from '@careen/auth';
 import { HangUp, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -35,7 +35,7 @@ export class UpgradesController {
   @ApiOkResponse({ type: UpgradeGrantResponse, description: "the slot is the node's, with its lease" })
   @HttpCode(200)
   @AllowNodes()
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Ask for (or renew) the node's agent-upgrade slot in its HA group" })
   @ApiConflictResponse({
     description:
@@ -62,7 +62,7 @@ export class UpgradesController {
   @ApiNoContentResponse({ description: 'given back' })
   @HttpCode(204)
   @AllowNodes()
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Give the node's agent-upgrade slot back" })
   @ApiConflictResponse({
     description: 'the node halted its group (UPGRADE_GROUP_HALTED): reset its status to end the halt',
@@ -91,7 +91,7 @@ export class UpgradesController {
 
   @Post('upgrade-groups/:haGroup/reset')
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary:
       "End the HA group's halt (or one member's), whatever became of its policy: released as an admin's reset",

@@ -155,7 +155,11 @@ export class UpgradeHub {
     return this.token({ kind: 'node', org, node });
   }
 
-  userToken(org: string, username: string, role: 'orgAdmin' | 'user'): Promise<BearerCredentials> {
+  userToken(
+    org: string,
+    username: string,
+    role: 'orgAdmin' | 'operator' | 'viewer',
+  ): Promise<BearerCredentials> {
     return this.token({ kind: 'user', org, username, role });
   }
 

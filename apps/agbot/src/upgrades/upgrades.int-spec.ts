@@ -25,7 +25,7 @@ describe('agent-upgrade grants', () => {
   const infra = useTestInfra();
   let hub: UpgradeHub;
   let admin: Credentials;
-  let plainUser: Credentials;
+  let viewer: Credentials;
   const badBody = {
     method: 'POST',
     path: '/v1/orgs/acme/nodes/solo/upgrade',
@@ -84,7 +84,7 @@ describe('agent-upgrade grants', () => {
     );
   const groupState = async (haGroup: string) =>
     (
-      (await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrade-groups', { auth: plainUser })).body.items as {
+      (await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrade-groups', { auth: viewer })).body.items as {
         haGroup: string;
         halted: unknown;
       }[]
@@ -111,7 +111,7 @@ describe('agent-upgrade grants', () => {
     await hub.startAgbot();
     await hub.startAgbot();
     admin = await hub.userToken('acme', 'ada', 'orgAdmin');
-    plainUser = await hub.userToken('acme', 'ulf', 'user');
+    viewer = await hub.userToken('acme', 'ulf', 'viewer');
     badBody.auth = admin;
     await hub.seedNodes('acme', {
       solo: null,
@@ -212,7 +212,7 @@ describe('agent-upgrade grants', () => {
   });
 
   it('lists the holders of the org for its users', async () => {
-    const listed = await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: plainUser });
+    const listed = await http(agbotUrl(), 'GET', '/v1/orgs/acme/upgrades', { auth: viewer });
     expect(listed.status).toBe(200);
     expect(listed.body.total).toBe(listed.body.items.length);
     expect(listed.body.items).toContainEqual({
@@ -227,7 +227,7 @@ describe('agent-upgrade grants', () => {
       haltedAt: null,
       error: null,
     });
-    const foreign = await http(agbotUrl(), 'GET', '/v1/orgs/other/upgrades', { auth: plainUser });
+    const foreign = await http(agbotUrl(), 'GET', '/v1/orgs/other/upgrades', { auth: viewer });
     expect(foreign.status).toBe(403);
   });
 
@@ -290,8 +290,8 @@ describe('agent-upgrade grants', () => {
       expect(own.status).toBe(403);
     });
 
-    it('a plain user, with 403, and no credentials, with 401', async () => {
-      expect((await upgrade('b2', 'agents-2', plainUser)).status).toBe(403);
+    it('a viewer, with 403, and no credentials, with 401', async () => {
+      expect((await upgrade('b2', 'agents-2', viewer)).status).toBe(403);
       const anonymous = await http(agbotUrl(), 'POST', '/v1/orgs/acme/nodes/b2/upgrade', {
         body: { managementPolicy: 'agents-2' },
       });
@@ -478,9 +478,9 @@ describe('agent-upgrade grants', () => {
       expect((await endMaintenance('mt1')).status).toBe(204);
     });
 
-    it('is for org admins: a node or a plain user is refused, another org too', async () => {
+    it('is for operators and admins: a node or a viewer is refused, another org too', async () => {
       expect((await maintain('mt3', {}, await hub.nodeToken('acme', 'mt3'))).status).toBe(403);
-      expect((await maintain('mt3', {}, plainUser)).status).toBe(403);
+      expect((await maintain('mt3', {}, viewer)).status).toBe(403);
       expect(
         (
           await http(agbotUrl(), 'POST', '/v1/orgs/other/nodes/foreign/maintenance-slot', {
@@ -815,7 +815,7 @@ describe('agent-upgrade grants', () => {
         const bad = await resetGroup('resetting', { node: 'not an id' });
         expect(bad.status).toBe(400);
         expect(bad.body.message).toContain('node');
-        expect((await resetGroup('resetting', {}, plainUser)).status).toBe(403);
+        expect((await resetGroup('resetting', {}, viewer)).status).toBe(403);
         expect((await resetGroup('resetting', {}, await hub.nodeToken('acme', 'x1'))).status).toBe(403);
       });
     });

@@ -25,7 +25,7 @@ export function registerUserCommands(program: Command, services: CliServices): v
     .command('add')
     .description('add a user to an org')
     .argument('<username>', "user name: letters, digits, '-' or '_'")
-    .requiredOption('--role <role>', 'hubAdmin, orgAdmin or user')
+    .requiredOption('--role <role>', 'viewer, operator, orgAdmin or hubAdmin')
     .option(...ORG_OPTION)
     .option(
       '--password-stdin',

@@ -18,7 +18,7 @@ describe('output formatting', () => {
   it('aligns columns under a header without borders or trailing spaces', () => {
     const text = formatColumns(COLUMNS, [
       { name: 'ada', role: 'orgAdmin' },
-      { name: 'bartholomew', role: 'user' },
+      { name: 'bartholomew', role: 'operator' },
     ]);
     expect(text).toBe(['NAME         ROLE', 'ada          orgAdmin', 'bartholomew  user', ''].join('\n'));
   });

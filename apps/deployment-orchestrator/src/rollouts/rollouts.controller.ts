@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
 import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
@@ -31,7 +31,7 @@ export class RolloutsController {
 
   @Post()
   @ApiCreatedResponse({ description: 'the rollout, running', type: RolloutResponse })
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Start rolling a strategy's groups to an agent version" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown strategy or an unknown agent version' })
   @ApiConflictResponse({
@@ -41,7 +41,7 @@ export class RolloutsController {
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
   start(@CurrentPrincipal() actor: Principal, @Body() body: StartRolloutDto): Promise<RolloutView> {
     const { org: asked, ...request } = body;
-    const org = actingOrg(actor, asked, { roles: ['orgAdmin'] });
+    const org = actingOrg(actor, asked);
     return this.rollouts.start(org, principalId(actor), request);
   }
 
@@ -72,7 +72,7 @@ export class RolloutsController {
     type: RolloutResponse,
   })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary: 'Pause: nothing more is sent; nodes of the phase under way that have not started wait',
   })
@@ -92,7 +92,7 @@ export class RolloutsController {
     type: RolloutResponse,
   })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: 'Resume a paused rollout' })
   @ApiNotFoundResponse({ description: 'no such rollout' })
   @ApiConflictResponse({ description: 'the rollout is cancelling or has ended' })
@@ -110,7 +110,7 @@ export class RolloutsController {
     type: RolloutResponse,
   })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary:
       'Cancel: nothing more is sent, nodes in the middle of a step finish, then no policy is left behind',
@@ -126,6 +126,6 @@ export class RolloutsController {
   }
 
   private async mayChange(actor: Principal, id: string): Promise<void> {
-    actingOrg(actor, await this.rollouts.orgOf(id), { roles: ['orgAdmin'] });
+    actingOrg(actor, await this.rollouts.orgOf(id));
   }
 }

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
 import { type StrategyProblem } from '@careen/contracts';
 import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer, YAML_MEDIA_TYPES } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
@@ -42,7 +42,7 @@ export class StrategiesController {
       'the strategy as stored, with its version and stages (`created` false when it was stored already)',
     type: PublishedStrategyResponse,
   })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @ApiOperation({
     summary:
       'Publish a DeploymentStrategy (JSON, or YAML such as a Shipyard document); a changed one is a new version',
@@ -62,7 +62,7 @@ export class StrategiesController {
     @Query() query: OrgQuery,
     @Body() body: unknown,
   ): Promise<StrategyView & { created: boolean; warnings: StrategyProblem[] }> {
-    const org = actingOrg(actor, query.org, { roles: ['orgAdmin'] });
+    const org = actingOrg(actor, query.org);
     return this.strategies.publish(org, principalId(actor), body);
   }
 
@@ -101,6 +101,7 @@ export class StrategiesController {
   })
   @ApiNotFoundResponse({ description: 'no such strategy or version' })
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
+  @NeedsRole('viewer')
   plan(
     @CurrentPrincipal() actor: Principal,
     @Param('name', NAME) name: string,

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
 import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import {
@@ -29,7 +29,7 @@ export class UpgradesController {
 
   @Post()
   @ApiCreatedResponse({ description: 'the upgrade, started: its history row', type: UpgradeResponse })
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Upgrade one node's agent to a version; one history row per attempt" })
   @ApiBadRequestResponse({ description: 'bad fields, an unknown install strategy or agent version' })
   @ApiNotFoundResponse({ description: 'no such node in the org' })
@@ -40,7 +40,7 @@ export class UpgradesController {
   @ApiServiceUnavailableResponse({ description: 'the exchange cannot be read' })
   async request(@CurrentPrincipal() actor: Principal, @Body() body: RequestUpgradeDto): Promise<UpgradeView> {
     const { org: asked, ...request } = body;
-    const org = actingOrg(actor, asked, { roles: ['orgAdmin'] });
+    const org = actingOrg(actor, asked);
     return upgradeView(await this.upgrades.request(org, principalId(actor), request));
   }
 

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, Roles, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, NeedsRole, type Principal } from '@careen/auth';
 import {
   Controller,
   Delete,
@@ -49,7 +49,7 @@ export class AgentPackagesController {
   /** The request body is the .tar.gz itself, streamed; not JSON. */
   @Post()
   @ApiOperation({ summary: 'Upload an agent package (.tar.gz)' })
-  @Roles('hubAdmin')
+  @NeedsRole('hubAdmin')
   @ApiConsumes(...PACKAGE_MEDIA_TYPES)
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiHeader({ name: SIGNATURE_HEADER, required: false, description: 'base64 ed25519 signature of the body' })
@@ -111,7 +111,7 @@ export class AgentPackagesController {
 
   @Delete(':version')
   @ApiNoContentResponse({ description: 'removed' })
-  @Roles('hubAdmin')
+  @NeedsRole('hubAdmin')
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove an agent package and its bytes' })
   @ApiConflictResponse({ description: 'an enabled management policy names this version: PACKAGE_IN_USE' })

@@ -69,7 +69,7 @@ describe('exchange: agent packages', () => {
     });
     await call('POST', '/v1/orgs/acme/users', {
       auth: root,
-      body: { username: 'bob', password: 'bob-password', role: 'user' },
+      body: { username: 'bob', password: 'bob-password', role: 'operator' },
     });
     await call('PUT', '/v1/orgs/acme/nodes/n1', { auth: ada, body: { token: 'n1-token-secret' } });
     big = await packageOf([

@@ -24,7 +24,7 @@ describe('the change feed', () => {
   const startReplica = () =>
     startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: 'root-password-1' });
   const addUser = (org: string, username: string) =>
-    call('POST', `/v1/orgs/${org}/users`, { username, password: 'long-enough', role: 'user' });
+    call('POST', `/v1/orgs/${org}/users`, { username, password: 'long-enough', role: 'operator' });
 
   beforeAll(async () => {
     exchange = await startReplica();

@@ -1,5 +1,5 @@
 import { IdentifierPipe } from '@careen/service';
-import { OrgScoped, Roles } from '@careen/auth';
+import { OrgScoped, NeedsRole } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -28,7 +28,7 @@ export class DeploymentPoliciesController {
   @ApiOperation({ summary: 'Publish (create or replace) a deployment policy' })
   @ApiCreatedResponse({ type: DeploymentPolicyResponse, description: 'created' })
   @ApiOkResponse({ type: DeploymentPolicyResponse, description: 'replaced' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   async put(
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
@@ -57,7 +57,7 @@ export class DeploymentPoliciesController {
   @Delete(':name')
   @ApiOperation({ summary: 'Remove a deployment policy' })
   @ApiNoContentResponse({ description: 'removed' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('name') name: string): Promise<void> {
     return this.policies.remove(org, name);

@@ -1,4 +1,4 @@
-import { OrgScoped, Roles } from '@careen/auth';
+import { OrgScoped, NeedsRole } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import {
@@ -59,7 +59,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Create or replace a maintenance window' })
   @ApiCreatedResponse({ type: WindowResponse, description: 'created' })
   @ApiOkResponse({ type: WindowResponse, description: 'replaced' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   async putWindow(
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
@@ -88,7 +88,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Remove a maintenance window' })
   @ApiNoContentResponse({ description: 'removed' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   removeWindow(@Param('org') org: string, @Param('name') name: string): Promise<void> {
     return this.controls.remove(org, 'window', name);
@@ -98,7 +98,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Create or replace a freeze' })
   @ApiCreatedResponse({ type: FreezeResponse, description: 'created' })
   @ApiOkResponse({ type: FreezeResponse, description: 'replaced' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   async putFreeze(
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
@@ -127,7 +127,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Remove a freeze' })
   @ApiNoContentResponse({ description: 'removed' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   removeFreeze(@Param('org') org: string, @Param('name') name: string): Promise<void> {
     return this.controls.remove(org, 'freeze', name);
@@ -137,7 +137,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Create or replace a disruption budget' })
   @ApiCreatedResponse({ type: BudgetResponse, description: 'created' })
   @ApiOkResponse({ type: BudgetResponse, description: 'replaced' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   async putBudget(
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
@@ -166,7 +166,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Remove a disruption budget' })
   @ApiNoContentResponse({ description: 'removed' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   removeBudget(@Param('org') org: string, @Param('name') name: string): Promise<void> {
     return this.controls.remove(org, 'budget', name);
@@ -176,7 +176,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Create or replace a Prometheus alert gate' })
   @ApiCreatedResponse({ type: GateResponse, description: 'created' })
   @ApiOkResponse({ type: GateResponse, description: 'replaced' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   async putGate(
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
@@ -205,7 +205,7 @@ export class DisruptionControlsController {
   @ApiOperation({ summary: 'Remove an alert gate' })
   @ApiNoContentResponse({ description: 'removed' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   removeGate(@Param('org') org: string, @Param('name') name: string): Promise<void> {
     return this.controls.remove(org, 'gate', name);

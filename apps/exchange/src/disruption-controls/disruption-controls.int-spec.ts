@@ -34,7 +34,7 @@ describe('Disruption controls', () => {
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     await seedExchange(exchange.url, {
-      acme: { users: { ada: 'orgAdmin', bob: 'user' }, nodes: ['n1', 'n2', 'n3'] },
+      acme: { users: { ada: 'orgAdmin', bob: 'operator' }, nodes: ['n1', 'n2', 'n3'] },
     });
   });
 

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, type Principal, NeedsRole } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -35,6 +35,7 @@ export class HaGroupsController {
     description:
       'no such org, or a listed node is not in it (HA_GROUP_NODE_NOT_FOUND, `details.nodes` names them)',
   })
+  @NeedsRole('operator')
   create(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -67,6 +68,7 @@ export class HaGroupsController {
     description:
       'no such group (HA_GROUP_NOT_FOUND), or a listed node is not in the org (HA_GROUP_NODE_NOT_FOUND, `details.nodes` names them)',
   })
+  @NeedsRole('operator')
   replace(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -80,6 +82,7 @@ export class HaGroupsController {
   @ApiOperation({ summary: 'Dissolve an HA group' })
   @ApiNoContentResponse({ description: 'dissolved; its members left it' })
   @HttpCode(204)
+  @NeedsRole('operator')
   remove(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,

@@ -29,7 +29,7 @@ describe('HA groups', () => {
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     await seedExchange(exchange.url, {
-      acme: { users: { ada: 'orgAdmin', bob: 'user' }, nodes: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'] },
+      acme: { users: { ada: 'orgAdmin', bob: 'operator' }, nodes: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'] },
       beta: {},
     });
     await register('bobs-node', bob);

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { IdentifierPipe } from '@careen/service';
 import {
@@ -36,7 +36,7 @@ export class ManagementPoliciesController {
 
   /** Creates (201) or replaces (200) the policy. */
   @Put(':name')
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @ApiOperation({ summary: 'Publish (create or replace) a node management policy' })
   @ApiCreatedResponse({ type: ManagementPolicyResponse, description: 'created' })
   @ApiOkResponse({ type: ManagementPolicyResponse, description: 'replaced' })
@@ -74,7 +74,7 @@ export class ManagementPoliciesController {
   }
 
   @Delete(':name')
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -99,7 +99,7 @@ export class ManagementPoliciesController {
   @Post(':name/pause')
   @ApiOkResponse({ type: ManagementPolicyResponse, description: 'the policy, paused' })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary: 'Pause the rollout: nodes that have not started wait; nodes installing finish or roll back',
   })
@@ -114,7 +114,7 @@ export class ManagementPoliciesController {
 
   @Post(':name/resume')
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary:
       'Resume a paused rollout (or re-enable a disabled policy), spreading the nodes left over a window',

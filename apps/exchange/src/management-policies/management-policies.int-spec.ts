@@ -31,7 +31,7 @@ describe('node management policies', () => {
 
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'user' } } });
+    await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'viewer' } } });
     const arch = (value: string) => ({
       policy: { properties: [{ name: 'careen.arch', value }], constraints: [] },
     });

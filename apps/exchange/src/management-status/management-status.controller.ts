@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, NeedsRole } from '@careen/auth';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -33,6 +33,7 @@ export class ManagementStatusController {
     description:
       'a new step (downloading, initiated) of a policy that is disabled or paused: MANAGEMENT_POLICY_STOPPED',
   })
+  @NeedsRole('orgAdmin')
   put(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -45,7 +45,7 @@ export class PolicyStatusesController {
 
   @Post('reset')
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({
     summary: 'Ask nodes to enact the policy again: the given nodes, the failed ones, or all of them',
   })

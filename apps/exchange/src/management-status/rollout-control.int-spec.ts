@@ -45,7 +45,7 @@ describe('rollout control', () => {
 
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
-    await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'user' }, nodes: NODES } });
+    await seedExchange(exchange.url, { acme: { users: { ada: 'orgAdmin', vic: 'viewer' }, nodes: NODES } });
     // An enabled upgrade needs its package published.
     const uploaded = await http(exchange.url, 'POST', '/v1/agent-packages', {
       auth: basic('root', 'root', ROOT_PASSWORD),
@@ -138,7 +138,7 @@ describe('rollout control', () => {
       expect(refused.body.message).toContain(field);
     });
 
-    it('refuses to pause a disabled policy, a missing one, and users who are not admins', async () => {
+    it('refuses to pause a disabled policy, a missing one, and viewers', async () => {
       await publish('off', { enabled: false });
       const refused = await call('POST', `${policyPath('off')}/pause`);
       expect(refused.status).toBe(409);
@@ -260,7 +260,7 @@ describe('rollout control', () => {
       expect(refused.body.message).toContain(named);
     });
 
-    it('is for org admins only', async () => {
+    it('is for operators and admins, not viewers or nodes', async () => {
       expect((await call('POST', `${policyPath('strict')}/reset`, {}, viewer)).status).toBe(403);
       expect((await call('POST', `${policyPath('strict')}/reset`, {}, asNode('n1'))).status).toBe(403);
     });

@@ -1,10 +1,10 @@
-import { type Principal } from '@careen/auth';
+import { type Principal, type Role } from '@careen/auth';
 import { DomainError } from '@careen/contracts';
 import { assertMayModifyNode, assertNodeIsSelf } from './node-access.policy';
 import { type NodeEntity } from './node.entity';
 
 const node = { org: 'acme', id: 'n1', owner: 'acme/bob' } as NodeEntity;
-const user = (username: string, role: 'hubAdmin' | 'orgAdmin' | 'user', org = 'acme'): Principal => ({
+const user = (username: string, role: Role, org = 'acme'): Principal => ({
   kind: 'user',
   org,
   username,
@@ -34,12 +34,12 @@ describe('node access rules', () => {
   });
 
   it('leaves users to the route guard when checking node identity', () => {
-    expect(refusal(() => assertNodeIsSelf(user('bob', 'user'), 'acme', 'n1', 'read'))).toBeUndefined();
+    expect(refusal(() => assertNodeIsSelf(user('bob', 'operator'), 'acme', 'n1', 'read'))).toBeUndefined();
   });
 
   it('lets a plain user modify only the nodes they registered', () => {
-    expect(refusal(() => assertMayModifyNode(user('bob', 'user'), node))).toBeUndefined();
-    const refused = refusal(() => assertMayModifyNode(user('cy', 'user'), node));
+    expect(refusal(() => assertMayModifyNode(user('bob', 'operator'), node))).toBeUndefined();
+    const refused = refusal(() => assertMayModifyNode(user('cy', 'operator'), node));
     expect(refused?.kind).toBe('forbidden');
     expect(refused?.code).toBe('NOT_NODE_OWNER');
   });

@@ -1,8 +1,8 @@
 /**
- * Who may act on a node: a node only on itself; a plain user on the nodes they registered;
+ * Who may act on a node: a node only on itself; an operator on the nodes they registered;
  * org admins and hub admins on every node of the org (org membership is checked by the guard).
  */
-import { principalId, type Principal } from '@careen/auth';
+import { principalId, roleAllows, type Principal } from '@careen/auth';
 import { type NodeEntity } from './node.entity';
 import { notNodeOwner, notThisNode } from './nodes.errors';
 
@@ -17,7 +17,8 @@ export function assertMayModifyNode(actor: Principal, node: NodeEntity): void {
       assertNodeIsSelf(actor, node.org, node.id, 'change');
       return;
     case 'user':
-      if (actor.role === 'user' && node.owner !== principalId(actor)) throw notNodeOwner(node.org, node.id);
+      if (!roleAllows(actor.role, 'orgAdmin') && node.owner !== principalId(actor))
+        throw notNodeOwner(node.org, node.id);
       return;
   }
 }

@@ -1,5 +1,5 @@
 import { IdentifierPipe, listAnswer } from '@careen/service';
-import { AllowNodes, CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -39,6 +39,7 @@ export class NodesController {
   @ApiCreatedResponse({ type: RegisteredNodeResponse, description: 'registered, with its token' })
   @ApiOkResponse({ type: RegisteredNodeResponse, description: 'an existing node updated' })
   @AllowNodes()
+  @NeedsRole('operator')
   async register(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -73,6 +74,7 @@ export class NodesController {
   @Patch(':id')
   @ApiOperation({ summary: "Change some of a node's fields (schedulable, labels, ...)" })
   @ApiOkResponse({ type: NodeResponse })
+  @NeedsRole('operator')
   update(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -86,6 +88,7 @@ export class NodesController {
   @ApiOperation({ summary: 'Remove a node' })
   @ApiNoContentResponse({ description: 'removed' })
   @HttpCode(204)
+  @NeedsRole('operator')
   remove(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -98,6 +101,7 @@ export class NodesController {
   @ApiOperation({ summary: "Replace a node's policy (properties and constraints)" })
   @ApiOkResponse({ type: NodeResponse })
   @AllowNodes()
+  @NeedsRole('operator')
   replacePolicy(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -112,6 +116,7 @@ export class NodesController {
   @ApiOperation({ summary: "Report the node's status (the node itself)" })
   @ApiOkResponse({ type: NodeResponse })
   @AllowNodes()
+  @NeedsRole('operator')
   reportStatus(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -140,7 +145,7 @@ export class NodesController {
   @Put(':id/workloads')
   @ApiOperation({ summary: "Replace the node's desired workloads (the agbot)" })
   @ApiOkResponse({ type: NodeWorkloadsResponse })
-  @Roles('hubAdmin')
+  @NeedsRole('hubAdmin')
   async replaceDesiredWorkloads(
     @Param('org') org: string,
     @Param('id') id: string,

@@ -27,8 +27,8 @@ describe('exchange: nodes and node credentials', () => {
     await call('POST', '/v1/orgs', { auth: root, body: { id: 'beta' } });
     const users: [string, string, string][] = [
       ['acme', 'ada', 'orgAdmin'],
-      ['acme', 'bob', 'user'],
-      ['acme', 'cy', 'user'],
+      ['acme', 'bob', 'operator'],
+      ['acme', 'cy', 'operator'],
       ['beta', 'bea', 'orgAdmin'],
     ];
     for (const [org, username, role] of users) {
@@ -326,7 +326,7 @@ describe('exchange: nodes and node credentials', () => {
         ['DELETE', '/v1/orgs/acme/nodes/n1', undefined],
         ['PUT', '/v1/orgs/acme/nodes/n1/workloads', { workloads: [] }],
         ['GET', '/v1/orgs/acme/users', undefined],
-        ['POST', '/v1/orgs/acme/users', { username: 'sneaky', password: 'sneaky-pass', role: 'user' }],
+        ['POST', '/v1/orgs/acme/users', { username: 'sneaky', password: 'sneaky-pass', role: 'operator' }],
       ];
       for (const [method, path, body] of cases) {
         const response = await call(method, path, { auth: n1, body });

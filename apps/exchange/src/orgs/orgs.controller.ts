@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
 import { listAnswer } from '@careen/service';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import {
@@ -25,7 +25,7 @@ export class OrgsController {
   @ApiOperation({ summary: 'Create an org' })
   @ApiCreatedResponse({ type: OrgResponse })
   @ApiConflictResponse({ description: 'an org with that id exists: ORG_EXISTS' })
-  @Roles('hubAdmin')
+  @NeedsRole('hubAdmin')
   create(@Body() body: CreateOrgDto): Promise<OrgResponse> {
     return this.orgs.create(body);
   }

@@ -74,7 +74,7 @@ describe('rollout history', () => {
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     await seedExchange(exchange.url, {
-      acme: { users: { ada: 'orgAdmin', vic: 'user' }, nodes: ['n1', 'n2'] },
+      acme: { users: { ada: 'orgAdmin', vic: 'viewer' }, nodes: ['n1', 'n2'] },
       other: { users: { olga: 'orgAdmin' } },
     });
     // An enabled upgrade needs its package published.

@@ -1,5 +1,5 @@
 import { IdentifierPipe } from '@careen/service';
-import { AllowNodes, OrgScoped, Roles } from '@careen/auth';
+import { AllowNodes, OrgScoped, NeedsRole } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -33,7 +33,7 @@ export class ServicesController {
   @ApiConflictResponse({
     description: 'another service of the org has the same url, version and arch: SERVICE_VERSION_EXISTS',
   })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   async put(
     @Param('org') org: string,
     @Param('id', new IdentifierPipe('id')) id: string,
@@ -64,7 +64,7 @@ export class ServicesController {
   @Delete(':id')
   @ApiOperation({ summary: 'Remove a service' })
   @ApiNoContentResponse({ description: 'removed' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('id') id: string): Promise<void> {
     return this.services.remove(org, id);

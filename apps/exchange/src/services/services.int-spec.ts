@@ -48,7 +48,7 @@ describe('exchange: services and deployment policies', () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
     bus = await connectBus({ url: infra.natsUrl, name: 'services-test' });
     await seedExchange(exchange.url, {
-      acme: { users: { ada: 'orgAdmin', bob: 'user' }, nodes: ['n1'] },
+      acme: { users: { ada: 'orgAdmin', bob: 'operator' }, nodes: ['n1'] },
       beta: { users: { bea: 'orgAdmin' } },
     });
   });

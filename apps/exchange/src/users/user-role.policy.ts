@@ -2,7 +2,7 @@
  * Who may grant which role. Hub admins live only in the `root` org and only a hub admin makes
  * another; an org admin manages the users and org admins of its own org.
  */
-import { type Principal, type Role } from '@careen/auth';
+import { roleAllows, type Principal, type Role } from '@careen/auth';
 import { roleNotAllowed } from './users.errors';
 
 export const ROOT_ORG = 'root';
@@ -19,5 +19,5 @@ export function assertMayGrantRole(actor: Principal, org: string, role: Role): v
 /** A user may read their own record; admins read every user of their org. */
 export function mayReadUser(actor: Principal, org: string, username: string): boolean {
   if (actor.kind !== 'user') return false;
-  return actor.role !== 'user' || (actor.org === org && actor.username === username);
+  return roleAllows(actor.role, 'orgAdmin') || (actor.org === org && actor.username === username);
 }

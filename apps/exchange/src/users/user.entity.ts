@@ -1,4 +1,4 @@
-import { type Role } from '@careen/auth';
+import { roleNamed, type Role } from '@careen/auth';
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'users' })
@@ -9,7 +9,14 @@ export class UserEntity {
   @PrimaryColumn({ type: 'text' })
   username!: string;
 
-  @Column({ type: 'text' })
+  /** A row of the previous release may still say `user`: it is read as `operator`. */
+  @Column({
+    type: 'text',
+    transformer: {
+      to: (role: Role) => role,
+      from: (stored: string) => roleNamed(stored) ?? stored,
+    },
+  })
   role!: Role;
 
   @Column({ name: 'password_hash', type: 'text' })

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, Roles, type Principal } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -26,7 +26,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Add a user to the org' })
   @ApiCreatedResponse({ type: UserResponse })
   @ApiConflictResponse({ description: 'a user of that name is already in the org: USER_EXISTS' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   add(
     @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
@@ -38,7 +38,7 @@ export class UsersController {
   @Get()
   @ApiOperation({ summary: "List the org's users" })
   @ApiOkResponse({ type: UserListResponse })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   list(@Param('org') org: string): Promise<UserListResponse> {
     return this.users.list(org);
   }
@@ -58,7 +58,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Remove a user' })
   @ApiNoContentResponse({ description: 'removed' })
   @ApiConflictResponse({ description: 'the hub admin root/root is never removed: PROTECTED_USER' })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @HttpCode(204)
   remove(@Param('org') org: string, @Param('username') username: string): Promise<void> {
     return this.users.remove(org, username);

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
 import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
@@ -31,14 +31,14 @@ export class MaintenanceController {
 
   @Post()
   @ApiCreatedResponse({ description: 'the session, started', type: SessionResponse })
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: 'Start a maintenance session over hosts given by id or by selector' })
   @ApiBadRequestResponse({ description: 'every problem of the request, each with its path' })
   @ApiNotFoundResponse({ description: 'the exchange has no such org' })
   @ApiConflictResponse({ description: 'a host is in another open session: details.holders names it' })
   @ApiServiceUnavailableResponse({ description: 'the service cannot read the exchange' })
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateSessionDto): Promise<SessionView> {
-    const org = actingOrg(actor, body.org, { roles: ['orgAdmin'] });
+    const org = actingOrg(actor, body.org);
     return this.sessions.create(org, principalId(actor), body);
   }
 
@@ -66,49 +66,49 @@ export class MaintenanceController {
 
   @Delete(':session')
   @ApiOkResponse({ description: 'the session, aborting', type: SessionResponse })
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: 'Abort: hosts under way back in service, slots given back, projects told' })
   @ApiConflictResponse({ description: 'the session has ended' })
   async abort(
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
+    actingOrg(actor, await this.sessions.orgOf(id));
     return this.sessions.abort(id);
   }
 
   @Post(':session/pause')
   @ApiOkResponse({ description: 'the session, paused', type: SessionResponse })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: 'Pause: nothing more is carried out until resumed (replies are still taken)' })
   @ApiConflictResponse({ description: 'the session has ended' })
   async pause(
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
+    actingOrg(actor, await this.sessions.orgOf(id));
     return this.sessions.setPaused(id, true);
   }
 
   @Post(':session/resume')
   @ApiOkResponse({ description: 'the session, running again', type: SessionResponse })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: 'Resume a paused session' })
   @ApiConflictResponse({ description: 'the session has ended' })
   async resume(
     @CurrentPrincipal() actor: Principal,
     @Param('session', SESSION_ID) id: string,
   ): Promise<SessionView> {
-    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
+    actingOrg(actor, await this.sessions.orgOf(id));
     return this.sessions.setPaused(id, false);
   }
 
   @Post(':session/hosts/:host/complete')
   @ApiOkResponse({ description: 'the session, the host done', type: SessionResponse })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: "Report a host's maintenance done (host_action manual or external)" })
   @ApiConflictResponse({
     description:
@@ -119,7 +119,7 @@ export class MaintenanceController {
     @Param('session', SESSION_ID) id: string,
     @Param('host', new IdentifierPipe('host')) host: string,
   ): Promise<SessionView> {
-    actingOrg(actor, await this.sessions.orgOf(id), { roles: ['orgAdmin'] });
+    actingOrg(actor, await this.sessions.orgOf(id));
     return this.sessions.completeHost(id, host, principalId(actor));
   }
 }

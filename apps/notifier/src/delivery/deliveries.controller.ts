@@ -1,4 +1,4 @@
-import { CurrentPrincipal, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, type Principal, NeedsRole } from '@careen/auth';
 import { DomainError } from '@careen/contracts';
 import { actingOrg, listAnswer, SERVICE_CONFIG } from '@careen/service';
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
@@ -45,13 +45,12 @@ export class DeliveriesController {
 
   @Get()
   @ApiOkResponse({ type: DeliveryListResponse, description: 'the deliveries, newest first' })
-  @Roles('orgAdmin')
   @ApiOperation({ summary: "The org's deliveries, newest first (500 at most), by subscription and state" })
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: DeliveriesQuery,
   ): Promise<DeliveryListResponse> {
-    const org = actingOrg(actor, query.org, { roles: ['orgAdmin'] });
+    const org = actingOrg(actor, query.org);
     return listAnswer(
       (await this.deliveries.list(org, query.subscription, query.state, 500)).map(deliveryView),
     );
@@ -60,13 +59,13 @@ export class DeliveriesController {
   @Post(':id/redeliver')
   @ApiOkResponse({ type: DeliveryResponse, description: 'the delivery, due again' })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('operator')
   @ApiOperation({ summary: 'Try a dead delivery again, from now, with a fresh deadline' })
   @ApiConflictResponse({ description: 'the delivery is not dead (notifier.delivery-not-dead)' })
   async redeliver(@CurrentPrincipal() actor: Principal, @Param('id') id: string): Promise<DeliveryResponse> {
     const delivery = /^\d{1,18}$/.test(id) ? await this.deliveries.get(id) : undefined;
     if (!delivery) throw new DomainError('not-found', 'notifier.delivery-not-found', `no delivery "${id}"`);
-    actingOrg(actor, (await this.subscriptions.get(delivery.subscriptionId)).org, { roles: ['orgAdmin'] });
+    actingOrg(actor, (await this.subscriptions.get(delivery.subscriptionId)).org);
     const again = await this.deliveries.redeliver(id, this.config.CAREEN_NOTIFIER_DELIVERY_DEADLINE_SECONDS);
     if (!again)
       throw new DomainError(

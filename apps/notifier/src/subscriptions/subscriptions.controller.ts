@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, Roles } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
 import { actingOrg, listAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
@@ -42,7 +42,7 @@ export class SubscriptionsController {
     description:
       "the subscription, with a webhook's secret or a nats subscriber's credentials (shown this once)",
   })
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @ApiOperation({
     summary:
       "Subscribe to maintenance events; the answer shows a webhook's signing secret, or a NATS subscriber's credentials, once",
@@ -54,24 +54,22 @@ export class SubscriptionsController {
     @CurrentPrincipal() actor: Principal,
     @Body() body: CreateSubscriptionDto,
   ): Promise<SubscriptionCreatedResponse> {
-    const org = actingOrg(actor, body.org, { roles: ['orgAdmin'] });
+    const org = actingOrg(actor, body.org);
     return this.subscriptions.create(org, principalId(actor), body);
   }
 
   @Get()
   @ApiOkResponse({ type: SubscriptionListResponse, description: "the org's subscriptions" })
-  @Roles('orgAdmin')
   @ApiOperation({ summary: "The org's subscriptions (never their secrets)" })
   async list(
     @CurrentPrincipal() actor: Principal,
     @Query() query: OrgQuery,
   ): Promise<SubscriptionListResponse> {
-    return listAnswer(await this.subscriptions.list(actingOrg(actor, query.org, { roles: ['orgAdmin'] })));
+    return listAnswer(await this.subscriptions.list(actingOrg(actor, query.org)));
   }
 
   @Get(':id')
   @ApiOkResponse({ type: SubscriptionResponse, description: 'the subscription' })
-  @Roles('orgAdmin')
   @ApiOperation({ summary: 'A subscription (never its secret)' })
   @ApiNotFoundResponse({ description: 'no such subscription' })
   async get(
@@ -84,7 +82,7 @@ export class SubscriptionsController {
   @Delete(':id')
   @ApiNoContentResponse({ description: 'removed, with what it was still owed' })
   @HttpCode(204)
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @ApiOperation({ summary: 'Remove a subscription and what it is still owed' })
   async remove(@CurrentPrincipal() actor: Principal, @Param('id', ID) id: string): Promise<void> {
     await this.subscriptions.remove(await this.owned(actor, id));
@@ -92,7 +90,7 @@ export class SubscriptionsController {
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @ApiOperation({ summary: 'A new signing secret, shown once; the old one signs too for overlap_seconds' })
   @ApiOkResponse({
     type: SubscriptionRotatedResponse,
@@ -113,7 +111,7 @@ export class SubscriptionsController {
     description: 'the subscription, with its new credentials (shown this once)',
   })
   @HttpCode(200)
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @ApiOperation({
     summary: "A nats subscription's new NATS credentials, shown once; earlier ones last until they expire",
   })
@@ -128,7 +126,7 @@ export class SubscriptionsController {
   /** The subscription, once the caller is found to be an admin of its org. */
   private async owned(actor: Principal, id: string): Promise<Subscription> {
     const subscription = await this.subscriptions.get(id);
-    actingOrg(actor, subscription.org, { roles: ['orgAdmin'] });
+    actingOrg(actor, subscription.org);
     return subscription;
   }
 }

@@ -476,7 +476,7 @@ export interface components {
       org: string;
       username: string;
       /** @enum {string} */
-      role: 'hubAdmin' | 'orgAdmin' | 'user';
+      role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
     };
     NodePrincipalResponse: {
       /** @enum {string} */

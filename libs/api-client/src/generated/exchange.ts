@@ -806,7 +806,7 @@ export interface components {
       org: string;
       username: string;
       /** @enum {string} */
-      role: 'hubAdmin' | 'orgAdmin' | 'user';
+      role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
     };
     NodePrincipalResponse: {
       /** @enum {string} */
@@ -934,13 +934,13 @@ export interface components {
       username: string;
       password: string;
       /** @enum {string} */
-      role: 'hubAdmin' | 'orgAdmin' | 'user';
+      role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
     };
     UserResponse: {
       org: string;
       username: string;
       /** @enum {string} */
-      role: 'hubAdmin' | 'orgAdmin' | 'user';
+      role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
       /** Format: date-time */
       createdAt: string;
     };

@@ -1,4 +1,4 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Post } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -13,14 +13,15 @@ import { CurrentPrincipal } from './current-principal.decorator';
 import { AllowNodes } from './node-allowed.decorator';
 import { OrgScoped } from './org-scoped.decorator';
 import { Public } from './public.decorator';
-import { Roles } from './roles.decorator';
+import { NeedsRole } from './needs-role.decorator';
 
 const ISSUER = 'careen-exchange';
 const AUDIENCE = 'careen';
 
 const root: Principal = { kind: 'user', org: 'root', username: 'root', role: 'hubAdmin' };
 const olga: Principal = { kind: 'user', org: 'acme', username: 'olga', role: 'orgAdmin' };
-const ulf: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'user' };
+const ulf: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'operator' };
+const vera: Principal = { kind: 'user', org: 'acme', username: 'vera', role: 'viewer' };
 const edge1: Principal = { kind: 'node', org: 'acme', node: 'edge-1' };
 
 /** Basic credentials as the exchange would answer them, held in memory. */
@@ -55,11 +56,17 @@ class ProbeController {
     return principal;
   }
 
-  @Roles('orgAdmin')
+  @NeedsRole('orgAdmin')
   @OrgScoped()
   @Get('orgs/:org/users')
   listUsers(@Param('org') org: string) {
     return { org, items: [] };
+  }
+
+  @NeedsRole('operator')
+  @Post('orgs/:org/pause')
+  pause(@Param('org') org: string) {
+    return { org, paused: true };
   }
 
   @AllowNodes()
@@ -82,7 +89,7 @@ class ProbeController {
   }
 }
 
-@Roles('hubAdmin')
+@NeedsRole('hubAdmin')
 @Controller('packages')
 class PackagesController {
   @Get()
@@ -90,7 +97,7 @@ class PackagesController {
     return { items: [] };
   }
 
-  @Roles('user')
+  @NeedsRole('operator')
   @Get('public-list')
   publicList() {
     return { items: [] };
@@ -308,9 +315,29 @@ describe('AuthGuard', () => {
       expect(response.body).toEqual({
         statusCode: 403,
         error: 'Forbidden',
-        message: 'role user may not call this route; it needs orgAdmin',
+        message: 'role operator may not call this route; it needs orgAdmin or higher',
         details: { code: 'FORBIDDEN' },
       });
+    });
+
+    it('lets a viewer read but not call a route that needs an operator, which an operator may', async () => {
+      await request(app.getHttpServer())
+        .get('/orgs/acme/undecorated')
+        .set('Authorization', await bearer(vera))
+        .expect(200);
+      const refused = await request(app.getHttpServer())
+        .post('/orgs/acme/pause')
+        .set('Authorization', await bearer(vera))
+        .expect(403);
+      expect(refused.body.message).toBe('role viewer may not call this route; it needs operator or higher');
+      await request(app.getHttpServer())
+        .post('/orgs/acme/pause')
+        .set('Authorization', await bearer(ulf))
+        .expect(201, { org: 'acme', paused: true });
+      await request(app.getHttpServer())
+        .post('/orgs/acme/pause')
+        .set('Authorization', await bearer(olga))
+        .expect(201);
     });
 
     it('lets an org admin call an org admin route of their org', async () => {
@@ -372,5 +399,34 @@ describe('AuthGuard', () => {
         .set('Authorization', authorization)
         .expect(200);
     });
+  });
+
+  it('refuses to start a service with a write that names no role, naming the route', async () => {
+    @Controller('v1/things')
+    class CarelessController {
+      @Post(':id/poke')
+      poke() {
+        return {};
+      }
+    }
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        AuthModule.forRoot({
+          verifier: {
+            useFactory: () =>
+              JwksTokenVerifier.local(() => toJwks([key]), { issuer: ISSUER, audience: AUDIENCE }),
+          },
+          basicAuthenticator: { useFactory: () => basicAuthenticator },
+        }),
+      ],
+      controllers: [CarelessController, ProbeController],
+    }).compile();
+    const careless = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
+      logger: false,
+    });
+    await expect(careless.init()).rejects.toThrow(
+      'routes that change state without @NeedsRole: POST v1/things/:id/poke (CarelessController.poke)',
+    );
+    await careless.close();
   });
 });

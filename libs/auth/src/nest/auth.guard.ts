@@ -1,6 +1,6 @@
 /**
  * The global guard of every Careen HTTP service: authenticates Bearer or Basic credentials,
- * leaves the principal on the request, then applies the route's @AllowNodes, @Roles and
+ * leaves the principal on the request, then applies the route's @AllowNodes, @NeedsRole and
  * @OrgScoped requirements. Routes are closed unless marked @Public(), and a route with an
  * `:org` parameter is scoped to that org whether or not it says @OrgScoped().
  */
@@ -10,7 +10,7 @@ import { type AccessRequirements, assertAccess } from '../access-rules';
 import { AuthenticationError, AuthErrorCode, isAuthError } from '../auth.errors';
 import { parseAuthorizationHeader } from '../authorization-header';
 import { type BasicAuthenticator } from '../basic-authenticator';
-import { type Principal, type Role } from '../principal';
+import { type Principal } from '../principal';
 import { type TokenVerifier } from '../token-verifier';
 import { authErrorToHttp, WWW_AUTHENTICATE } from './auth-error.mapper';
 import { BASIC_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
@@ -18,7 +18,7 @@ import { type AuthenticatedRequest } from './authenticated-request';
 import { NODES_ALLOWED } from './node-allowed.decorator';
 import { ORG_SCOPE_PARAM } from './org-scoped.decorator';
 import { PUBLIC_ROUTE } from './public.decorator';
-import { REQUIRED_ROLES } from './roles.decorator';
+import { neededRole } from './role-declarations';
 
 /** What the guard needs of the reply (Fastify's). */
 interface HeaderSink {
@@ -83,7 +83,7 @@ export class AuthGuard implements CanActivate {
     }
     return {
       allowNodes: this.metadata<boolean>(context, NODES_ALLOWED) ?? false,
-      roles: this.metadata<Role[]>(context, REQUIRED_ROLES),
+      role: neededRole(this.reflector, [context.getHandler(), context.getClass()], request.method),
       org,
     };
   }

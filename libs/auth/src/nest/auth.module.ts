@@ -1,13 +1,14 @@
 /**
  * Installs authentication in a service: the token verifier and Basic authenticator the app
- * supplies, and the AuthGuard on every route. Import once, in the root module.
+ * supplies, the AuthGuard on every route, and the start-up check that every write names its role. Import once, in the root module.
  */
 import { type DynamicModule, type FactoryProvider, Module, type ModuleMetadata } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { type BasicAuthenticator } from '../basic-authenticator';
 import { type TokenVerifier } from '../token-verifier';
 import { AuthGuard } from './auth.guard';
 import { BASIC_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
+import { RoleDeclarationCheck } from './role-declarations';
 
 type FactoryOf<T> = Pick<FactoryProvider<T>, 'useFactory' | 'inject'>;
 
@@ -24,7 +25,7 @@ export class AuthModule {
     return {
       module: AuthModule,
       global: true,
-      imports: options.imports ?? [],
+      imports: [DiscoveryModule, ...(options.imports ?? [])],
       providers: [
         {
           provide: TOKEN_VERIFIER,
@@ -37,6 +38,7 @@ export class AuthModule {
           inject: options.basicAuthenticator.inject ?? [],
         },
         { provide: APP_GUARD, useClass: AuthGuard },
+        RoleDeclarationCheck,
       ],
       exports: [TOKEN_VERIFIER, BASIC_AUTHENTICATOR],
     };

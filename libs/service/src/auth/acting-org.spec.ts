@@ -3,7 +3,7 @@ import { actingOrg } from './acting-org';
 
 const hubAdmin: Principal = { kind: 'user', org: 'root', username: 'root', role: 'hubAdmin' };
 const orgAdmin: Principal = { kind: 'user', org: 'acme', username: 'olga', role: 'orgAdmin' };
-const user: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'user' };
+const user: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'operator' };
 const node: Principal = { kind: 'node', org: 'acme', node: 'edge-1' };
 
 function refusal(act: () => unknown): unknown {
@@ -23,21 +23,24 @@ describe('actingOrg', () => {
 
   it('acts on the org the request names when the caller may', () => {
     expect(actingOrg(user, 'acme')).toBe('acme');
-    expect(actingOrg(hubAdmin, 'acme', { roles: ['orgAdmin'] })).toBe('acme');
+    expect(actingOrg(hubAdmin, 'acme', { role: 'orgAdmin' })).toBe('acme');
   });
 
   it('refuses another org with the answer of the access rules, naming the org', () => {
-    expect(refusal(() => actingOrg(orgAdmin, 'globex', { roles: ['orgAdmin'] }))).toEqual(
+    expect(refusal(() => actingOrg(orgAdmin, 'globex', { role: 'orgAdmin' }))).toEqual(
       new AuthorizationError(AuthErrorCode.WrongOrg, 'acme/olga has no access to org globex'),
     );
   });
 
   it('judges the org before the role, as the access rules do', () => {
-    expect(refusal(() => actingOrg(user, 'globex', { roles: ['orgAdmin'] }))).toMatchObject({
+    expect(refusal(() => actingOrg(user, 'globex', { role: 'orgAdmin' }))).toMatchObject({
       code: AuthErrorCode.WrongOrg,
     });
-    expect(refusal(() => actingOrg(user, undefined, { roles: ['orgAdmin'] }))).toEqual(
-      new AuthorizationError(AuthErrorCode.Forbidden, 'role user may not call this route; it needs orgAdmin'),
+    expect(refusal(() => actingOrg(user, undefined, { role: 'orgAdmin' }))).toEqual(
+      new AuthorizationError(
+        AuthErrorCode.Forbidden,
+        'role operator may not call this route; it needs orgAdmin or higher',
+      ),
     );
   });
 

@@ -2,7 +2,7 @@
  * The org a request to a hub service acts on, and the caller's right to act there, decided one
  * way in every controller: the org the request names (`?org=`, the body's `org`, or the org of
  * the record it addresses), else the caller's own; then the access rules of libs/auth (a caller
- * of another org is refused unless a hub admin, a user needs one of the roles given). It never
+ * of another org is refused unless a hub admin, a user needs the role given). It never
  * reads the request itself: the controller passes what its validated DTO or its store says, so
  * a malformed `org` is refused by validation before access is judged.
  */

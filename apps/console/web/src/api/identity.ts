@@ -5,7 +5,9 @@ export interface Identity {
   session: TokenSession;
   org: string;
   username: string;
-  role: 'user' | 'orgAdmin' | 'hubAdmin';
+  role: 'viewer' | 'operator' | 'orgAdmin' | 'hubAdmin';
 }
 
 export const isAdmin = (identity: Identity) => identity.role === 'orgAdmin' || identity.role === 'hubAdmin';
+/** Whether they may run the org (start, pause, resume, reset, abort): anyone but a viewer. */
+export const mayOperate = (identity: Identity) => identity.role !== 'viewer';

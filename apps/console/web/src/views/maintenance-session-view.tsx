@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { read } from '../api/clients';
-import { isAdmin } from '../api/identity';
+import { mayOperate } from '../api/identity';
 import { Badge } from '../components/badge';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Empty, Loading, ProblemNotice } from '../components/notice';
@@ -109,7 +109,7 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
     if (await action.run(() => read(call, 'maintenance'))) await reload();
   };
   const completable = (host: SessionHost) =>
-    isAdmin(identity) &&
+    mayOperate(identity) &&
     !!session &&
     !ENDED.has(session.state) &&
     COMPLETED_BY_HAND.has(session.host_action.kind) &&
@@ -138,7 +138,7 @@ export function MaintenanceSessionView({ session: id }: { session: string }) {
               {action.problem.message}
             </div>
           )}
-          {isAdmin(identity) && !ENDED.has(session.state) && (
+          {mayOperate(identity) && !ENDED.has(session.state) && (
             <div className="actions">
               {session.paused ? (
                 <button type="button" onClick={() => void act('resume')} disabled={action.busy}>

@@ -1,7 +1,7 @@
 /** Maintenance: the org's sessions, newest first, and a form to start one with its host action. */
 import { useCallback, useState, type FormEvent } from 'react';
 import { read, type Clients } from '../api/clients';
-import { isAdmin } from '../api/identity';
+import { mayOperate } from '../api/identity';
 import { ApiProblem } from '../api/problem';
 import { Badge } from '../components/badge';
 import { Field } from '../components/field';
@@ -27,7 +27,7 @@ export function MaintenanceView() {
       <h1 id="maintenance-title">Maintenance sessions</h1>
       {live.error && <ProblemNotice error={live.error} what="read the maintenance sessions" />}
       {!live.data && !live.error && <Loading what="the maintenance sessions" />}
-      {live.data && isAdmin(identity) && <StartSession />}
+      {live.data && mayOperate(identity) && <StartSession />}
       {live.data?.items.length === 0 && (
         <Empty>
           No maintenance session has run in org {org}. Start one above, or with careen maintenance start.

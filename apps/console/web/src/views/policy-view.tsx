@@ -5,7 +5,7 @@
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { read, type Clients } from '../api/clients';
-import { isAdmin } from '../api/identity';
+import { isAdmin, mayOperate } from '../api/identity';
 import { policyStatuses } from '../api/policy-statuses';
 import { Badge } from '../components/badge';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -137,7 +137,14 @@ function PolicyDetails({ loaded, reload }: { loaded: Loaded; reload: () => Promi
           )}
         </dd>
       </dl>
-      {isAdmin(identity) && <PolicyActions policy={policy} failures={failures.length} reload={reload} />}
+      {mayOperate(identity) && (
+        <PolicyActions
+          policy={policy}
+          failures={failures.length}
+          reload={reload}
+          configures={isAdmin(identity)}
+        />
+      )}
       <h2>Rollup</h2>
       <p className="counts" data-rollup>
         <StatusCounts counts={rollup.counts} />
@@ -199,10 +206,13 @@ function PolicyActions({
   policy,
   failures,
   reload,
+  configures,
 }: {
   policy: Loaded['policy'];
   failures: number;
   reload: () => Promise<void>;
+  /** An org admin: may enable and disable the policy, not only pause, resume and reset it. */
+  configures: boolean;
 }) {
   const { clients, org } = useConsole();
   const action = useAction();
@@ -275,12 +285,12 @@ function PolicyActions({
     <div className="actions-panel">
       <FormProblem problem={action.problem} fields={['window']} />
       <div className="actions">
-        {policy.enabled && (
+        {configures && policy.enabled && (
           <button type="button" onClick={() => void setEnabled(false, false)} disabled={action.busy}>
             Disable
           </button>
         )}
-        {!policy.enabled && !policy.disabledReason && (
+        {configures && !policy.enabled && !policy.disabledReason && (
           <button type="button" onClick={enable} disabled={action.busy}>
             Enable
           </button>

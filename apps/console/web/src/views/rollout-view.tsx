@@ -1,7 +1,7 @@
 /** One rollout: its dependency graph with each group's phase and progress, its nodes, and pause, resume and cancel. */
 import { useCallback, useState } from 'react';
 import { read } from '../api/clients';
-import { isAdmin } from '../api/identity';
+import { mayOperate } from '../api/identity';
 import { Badge } from '../components/badge';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DependencyGraph } from '../components/dependency-graph';
@@ -62,7 +62,7 @@ export function RolloutView({ rollout: id }: { rollout: string }) {
               {action.problem.message}
             </div>
           )}
-          {isAdmin(identity) && !ENDED.has(rollout.state) && (
+          {mayOperate(identity) && !ENDED.has(rollout.state) && (
             <div className="actions">
               {rollout.state === 'running' && (
                 <button type="button" onClick={() => void act('pause')} disabled={action.busy}>

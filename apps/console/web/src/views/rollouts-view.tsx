@@ -1,7 +1,7 @@
 /** Rollouts: the org's deployment-strategy rollouts, newest first, and a form to start one. */
 import { useCallback, useState, type FormEvent } from 'react';
 import { read, type Clients } from '../api/clients';
-import { isAdmin } from '../api/identity';
+import { mayOperate } from '../api/identity';
 import { Badge } from '../components/badge';
 import { Field } from '../components/field';
 import { FormProblem } from '../components/form-problem';
@@ -32,7 +32,7 @@ export function RolloutsView() {
       <h1 id="rollouts-title">Rollouts</h1>
       {live.error && <ProblemNotice error={live.error} what="read the rollouts" />}
       {!live.data && !live.error && <Loading what="the rollouts" />}
-      {live.data && isAdmin(identity) && <StartRollout strategies={live.data.strategies} />}
+      {live.data && mayOperate(identity) && <StartRollout strategies={live.data.strategies} />}
       {live.data?.rollouts.length === 0 && (
         <Empty>
           No rollout has run in org {org}. Publish a deployment strategy with{' '}
