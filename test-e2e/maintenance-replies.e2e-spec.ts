@@ -105,7 +105,9 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
 
   it('proceed: a silence goes on as if acknowledged', async () => {
     redAnswer = (event) => (event.state === 'PREPARE_MAINTENANCE' ? 'silent' : 'ack');
-    const session = await run({ hosts: ['s2'], reply_timeout_seconds: 1, reply_timeout_policy: 'proceed' });
+    // The silence is waited out; the acks around it must come within the same timeout, on a busy
+    // machine too.
+    const session = await run({ hosts: ['s2'], reply_timeout_seconds: 3, reply_timeout_policy: 'proceed' });
     expect(session.state).toBe('MAINTENANCE_DONE');
     const red = session.projects.find((project: { project_id: string }) => project.project_id === 'red');
     expect(red.asks.map((ask: { state: string; answer: string }) => `${ask.state} ${ask.answer}`)).toEqual([
@@ -129,8 +131,8 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
       const session = await run({
         hosts: ['x2'],
         // A silence is waited out; a nack is not, and must not be overtaken by the timeout on a
-        // busy machine.
-        reply_timeout_seconds: answer === 'silent' ? 1 : 10,
+        // busy machine, nor the acks before it.
+        reply_timeout_seconds: answer === 'silent' ? 3 : 10,
         projects: { red: { reply_timeout_policy: policy } },
       });
       expect(session.state).toBe(state);

@@ -139,16 +139,17 @@ describe('a strategy rollout under alert gates', () => {
     expect((await gate(SOAK_SECONDS)).status).toBe(200);
     const started = await call('POST', '/v1/rollouts', { strategy: 'deployment-strategy', version: '3.0.0' });
     expect(started.status).toBe(201);
+    // `soaking` from the node's report on; the soak's end once its slot is given back.
     const soaking = await eventually(
       async () => {
         const seen = await report(started.body.id);
         expect(ntpOf(seen).status).toBe('soaking');
+        expect(ntpOf(seen).error).toMatch(/^gate "soak" soaks the step until /);
         return seen;
       },
       { timeoutMs: 60_000, intervalMs: 100 },
     );
     expect(soaking.groups.find((group) => group.name === 'control-nodes')!.phase).toBe('waiting');
-    expect(ntpOf(soaking).error).toMatch(/^gate "soak" soaks the step until /);
 
     const ended = await rolloutEnded(call, started.body.id);
     expect(ended.state).toBe('completed');

@@ -20,7 +20,7 @@ describe('output formatting', () => {
       { name: 'ada', role: 'orgAdmin' },
       { name: 'bartholomew', role: 'operator' },
     ]);
-    expect(text).toBe(['NAME         ROLE', 'ada          orgAdmin', 'bartholomew  user', ''].join('\n'));
+    expect(text).toBe(['NAME         ROLE', 'ada          orgAdmin', 'bartholomew  operator', ''].join('\n'));
   });
 
   it('prints a record as field/value lines in the order of the object', () => {
