@@ -344,7 +344,7 @@ describe('careen against a real exchange', () => {
       const result = await careen(['user', 'list'], { configDir: await freshConfigDir() });
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        'error: not logged in: run "careen login" (scripts may set CAREEN_TOKEN, or CAREEN_ORG, CAREEN_USER and CAREEN_PASSWORD)\n',
+        'error: not logged in: run "careen login" (scripts may set CAREEN_API_KEY, CAREEN_TOKEN, or CAREEN_ORG, CAREEN_USER and CAREEN_PASSWORD)\n',
       );
     });
 

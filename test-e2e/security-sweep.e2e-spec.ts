@@ -18,6 +18,7 @@ import {
   useTestInfra,
   type Credentials,
 } from '@careen/testing';
+import { SCOPES } from '@careen/auth';
 import fc from 'fast-check';
 import { startAllServices } from './support/all-services';
 import { mutatedValuesOf, type Components, type SchemaObject } from './support/schema-bodies';
@@ -42,10 +43,10 @@ const CAPABILITY = /^\/v1\/maintenance\/\{session\}\/\{project\}/;
 
 /** POSTs that only answer a question (where a policy could run, what a strategy would do): a viewer may ask. */
 const QUESTIONS = /^\/v1\/(orgs\/\{org\}\/deploycheck|strategies\/\{name\}\/plan)$/;
-/** Who may do what to whom: an org's users, and orgs themselves. */
-const IDENTITY = /\/users(\/|$)|^\/v1\/orgs$/;
-/** Reads a viewer may not make: the org's users but their own record. */
-const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/users(\/|$)/;
+/** Who may do what to whom: an org's users and service accounts, and orgs themselves. */
+const IDENTITY = /\/(users|service-accounts)(\/|$)|^\/v1\/orgs$/;
+/** Reads a viewer may not make: the org's users but their own record, and its service accounts. */
+const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/(users|service-accounts)(\/|$)/;
 
 /** Routes called at once: enough to overlap the services' waits, few enough for two cores. */
 const LANES = 4;
@@ -83,6 +84,8 @@ describe('security sweep over every route', () => {
   /** Tokens of acme's viewer and operator, for the role sweeps. */
   let vera: Credentials;
   let otto: Credentials;
+  /** A key of a service account holding every read scope and no write one. */
+  let reader: Credentials;
 
   beforeAll(async () => {
     const services = await startAllServices(infra);
@@ -98,6 +101,16 @@ describe('security sweep over every route', () => {
       return bearer((token.body as { accessToken: string }).accessToken);
     };
     [alice, vera, otto] = await Promise.all(['alice', 'vera', 'otto'].map(tokenOf));
+    await http(services.exchange!, 'POST', '/v1/orgs/acme/service-accounts', {
+      auth: alice,
+      body: { name: 'reader' },
+    });
+    const key = await http(services.exchange!, 'POST', '/v1/orgs/acme/service-accounts/reader/keys', {
+      auth: alice,
+      body: { scopes: SCOPES.filter((scope) => scope.endsWith(':read')) },
+    });
+    expect(key.status).toBe(201);
+    reader = bearer((key.body as { key: string }).key);
     for (const [service, url] of Object.entries(services)) {
       const document = (await http(url, 'GET', '/docs/openapi.json')).body as {
         paths: Record<
@@ -199,7 +212,7 @@ describe('security sweep over every route', () => {
     expect(wrong.sort()).toEqual([]);
   });
 
-  it("lets a viewer read all of its org's routes but other users", async () => {
+  it("lets a viewer read all of its org's routes but other users and service accounts", async () => {
     const reads = operations.filter(
       (each) => each.security === 'login' && each.method === 'GET' && each.path.includes('{org'),
     );
@@ -210,11 +223,35 @@ describe('security sweep over every route', () => {
       if (status === 403 || status === 401) refused.push(operation.path);
     });
     expect(refused.sort()).toEqual(
-      reads.filter((each) => ADMIN_READS.test(each.path)).map((each) => each.path),
+      reads
+        .filter((each) => ADMIN_READS.test(each.path))
+        .map((each) => each.path)
+        .sort(),
     );
   });
 
-  it('keeps an operator out of user and org management with 403', async () => {
+  it('lets a key with every read scope change nothing and manage no identity', async () => {
+    const writes = operations.filter(
+      (each) =>
+        each.security === 'login' &&
+        (!['GET', 'HEAD'].includes(each.method) || IDENTITY.test(each.path)) &&
+        !QUESTIONS.test(each.path),
+    );
+    const wrong: string[] = [];
+    await inLanes(writes, LANES, async (operation) => {
+      const path = fill(operation.path, { org: 'acme', node: 'n1' });
+      const answer = await call(operation, reader, path, operation.hasBody ? {} : undefined);
+      const message = String((answer.body as { message?: unknown } | undefined)?.message);
+      if (
+        answer.status !== 403 ||
+        !/lacks the scope \w+:write$|^service accounts may not call this route$/.test(message)
+      )
+        wrong.push(`${operation.method} ${path}: ${answer.status} ${message}`);
+    });
+    expect(wrong.sort()).toEqual([]);
+  });
+
+  it('keeps an operator out of user, service-account and org management with 403', async () => {
     const management = operations.filter(
       (each) => each.security === 'login' && IDENTITY.test(each.path) && each.method !== 'GET',
     );

@@ -26,6 +26,8 @@ export interface CliEnv {
   password?: string;
   /** CAREEN_TOKEN (secret): a bearer token used instead of any other credentials. */
   token?: string;
+  /** CAREEN_API_KEY (secret): a service account's key, used instead of a login (after CAREEN_TOKEN). */
+  apiKey?: string;
   /** CAREEN_NEW_PASSWORD (secret): password given to the user that `careen user add` creates. */
   newPassword?: string;
   /** CAREEN_DEBUG=1: print the stack of unexpected failures. */
@@ -50,6 +52,7 @@ export function readCliEnv(env: Record<string, string | undefined>): CliEnv {
     user: value(env, 'CAREEN_USER'),
     password: value(env, 'CAREEN_PASSWORD'),
     token: value(env, 'CAREEN_TOKEN'),
+    apiKey: value(env, 'CAREEN_API_KEY'),
     newPassword: value(env, 'CAREEN_NEW_PASSWORD'),
     debug: ['1', 'true', 'yes'].includes((value(env, 'CAREEN_DEBUG') ?? '').toLowerCase()),
   };

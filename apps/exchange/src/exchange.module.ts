@@ -37,10 +37,13 @@ import { RolloutHistory1764100150000 } from './migrations/1764100150000-rollout-
 import { RefreshTokens1764200000000 } from './migrations/1764200000000-refresh-tokens';
 import { DisruptionControls1764600000000 } from './migrations/1764600000000-disruption-controls';
 import { OperatorViewerRoles1764800000000 } from './migrations/1764800000000-operator-viewer-roles';
+import { ServiceAccounts1764800100000 } from './migrations/1764800100000-service-accounts';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
 import { UsersModule } from './users/users.module';
+import { LocalKeyAuthenticator } from './service-accounts/local-key.authenticator';
+import { ServiceAccountsModule } from './service-accounts/service-accounts.module';
 
 export const EXCHANGE_ENTITIES = [
   OrgEntity,
@@ -68,6 +71,7 @@ export const EXCHANGE_MIGRATIONS = [
   RefreshTokens1764200000000,
   DisruptionControls1764600000000,
   OperatorViewerRoles1764800000000,
+  ServiceAccounts1764800100000,
 ];
 
 @Module({})
@@ -86,7 +90,7 @@ export class ExchangeModule {
           relayOutbox: true,
         }),
         AuthModule.forRoot({
-          imports: [AuthFeatureModule],
+          imports: [AuthFeatureModule, ServiceAccountsModule],
           verifier: {
             inject: [SigningKeyStore],
             useFactory: (keys: SigningKeyStore) =>
@@ -99,11 +103,16 @@ export class ExchangeModule {
             inject: [LocalBasicAuthenticator],
             useFactory: (local: LocalBasicAuthenticator) => local,
           },
+          keyAuthenticator: {
+            inject: [LocalKeyAuthenticator],
+            useFactory: (local: LocalKeyAuthenticator) => local,
+          },
         }),
         AuthFeatureModule,
         OrgsModule,
         AgentPackagesModule,
         UsersModule,
+        ServiceAccountsModule,
         NodesModule,
         ServicesModule,
         DeploymentPoliciesModule,

@@ -7,6 +7,13 @@ const orgAdmin: Principal = { kind: 'user', org: 'acme', username: 'olga', role:
 const user: Principal = { kind: 'user', org: 'acme', username: 'ulf', role: 'operator' };
 const viewer: Principal = { kind: 'user', org: 'acme', username: 'vera', role: 'viewer' };
 const node: Principal = { kind: 'node', org: 'acme', node: 'edge-1' };
+const pipeline: Principal = {
+  kind: 'service',
+  org: 'acme',
+  account: 'ci',
+  key: '0123456789abcdef',
+  scopes: ['rollouts:write', 'nodes:read'],
+};
 
 function denial(principal: Principal, requirements: AccessRequirements): unknown {
   try {
@@ -61,5 +68,32 @@ describe('assertAccess', () => {
 
   it('lets a hub admin into every org', () => {
     expect(denial(hubAdmin, { org: 'acme', role: 'orgAdmin' })).toBeUndefined();
+  });
+
+  it("lets a key through by its scopes: write for the resource's changes, read or write for its reads", () => {
+    expect(denial(pipeline, { role: 'operator', resource: 'rollouts' })).toBeUndefined();
+    expect(denial(pipeline, { role: 'orgAdmin', resource: 'rollouts' })).toBeUndefined();
+    expect(denial(pipeline, { role: 'viewer', resource: 'rollouts' })).toBeUndefined();
+    expect(denial(pipeline, { role: 'viewer', resource: 'nodes' })).toBeUndefined();
+    expect(denial(pipeline, { role: 'operator', resource: 'nodes' })).toMatchObject({
+      code: AuthErrorCode.Forbidden,
+      message: 'key 0123456789abcdef of acme/sa:ci lacks the scope nodes:write',
+    });
+    expect(denial(pipeline, { role: 'viewer', resource: 'maintenance' })).toMatchObject({
+      message: 'key 0123456789abcdef of acme/sa:ci lacks the scope maintenance:read',
+    });
+  });
+
+  it('keeps keys out of routes without a resource, of hub routes and of other orgs; * opens to any key', () => {
+    expect(denial(pipeline, { role: 'orgAdmin' })).toMatchObject({
+      message: 'service accounts may not call this route',
+    });
+    expect(denial(pipeline, { role: 'hubAdmin', resource: 'rollouts' })).toMatchObject({
+      message: 'service accounts may not call this route',
+    });
+    expect(denial(pipeline, { org: 'globex', role: 'viewer', resource: 'rollouts' })).toMatchObject({
+      code: AuthErrorCode.WrongOrg,
+    });
+    expect(denial(pipeline, { role: 'viewer', resource: '*' })).toBeUndefined();
   });
 });

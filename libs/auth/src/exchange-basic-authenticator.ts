@@ -7,6 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from './auth.errors';
 import { type BasicAuthenticator } from './basic-authenticator';
+import { askExchange } from './exchange-call';
 import { ExpiringCache } from './expiring-cache';
 import { type Principal } from './principal';
 import { type IssuedToken } from './token-issuer';
@@ -27,8 +28,6 @@ type TokenRequest =
   { org: string; username: string; password: string } | { org: string; node: string; token: string };
 
 const EXPIRY_MARGIN_MS = 10_000;
-// Answers that mean "not these credentials" rather than "cannot tell right now".
-const REJECTED_STATUSES = new Set([400, 401, 403]);
 
 function isIssuedToken(body: unknown): body is IssuedToken {
   if (typeof body !== 'object' || body === null) return false;
@@ -36,12 +35,14 @@ function isIssuedToken(body: unknown): body is IssuedToken {
   return typeof accessToken === 'string' && accessToken.length > 0 && typeof expiresIn === 'number';
 }
 
-function nameOf(principal: Principal): string {
+function nameOf(principal: Principal): string | undefined {
   switch (principal.kind) {
     case 'user':
       return principal.username;
     case 'node':
       return principal.node;
+    case 'service':
+      return undefined;
   }
 }
 
@@ -105,36 +106,19 @@ export class ExchangeBasicAuthenticator implements BasicAuthenticator {
 
   /** The token, or undefined when the exchange rejects these credentials. */
   private async requestToken(body: TokenRequest): Promise<IssuedToken | undefined> {
-    let response: Response;
-    try {
-      response = await this.fetch(this.tokenUrl, {
+    const answer = await askExchange(
+      this.fetch,
+      this.tokenUrl,
+      {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw new AuthServiceUnavailableError('the exchange could not be reached to check credentials', {
-        cause: error,
-      });
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      if (REJECTED_STATUSES.has(response.status)) return undefined;
-      throw new AuthServiceUnavailableError(
-        `the exchange answered ${response.status} while checking credentials`,
-      );
-    }
-    let answer: unknown;
-    try {
-      answer = await response.json();
-    } catch (error) {
-      throw new AuthServiceUnavailableError('the exchange sent an unreadable token response', {
-        cause: error,
-      });
-    }
-    if (!isIssuedToken(answer))
+      },
+      this.timeoutMs,
+    );
+    if (answer.rejected) return undefined;
+    if (!isIssuedToken(answer.body))
       throw new AuthServiceUnavailableError('the exchange sent an unexpected token response');
-    return answer;
+    return answer.body;
   }
 }

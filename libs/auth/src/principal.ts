@@ -1,7 +1,9 @@
 /**
- * Who is calling: a user of an org (with one role) or a node of an org. Every authorization
- * decision in Careen starts from one of these; nothing here knows how it was authenticated.
+ * Who is calling: a user of an org (with one role), a node of an org, or a service account of an
+ * org presenting one of its keys (with the key's scopes). Every authorization decision in Careen
+ * starts from one of these; nothing here knows how it was authenticated.
  */
+import { type Scope } from './scopes';
 
 /**
  * A user's roles, each allowed all that the ones after it are: a viewer reads the org; an
@@ -24,7 +26,17 @@ export interface NodePrincipal {
   node: string;
 }
 
-export type Principal = UserPrincipal | NodePrincipal;
+/** An admin tool or pipeline of an org, by one of its service account's keys. */
+export interface ServicePrincipal {
+  kind: 'service';
+  org: string;
+  account: string;
+  /** The key's id (never its secret): which credential acted, for audit and revocation. */
+  key: string;
+  scopes: readonly Scope[];
+}
+
+export type Principal = UserPrincipal | NodePrincipal | ServicePrincipal;
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
@@ -40,13 +52,18 @@ export function roleNamed(value: unknown): Role | undefined {
   return isRole(value) ? value : undefined;
 }
 
-/** "org/username" or "org/node": the JWT subject and the form used in logs and audit rows. */
+/**
+ * "org/username", "org/node" or "org/sa:account" (no user or node name holds a colon): the JWT
+ * subject and the form used in logs, owners and audit rows.
+ */
 export function principalId(principal: Principal): string {
   switch (principal.kind) {
     case 'user':
       return `${principal.org}/${principal.username}`;
     case 'node':
       return `${principal.org}/${principal.node}`;
+    case 'service':
+      return `${principal.org}/sa:${principal.account}`;
   }
 }
 

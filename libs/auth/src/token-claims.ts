@@ -18,6 +18,9 @@ export function claimsFor(principal: Principal): PrincipalClaims {
       return { kind: 'user', org: principal.org, role: principal.role };
     case 'node':
       return { kind: 'node', org: principal.org, node: principal.node };
+    case 'service':
+      // A key is checked at the exchange on every use, so that revoking it counts at once.
+      throw new Error('service accounts use their keys, not access tokens');
   }
 }
 

@@ -1,4 +1,4 @@
-import { OrgScoped } from '@careen/auth';
+import { OrgScoped, OnResource } from '@careen/auth';
 import { IdentifierPipe, listAnswer } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -11,6 +11,7 @@ import { RolloutListResponse } from './dto/rollout.response';
 @ApiTags('rollouts')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('rollouts')
 @Controller('v1/orgs/:org/rollouts')
 export class RolloutsController {
   private readonly store: PlacementStore;

@@ -44,6 +44,9 @@ describe('POST /v1/orgs/:org/deploycheck', () => {
             useFactory: () =>
               JwksTokenVerifier.local(() => toJwks([key]), { issuer: ISSUER, audience: AUDIENCE }),
           },
+          keyAuthenticator: {
+            useFactory: () => ({ authenticate: () => Promise.reject(new Error('no keys here')) }),
+          },
           basicAuthenticator: {
             useFactory: () => ({
               authenticate: () => Promise.reject(new Error('no basic credentials here')),

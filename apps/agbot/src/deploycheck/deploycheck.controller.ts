@@ -1,4 +1,4 @@
-import { OrgScoped, NeedsRole } from '@careen/auth';
+import { OrgScoped, NeedsRole, OnResource } from '@careen/auth';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -19,6 +19,7 @@ import { type DeployCheckResult } from './deploycheck.types';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('policies')
 @Controller('v1/orgs/:org/deploycheck')
 export class DeployCheckController {
   constructor(private readonly deployCheck: DeployCheckService) {}

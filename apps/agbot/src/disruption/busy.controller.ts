@@ -5,6 +5,7 @@ import {
   type Principal,
   principalId,
   NeedsRole,
+  OnResource,
 } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
@@ -28,6 +29,7 @@ import { BusyNodes } from './busy-nodes';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('disruption')
 @Controller('v1/orgs/:org/nodes/:node/busy')
 export class BusyController {
   private readonly busy = new BusyNodes();

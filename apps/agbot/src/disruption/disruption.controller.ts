@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, OnResource } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import {
@@ -21,6 +21,7 @@ import { DisruptionOutlookResponse } from './disruption-outlook.response';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('disruption')
 @Controller('v1/orgs/:org/nodes/:node/disruption')
 export class DisruptionController {
   private readonly reader = new DisruptionOutlookReader();

@@ -1,4 +1,4 @@
-import { OrgScoped } from '@careen/auth';
+import { OrgScoped, OnResource } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -11,6 +11,7 @@ import { SoakListResponse, SoakStateResponse } from './soaks.response';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('disruption')
 @Controller('v1/orgs/:org/soaks')
 export class SoaksController {
   private readonly reader = new SoakReader();

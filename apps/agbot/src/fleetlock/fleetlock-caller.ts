@@ -1,16 +1,19 @@
 /**
- * Who may take or give back a FleetLock slot for a node: the node itself (or an admin of the
- * FleetLock org) when credentials are sent; without credentials, only a caller on a trusted
+ * Who may take or give back a FleetLock slot for a node: the node itself, an operator or admin
+ * of the FleetLock org, or a key of it with `maintenance:write`, when credentials are sent; without credentials, only a caller on a trusted
  * network, since FleetLock clients usually send none. The routes are public to the guard, so
  * the check is made here.
  */
 import {
   assertAccess,
+  authenticateHeader,
   BASIC_AUTHENTICATOR,
   isAuthError,
-  parseAuthorizationHeader,
+  KEY_AUTHENTICATOR,
   TOKEN_VERIFIER,
   type BasicAuthenticator,
+  type CredentialCheckers,
+  type KeyAuthenticator,
   type Principal,
   type TokenVerifier,
 } from '@careen/auth';
@@ -27,13 +30,16 @@ export interface FleetLockCallerRequest {
 @Injectable()
 export class FleetLockCaller {
   private readonly trusted: NetworkList;
+  private readonly checkers: CredentialCheckers;
 
   constructor(
     @Inject(SERVICE_CONFIG) config: AgbotConfig,
-    @Inject(TOKEN_VERIFIER) private readonly verifier: TokenVerifier,
-    @Inject(BASIC_AUTHENTICATOR) private readonly basic: BasicAuthenticator,
+    @Inject(TOKEN_VERIFIER) verifier: TokenVerifier,
+    @Inject(BASIC_AUTHENTICATOR) basic: BasicAuthenticator,
+    @Inject(KEY_AUTHENTICATOR) keys: KeyAuthenticator,
   ) {
     this.trusted = NetworkList.parse(config.CAREEN_FLEETLOCK_TRUSTED_NETWORKS);
+    this.checkers = { verifier, basic, keys };
   }
 
   async assertMayActFor(request: FleetLockCallerRequest, org: string, node: string): Promise<void> {
@@ -46,7 +52,7 @@ export class FleetLockCaller {
     }
     let principal: Principal;
     try {
-      principal = await this.authenticate(request.authorization);
+      principal = await authenticateHeader(request.authorization, this.checkers);
     } catch (error) {
       if (!isAuthError(error)) throw error;
       throw new FleetLockError(
@@ -59,22 +65,10 @@ export class FleetLockCaller {
       throw new FleetLockError('forbidden', `node credentials may take or release only that node's own slot`);
     }
     try {
-      assertAccess(principal, { org, role: 'operator' });
+      assertAccess(principal, { org, role: 'operator', resource: 'maintenance' });
     } catch (error) {
       if (!isAuthError(error)) throw error;
       throw new FleetLockError('forbidden', error.message);
-    }
-  }
-
-  private async authenticate(header: string | string[]): Promise<Principal> {
-    if (Array.isArray(header)) throw new FleetLockError('unauthenticated', 'send one authorization header');
-    const credentials = parseAuthorizationHeader(header);
-    if (!credentials) throw new FleetLockError('unauthenticated', 'missing credentials');
-    switch (credentials.scheme) {
-      case 'bearer':
-        return this.verifier.verify(credentials.token);
-      case 'basic':
-        return this.basic.authenticate(credentials.org, credentials.id, credentials.secret);
     }
   }
 }

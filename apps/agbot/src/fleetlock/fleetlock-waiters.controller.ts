@@ -1,4 +1,4 @@
-import { OrgScoped } from '@careen/auth';
+import { OrgScoped, OnResource } from '@careen/auth';
 import { IdentifierPipe, listAnswer } from '@careen/service';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBasicAuth, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -10,6 +10,7 @@ import { FleetLockWaiters } from './fleetlock-waiters';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('maintenance')
 @Controller('v1/orgs/:org')
 export class FleetLockWaitersController {
   constructor(private readonly waiters: FleetLockWaiters) {}

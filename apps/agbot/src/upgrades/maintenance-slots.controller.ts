@@ -1,4 +1,4 @@
-import { OrgScoped, NeedsRole } from '@careen/auth';
+import { OrgScoped, NeedsRole, OnResource } from '@careen/auth';
 import { HangUp, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -24,6 +24,7 @@ import { UpgradesService } from './upgrades.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('maintenance')
 @Controller('v1/orgs/:org/nodes/:node/maintenance-slot')
 export class MaintenanceSlotsController {
   constructor(private readonly upgrades: UpgradesService) {}

@@ -71,6 +71,8 @@ export class UpgradeMonitor implements ChangeListener {
         return this.onStatusChange(change as ChangeOf<'managementStatus'>, manager);
       case 'org':
       case 'user':
+      case 'serviceAccount':
+      case 'apiKey':
       case 'service':
       case 'deploymentPolicy':
       case 'managementPolicy':

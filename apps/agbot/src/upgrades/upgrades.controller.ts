@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, NeedsRole } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { HangUp, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -27,6 +27,7 @@ import { UpgradesService } from './upgrades.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('upgrades')
 @Controller('v1/orgs/:org')
 export class UpgradesController {
   constructor(private readonly upgrades: UpgradesService) {}

@@ -66,6 +66,26 @@ describe('credentials', () => {
     );
   });
 
+  it('uses CAREEN_API_KEY before Basic credentials and the stored login, after CAREEN_TOKEN', () => {
+    const key = `ck_0123456789abcdef_${'k'.repeat(43)}`;
+    const withKey = env({
+      CAREEN_API_KEY: key,
+      CAREEN_ORG: 'acme',
+      CAREEN_USER: 'ada',
+      CAREEN_PASSWORD: 'pw',
+    });
+    const login = resolveLogin(withKey, stored, EXCHANGE, NOW);
+    expect(login.credentials).toEqual({ scheme: 'bearer', token: key });
+    expect(login.org).toBe('acme');
+    expect(login.refusalHint).toContain('CAREEN_API_KEY was refused');
+    expect(
+      resolveLogin(env({ CAREEN_API_KEY: key, CAREEN_TOKEN: 't' }), {}, EXCHANGE, NOW).credentials,
+    ).toEqual({
+      scheme: 'bearer',
+      token: 't',
+    });
+  });
+
   it('says how to log in when there is no login', () => {
     expect(() => resolveLogin(env(), {}, EXCHANGE, NOW)).toThrow('not logged in: run "careen login"');
     expect(() => resolveLogin(env(), { ...stored, accessToken: undefined }, EXCHANGE, NOW)).toThrow(

@@ -2,8 +2,8 @@
  * Which exchange to talk to and with which credentials, from flags, environment and the stored
  * login. Pure: the clock and the stored config come in, so every rule is tested without I/O.
  *
- * Credentials, first match wins: CAREEN_TOKEN; CAREEN_USER and CAREEN_PASSWORD both set (Basic,
- * org from CAREEN_ORG); the login stored by `careen login` for that same exchange, until it ends
+ * Credentials, first match wins: CAREEN_TOKEN; CAREEN_API_KEY (a service account's key);
+ * CAREEN_USER and CAREEN_PASSWORD both set (Basic, org from CAREEN_ORG); the login stored by `careen login` for that same exchange, until it ends
  * (its access token renewed with its refresh token as it runs out, see StoredLoginBearer).
  */
 import { CliError } from '../cli-errors';
@@ -68,6 +68,14 @@ export function resolveLogin(
       refusalHint: 'CAREEN_TOKEN was refused; get a new token',
     };
   }
+  if (env.apiKey) {
+    return {
+      credentials: { scheme: 'bearer', token: env.apiKey },
+      org: env.org,
+      refusalHint:
+        'CAREEN_API_KEY was refused: it may have been revoked or have expired; ask an org admin for a new key',
+    };
+  }
   // CAREEN_USER alone is only the default user of `careen login`.
   if (env.user && env.password) {
     if (!env.org) throw new CliError('CAREEN_USER and CAREEN_PASSWORD need CAREEN_ORG too');
@@ -80,7 +88,7 @@ export function resolveLogin(
   const who = loginName(stored);
   if ((!stored.accessToken && !stored.refreshToken) || !stored.exchangeUrl) {
     throw new CliError(
-      'not logged in: run "careen login" (scripts may set CAREEN_TOKEN, or CAREEN_ORG, CAREEN_USER and CAREEN_PASSWORD)',
+      'not logged in: run "careen login" (scripts may set CAREEN_API_KEY, CAREEN_TOKEN, or CAREEN_ORG, CAREEN_USER and CAREEN_PASSWORD)',
     );
   }
   if (normalizeExchangeUrl(stored.exchangeUrl) !== exchangeUrl) {

@@ -91,7 +91,7 @@ export class CommandContext {
   async org(exchange: ExchangeCall, explicit?: string): Promise<string> {
     const known = explicit ?? this.env.org ?? this.login?.org;
     if (known) return known;
-    // Only a bare CAREEN_TOKEN leaves the caller's org unknown here.
+    // Only a bare CAREEN_TOKEN or CAREEN_API_KEY leaves the caller's org unknown here.
     return (await exchange((api) => api.GET('/v1/whoami'))).org;
   }
 

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
@@ -25,6 +25,7 @@ const ROLLOUT_ID = new ParseUUIDPipe({ version: '4' });
 @ApiTags('rollouts')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('rollouts')
 @Controller('v1/rollouts')
 export class RolloutsController {
   constructor(private readonly rollouts: Rollouts) {}

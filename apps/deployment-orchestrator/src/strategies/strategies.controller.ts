@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { type StrategyProblem } from '@careen/contracts';
 import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer, YAML_MEDIA_TYPES } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
@@ -32,6 +32,7 @@ const NAME = new IdentifierPipe('name');
 @ApiTags('strategies')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('rollouts')
 @Controller('v1/strategies')
 export class StrategiesController {
   constructor(private readonly strategies: Strategies) {}

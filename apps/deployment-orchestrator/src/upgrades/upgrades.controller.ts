@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import {
@@ -23,6 +23,7 @@ import { Upgrades } from './upgrades';
 @ApiTags('upgrades')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('upgrades')
 @Controller('v1/upgrades')
 export class UpgradesController {
   constructor(private readonly upgrades: Upgrades) {}

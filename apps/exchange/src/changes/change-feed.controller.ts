@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, OnResource } from '@careen/auth';
 import { HangUp } from '@careen/service';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
@@ -17,6 +17,7 @@ import { ChangeQueryDto } from './dto/change-query.dto';
 @ApiTags('changes')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('changes')
 @Controller('v1/orgs/:org/changes')
 export class ChangeFeedController {
   constructor(private readonly feed: ChangeFeedService) {}

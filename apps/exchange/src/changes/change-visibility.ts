@@ -1,5 +1,6 @@
 /**
- * Which changes a caller may see on an org's feed. Users see their org's changes; a node sees
+ * Which changes a caller may see on an org's feed. Users and service accounts (with a
+ * `changes` scope) see their org's changes; a node sees
  * what can concern it: its own node and management statuses, its org's policies, services, groups and the
  * org itself — never other nodes or users. Agent packages concern everyone.
  */
@@ -21,7 +22,7 @@ export const NODE_OWN_RESOURCES: readonly ChangeResource[] = ['node', 'managemen
 export function isVisibleTo(principal: Principal, org: string, change: ChangeRecord): boolean {
   if (GLOBAL_RESOURCES.includes(change.resource)) return true;
   if (change.org !== org) return false;
-  if (principal.kind === 'user') return true;
+  if (principal.kind !== 'node') return true;
   if (ORG_WIDE_FOR_NODES.includes(change.resource)) return true;
   // Node and management-status changes carry the node's id: a node sees only its own.
   return NODE_OWN_RESOURCES.includes(change.resource) && change.resourceId === principal.node;

@@ -1,5 +1,5 @@
 import { IdentifierPipe } from '@careen/service';
-import { OrgScoped, NeedsRole } from '@careen/auth';
+import { OrgScoped, NeedsRole, OnResource } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -20,6 +20,7 @@ import { PutDeploymentPolicyDto } from './dto/put-deployment-policy.dto';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('policies')
 @Controller('v1/orgs/:org/deployment-policies')
 export class DeploymentPoliciesController {
   constructor(private readonly policies: DeploymentPoliciesService) {}

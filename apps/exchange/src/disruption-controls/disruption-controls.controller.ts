@@ -1,4 +1,4 @@
-import { OrgScoped, NeedsRole } from '@careen/auth';
+import { OrgScoped, NeedsRole, OnResource } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import {
@@ -40,6 +40,7 @@ const NOT_FOUND = 'no such org or control: DISRUPTION_CONTROL_NOT_FOUND';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('disruption')
 @Controller('v1/orgs/:org')
 export class DisruptionControlsController {
   constructor(private readonly controls: DisruptionControlsService) {}

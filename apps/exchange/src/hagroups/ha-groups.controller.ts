@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -20,6 +20,7 @@ import { HaGroupsService } from './ha-groups.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('hagroups')
 @Controller('v1/orgs/:org/hagroups')
 export class HaGroupsController {
   constructor(private readonly groups: HaGroupsService) {}

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, NeedsRole, type Principal, OnResource } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { IdentifierPipe } from '@careen/service';
 import {
@@ -27,6 +27,7 @@ import { RolloutControlService } from './rollout-control.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('policies')
 @Controller('v1/orgs/:org/management-policies')
 export class ManagementPoliciesController {
   constructor(

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, NeedsRole } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -18,6 +18,7 @@ import { ManagementStatusService } from './management-status.service';
 @ApiBasicAuth()
 @OrgScoped()
 @AllowNodes()
+@OnResource('nodes')
 @Controller('v1/orgs/:org/nodes/:node/managementStatus/:nmp')
 export class ManagementStatusController {
   constructor(private readonly statuses: ManagementStatusService) {}

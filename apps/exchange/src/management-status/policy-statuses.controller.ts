@@ -1,4 +1,4 @@
-import { CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
+import { CurrentPrincipal, OrgScoped, NeedsRole, type Principal, OnResource } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
@@ -21,6 +21,7 @@ import { ManagementStatusService } from './management-status.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('policies')
 @Controller('v1/orgs/:org/management-policies/:name')
 export class PolicyStatusesController {
   constructor(private readonly statuses: ManagementStatusService) {}

@@ -1,5 +1,5 @@
 import { IdentifierPipe, listAnswer } from '@careen/service';
-import { AllowNodes, CurrentPrincipal, OrgScoped, NeedsRole, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, NeedsRole, type Principal, OnResource } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -29,6 +29,7 @@ import { NodesService } from './nodes.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('nodes')
 @Controller('v1/orgs/:org/nodes')
 export class NodesController {
   constructor(private readonly nodes: NodesService) {}

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OrgScoped, type Principal, OnResource } from '@careen/auth';
 import { IdentifierPipe } from '@careen/service';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
@@ -20,6 +20,7 @@ import { RolloutHistory } from './rollout-history';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('policies')
 @Controller('v1/orgs/:org')
 export class RolloutHistoryController {
   constructor(

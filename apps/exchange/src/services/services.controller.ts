@@ -1,5 +1,5 @@
 import { IdentifierPipe } from '@careen/service';
-import { AllowNodes, OrgScoped, NeedsRole } from '@careen/auth';
+import { AllowNodes, OrgScoped, NeedsRole, OnResource } from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -22,6 +22,7 @@ import { ServicesService } from './services.service';
 @ApiBearerAuth()
 @ApiBasicAuth()
 @OrgScoped()
+@OnResource('services')
 @Controller('v1/orgs/:org/services')
 export class ServicesController {
   constructor(private readonly services: ServicesService) {}

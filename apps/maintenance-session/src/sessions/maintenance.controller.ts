@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
@@ -25,6 +25,7 @@ const SESSION_ID = new ParseUUIDPipe({ version: '4' });
 @ApiTags('maintenance')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('maintenance')
 @Controller('v1/maintenance')
 export class MaintenanceController {
   constructor(private readonly sessions: MaintenanceSessions) {}

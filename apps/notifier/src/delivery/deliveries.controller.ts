@@ -1,4 +1,4 @@
-import { CurrentPrincipal, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { DomainError } from '@careen/contracts';
 import { actingOrg, listAnswer, SERVICE_CONFIG } from '@careen/service';
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
@@ -35,6 +35,7 @@ export class DeliveriesQuery extends OrgQuery {
 @ApiTags('deliveries')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('subscriptions')
 @Controller('v1/deliveries')
 export class DeliveriesController {
   constructor(

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, type Principal } from '@careen/auth';
+import { CurrentPrincipal, type Principal, OnResource } from '@careen/auth';
 import { DomainError, IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { actingOrg } from '@careen/service';
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
@@ -41,6 +41,7 @@ const badLastEventId = (value: string) =>
 @ApiTags('stream')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('subscriptions')
 @Controller('v1/stream')
 export class StreamController {
   constructor(private readonly stream: ProjectEventStream) {}

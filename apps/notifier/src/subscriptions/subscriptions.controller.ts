@@ -1,4 +1,4 @@
-import { CurrentPrincipal, principalId, type Principal, NeedsRole } from '@careen/auth';
+import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
 import { actingOrg, listAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
@@ -32,6 +32,7 @@ const ID = new ParseUUIDPipe({ version: '4' });
 @ApiTags('subscriptions')
 @ApiBearerAuth()
 @ApiBasicAuth()
+@OnResource('subscriptions')
 @Controller('v1/subscriptions')
 export class SubscriptionsController {
   constructor(private readonly subscriptions: Subscriptions) {}

@@ -213,6 +213,93 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/service-accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the org's service accounts with their keys (never a secret) */
+    get: operations['ServiceAccountsController_list'];
+    put?: never;
+    /** Make a service account */
+    post: operations['ServiceAccountsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/service-accounts/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a service account with its keys */
+    get: operations['ServiceAccountsController_get'];
+    put?: never;
+    post?: never;
+    /** Remove a service account; its keys stop working at once */
+    delete: operations['ServiceAccountsController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/service-accounts/{name}/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a key with scopes; the answer is the only time it is shown */
+    post: operations['ServiceAccountsController_createKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/service-accounts/{name}/keys/{key}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Replace a key: a new one with its scopes, the previous one ending after the overlap */
+    post: operations['ServiceAccountsController_rotateKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/service-accounts/{name}/keys/{key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a key: refused from now on by every service */
+    delete: operations['ServiceAccountsController_revokeKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/nodes/{id}': {
     parameters: {
       query?: never;
@@ -814,6 +901,37 @@ export interface components {
       org: string;
       node: string;
     };
+    ServicePrincipalResponse: {
+      /** @enum {string} */
+      kind: 'service';
+      org: string;
+      /** @description the service account */
+      account: string;
+      /** @description the key's id */
+      key: string;
+      scopes: (
+        | 'nodes:read'
+        | 'nodes:write'
+        | 'hagroups:read'
+        | 'hagroups:write'
+        | 'services:read'
+        | 'services:write'
+        | 'policies:read'
+        | 'policies:write'
+        | 'disruption:read'
+        | 'disruption:write'
+        | 'changes:read'
+        | 'changes:write'
+        | 'upgrades:read'
+        | 'upgrades:write'
+        | 'rollouts:read'
+        | 'rollouts:write'
+        | 'maintenance:read'
+        | 'maintenance:write'
+        | 'subscriptions:read'
+        | 'subscriptions:write'
+      )[];
+    };
     TokenRequestDto: {
       /** @example acme */
       org: string;
@@ -947,6 +1065,156 @@ export interface components {
     UserListResponse: {
       items: components['schemas']['UserResponse'][];
       total: number;
+    };
+    CreateServiceAccountDto: {
+      /**
+       * @description 1-64 letters, digits, '-' or '_', starting with a letter or digit
+       * @example deploy-pipeline
+       */
+      name: string;
+      /** @example the CI pipeline that starts rollouts */
+      description?: string;
+    };
+    ApiKeyResponse: {
+      /** @example 3f9a1c07d2e4b851 */
+      id: string;
+      scopes: (
+        | 'nodes:read'
+        | 'nodes:write'
+        | 'hagroups:read'
+        | 'hagroups:write'
+        | 'services:read'
+        | 'services:write'
+        | 'policies:read'
+        | 'policies:write'
+        | 'disruption:read'
+        | 'disruption:write'
+        | 'changes:read'
+        | 'changes:write'
+        | 'upgrades:read'
+        | 'upgrades:write'
+        | 'rollouts:read'
+        | 'rollouts:write'
+        | 'maintenance:read'
+        | 'maintenance:write'
+        | 'subscriptions:read'
+        | 'subscriptions:write'
+      )[];
+      /** @enum {string} */
+      state: 'active' | 'expired' | 'revoked';
+      /** Format: date-time */
+      expiresAt: string;
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      lastUsedAt: string | null;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /** @description the key that replaced it by rotation */
+      replacedBy: string | null;
+    };
+    ServiceAccountResponse: {
+      org: string;
+      name: string;
+      description?: string | null;
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description its keys, newest first, revoked and expired ones too */
+      keys: components['schemas']['ApiKeyResponse'][];
+    };
+    ServiceAccountListResponse: {
+      items: components['schemas']['ServiceAccountResponse'][];
+      total: number;
+    };
+    CreateApiKeyDto: {
+      /** @default 90 */
+      expiresInDays?: number;
+      /**
+       * @description `<resource>:read` or `<resource>:write` (write allows reading too)
+       * @example [
+       *       "rollouts:write",
+       *       "nodes:read"
+       *     ]
+       */
+      scopes: (
+        | 'nodes:read'
+        | 'nodes:write'
+        | 'hagroups:read'
+        | 'hagroups:write'
+        | 'services:read'
+        | 'services:write'
+        | 'policies:read'
+        | 'policies:write'
+        | 'disruption:read'
+        | 'disruption:write'
+        | 'changes:read'
+        | 'changes:write'
+        | 'upgrades:read'
+        | 'upgrades:write'
+        | 'rollouts:read'
+        | 'rollouts:write'
+        | 'maintenance:read'
+        | 'maintenance:write'
+        | 'subscriptions:read'
+        | 'subscriptions:write'
+      )[];
+    };
+    NewApiKeyResponse: {
+      /** @example 3f9a1c07d2e4b851 */
+      id: string;
+      scopes: (
+        | 'nodes:read'
+        | 'nodes:write'
+        | 'hagroups:read'
+        | 'hagroups:write'
+        | 'services:read'
+        | 'services:write'
+        | 'policies:read'
+        | 'policies:write'
+        | 'disruption:read'
+        | 'disruption:write'
+        | 'changes:read'
+        | 'changes:write'
+        | 'upgrades:read'
+        | 'upgrades:write'
+        | 'rollouts:read'
+        | 'rollouts:write'
+        | 'maintenance:read'
+        | 'maintenance:write'
+        | 'subscriptions:read'
+        | 'subscriptions:write'
+      )[];
+      /** @enum {string} */
+      state: 'active' | 'expired' | 'revoked';
+      /** Format: date-time */
+      expiresAt: string;
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      lastUsedAt: string | null;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /** @description the key that replaced it by rotation */
+      replacedBy: string | null;
+      /**
+       * @description send it as `Authorization: Bearer <key>`; shown only now
+       * @example ck_…
+       */
+      key: string;
+    };
+    RotateApiKeyDto: {
+      /** @default 90 */
+      expiresInDays?: number;
+      /** @description seconds the previous key keeps working beside the new one, while its users switch */
+      overlapSeconds: number;
+    };
+    RotatedApiKeyResponse: {
+      key: components['schemas']['NewApiKeyResponse'];
+      /** @description the previous key, now ending at the overlap */
+      previous: components['schemas']['ApiKeyResponse'];
     };
     PolicyPropertyDto: {
       /** @example careen.arch */
@@ -1535,6 +1803,8 @@ export interface components {
       resource:
         | 'org'
         | 'user'
+        | 'serviceAccount'
+        | 'apiKey'
         | 'node'
         | 'service'
         | 'deploymentPolicy'
@@ -1981,14 +2251,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description a user of an org with its role, or a node of an org */
+      /** @description a user of an org with its role, a node of an org, or a service account's key with its scopes */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json':
-            components['schemas']['UserPrincipalResponse'] | components['schemas']['NodePrincipalResponse'];
+            | components['schemas']['UserPrincipalResponse']
+            | components['schemas']['NodePrincipalResponse']
+            | components['schemas']['ServicePrincipalResponse'];
         };
       };
       /** @description no credentials, or wrong ones */
@@ -3069,6 +3341,531 @@ export interface operations {
       };
       /** @description the hub admin root/root is never removed: PROTECTED_USER */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceAccountListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateServiceAccountDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceAccountResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description one of that name exists: SERVICE_ACCOUNT_EXISTS */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceAccountResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SERVICE_ACCOUNT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SERVICE_ACCOUNT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_createKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NewApiKeyResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SERVICE_ACCOUNT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_rotateKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RotateApiKeyDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedApiKeyResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SERVICE_ACCOUNT_NOT_FOUND or API_KEY_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the key is revoked or expired: API_KEY_ENDED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ServiceAccountsController_revokeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        name: string;
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SERVICE_ACCOUNT_NOT_FOUND or API_KEY_NOT_FOUND */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -532,6 +532,37 @@ export interface components {
       org: string;
       node: string;
     };
+    ServicePrincipalResponse: {
+      /** @enum {string} */
+      kind: 'service';
+      org: string;
+      /** @description the service account */
+      account: string;
+      /** @description the key's id */
+      key: string;
+      scopes: (
+        | 'nodes:read'
+        | 'nodes:write'
+        | 'hagroups:read'
+        | 'hagroups:write'
+        | 'services:read'
+        | 'services:write'
+        | 'policies:read'
+        | 'policies:write'
+        | 'disruption:read'
+        | 'disruption:write'
+        | 'changes:read'
+        | 'changes:write'
+        | 'upgrades:read'
+        | 'upgrades:write'
+        | 'rollouts:read'
+        | 'rollouts:write'
+        | 'maintenance:read'
+        | 'maintenance:write'
+        | 'subscriptions:read'
+        | 'subscriptions:write'
+      )[];
+    };
     ErrorBody: {
       /** @example 404 */
       statusCode: number;
@@ -1242,14 +1273,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description a user of an org with its role, or a node of an org */
+      /** @description a user of an org with its role, a node of an org, or a service account's key with its scopes */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json':
-            components['schemas']['UserPrincipalResponse'] | components['schemas']['NodePrincipalResponse'];
+            | components['schemas']['UserPrincipalResponse']
+            | components['schemas']['NodePrincipalResponse']
+            | components['schemas']['ServicePrincipalResponse'];
         };
       };
       /** @description no credentials, or wrong ones */

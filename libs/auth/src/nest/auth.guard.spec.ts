@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
+import { Controller, Get, Param, Post, type Type } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AuthenticationError, AuthErrorCode, AuthServiceUnavailableError } from '../auth.errors';
 import { type BasicAuthenticator } from '../basic-authenticator';
-import { type Principal } from '../principal';
+import { type KeyAuthenticator } from '../api-key';
+import { type Principal, type ServicePrincipal } from '../principal';
 import { generateSigningKey, toJwks, type SigningKeyMaterial } from '../signing-key';
 import { TokenIssuer } from '../token-issuer';
 import { JwksTokenVerifier } from '../token-verifier';
@@ -14,6 +15,7 @@ import { AllowNodes } from './node-allowed.decorator';
 import { OrgScoped } from './org-scoped.decorator';
 import { Public } from './public.decorator';
 import { NeedsRole } from './needs-role.decorator';
+import { OnResource } from './resource.decorator';
 
 const ISSUER = 'careen-exchange';
 const AUDIENCE = 'careen';
@@ -43,6 +45,34 @@ class InMemoryBasicAuthenticator implements BasicAuthenticator {
   }
 }
 
+const ROLLOUT_KEY = `ck_0123456789abcdef_${'r'.repeat(43)}`;
+const READING_KEY = `ck_fedcba9876543210_${'v'.repeat(43)}`;
+const GLOBEX_KEY = `ck_00000000000000aa_${'g'.repeat(43)}`;
+
+/** Keys as the exchange would answer them, held in memory. */
+class InMemoryKeyAuthenticator implements KeyAuthenticator {
+  private readonly keys = new Map<string, ServicePrincipal>([
+    [
+      ROLLOUT_KEY,
+      { kind: 'service', org: 'acme', account: 'ci', key: '0123456789abcdef', scopes: ['rollouts:write'] },
+    ],
+    [
+      READING_KEY,
+      { kind: 'service', org: 'acme', account: 'dash', key: 'fedcba9876543210', scopes: ['rollouts:read'] },
+    ],
+    [
+      GLOBEX_KEY,
+      { kind: 'service', org: 'globex', account: 'ci', key: '00000000000000aa', scopes: ['rollouts:write'] },
+    ],
+  ]);
+
+  async authenticate(key: string): Promise<Principal> {
+    const principal = this.keys.get(key);
+    if (!principal) throw new AuthenticationError(AuthErrorCode.InvalidCredentials, 'invalid credentials');
+    return principal;
+  }
+}
+
 @Controller()
 class ProbeController {
   @Public()
@@ -64,9 +94,16 @@ class ProbeController {
   }
 
   @NeedsRole('operator')
+  @OnResource('rollouts')
   @Post('orgs/:org/pause')
   pause(@Param('org') org: string) {
     return { org, paused: true };
+  }
+
+  @OnResource('rollouts')
+  @Get('orgs/:org/rollouts')
+  rollouts(@Param('org') org: string) {
+    return { org, items: [] };
   }
 
   @AllowNodes()
@@ -130,11 +167,9 @@ describe('AuthGuard', () => {
   let issuer: TokenIssuer;
   const basicAuthenticator = new InMemoryBasicAuthenticator();
   const bearer = async (principal: Principal) => `Bearer ${(await issuer.issue(principal)).accessToken}`;
-
-  beforeAll(async () => {
-    key = await generateSigningKey();
-    issuer = new TokenIssuer(key, { issuer: ISSUER, audience: AUDIENCE, ttlSeconds: 300 });
-    const moduleRef = await Test.createTestingModule({
+  /** The controllers behind the guard, with the in-memory credentials above. */
+  const testingModule = (controllers: Type[]) =>
+    Test.createTestingModule({
       imports: [
         AuthModule.forRoot({
           verifier: {
@@ -142,10 +177,21 @@ describe('AuthGuard', () => {
               JwksTokenVerifier.local(() => toJwks([key]), { issuer: ISSUER, audience: AUDIENCE }),
           },
           basicAuthenticator: { useFactory: () => basicAuthenticator },
+          keyAuthenticator: { useFactory: () => new InMemoryKeyAuthenticator() },
         }),
       ],
-      controllers: [ProbeController, PackagesController, HeartbeatController, DocsController],
+      controllers,
     }).compile();
+
+  beforeAll(async () => {
+    key = await generateSigningKey();
+    issuer = new TokenIssuer(key, { issuer: ISSUER, audience: AUDIENCE, ttlSeconds: 300 });
+    const moduleRef = await testingModule([
+      ProbeController,
+      PackagesController,
+      HeartbeatController,
+      DocsController,
+    ]);
     app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
@@ -401,6 +447,51 @@ describe('AuthGuard', () => {
     });
   });
 
+  describe("service accounts' keys", () => {
+    const asKey = (key: string) => `Bearer ${key}`;
+
+    it('lets a key call a route of a resource it has a scope of, and say who it is', async () => {
+      await request(app.getHttpServer())
+        .post('/orgs/acme/pause')
+        .set('Authorization', asKey(ROLLOUT_KEY))
+        .expect(201, { org: 'acme', paused: true });
+      await request(app.getHttpServer())
+        .get('/orgs/acme/rollouts')
+        .set('Authorization', asKey(READING_KEY))
+        .expect(200);
+    });
+
+    it('refuses a key without the scope with 403 naming the scope it lacks', async () => {
+      const refused = await request(app.getHttpServer())
+        .post('/orgs/acme/pause')
+        .set('Authorization', asKey(READING_KEY))
+        .expect(403);
+      expect(refused.body.message).toBe(
+        'key fedcba9876543210 of acme/sa:dash lacks the scope rollouts:write',
+      );
+    });
+
+    it('keeps keys out of routes without a resource, and out of other orgs', async () => {
+      const users = await request(app.getHttpServer())
+        .get('/orgs/acme/users')
+        .set('Authorization', asKey(ROLLOUT_KEY))
+        .expect(403);
+      expect(users.body.message).toBe('service accounts may not call this route');
+      const foreign = await request(app.getHttpServer())
+        .post('/orgs/acme/pause')
+        .set('Authorization', asKey(GLOBEX_KEY))
+        .expect(403);
+      expect(foreign.body.message).toBe('globex/sa:ci has no access to org acme');
+    });
+
+    it('answers 401 to a key it does not know', async () => {
+      await request(app.getHttpServer())
+        .get('/orgs/acme/rollouts')
+        .set('Authorization', asKey(`ck_1111111111111111_${'x'.repeat(43)}`))
+        .expect(401);
+    });
+  });
+
   it('refuses to start a service with a write that names no role, naming the route', async () => {
     @Controller('v1/things')
     class CarelessController {
@@ -409,18 +500,7 @@ describe('AuthGuard', () => {
         return {};
       }
     }
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        AuthModule.forRoot({
-          verifier: {
-            useFactory: () =>
-              JwksTokenVerifier.local(() => toJwks([key]), { issuer: ISSUER, audience: AUDIENCE }),
-          },
-          basicAuthenticator: { useFactory: () => basicAuthenticator },
-        }),
-      ],
-      controllers: [CarelessController, ProbeController],
-    }).compile();
+    const moduleRef = await testingModule([CarelessController, ProbeController]);
     const careless = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
       logger: false,
     });

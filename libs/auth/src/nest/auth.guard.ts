@@ -1,24 +1,26 @@
 /**
- * The global guard of every Careen HTTP service: authenticates Bearer or Basic credentials,
- * leaves the principal on the request, then applies the route's @AllowNodes, @NeedsRole and
- * @OrgScoped requirements. Routes are closed unless marked @Public(), and a route with an
+ * The global guard of every Careen HTTP service: authenticates Bearer (an access token or a
+ * service account's key) or Basic credentials, leaves the principal on the request, then applies
+ * the route's @AllowNodes, @NeedsRole, @OnResource and @OrgScoped requirements. Routes are closed unless marked @Public(), and a route with an
  * `:org` parameter is scoped to that org whether or not it says @OrgScoped().
  */
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type AccessRequirements, assertAccess } from '../access-rules';
-import { AuthenticationError, AuthErrorCode, isAuthError } from '../auth.errors';
-import { parseAuthorizationHeader } from '../authorization-header';
+import { AuthenticationError, isAuthError } from '../auth.errors';
+import { type KeyAuthenticator } from '../api-key';
+import { authenticateHeader, type CredentialCheckers } from '../authenticate-header';
 import { type BasicAuthenticator } from '../basic-authenticator';
-import { type Principal } from '../principal';
 import { type TokenVerifier } from '../token-verifier';
 import { authErrorToHttp, WWW_AUTHENTICATE } from './auth-error.mapper';
-import { BASIC_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
+import { BASIC_AUTHENTICATOR, KEY_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
 import { type AuthenticatedRequest } from './authenticated-request';
 import { NODES_ALLOWED } from './node-allowed.decorator';
 import { ORG_SCOPE_PARAM } from './org-scoped.decorator';
 import { PUBLIC_ROUTE } from './public.decorator';
+import { ROUTE_RESOURCE } from './resource.decorator';
 import { neededRole } from './role-declarations';
+import { type RouteResource } from '../scopes';
 
 /** What the guard needs of the reply (Fastify's). */
 interface HeaderSink {
@@ -27,11 +29,16 @@ interface HeaderSink {
 
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly checkers: CredentialCheckers;
+
   constructor(
     private readonly reflector: Reflector,
-    @Inject(TOKEN_VERIFIER) private readonly verifier: TokenVerifier,
-    @Inject(BASIC_AUTHENTICATOR) private readonly basicAuthenticator: BasicAuthenticator,
-  ) {}
+    @Inject(TOKEN_VERIFIER) verifier: TokenVerifier,
+    @Inject(BASIC_AUTHENTICATOR) basic: BasicAuthenticator,
+    @Inject(KEY_AUTHENTICATOR) keys: KeyAuthenticator,
+  ) {
+    this.checkers = { verifier, basic, keys };
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     // Only HTTP carries credentials; bus handlers are internal and trusted by their stream.
@@ -40,7 +47,7 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     try {
-      const principal = await this.authenticate(request);
+      const principal = await authenticateHeader(request.headers.authorization, this.checkers);
       request.principal = principal;
       assertAccess(principal, this.requirements(context, request));
       return true;
@@ -50,21 +57,6 @@ export class AuthGuard implements CanActivate {
         http.getResponse<HeaderSink>().header('WWW-Authenticate', WWW_AUTHENTICATE);
       }
       throw authErrorToHttp(error);
-    }
-  }
-
-  private async authenticate(request: AuthenticatedRequest): Promise<Principal> {
-    const header = request.headers.authorization;
-    if (Array.isArray(header)) {
-      throw new AuthenticationError(AuthErrorCode.MalformedCredentials, 'send one authorization header');
-    }
-    const credentials = parseAuthorizationHeader(header);
-    if (!credentials) throw new AuthenticationError(AuthErrorCode.MissingCredentials, 'missing credentials');
-    switch (credentials.scheme) {
-      case 'bearer':
-        return this.verifier.verify(credentials.token);
-      case 'basic':
-        return this.basicAuthenticator.authenticate(credentials.org, credentials.id, credentials.secret);
     }
   }
 
@@ -84,6 +76,7 @@ export class AuthGuard implements CanActivate {
     return {
       allowNodes: this.metadata<boolean>(context, NODES_ALLOWED) ?? false,
       role: neededRole(this.reflector, [context.getHandler(), context.getClass()], request.method),
+      resource: this.metadata<RouteResource>(context, ROUTE_RESOURCE),
       org,
     };
   }

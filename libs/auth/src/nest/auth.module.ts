@@ -1,13 +1,14 @@
 /**
- * Installs authentication in a service: the token verifier and Basic authenticator the app
- * supplies, the AuthGuard on every route, and the start-up check that every write names its role. Import once, in the root module.
+ * Installs authentication in a service: the token verifier, Basic and key authenticators the
+ * app supplies, the AuthGuard on every route, and the start-up check that every write names its role. Import once, in the root module.
  */
 import { type DynamicModule, type FactoryProvider, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { type KeyAuthenticator } from '../api-key';
 import { type BasicAuthenticator } from '../basic-authenticator';
 import { type TokenVerifier } from '../token-verifier';
 import { AuthGuard } from './auth.guard';
-import { BASIC_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
+import { BASIC_AUTHENTICATOR, KEY_AUTHENTICATOR, TOKEN_VERIFIER } from './auth.tokens';
 import { RoleDeclarationCheck } from './role-declarations';
 
 type FactoryOf<T> = Pick<FactoryProvider<T>, 'useFactory' | 'inject'>;
@@ -17,6 +18,7 @@ export interface AuthModuleOptions {
   imports?: ModuleMetadata['imports'];
   verifier: FactoryOf<TokenVerifier>;
   basicAuthenticator: FactoryOf<BasicAuthenticator>;
+  keyAuthenticator: FactoryOf<KeyAuthenticator>;
 }
 
 @Module({})
@@ -37,10 +39,15 @@ export class AuthModule {
           useFactory: options.basicAuthenticator.useFactory,
           inject: options.basicAuthenticator.inject ?? [],
         },
+        {
+          provide: KEY_AUTHENTICATOR,
+          useFactory: options.keyAuthenticator.useFactory,
+          inject: options.keyAuthenticator.inject ?? [],
+        },
         { provide: APP_GUARD, useClass: AuthGuard },
         RoleDeclarationCheck,
       ],
-      exports: [TOKEN_VERIFIER, BASIC_AUTHENTICATOR],
+      exports: [TOKEN_VERIFIER, BASIC_AUTHENTICATOR, KEY_AUTHENTICATOR],
     };
   }
 }

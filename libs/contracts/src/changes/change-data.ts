@@ -49,6 +49,26 @@ export class UserChangeData {
   username!: string;
 }
 
+export class ServiceAccountChangeData {
+  @Matches(IDENTIFIER_PATTERN)
+  org!: string;
+
+  @Matches(IDENTIFIER_PATTERN)
+  name!: string;
+}
+
+/** A key of a service account, never its secret. */
+export class ApiKeyChangeData {
+  @Matches(IDENTIFIER_PATTERN)
+  account!: string;
+
+  @IsString()
+  id!: string;
+
+  @IsString()
+  state!: string;
+}
+
 export class NodeChangeData {
   @Matches(IDENTIFIER_PATTERN)
   org!: string;
@@ -250,6 +270,8 @@ export class DisruptionControlChangeData {
 export const CHANGE_DATA = {
   org: OrgChangeData,
   user: UserChangeData,
+  serviceAccount: ServiceAccountChangeData,
+  apiKey: ApiKeyChangeData,
   node: NodeChangeData,
   service: ServiceChangeData,
   deploymentPolicy: DeploymentPolicyChangeData,

@@ -5,6 +5,8 @@ export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 export const CHANGE_RESOURCES = [
   'org',
   'user',
+  'serviceAccount',
+  'apiKey',
   'node',
   'service',
   'deploymentPolicy',

@@ -23,25 +23,18 @@ describe('actingOrg', () => {
 
   it('acts on the org the request names when the caller may', () => {
     expect(actingOrg(user, 'acme')).toBe('acme');
-    expect(actingOrg(hubAdmin, 'acme', { role: 'orgAdmin' })).toBe('acme');
+    expect(actingOrg(hubAdmin, 'acme')).toBe('acme');
   });
 
   it('refuses another org with the answer of the access rules, naming the org', () => {
-    expect(refusal(() => actingOrg(orgAdmin, 'globex', { role: 'orgAdmin' }))).toEqual(
+    expect(refusal(() => actingOrg(orgAdmin, 'globex'))).toEqual(
       new AuthorizationError(AuthErrorCode.WrongOrg, 'acme/olga has no access to org globex'),
     );
   });
 
-  it('judges the org before the role, as the access rules do', () => {
-    expect(refusal(() => actingOrg(user, 'globex', { role: 'orgAdmin' }))).toMatchObject({
-      code: AuthErrorCode.WrongOrg,
-    });
-    expect(refusal(() => actingOrg(user, undefined, { role: 'orgAdmin' }))).toEqual(
-      new AuthorizationError(
-        AuthErrorCode.Forbidden,
-        'role operator may not call this route; it needs orgAdmin or higher',
-      ),
-    );
+  it('leaves roles to the route: an operator acts in its org', () => {
+    expect(actingOrg(user, undefined)).toBe('acme');
+    expect(refusal(() => actingOrg(user, 'globex'))).toMatchObject({ code: AuthErrorCode.WrongOrg });
   });
 
   it('keeps nodes out unless the route lets them in', () => {

@@ -1,13 +1,14 @@
 /**
  * Authentication for services other than the exchange: bearer tokens are verified locally
  * against the exchange's JWKS; Basic credentials are traded for a token at the exchange and
- * cached briefly.
+ * cached briefly; a service account's key is checked at the exchange on every request.
  */
 import {
   AuthModule,
   CAREEN_TOKEN_AUDIENCE,
   CAREEN_TOKEN_ISSUER,
   ExchangeBasicAuthenticator,
+  ExchangeKeyAuthenticator,
   JwksTokenVerifier,
   TOKEN_VERIFIER,
   type TokenVerifier,
@@ -28,5 +29,6 @@ export function exchangeAuthModule(exchangeUrl: string): DynamicModule {
       inject: [TOKEN_VERIFIER],
       useFactory: (verifier: TokenVerifier) => new ExchangeBasicAuthenticator(base, verifier),
     },
+    keyAuthenticator: { useFactory: () => new ExchangeKeyAuthenticator(base) },
   });
 }

@@ -1,4 +1,4 @@
-import { AllowNodes, CurrentPrincipal, ROLES, type Principal } from '@careen/auth';
+import { AllowNodes, CurrentPrincipal, OpenToAnyKey, ROLES, SCOPES, type Principal } from '@careen/auth';
 import { Controller, Get } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -24,20 +24,37 @@ class NodePrincipalResponse {
   @ApiProperty() node!: string;
 }
 
-/** Who the caller's credentials say they are, as this service sees them. */
+class ServicePrincipalResponse {
+  @ApiProperty({ enum: ['service'] }) kind!: 'service';
+  @ApiProperty() org!: string;
+  @ApiProperty({ description: 'the service account' }) account!: string;
+  @ApiProperty({ description: "the key's id" }) key!: string;
+  @ApiProperty({ type: [String], enum: SCOPES }) scopes!: string[];
+}
+
+/**
+ * Who the caller's credentials say they are, as this service sees them. Every service but the
+ * exchange checks a service account's key by asking the exchange this.
+ */
 @ApiTags('auth')
 @ApiBearerAuth()
 @ApiBasicAuth()
 @AllowNodes()
-@ApiExtraModels(UserPrincipalResponse, NodePrincipalResponse)
+@OpenToAnyKey()
+@ApiExtraModels(UserPrincipalResponse, NodePrincipalResponse, ServicePrincipalResponse)
 @Controller('v1/whoami')
 export class WhoAmIController {
   @Get()
   @ApiOperation({ summary: 'Say who the credentials belong to' })
   @ApiOkResponse({
-    description: 'a user of an org with its role, or a node of an org',
+    description:
+      "a user of an org with its role, a node of an org, or a service account's key with its scopes",
     schema: {
-      oneOf: [{ $ref: getSchemaPath(UserPrincipalResponse) }, { $ref: getSchemaPath(NodePrincipalResponse) }],
+      oneOf: [
+        { $ref: getSchemaPath(UserPrincipalResponse) },
+        { $ref: getSchemaPath(NodePrincipalResponse) },
+        { $ref: getSchemaPath(ServicePrincipalResponse) },
+      ],
     },
   })
   whoami(@CurrentPrincipal() principal: Principal): Principal {

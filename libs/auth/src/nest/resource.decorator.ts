@@ -1,0 +1,15 @@
+import { SetMetadata } from '@nestjs/common';
+import { ANY_KEY, type Resource } from '../scopes';
+
+export const ROUTE_RESOURCE = 'careen:auth:resource';
+
+/**
+ * The resource a controller's routes (or one route) act on: what a service account's key needs
+ * a scope of to call them (`<resource>:read` for a read, `:write` for the rest). Routes without
+ * one are closed to keys.
+ */
+export const OnResource = (resource: Resource): MethodDecorator & ClassDecorator =>
+  SetMetadata(ROUTE_RESOURCE, resource);
+
+/** Any key of the org may call the route, whatever its scopes (who am I). */
+export const OpenToAnyKey = (): MethodDecorator & ClassDecorator => SetMetadata(ROUTE_RESOURCE, ANY_KEY);
