@@ -73,6 +73,8 @@ describe('maintenance sessions: the service killed at each state', () => {
           if (host.phase === 'in-maintenance' && answer.host_action.kind === 'manual')
             await call('POST', `/v1/maintenance/${id}/hosts/${host.host}/complete`);
         expect(answer.state).toBe('MAINTENANCE_DONE');
+        // Closed too (its hosts given back), so the next session may take them.
+        expect(answer.closed_at).not.toBeNull();
         return answer;
       },
       { timeoutMs: 45_000, intervalMs: 100 },
