@@ -49,7 +49,7 @@ export class AgbotModule {
           config,
           entities: AGBOT_ENTITIES,
           migrations: AGBOT_MIGRATIONS,
-          streams: [STREAMS.changes, STREAMS.agbot, STREAMS.deadLetters],
+          streams: [STREAMS.changes, STREAMS.agbot, STREAMS.deadLetters, STREAMS.audit],
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),

@@ -41,7 +41,7 @@ export class DeploymentOrchestratorModule {
           config,
           entities: DEPLOYMENT_ORCHESTRATOR_ENTITIES,
           migrations: DEPLOYMENT_ORCHESTRATOR_MIGRATIONS,
-          streams: [STREAMS.orchestrator, STREAMS.deadLetters],
+          streams: [STREAMS.orchestrator, STREAMS.deadLetters, STREAMS.audit],
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),

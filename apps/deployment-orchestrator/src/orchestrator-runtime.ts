@@ -5,7 +5,14 @@
 import { type Agbot } from '@careen/api-client';
 import { type BusConnection } from '@careen/bus';
 import { OutboxWriter } from '@careen/persistence';
-import { BUS, HubRuntime, MetricsRegistry, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import {
+  AuditTrail,
+  BUS,
+  HubRuntime,
+  MetricsRegistry,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -38,6 +45,7 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
     @Inject(BUS) bus: BusConnection,
     dataSource: DataSource,
     outbox: OutboxWriter,
+    audit: AuditTrail,
     metrics: MetricsRegistry,
   ) {
     this.runtime = new HubRuntime({
@@ -55,10 +63,10 @@ export class OrchestratorRuntime implements OnApplicationBootstrap, OnApplicatio
     const rolloutStore = new RolloutStore(dataSource);
     const upgradeStore = new UpgradeStore(dataSource);
     const events = new RolloutEvents(outbox);
-    const strategyStore = new StrategyStore(dataSource);
+    const strategyStore = new StrategyStore(dataSource, audit);
     this.strategies = new Strategies(strategyStore, fleet);
     this.rollouts = new Rollouts(rolloutStore, strategyStore, fleet, events);
-    this.upgrades = new Upgrades(upgradeStore, fleet, config.CAREEN_ORCHESTRATOR_OFFLINE_SECONDS);
+    this.upgrades = new Upgrades(upgradeStore, fleet, audit, config.CAREEN_ORCHESTRATOR_OFFLINE_SECONDS);
     if (!this.runtime.exchange) return;
     // The agbot's soaks, when it is named: a step counts done once the alert gates' soak is over.
     const soaks = config.CAREEN_AGBOT_URL

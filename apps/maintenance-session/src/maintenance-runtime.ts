@@ -5,7 +5,14 @@
  */
 import { type BusConnection } from '@careen/bus';
 import { OutboxWriter } from '@careen/persistence';
-import { BUS, HubRuntime, MetricsRegistry, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
+import {
+  AuditTrail,
+  BUS,
+  HubRuntime,
+  MetricsRegistry,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+} from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -35,6 +42,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
     @Inject(BUS) bus: BusConnection,
     dataSource: DataSource,
     outbox: OutboxWriter,
+    audit: AuditTrail,
     http: HttpAdapterHost,
     metrics: MetricsRegistry,
   ) {
@@ -53,7 +61,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
     // Unset, the URLs name the address this process listens on (right for one host and for tests).
     const publicUrl = () =>
       config.CAREEN_MAINTENANCE_PUBLIC_URL ?? listeningUrl(http.httpAdapter.getHttpServer() as Server);
-    const steps = new SessionSteps(dataSource, store, outbox, publicUrl);
+    const steps = new SessionSteps(dataSource, store, outbox, audit, publicUrl);
     const exchange = this.runtime.exchange;
     const facts = exchange && new FleetFacts(exchange, config.CAREEN_AGBOT_URL);
     const sessions = new MaintenanceSessions({

@@ -29,7 +29,7 @@ export class MaintenanceSessionModule {
           config,
           entities: MAINTENANCE_SESSION_ENTITIES,
           migrations: MAINTENANCE_SESSION_MIGRATIONS,
-          streams: [STREAMS.maintenance, STREAMS.deadLetters],
+          streams: [STREAMS.maintenance, STREAMS.deadLetters, STREAMS.audit],
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),

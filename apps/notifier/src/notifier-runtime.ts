@@ -6,6 +6,7 @@
  */
 import { type BusConnection } from '@careen/bus';
 import {
+  AuditTrail,
   BUS,
   HubRuntime,
   MetricsRegistry,
@@ -39,6 +40,7 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
     @Inject(SERVICE_LOGGER) logger: JsonLogger,
     @Inject(BUS) bus: BusConnection,
     dataSource: DataSource,
+    audit: AuditTrail,
     metrics: MetricsRegistry,
   ) {
     // Without the exchange only project subscriptions are refused, and they say why.
@@ -52,8 +54,8 @@ export class NotifierRuntime implements OnApplicationBootstrap, OnApplicationShu
       logger,
       metrics,
     });
-    const store = new SubscriptionStore(dataSource);
-    const deliveries = new DeliveryStore(dataSource);
+    const store = new SubscriptionStore(dataSource, audit);
+    const deliveries = new DeliveryStore(dataSource, audit);
     this.deliveries = deliveries;
     const targets = new WebhookTargets(NetworkList.parse(config.CAREEN_NOTIFIER_ALLOWED_NETWORKS));
     const owners = new ProjectOwners(this.runtime.exchange);

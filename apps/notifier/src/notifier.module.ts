@@ -39,7 +39,7 @@ export class NotifierModule {
           config,
           entities: NOTIFIER_ENTITIES,
           migrations: NOTIFIER_MIGRATIONS,
-          streams: [STREAMS.maintenance, STREAMS.deadLetters],
+          streams: [STREAMS.maintenance, STREAMS.deadLetters, STREAMS.audit],
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),

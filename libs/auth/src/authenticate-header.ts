@@ -16,11 +16,19 @@ export interface CredentialCheckers {
   keys: KeyAuthenticator;
 }
 
+/** How the caller proved who it is, for the audit trail. */
+export type CredentialKind = 'token' | 'key' | 'password' | 'node-token';
+
+export interface Authenticated {
+  principal: Principal;
+  via: CredentialKind;
+}
+
 /** Throws AuthenticationError for missing or wrong credentials, AuthServiceUnavailableError when they cannot be checked. */
 export async function authenticateHeader(
   header: string | string[] | undefined,
   checkers: CredentialCheckers,
-): Promise<Principal> {
+): Promise<Authenticated> {
   if (Array.isArray(header))
     throw new AuthenticationError(AuthErrorCode.MalformedCredentials, 'send one authorization header');
   const credentials = parseAuthorizationHeader(header);
@@ -28,9 +36,15 @@ export async function authenticateHeader(
   switch (credentials.scheme) {
     case 'bearer':
       return isApiKey(credentials.token)
-        ? checkers.keys.authenticate(credentials.token)
-        : checkers.verifier.verify(credentials.token);
-    case 'basic':
-      return checkers.basic.authenticate(credentials.org, credentials.id, credentials.secret);
+        ? { principal: await checkers.keys.authenticate(credentials.token), via: 'key' }
+        : { principal: await checkers.verifier.verify(credentials.token), via: 'token' };
+    case 'basic': {
+      const principal = await checkers.basic.authenticate(
+        credentials.org,
+        credentials.id,
+        credentials.secret,
+      );
+      return { principal, via: principal.kind === 'node' ? 'node-token' : 'password' };
+    }
   }
 }

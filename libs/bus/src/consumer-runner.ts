@@ -29,6 +29,8 @@ export interface BusMessage<P> {
   subject: string;
   payload: P;
   attributes: CloudEventAttributes;
+  /** Every header of the message, by name (the actor's, the trace context's, …). */
+  headers: ReadonlyMap<string, string>;
   deliveryCount: number;
   streamSequence: number;
 }
@@ -111,6 +113,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
       subject: message.subject,
       payload: decoded.payload,
       attributes: decoded.attributes,
+      headers,
       deliveryCount: info.deliveryCount,
       streamSequence: info.streamSequence,
     };

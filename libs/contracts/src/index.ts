@@ -19,3 +19,4 @@ export * from './strategies/strategy.types';
 export * from './strategies/strategy-document';
 export * from './strategies/dependency-graph';
 export * from './strategies/yaml-error';
+export * from './audit/audit-events';

@@ -43,6 +43,11 @@ export const STREAMS = {
     maxAgeMs: 30 * DAY_MS,
     maxBytes: 256 * MIB,
   },
+  /**
+   * The audit trail's transport: actions told by the services, and each org's chained records
+   * as the exchange stores them, for a SIEM to read. The trail itself lives in Postgres: a month.
+   */
+  audit: { name: 'CAREEN_AUDIT', subjects: ['careen.audit.>'], maxAgeMs: 30 * DAY_MS, maxBytes: 1024 * MIB },
 } as const;
 
 export type StreamKey = keyof typeof STREAMS;

@@ -32,3 +32,5 @@ export * from './runtime/hub-runtime';
 export * from './net/network-list';
 export * from './loop/wakeable-loop';
 export * from './loop/until-aborted';
+export * from './audit/acting-context';
+export * from './audit/audit-trail';

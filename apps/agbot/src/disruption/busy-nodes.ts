@@ -1,6 +1,10 @@
-/** Busy declarations of nodes (agbot.busy_nodes): declared, renewed by declaring again, freed. */
+/**
+ * Busy declarations of nodes (agbot.busy_nodes): declared, renewed by declaring again, freed,
+ * each told to the audit trail in its transaction.
+ */
 import { type BusyDeclaration } from '@careen/disruption';
-import { type EntityManager } from 'typeorm';
+import { type AuditTrail } from '@careen/service';
+import { type DataSource, type EntityManager } from 'typeorm';
 
 interface BusyRow {
   reason: string;
@@ -10,11 +14,41 @@ interface BusyRow {
 }
 
 export class BusyNodes {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: Pick<AuditTrail, 'record'>,
+  ) {}
+
   /**
    * Declares the node busy for `seconds` from now (replacing an earlier declaration); undefined
    * when the mirror does not know the node.
    */
-  async declare(
+  declare(
+    org: string,
+    node: string,
+    declaration: { reason: string; seconds: number; declaredBy: string },
+  ): Promise<(BusyDeclaration & { declaredAt: Date }) | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const declared = await this.insert(manager, org, node, declaration);
+      if (declared) await this.audit.record(manager, { org, action: 'node.busy', target: `node/${node}` });
+      return declared;
+    });
+  }
+
+  /** Ends the node's declaration; false when it had none in force. */
+  free(org: string, node: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        'DELETE FROM agbot.busy_nodes WHERE org = $1 AND node = $2 RETURNING until > clock_timestamp() AS lasting',
+        [org, node],
+      )) as [{ lasting: boolean }[], number];
+      if (rows.length > 0)
+        await this.audit.record(manager, { org, action: 'node.free', target: `node/${node}` });
+      return rows[0]?.lasting ?? false;
+    });
+  }
+
+  private async insert(
     manager: EntityManager,
     org: string,
     node: string,
@@ -31,15 +65,6 @@ export class BusyNodes {
       [org, node, declaration.reason, declaration.declaredBy, declaration.seconds],
     )) as BusyRow[];
     return row && toDeclaration(row);
-  }
-
-  /** Ends the node's declaration; false when it had none in force. */
-  async free(manager: EntityManager, org: string, node: string): Promise<boolean> {
-    const [rows] = (await manager.query(
-      'DELETE FROM agbot.busy_nodes WHERE org = $1 AND node = $2 RETURNING until > clock_timestamp() AS lasting',
-      [org, node],
-    )) as [{ lasting: boolean }[], number];
-    return rows[0]?.lasting ?? false;
   }
 
   /** The node's declaration while it lasts. */

@@ -7,7 +7,7 @@ import {
   NeedsRole,
   OnResource,
 } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
+import { AuditTrail, IdentifierPipe } from '@careen/service';
 import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -24,7 +24,7 @@ import { assertActsForNode } from '../upgrades/upgrades.service';
 import { BusyResponse, DeclareBusyDto } from './busy.dto';
 import { BusyNodes } from './busy-nodes';
 
-/** A node declares itself busy (or an org admin does for it), and free again. */
+/** A node declares itself busy (or an operator does for it), and free again. */
 @ApiTags('disruption')
 @ApiBearerAuth()
 @ApiBasicAuth()
@@ -32,9 +32,11 @@ import { BusyNodes } from './busy-nodes';
 @OnResource('disruption')
 @Controller('v1/orgs/:org/nodes/:node/busy')
 export class BusyController {
-  private readonly busy = new BusyNodes();
+  private readonly busy: BusyNodes;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(dataSource: DataSource, audit: AuditTrail) {
+    this.busy = new BusyNodes(dataSource, audit);
+  }
 
   @Put()
   @AllowNodes()
@@ -52,7 +54,7 @@ export class BusyController {
   ): Promise<BusyResponse> {
     assertActsForNode(actor, node);
     const declaredBy = `${actor.kind} ${principalId(actor)}`;
-    const busy = await this.busy.declare(this.dataSource.manager, org, node, { ...body, declaredBy });
+    const busy = await this.busy.declare(org, node, { ...body, declaredBy });
     if (!busy) throw upgradeNodeNotFound(org, node);
     return BusyResponse.from(node, busy);
   }
@@ -69,6 +71,6 @@ export class BusyController {
     @Param('node', new IdentifierPipe('node')) node: string,
   ): Promise<void> {
     assertActsForNode(actor, node);
-    await this.busy.free(this.dataSource.manager, org, node);
+    await this.busy.free(org, node);
   }
 }

@@ -52,7 +52,7 @@ export class FleetLockCaller {
     }
     let principal: Principal;
     try {
-      principal = await authenticateHeader(request.authorization, this.checkers);
+      ({ principal } = await authenticateHeader(request.authorization, this.checkers));
     } catch (error) {
       if (!isAuthError(error)) throw error;
       throw new FleetLockError(

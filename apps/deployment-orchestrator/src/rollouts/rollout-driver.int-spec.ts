@@ -7,7 +7,7 @@
  * removes its policy and gives the nodes back.
  */
 import { OutboxWriter } from '@careen/persistence';
-import { ExchangeClient } from '@careen/service';
+import { AuditTrail, ExchangeClient } from '@careen/service';
 import { useTestInfra, withClient } from '@careen/testing';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -30,16 +30,20 @@ describe('the rollout driver', () => {
   let dataSource: DataSource;
   let store: RolloutStore;
   let events: RolloutEvents;
+  let audit: AuditTrail;
 
   beforeAll(async () => {
     dataSource = await orchestratorDataSource(infra.databaseUrl);
     store = new RolloutStore(dataSource);
-    events = new RolloutEvents(new OutboxWriter(ORCHESTRATOR_SCHEMA));
+    const outbox = new OutboxWriter(ORCHESTRATOR_SCHEMA);
+    events = new RolloutEvents(outbox);
+    audit = new AuditTrail(outbox, 'deployment-orchestrator');
   });
 
   afterAll(() => dataSource?.destroy());
 
-  const operator = (fleet: FleetGateway) => new Rollouts(store, new StrategyStore(dataSource), fleet, events);
+  const operator = (fleet: FleetGateway) =>
+    new Rollouts(store, new StrategyStore(dataSource, audit), fleet, events);
 
   /** A new rollout of the fixture in an org of its own, holding its nodes; `sent`: its first phase already sent. */
   async function started(sent = false): Promise<RolloutRecord> {
@@ -201,7 +205,7 @@ describe('the rollout driver', () => {
       ['b1', '2.0.0'],
     ] as const)
       fleet.running.set(node, version);
-    await new StrategyStore(dataSource).publish(org, fixtureRollout().document, 'acme/admin');
+    await new StrategyStore(dataSource, audit).publish(org, fixtureRollout().document, 'acme/admin');
     const request = { strategy: 'two-step', version: '1.0.0' };
 
     const refused = operator(fleet).start(org, 'acme/admin', request);

@@ -2,6 +2,7 @@
  * Strategies in SQL: every version kept, numbered from 1 per org and name. Publishing a document
  * equal to the newest version stores nothing new.
  */
+import { type AuditTrail } from '@careen/service';
 import { type DataSource } from 'typeorm';
 import { type DeploymentStrategy } from '@careen/contracts';
 
@@ -36,7 +37,10 @@ const toStored = (row: StrategyRow): StoredStrategy => ({
 
 /** Jsonb comparison in SQL ignores key order; the same strategy sent twice is one version. */
 export class StrategyStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: Pick<AuditTrail, 'record'>,
+  ) {}
 
   /** Stores the document as the next version, unless it equals the newest; answers what is stored. */
   publish(
@@ -63,6 +67,11 @@ export class StrategyStore {
          VALUES ($1, $2, $3, $4, $5) RETURNING *`,
         [org, document.name, (newest?.version ?? 0) + 1, JSON.stringify(document), createdBy],
       );
+      await this.audit.record(manager, {
+        org,
+        action: 'strategy.published',
+        target: `strategy/${document.name}@${row!.version}`,
+      });
       return { stored: toStored(row!), created: true };
     });
   }

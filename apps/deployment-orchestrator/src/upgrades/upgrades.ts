@@ -8,6 +8,7 @@
  * unless the request allows a downgrade, which its policy then carries so that the agent goes
  * down to the version (a rollback).
  */
+import { type AuditTrail } from '@careen/service';
 import { randomUUID } from 'node:crypto';
 import { type FleetGateway } from '../fleet/fleet-gateway';
 import { downgradeRefused, nodeNotFound, nodeNotUpgradeable, packageNotFound } from '../orchestrator.errors';
@@ -30,6 +31,7 @@ export class Upgrades {
   constructor(
     private readonly store: UpgradeStore,
     private readonly fleet: FleetGateway,
+    private readonly audit: Pick<AuditTrail, 'record'>,
     /** A node whose last report is older than this is offline. */
     private readonly offlineSeconds: number,
     private readonly clock: () => Date = () => new Date(),
@@ -74,6 +76,11 @@ export class Upgrades {
     await this.store.transaction(async (manager) => {
       await claimNodes(manager, org, [node.id], upgradeHolder(id));
       await this.store.insert(manager, upgrade);
+      await this.audit.record(manager, {
+        org,
+        action: 'upgrade.requested',
+        target: `upgrade/${id}#node/${node.id}`,
+      });
     });
     this.onChange();
     return upgrade;

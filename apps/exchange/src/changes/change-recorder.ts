@@ -11,6 +11,7 @@ import {
   type ChangeResource,
 } from '@careen/contracts';
 import { jsonObject, OutboxWriter } from '@careen/persistence';
+import { careenActorHeaders } from '@careen/service';
 import { Injectable } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
 
@@ -19,7 +20,12 @@ export class ChangeRecorder {
   constructor(private readonly outbox: OutboxWriter) {}
 
   record<R extends ChangeResource>(manager: EntityManager, change: Change<R>): Promise<void> {
-    return this.outbox.append(manager, ExchangeChanged, ...this.message(change));
+    return this.outbox.append(
+      manager,
+      ExchangeChanged,
+      ...this.message(change),
+      change.byCareen ? { headers: careenActorHeaders('exchange') } : undefined,
+    );
   }
 
   /**
@@ -84,4 +90,6 @@ export interface Change<R extends ChangeResource> {
   byNode?: boolean;
   /** What happened, where the operation alone does not say. */
   event?: string;
+  /** The exchange decided it itself, whoever's request led to it (a failure threshold). */
+  byCareen?: boolean;
 }

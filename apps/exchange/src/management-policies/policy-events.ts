@@ -44,6 +44,7 @@ export class PolicyEvents {
       operation,
       event: happened.at(-1)?.event,
       data: response,
+      byCareen: happened.every((each) => !each.actor),
     });
     for (const { event, reason, actor } of happened)
       await this.history.recordPolicyEvent(manager, {

@@ -6,6 +6,7 @@
  */
 import { generateSecret, hashSecret, principalId, type Principal } from '@careen/auth';
 import { entityColumns, entityFromRow, NamedStatement } from '@careen/persistence';
+import { NODE_STATUS_REPORTED } from '@careen/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ChangeRecorder } from '../changes/change-recorder';
@@ -280,7 +281,14 @@ export class NodesService {
       org,
       id,
       JSON.stringify(status),
-      ...this.changes.values({ org, resource: 'node', resourceId: id, operation: 'updated', byNode: true }),
+      ...this.changes.values({
+        org,
+        resource: 'node',
+        resourceId: id,
+        operation: 'updated',
+        byNode: true,
+        event: NODE_STATUS_REPORTED,
+      }),
     ]);
     if (!row) return undefined;
     this.changes.written(manager);

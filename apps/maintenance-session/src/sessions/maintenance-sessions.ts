@@ -205,7 +205,12 @@ export class MaintenanceSessions {
     const answer = parseReplyState(body.state)?.ack === false ? 'nack' : 'ack';
     try {
       const { input, gate } = readReply(id, project, body, via);
-      const after = await this.deps.steps.apply(id, input, gate);
+      // A VNF manager is no principal: the trail names it by its project and how it replied.
+      const after = await this.deps.steps.apply(id, input, gate, (record) => ({
+        actor: `${record.org}/project:${project}`,
+        kind: 'project',
+        via: via === 'http' ? 'capability' : 'bus',
+      }));
       const ask = after.progress.asks.findLast(
         (each) => each.project === project && each.state === input.state,
       );

@@ -10,6 +10,7 @@ import {
   type MaintenanceProjectEventPayload,
 } from '@careen/contracts';
 import { type OutboxWriter } from '@careen/persistence';
+import { type AuditTrail, type NamedActor } from '@careen/service';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { MaintenanceWorkflow } from '../workflow/maintenance-workflow';
 import { type WorkflowCommand, type WorkflowInput, type WorkflowStep } from '../workflow/workflow.types';
@@ -37,6 +38,7 @@ export class SessionSteps {
     private readonly dataSource: DataSource,
     private readonly store: SessionStore,
     private readonly outbox: OutboxWriter,
+    private readonly audit: Pick<AuditTrail, 'record'>,
     /** The base of the URLs VNF managers are given. */
     private readonly publicUrl: () => string,
     private readonly clock: () => Date = () => new Date(),
@@ -57,6 +59,11 @@ export class SessionSteps {
           detail: { message: `session created by ${created.createdBy}`, hosts: record.plan.hosts.length },
         },
       ]);
+      await this.audit.record(manager, {
+        org: record.org,
+        action: 'session.created',
+        target: `session/${record.id}`,
+      });
       await this.record(manager, created, step);
     });
     this.onStep?.();
@@ -65,15 +72,23 @@ export class SessionSteps {
 
   /**
    * Advances the session by `input`; `gate` may refuse it (its error is thrown and nothing
-   * changes) or add notes to the timeline. Answers the session as it is after the step.
+   * changes) or add notes to the timeline. Answers the session as it is after the step. The
+   * audit trail records the input, as the request's actor's or as `by`'s.
    */
-  async apply(id: string, input: WorkflowInput, gate?: StepGate): Promise<SessionRecord> {
+  async apply(
+    id: string,
+    input: WorkflowInput,
+    gate?: StepGate,
+    by?: (record: SessionRecord) => NamedActor,
+  ): Promise<SessionRecord> {
     const after = await this.dataSource.transaction(async (manager) => {
       const record = await this.store.lock(manager, id);
       if (!record) throw sessionNotFound(id);
       const verdict = gate?.(record) ?? {};
       if (verdict.refuse) throw verdict.refuse;
       if (verdict.unchanged) return record;
+      const audited = auditedInput(record, input);
+      if (audited) await this.audit.record(manager, audited, by?.(record));
       if (verdict.notes) await this.store.timeline(manager, id, verdict.notes);
       if (FINISHED_STATES.includes(record.state)) return record;
       const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
@@ -187,7 +202,12 @@ export class SessionSteps {
         driverCommands.push(command);
       }
     }
-    if (step.progress.state !== record.progress.state)
+    if (step.progress.state !== record.progress.state) {
+      await this.audit.record(manager, {
+        org: record.org,
+        action: `session.state.${step.progress.state}`,
+        target: `session/${record.id}`,
+      });
       entries.push({
         kind: 'note',
         project: null,
@@ -195,6 +215,7 @@ export class SessionSteps {
         state: step.progress.state,
         detail: step.progress.failure ? { failure: step.progress.failure } : {},
       });
+    }
     await this.store.addCommands(manager, record.id, driverCommands);
     await this.store.timeline(manager, record.id, entries);
   }
@@ -215,5 +236,32 @@ export class SessionSteps {
       metadata: record.metadata,
       ...(command.host ? { host: command.host } : {}),
     };
+  }
+}
+
+/**
+ * What the audit trail says of an input from outside (`session.abort`,
+ * `session.reply.ACK_MAINTENANCE`, …); the driver's own (ticks, slots, empty hosts) show only
+ * as the state changes they bring.
+ */
+function auditedInput(record: SessionRecord, input: WorkflowInput) {
+  const target = `session/${record.id}`;
+  switch (input.kind) {
+    case 'tick':
+    case 'slot-granted':
+    case 'host-empty':
+      return undefined;
+    case 'reply':
+      return {
+        org: record.org,
+        action: `session.reply.${input.ack ? 'ACK' : 'NACK'}_${input.state}`,
+        target: `${target}/project/${input.project}`,
+      };
+    case 'host-action-done':
+      return { org: record.org, action: 'session.host-done', target: `${target}/host/${input.host}` };
+    case 'pause':
+    case 'resume':
+    case 'abort':
+      return { org: record.org, action: `session.${input.kind}`, target };
   }
 }

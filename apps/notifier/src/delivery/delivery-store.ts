@@ -6,6 +6,7 @@
  * statement; a drain that found nothing more releases the subscription as due at once when
  * the count moved since it looked, so a delivery owed meanwhile is not left behind.
  */
+import { type AuditTrail } from '@careen/service';
 import { type DataSource } from 'typeorm';
 import { type Subscription } from '../subscriptions/subscription';
 import { type SubscriptionRow, toSubscription } from '../subscriptions/subscription-store';
@@ -102,7 +103,10 @@ export interface PendingDeliveries {
 }
 
 export class DeliveryStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: Pick<AuditTrail, 'record'>,
+  ) {}
 
   /**
    * Owes events to subscriptions (`owed`: `[subscription, event]`, in event order) and makes
@@ -250,10 +254,16 @@ export class DeliveryStore {
         [id, deadlineSeconds],
       )) as [DeliveryRow[], number];
       if (!rows[0]) return undefined;
-      await manager.query(
-        `UPDATE notifier.subscriptions SET owed_count = owed_count + 1, due_at = now() WHERE id = $1`,
+      const [[owner]] = (await manager.query(
+        `UPDATE notifier.subscriptions SET owed_count = owed_count + 1, due_at = now() WHERE id = $1 RETURNING org`,
         [rows[0].subscription_id],
-      );
+      )) as [{ org: string }[], number];
+      if (owner)
+        await this.audit.record(manager, {
+          org: owner.org,
+          action: 'delivery.redelivered',
+          target: `delivery/${id}`,
+        });
       return toDelivery(rows[0]);
     });
   }

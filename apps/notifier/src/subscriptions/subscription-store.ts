@@ -1,5 +1,6 @@
 /** Subscriptions in SQL. */
-import { type DataSource } from 'typeorm';
+import { type AuditTrail } from '@careen/service';
+import { type DataSource, type EntityManager } from 'typeorm';
 import { type SigningSecret, type Subscription } from './subscription';
 
 export interface SubscriptionRow {
@@ -39,28 +40,51 @@ export function toSubscription(row: SubscriptionRow): Subscription {
 }
 
 export class SubscriptionStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: Pick<AuditTrail, 'record'>,
+  ) {}
+
+  /** Runs `statement` and tells the audit trail of it, in one transaction. */
+  private audited(
+    org: string,
+    id: string,
+    action: string,
+    statement: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<unknown> {
+    return this.dataSource.transaction(async (manager) => {
+      const result = await statement(manager);
+      await this.audit.record(manager, {
+        org,
+        action: `subscription.${action}`,
+        target: `subscription/${id}`,
+      });
+      return result;
+    });
+  }
 
   async insert(subscription: Subscription): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO notifier.subscriptions
+    await this.audited(subscription.org, subscription.id, 'created', (manager) =>
+      manager.query(
+        `INSERT INTO notifier.subscriptions
          (id, org, scope, project, hosts, states, kind, url, format, secrets, nats_user, credentials_expire_at, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        subscription.id,
-        subscription.org,
-        subscription.scope,
-        subscription.project,
-        subscription.hosts,
-        subscription.states,
-        subscription.kind,
-        subscription.url,
-        subscription.format,
-        JSON.stringify(subscription.secrets),
-        subscription.natsUser,
-        subscription.credentialsExpireAt,
-        subscription.createdBy,
-      ],
+        [
+          subscription.id,
+          subscription.org,
+          subscription.scope,
+          subscription.project,
+          subscription.hosts,
+          subscription.states,
+          subscription.kind,
+          subscription.url,
+          subscription.format,
+          JSON.stringify(subscription.secrets),
+          subscription.natsUser,
+          subscription.credentialsExpireAt,
+          subscription.createdBy,
+        ],
+      ),
     );
   }
 
@@ -80,24 +104,32 @@ export class SubscriptionStore {
     return rows.map(toSubscription);
   }
 
-  async remove(id: string): Promise<boolean> {
-    const [, count] = (await this.dataSource.query('DELETE FROM notifier.subscriptions WHERE id = $1', [
-      id,
-    ])) as [unknown, number];
+  async remove(subscription: Pick<Subscription, 'id' | 'org'>): Promise<boolean> {
+    const [, count] = (await this.audited(subscription.org, subscription.id, 'removed', (manager) =>
+      manager.query('DELETE FROM notifier.subscriptions WHERE id = $1', [subscription.id]),
+    )) as [unknown, number];
     return count > 0;
   }
 
-  async setSecrets(id: string, secrets: SigningSecret[]): Promise<void> {
-    await this.dataSource.query('UPDATE notifier.subscriptions SET secrets = $2 WHERE id = $1', [
-      id,
-      JSON.stringify(secrets),
-    ]);
+  async setSecrets(subscription: Pick<Subscription, 'id' | 'org'>, secrets: SigningSecret[]): Promise<void> {
+    await this.audited(subscription.org, subscription.id, 'secret-rotated', (manager) =>
+      manager.query('UPDATE notifier.subscriptions SET secrets = $2 WHERE id = $1', [
+        subscription.id,
+        JSON.stringify(secrets),
+      ]),
+    );
   }
 
-  async setNatsUser(id: string, user: string, expireAt: Date): Promise<void> {
-    await this.dataSource.query(
-      'UPDATE notifier.subscriptions SET nats_user = $2, credentials_expire_at = $3 WHERE id = $1',
-      [id, user, expireAt],
+  async setNatsUser(
+    subscription: Pick<Subscription, 'id' | 'org'>,
+    user: string,
+    expireAt: Date,
+  ): Promise<void> {
+    await this.audited(subscription.org, subscription.id, 'credentials-issued', (manager) =>
+      manager.query(
+        'UPDATE notifier.subscriptions SET nats_user = $2, credentials_expire_at = $3 WHERE id = $1',
+        [subscription.id, user, expireAt],
+      ),
     );
   }
 

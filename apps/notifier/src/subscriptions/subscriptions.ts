@@ -174,7 +174,7 @@ export class Subscriptions {
   async remove(subscription: Subscription): Promise<void> {
     const { id } = subscription;
     if (subscription.kind === 'nats') await this.nats.close(id);
-    if (!(await this.store.remove(id))) throw subscriptionNotFound(id);
+    if (!(await this.store.remove(subscription))) throw subscriptionNotFound(id);
   }
 
   /** A NATS subscriber's new credentials, shown once; those issued before last until they expire. */
@@ -183,7 +183,7 @@ export class Subscriptions {
       throw wrongKind(subscription, 'nats', 'credentials', 'notifier.no-credentials');
     const { id } = subscription;
     const grant = await this.nats.issue(id, subscription.project!);
-    await this.store.setNatsUser(id, grant.user, grant.expiresAt);
+    await this.store.setNatsUser(subscription, grant.user, grant.expiresAt);
     const renewed = { ...subscription, natsUser: grant.user, credentialsExpireAt: grant.expiresAt };
     return { ...viewOf(renewed), credentials: grant.credentials };
   }
@@ -206,7 +206,7 @@ export class Subscriptions {
             }));
     const secret = newSecret();
     const secrets = [...kept, { secret, expiresAt: null }];
-    await this.store.setSecrets(subscription.id, secrets);
+    await this.store.setSecrets(subscription, secrets);
     return { ...viewOf({ ...subscription, secrets }), secret };
   }
 }

@@ -47,8 +47,9 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     try {
-      const principal = await authenticateHeader(request.headers.authorization, this.checkers);
+      const { principal, via } = await authenticateHeader(request.headers.authorization, this.checkers);
       request.principal = principal;
+      request.credential = via;
       assertAccess(principal, this.requirements(context, request));
       return true;
     } catch (error) {

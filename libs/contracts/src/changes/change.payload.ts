@@ -72,7 +72,8 @@ export class ChangePayload {
 
   /**
    * What happened, where the operation alone does not say: for a management policy one of
-   * MANAGEMENT_POLICY_EVENTS (published, enabled, disabled, paused, resumed, reset, removed).
+   * MANAGEMENT_POLICY_EVENTS (published, enabled, disabled, paused, resumed, reset, removed);
+   * for a node, NODE_STATUS_REPORTED when it is the node's own status report.
    */
   @IsOptional()
   @IsString()
@@ -84,6 +85,9 @@ export class ChangePayload {
   @Validate(MatchesResourceContract)
   data?: ChangeDataOf<ChangeResource>;
 }
+
+/** The event of a node change that is the node's routine report of what runs on it. */
+export const NODE_STATUS_REPORTED = 'status-reported';
 
 /** A change of one resource, its data typed by that resource's contract. */
 export type ChangeOf<R extends ChangeResource> = Omit<ChangePayload, 'resource' | 'data'> & {

@@ -9,6 +9,20 @@ export const CE_HEADERS = {
 } as const;
 
 export const CE_SPEC_VERSION = '1.0';
+
+/**
+ * CloudEvents extension attributes (binary mode: `ce-<name>` headers) saying who made the
+ * change an event tells of, which the audit trail records: the principal (`org/user`,
+ * `org/node`, `org/sa:account`, or `careen:<service>` for Careen's own work), its kind, how it
+ * proved who it is, the request's source address and id.
+ */
+export const ACTOR_HEADERS = {
+  actor: 'ce-careenactor',
+  kind: 'ce-careenactorkind',
+  via: 'ce-careenvia',
+  source: 'ce-careensourceip',
+  request: 'ce-careenrequestid',
+} as const;
 /**
  * The NATS binding's binary mode carries `datacontenttype` in the message's `content-type`
  * header, not as a `ce-` header. Careen's bodies are always JSON.

@@ -3,6 +3,7 @@
  * JSON bodies with a size limit, validated DTOs, one error shape, request metrics and OpenAPI
  * at /docs.
  */
+import { useActingContext } from '../audit/acting-context';
 import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -65,6 +66,7 @@ export async function createServiceApp(
   // kept open.
   app.getHttpServer().headersTimeout = (KEEP_ALIVE_SECONDS + 1) * 1000;
   const fastify = app.getHttpAdapter().getInstance();
+  await useActingContext(fastify);
   useHttpMetrics(fastify, app.get(MetricsRegistry));
   useRequestBodies(fastify, options.yamlBodies);
   app.useGlobalPipes(createValidationPipe());

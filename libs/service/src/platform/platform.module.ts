@@ -3,6 +3,8 @@
  * does it), the bus with its streams, the publisher, the outbox writer and relay, the inbox
  * of processed messages, health, readiness and metrics.
  */
+import { actingHeaders } from '../audit/acting-context';
+import { AuditTrail } from '../audit/audit-trail';
 import {
   connectBus,
   ensureStreams,
@@ -101,8 +103,10 @@ export class PlatformModule {
       },
       {
         provide: OutboxWriter,
-        useFactory: () => new OutboxWriter(schema, currentTraceHeaders),
+        useFactory: () =>
+          new OutboxWriter(schema, () => ({ ...currentTraceHeaders(), ...actingHeaders(options.service) })),
       },
+      AuditTrail,
       {
         provide: ProcessedMessages,
         inject: [DataSource],
@@ -175,6 +179,7 @@ export class PlatformModule {
         BUS,
         EventPublisher,
         OutboxWriter,
+        AuditTrail,
         ProcessedMessages,
         OutboxRelay,
         MetricsRegistry,

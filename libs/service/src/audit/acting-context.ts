@@ -1,0 +1,53 @@
+/**
+ * Who a change is made by, carried with it: each HTTP request runs in its own context (an
+ * AsyncLocalStorage, by @fastify/request-context), and every outbox message written while it
+ * runs is stamped with the request's principal, how it proved who it is, its source address
+ * and its request id. Work outside a request (consumers, timers, leaders) is Careen's own:
+ * `careen:<service>`. The exchange's audit trail reads these headers off every event.
+ */
+import { type AuthenticatedRequest, principalId } from '@careen/auth';
+import { ACTOR_HEADERS } from '@careen/contracts';
+import { fastifyRequestContext, requestContext } from '@fastify/request-context';
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+
+declare module '@fastify/request-context' {
+  interface RequestContextData {
+    request: FastifyRequest & AuthenticatedRequest;
+  }
+}
+
+/** Runs each request of the service in a context of its own. */
+export async function useActingContext(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(fastifyRequestContext, {
+    defaultStoreValues: (request) => ({ request: request as FastifyRequest & AuthenticatedRequest }),
+  });
+}
+
+/**
+ * The actor headers of Careen's own work. Given to a change that a request causes but Careen
+ * decides (a failure threshold disabling a policy), they replace the requester's; the request
+ * id stays, to tell what caused it.
+ */
+export function careenActorHeaders(service: string): Record<string, string> {
+  return {
+    [ACTOR_HEADERS.actor]: `careen:${service}`,
+    [ACTOR_HEADERS.kind]: 'careen',
+    [ACTOR_HEADERS.via]: '',
+    [ACTOR_HEADERS.source]: '',
+  };
+}
+
+/** The audit headers of a message written now, by `service`. */
+export function actingHeaders(service: string): Record<string, string> {
+  const request = requestContext.get('request');
+  const principal = request?.principal;
+  if (!request || !principal) return careenActorHeaders(service);
+  return {
+    [ACTOR_HEADERS.actor]: principalId(principal),
+    [ACTOR_HEADERS.kind]: principal.kind,
+    [ACTOR_HEADERS.via]:
+      principal.kind === 'service' ? `key:${principal.key}` : (request.credential ?? 'unknown'),
+    [ACTOR_HEADERS.source]: request.ip,
+    [ACTOR_HEADERS.request]: String(request.id),
+  };
+}
