@@ -400,6 +400,21 @@ describe('the web console', () => {
     await screenshot('maintenance');
   });
 
+  it('shows who aborted the session on the Audit view, and verifies the chain', async () => {
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByLabel('Action').fill('session.abort');
+    await page.getByRole('button', { name: 'Show' }).click();
+    const aborted = page.locator('table[data-audit] tbody tr').first();
+    await aborted.getByText('session.abort').waitFor({ timeout: 30_000 });
+    await expect(aborted.textContent()).resolves.toContain('demo/admin');
+    await page.getByRole('button', { name: 'Verify the chain' }).click();
+    await page
+      .locator('[data-verdict]')
+      .getByText(/^Verified: \d+ records chain/)
+      .waitFor();
+    await screenshot('audit');
+  });
+
   it('is reachable from the keyboard and readable at phone width', async () => {
     await page.getByRole('link', { name: 'Fleet' }).click();
     const focused = () => page.evaluate('document.activeElement?.textContent');

@@ -45,8 +45,8 @@ const CAPABILITY = /^\/v1\/maintenance\/\{session\}\/\{project\}/;
 const QUESTIONS = /^\/v1\/(orgs\/\{org\}\/deploycheck|strategies\/\{name\}\/plan)$/;
 /** Who may do what to whom: an org's users and service accounts, and orgs themselves. */
 const IDENTITY = /\/(users|service-accounts)(\/|$)|^\/v1\/orgs$/;
-/** Reads a viewer may not make: the org's users but their own record, and its service accounts. */
-const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/(users|service-accounts)(\/|$)/;
+/** Reads a viewer may not make: the org's users but their own record, its service accounts, its audit trail. */
+const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/(users|service-accounts|audit)(\/|$)/;
 
 /** Routes called at once: enough to overlap the services' waits, few enough for two cores. */
 const LANES = 4;
@@ -212,7 +212,7 @@ describe('security sweep over every route', () => {
     expect(wrong.sort()).toEqual([]);
   });
 
-  it("lets a viewer read all of its org's routes but other users and service accounts", async () => {
+  it("lets a viewer read all of its org's routes but other users, service accounts and the audit trail", async () => {
     const reads = operations.filter(
       (each) => each.security === 'login' && each.method === 'GET' && each.path.includes('{org'),
     );

@@ -137,6 +137,54 @@ function deliveryNow(databaseUrl: string, sinceSeq: number): Promise<Delivery> {
   });
 }
 
+/** The outbox rows the audit trail records (audit-collector.ts): SQL over `o`, a service's outbox. */
+const AUDITED = `(o.subject LIKE 'careen.changes.%' AND coalesce(o.payload->>'event', '') <> 'status-reported'
+   OR o.subject ~ '^careen\\.agbot\\.upgrades\\.[^.]+\\.[^.]+\\.(granted|released|halted)$'
+      -- an agent's own slot, taken and given back for an upgrade that ended as it should
+      AND NOT (o.payload->>'holder' = 'agent-upgrade'
+               AND (o.subject LIKE '%.granted' OR coalesce(o.payload->>'reason', '') IN ('released', 'terminal-status')))
+   OR o.subject LIKE 'careen.orchestrator.rollout.%'
+   OR o.subject LIKE 'careen.audit.actions.%')`;
+
+/**
+ * The audit trail whole: every change and action any service committed since `since` (and
+ * published) is recorded once, whatever was killed meanwhile. One not there yet is looked for
+ * again for `withinMs`.
+ */
+export async function everyChangeAudited(
+  databaseUrl: string,
+  since: Date,
+  withinMs = 30_000,
+): Promise<{ violations: string[]; audited: number }> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const found = await withClient(databaseUrl, async (client) => {
+      const violations: string[] = [];
+      let audited = 0;
+      for (const { schema } of HUB_SERVICES) {
+        const { rows } = await client.query<{ audited: string; missing: string; example: string | null }>(
+          `SELECT count(*) AS audited,
+                  count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM exchange.audit_log a
+                                                      WHERE a.event_id = $2 || '-' || o.seq)) AS missing,
+                  min(o.subject || ' ' || o.seq) FILTER (WHERE NOT EXISTS (SELECT 1 FROM exchange.audit_log a
+                                                      WHERE a.event_id = $2 || '-' || o.seq)) AS example
+             FROM "${schema}".outbox o
+            WHERE o.created_at >= $1 AND o.published_at IS NOT NULL AND ${AUDITED}`,
+          [since, schema],
+        );
+        audited += Number(rows[0]!.audited);
+        if (Number(rows[0]!.missing) > 0)
+          violations.push(
+            `${rows[0]!.missing} of ${rows[0]!.audited} changes of ${schema} are not in the audit trail (e.g. ${rows[0]!.example})`,
+          );
+      }
+      return { violations, audited };
+    });
+    if (found.violations.length === 0 || Date.now() > deadline) return found;
+    await pause(1_000);
+  }
+}
+
 /** The exchange's latest change, to count from. */
 export async function latestChange(databaseUrl: string): Promise<number> {
   return withClient(databaseUrl, async (client) => {

@@ -14,6 +14,7 @@ import { basic, seededRandom } from '@careen/testing';
 import { randomInt } from 'node:crypto';
 import {
   changesAppliedOnce,
+  everyChangeAudited,
   deadLettersExplained,
   dependenciesKept,
   failuresExplained,
@@ -66,12 +67,14 @@ describe('chaos: faults at random moments over the whole replicated platform', (
     'keeps every invariant, loses nothing and leaves no work stuck',
     async () => {
       const sinceChange = await latestChange(platform.postgres.url);
+      const started = new Date();
       work.start();
       await faults.run(Date.now() + FAULT_SECONDS * 1000);
       await work.finish(SETTLE_MS);
 
       const root = steadyClient(() => platform.url('exchange'), basic('root', 'root', ROOT_PASSWORD));
       const changes = await changesAppliedOnce(platform.postgres.url, sinceChange);
+      const audit = await everyChangeAudited(platform.postgres.url, started);
       const deadLetters = await deadLettersExplained(platform);
       const of = (kind: WorkKind) => work.items.filter((item) => item.kind === kind);
       const stuck = nothingStuck(work.items, (item) => progress.last(item.kind), STUCK_AFTER_MS);
@@ -106,6 +109,10 @@ describe('chaos: faults at random moments over the whole replicated platform', (
         {
           name: 'work ended or still moving, failures with a reason',
           violations: [...stuck, ...failuresExplained(work.items)],
+        },
+        {
+          name: `every change and action in the audit trail once (${audit.audited} checked)`,
+          violations: audit.violations,
         },
         { name: 'dead letters with a reason', violations: deadLetters.violations },
         { name: 'no HTTP 500 seen by a client', violations: no500s(statuses) },

@@ -26,6 +26,7 @@ import { registerOrgCommands } from './commands/org.commands';
 import { registerRolloutCommands } from './commands/rollout.commands';
 import { registerStrategyCommands } from './commands/strategy.commands';
 import { registerUpgradeCommands } from './commands/upgrade.commands';
+import { registerAuditCommands } from './commands/audit.commands';
 import { registerServiceAccountCommands } from './commands/service-account.commands';
 import { registerUserCommands } from './commands/user.commands';
 import { ConfigStore } from './config/config-store';
@@ -66,6 +67,7 @@ export function buildProgram(services: CliServices): Command {
   registerOrgCommands(program, services);
   registerUserCommands(program, services);
   registerServiceAccountCommands(program, services);
+  registerAuditCommands(program, services);
   registerNodeCommands(program, services);
   registerHaGroupCommands(program, services);
   registerServiceCommands(program, services);

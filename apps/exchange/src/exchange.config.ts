@@ -47,4 +47,15 @@ export class ExchangeConfig extends ServiceConfig {
   @IsInt()
   @Min(1)
   CAREEN_AGENT_PACKAGE_MAX_BYTES = 256 * 1024 * 1024;
+
+  /**
+   * How long the audit trail keeps a record, in days; older ones are pruned (hourly), and
+   * verification starts from the last pruned record's hash.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  CAREEN_AUDIT_RETENTION_DAYS = 365;
 }

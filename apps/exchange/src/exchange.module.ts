@@ -38,12 +38,14 @@ import { RefreshTokens1764200000000 } from './migrations/1764200000000-refresh-t
 import { DisruptionControls1764600000000 } from './migrations/1764600000000-disruption-controls';
 import { OperatorViewerRoles1764800000000 } from './migrations/1764800000000-operator-viewer-roles';
 import { ServiceAccounts1764800100000 } from './migrations/1764800100000-service-accounts';
+import { AuditLog1764800200000 } from './migrations/1764800200000-audit-log';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
 import { UsersModule } from './users/users.module';
 import { LocalKeyAuthenticator } from './service-accounts/local-key.authenticator';
 import { ServiceAccountsModule } from './service-accounts/service-accounts.module';
+import { AuditModule } from './audit/audit.module';
 
 export const EXCHANGE_ENTITIES = [
   OrgEntity,
@@ -72,6 +74,7 @@ export const EXCHANGE_MIGRATIONS = [
   DisruptionControls1764600000000,
   OperatorViewerRoles1764800000000,
   ServiceAccounts1764800100000,
+  AuditLog1764800200000,
 ];
 
 @Module({})
@@ -86,7 +89,8 @@ export class ExchangeModule {
           config,
           entities: EXCHANGE_ENTITIES,
           migrations: EXCHANGE_MIGRATIONS,
-          streams: [STREAMS.changes, STREAMS.deadLetters],
+          // The audit trail reads the other services' streams too.
+          streams: [STREAMS.changes, STREAMS.deadLetters, STREAMS.audit, STREAMS.agbot, STREAMS.orchestrator],
           relayOutbox: true,
         }),
         AuthModule.forRoot({
@@ -113,6 +117,7 @@ export class ExchangeModule {
         AgentPackagesModule,
         UsersModule,
         ServiceAccountsModule,
+        AuditModule,
         NodesModule,
         ServicesModule,
         DeploymentPoliciesModule,

@@ -2,6 +2,7 @@
  * The console: the sign-in until someone is signed in, then the views of one org, kept live by
  * its change feed. The tokens live in this component's state only: a reload signs out.
  */
+import { AuditView } from './views/audit-view';
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { createClients } from './api/clients';
 import type { Identity } from './api/identity';
@@ -134,5 +135,7 @@ function viewOf(route: Route) {
       return <MaintenanceView />;
     case 'maintenance-session':
       return <MaintenanceSessionView session={route.session} />;
+    case 'audit':
+      return <AuditView />;
   }
 }

@@ -300,6 +300,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of the org's audit trail, oldest (or newest) first, filtered */
+    get: operations['AuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orgs/{org}/audit/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Recompute the org's hash chain and say where it first breaks */
+    get: operations['AuditController_verify'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/nodes/{id}': {
     parameters: {
       query?: never;
@@ -1215,6 +1249,70 @@ export interface components {
       key: components['schemas']['NewApiKeyResponse'];
       /** @description the previous key, now ending at the overlap */
       previous: components['schemas']['ApiKeyResponse'];
+    };
+    AuditRecordResponse: {
+      /** @description its place in the org's trail, from 1 */
+      seq: number;
+      org: string;
+      /**
+       * Format: date-time
+       * @description when the change was made
+       */
+      at: string;
+      /** @description `org/user`, `org/node`, `org/sa:account`, `org/project:name` or `careen:<service>` */
+      actor: string;
+      /** @description `user`, `node`, `service`, `project` or `careen` */
+      actorKind: string;
+      /** @description how the actor proved who it is: `password`, `token`, `key:<id>`, `node-token`, `capability` */
+      via: string | null;
+      /** @description the service that made the change */
+      service: string;
+      /** @example managementPolicy.paused */
+      action: string;
+      /** @example managementPolicy/web */
+      target: string;
+      /** @enum {string} */
+      outcome: 'succeeded' | 'refused';
+      /** @description the request's source address */
+      source: string | null;
+      requestId: string | null;
+      /** @description the W3C trace id */
+      traceId: string | null;
+      /** @description the CloudEvents id of the event it records */
+      eventId: string;
+      /** @description the hash of the record before it */
+      prevHash: string;
+      /** @description SHA-256 over its fields and prevHash */
+      hash: string;
+    };
+    AuditListResponse: {
+      items: components['schemas']['AuditRecordResponse'][];
+      /** @description records matching the filter */
+      total: number;
+      /** @description pass as `after` for the next page; null at the end */
+      next: number | null;
+    };
+    ChainBreakResponse: {
+      seq: number;
+      eventId: string;
+      problem: string;
+    };
+    ChainPoint: {
+      seq: number;
+      hash: string;
+    };
+    AuditVerificationResponse: {
+      org: string;
+      /** @description true when every record from the anchor to the head chains */
+      verified: boolean;
+      /** @description records that chained before the first break, or all */
+      checked: number;
+      /** @description where verification starts: the last pruned record, or seq 0 */
+      anchor: components['schemas']['ChainPoint'];
+      /** @description the last record appended */
+      head: components['schemas']['ChainPoint'];
+      /** @description the first record that does not chain; null when every one does */
+      broken: components['schemas']['ChainBreakResponse'] | (never | null);
     };
     PolicyPropertyDto: {
       /** @example careen.arch */
@@ -3865,6 +3963,154 @@ export interface operations {
         };
       };
       /** @description SERVICE_ACCOUNT_NOT_FOUND or API_KEY_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AuditController_list: {
+    parameters: {
+      query?: {
+        /** @description records at or after this instant */
+        since?: string;
+        /** @description records before this instant */
+        until?: string;
+        /** @description who acted, e.g. `acme/ada`, `acme/sa:ci`, `careen:agbot` */
+        actor?: string;
+        /** @description what was acted on, e.g. `managementPolicy/web`, `rollout/<id>` */
+        target?: string;
+        /** @description what was done, e.g. `managementPolicy.paused` */
+        action?: string;
+        /** @description the order of the records */
+        order?: 'oldest' | 'newest';
+        /** @description the `next` of the previous page: the records after it in the order asked for */
+        after?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AuditController_verify: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditVerificationResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
       404: {
         headers: {
           [name: string]: unknown;

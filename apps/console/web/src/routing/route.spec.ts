@@ -12,6 +12,7 @@ describe('console routes', () => {
     ['#/rollouts/3f1c', { view: 'rollout', rollout: '3f1c' }],
     ['#/maintenance', { view: 'maintenance' }],
     ['#/maintenance/abc', { view: 'maintenance-session', session: 'abc' }],
+    ['#/audit', { view: 'audit' }],
     ['#/nowhere', { view: 'fleet' }],
     ['#/nodes/%E0%A4%A', { view: 'node', node: '%E0%A4%A' }],
   ])('reads %s', (hash, route) => {
@@ -30,6 +31,7 @@ describe('console routes', () => {
       { view: 'rollout', rollout: 'r' },
       { view: 'maintenance' },
       { view: 'maintenance-session', session: 's' },
+      { view: 'audit' },
     ];
     for (const route of routes) expect(parseRoute(hrefOf(route))).toEqual(route);
   });

@@ -13,7 +13,8 @@ export type Route =
   | { view: 'rollouts' }
   | { view: 'rollout'; rollout: string }
   | { view: 'maintenance' }
-  | { view: 'maintenance-session'; session: string };
+  | { view: 'maintenance-session'; session: string }
+  | { view: 'audit' };
 
 export function parseRoute(hash: string): Route {
   const [first = '', second] = hash
@@ -33,6 +34,8 @@ export function parseRoute(hash: string): Route {
       return second ? { view: 'rollout', rollout: second } : { view: 'rollouts' };
     case 'maintenance':
       return second ? { view: 'maintenance-session', session: second } : { view: 'maintenance' };
+    case 'audit':
+      return { view: 'audit' };
     default:
       return { view: 'fleet' };
   }
@@ -60,6 +63,8 @@ export function hrefOf(route: Route): string {
       return '#/maintenance';
     case 'maintenance-session':
       return `#/maintenance/${encodeURIComponent(route.session)}`;
+    case 'audit':
+      return '#/audit';
   }
 }
 

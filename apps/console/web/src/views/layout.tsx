@@ -1,17 +1,19 @@
 /** The frame around every view: the places, the org shown (hub admins may switch), who is signed in. */
 import { useEffect, useState, type ReactNode } from 'react';
 import { read } from '../api/clients';
+import { isAdmin } from '../api/identity';
 import type { FeedState } from '../live/change-feed';
 import { useConsole } from '../live/console-context';
 import { hrefOf, type Route } from '../routing/route';
 
-const PLACES: { label: string; route: Route; views: Route['view'][] }[] = [
+const PLACES: { label: string; route: Route; views: Route['view'][]; adminsOnly?: true }[] = [
   { label: 'Fleet', route: { view: 'fleet' }, views: ['fleet', 'node'] },
   { label: 'HA groups', route: { view: 'ha-groups' }, views: ['ha-groups'] },
   { label: 'Disruption', route: { view: 'disruption' }, views: ['disruption'] },
   { label: 'Management policies', route: { view: 'policies' }, views: ['policies', 'policy'] },
   { label: 'Rollouts', route: { view: 'rollouts' }, views: ['rollouts', 'rollout'] },
   { label: 'Maintenance', route: { view: 'maintenance' }, views: ['maintenance', 'maintenance-session'] },
+  { label: 'Audit', route: { view: 'audit' }, views: ['audit'], adminsOnly: true },
 ];
 
 const FEED_WORDS: Record<FeedState, string> = {
@@ -59,7 +61,7 @@ export function Layout({
       <header>
         <span className="brand">Careen</span>
         <nav aria-label="Views">
-          {PLACES.map((place) => (
+          {PLACES.filter((place) => !place.adminsOnly || isAdmin(identity)).map((place) => (
             <a
               key={place.label}
               href={hrefOf(place.route)}
