@@ -32,7 +32,7 @@ export class EventPublisher {
     event: EventDefinition<P, A>,
     subjectArgs: A,
     payload: P,
-    options: { id?: string; time?: Date } = {},
+    options: { id?: string; time?: Date; headers?: Record<string, string> } = {},
   ): Promise<PubAck> {
     return this.publishRaw({
       subject: event.subject(...subjectArgs),
@@ -40,6 +40,7 @@ export class EventPublisher {
       id: options.id ?? randomUUID(),
       time: (options.time ?? new Date()).toISOString(),
       body: payload,
+      headers: options.headers,
     });
   }
 

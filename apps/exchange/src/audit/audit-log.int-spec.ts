@@ -138,6 +138,22 @@ describe('the audit trail', () => {
     );
   });
 
+  it('records a write refused to someone known, with the route, as refused', async () => {
+    const refused = await call('PUT', policy('not-for-operators'), { nodes: NODES, enabled: false }, otto);
+    expect(refused.status).toBe(403);
+    const [record] = await eventually(async () => {
+      const records = await trail('action=http.refused&actor=acme/otto');
+      expect(records).toHaveLength(1);
+      return records;
+    });
+    expect(record).toMatchObject({
+      target: 'PUT /v1/orgs/:org/management-policies/:name',
+      outcome: 'refused',
+      via: 'password',
+      service: 'exchange',
+    });
+  });
+
   it('records an event that comes twice once', async () => {
     const [sent] = await readStream(bus, 'CAREEN_CHANGES', {
       count: 1,

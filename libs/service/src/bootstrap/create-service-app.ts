@@ -4,6 +4,8 @@
  * at /docs.
  */
 import { useActingContext } from '../audit/acting-context';
+import { useRefusalAudit } from '../audit/refusal-audit';
+import { EventPublisher } from '@careen/bus';
 import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -67,6 +69,7 @@ export async function createServiceApp(
   app.getHttpServer().headersTimeout = (KEEP_ALIVE_SECONDS + 1) * 1000;
   const fastify = app.getHttpAdapter().getInstance();
   await useActingContext(fastify);
+  useRefusalAudit(fastify, options.service, app.get(EventPublisher), options.logger);
   useHttpMetrics(fastify, app.get(MetricsRegistry));
   useRequestBodies(fastify, options.yamlBodies);
   app.useGlobalPipes(createValidationPipe());
