@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-errors';
 import { type Column } from '../output/output';
 import { orgCommandContext, type CliServices } from './command-context';
+import { wholeNumber } from './whole-number';
 
 type AuditRecord = Exchange.components['schemas']['AuditRecordResponse'];
 
@@ -35,12 +36,6 @@ export function instantArgument(now: () => Date) {
   };
 }
 
-function positive(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('a whole number of at least 1');
-  return parsed;
-}
-
 interface AuditOptions {
   since?: string;
   until?: string;
@@ -61,7 +56,7 @@ export function registerAuditCommands(program: Command, services: CliServices): 
     .option('--actor <actor>', 'who acted: org/user, org/sa:account, org/node, careen:<service>')
     .option('--target <target>', 'what was acted on, e.g. managementPolicy/web or session/<id>')
     .option('--action <action>', 'what was done, e.g. managementPolicy.paused')
-    .option('--limit <n>', 'at most this many records (default 100)', positive, 100)
+    .option('--limit <n>', 'at most this many records (1-100000, default 100)', wholeNumber(1, 100_000), 100)
     .option('--org <org>', 'org of the trail (default: CAREEN_ORG, else your own org)')
     .action(async (options: AuditOptions, command: Command) => {
       const { context, exchange, org } = await orgCommandContext(command, services, options.org);

@@ -1,7 +1,7 @@
 /** Reading rollout history (a node's or a policy's), newest first, page after page. */
 import { type Exchange } from '@careen/api-client';
-import { InvalidArgumentError } from 'commander';
 import { type Column } from '../output/output';
+import { wholeNumber } from './whole-number';
 
 export type HistoryEntry = Exchange.components['schemas']['HistoryEntryResponse'];
 type HistoryPage = Exchange.components['schemas']['HistoryPageResponse'];
@@ -21,12 +21,7 @@ export const HISTORY_COLUMNS: readonly Column<HistoryEntry>[] = [
   { header: 'DETAIL', value: (entry) => entry.detail },
 ];
 
-export function historyLimit(value: string): number {
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000)
-    throw new InvalidArgumentError('a whole number from 1 to 100000');
-  return limit;
-}
+export const historyLimit = wholeNumber(1, 100_000);
 
 /**
  * Up to `limit` entries of a history, newest first, read a page at a time.

@@ -4,10 +4,11 @@
  * printed this once; scripts use it as CAREEN_API_KEY.
  */
 import { type Exchange } from '@careen/api-client';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command } from 'commander';
 import { type Column } from '../output/output';
 import { orgCommandContext, type CliServices } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
+import { wholeNumber } from './whole-number';
 
 type Schemas = Exchange.components['schemas'];
 type Account = Schemas['ServiceAccountResponse'];
@@ -33,15 +34,6 @@ const ORG_OPTION = [
   '--org <org>',
   'org of the service account (default: CAREEN_ORG, else your own org)',
 ] as const;
-
-function wholeNumber(min: number, max: number) {
-  return (value: string): number => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min || parsed > max)
-      throw new InvalidArgumentError(`a whole number from ${min} to ${max}`);
-    return parsed;
-  };
-}
 
 const collect = (value: string, previous: string[] = []) => [
   ...previous,

@@ -8,43 +8,31 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { chain, firstBreak, GENESIS_HASH, type ChainBreak, type ChainedRecord } from './audit-chain';
 import { type AuditEntry } from './audit-entry';
 
-const COLUMNS = [
-  'org',
-  'seq',
-  'event_id',
-  'at',
-  'actor',
-  'actor_kind',
-  'via',
-  'service',
-  'action',
-  'target',
-  'outcome',
-  'source',
-  'request_id',
-  'trace_id',
-  'prev_hash',
-  'hash',
-] as const;
+/** Each stored column and the record's field it holds, in the table's order. */
+const FIELDS = [
+  ['org', 'org', 'text'],
+  ['seq', 'seq', 'bigint'],
+  ['event_id', 'eventId', 'text'],
+  ['at', 'at', 'timestamptz'],
+  ['actor', 'actor', 'text'],
+  ['actor_kind', 'actorKind', 'text'],
+  ['via', 'via', 'text'],
+  ['service', 'service', 'text'],
+  ['action', 'action', 'text'],
+  ['target', 'target', 'text'],
+  ['outcome', 'outcome', 'text'],
+  ['source', 'source', 'text'],
+  ['request_id', 'requestId', 'text'],
+  ['trace_id', 'traceId', 'text'],
+  ['prev_hash', 'prevHash', 'text'],
+  ['hash', 'hash', 'text'],
+] as const satisfies readonly (readonly [string, keyof ChainedRecord, string])[];
 
-interface Row {
-  org: string;
-  seq: string;
-  event_id: string;
-  at: Date;
-  actor: string;
-  actor_kind: string;
-  via: string | null;
-  service: string;
-  action: string;
-  target: string;
-  outcome: ChainedRecord['outcome'];
-  source: string | null;
-  request_id: string | null;
-  trace_id: string | null;
-  prev_hash: string;
-  hash: string;
-}
+const COLUMNS = FIELDS.map(([column]) => column).join(', ');
+/** `unnest($1::text[], …)`: one array parameter per column, as `columnsOf` gives them. */
+const UNNEST = `unnest(${FIELDS.map(([, , type], index) => `$${index + 1}::${type}[]`).join(', ')})`;
+
+type Row = Record<(typeof FIELDS)[number][0], unknown>;
 
 export interface AuditQuery {
   since?: Date;
@@ -79,7 +67,11 @@ export class AuditLogStore {
   append(entries: readonly AuditEntry[]): Promise<number> {
     if (entries.length === 0) return Promise.resolve(0);
     const byOrg = new Map<string, AuditEntry[]>();
-    for (const entry of entries) byOrg.set(entry.org, [...(byOrg.get(entry.org) ?? []), entry]);
+    for (const entry of entries) {
+      const ofOrg = byOrg.get(entry.org);
+      if (ofOrg) ofOrg.push(entry);
+      else byOrg.set(entry.org, [entry]);
+    }
     return this.dataSource.transaction(async (manager) => {
       let stored = 0;
       // One order for every appender, so two never wait on each other's heads.
@@ -107,14 +99,10 @@ export class AuditLogStore {
     if (fresh.length === 0) return 0;
     const records = chain(fresh, { seq: Number(head!.seq), hash: head!.hash });
     const last = records.at(-1)!;
+    const after = FIELDS.length;
     await manager.query(
-      `WITH appended AS (
-         INSERT INTO exchange.audit_log (${COLUMNS.join(', ')})
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-                              $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-                              $13::text[], $14::text[], $15::text[], $16::text[])
-         RETURNING seq)
-       UPDATE exchange.audit_heads SET seq = $17, hash = $18 WHERE org = $19`,
+      `WITH appended AS (INSERT INTO exchange.audit_log (${COLUMNS}) SELECT * FROM ${UNNEST} RETURNING seq)
+       UPDATE exchange.audit_heads SET seq = $${after + 1}, hash = $${after + 2} WHERE org = $${after + 3}`,
       [...columnsOf(records), last.seq, last.hash, org],
     );
     return records.length;
@@ -123,7 +111,7 @@ export class AuditLogStore {
   /** Records not yet published on the bus, each org's in order, at most `limit`. */
   async unexported(limit: number): Promise<ChainedRecord[]> {
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS.map((column) => `l.${column}`).join(', ')}
+      `SELECT l.*
          FROM exchange.audit_heads h JOIN exchange.audit_log l ON l.org = h.org AND l.seq > h.exported_seq
         ORDER BY l.org, l.seq LIMIT $1`,
       [limit],
@@ -163,7 +151,7 @@ export class AuditLogStore {
     if (query.after !== undefined) where(newest ? 'seq < ?' : 'seq > ?', query.after);
     params.push(query.limit + 1);
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS.join(', ')} FROM exchange.audit_log WHERE ${conditions.join(' AND ')}
+      `SELECT ${COLUMNS} FROM exchange.audit_log WHERE ${conditions.join(' AND ')}
         ORDER BY seq ${newest ? 'DESC' : 'ASC'} LIMIT $${params.length}`,
       params,
     )) as Row[];
@@ -186,7 +174,7 @@ export class AuditLogStore {
     for (;;) {
       const records = (
         (await this.dataSource.query(
-          `SELECT ${COLUMNS.join(', ')} FROM exchange.audit_log WHERE org = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+          `SELECT ${COLUMNS} FROM exchange.audit_log WHERE org = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [org, last.seq, VERIFY_CHUNK],
         )) as Row[]
       ).map(recordOf);
@@ -217,9 +205,8 @@ export class AuditLogStore {
 
   /** Removes every org's records older than `before`; verification then starts after them. */
   async prune(before: Date): Promise<number> {
-    const orgs = (await this.dataSource.query('SELECT DISTINCT org FROM exchange.audit_log WHERE at < $1', [
-      before,
-    ])) as { org: string }[];
+    // Every org with a trail has a head: no scan of the trail itself.
+    const orgs = (await this.dataSource.query('SELECT org FROM exchange.audit_heads')) as { org: string }[];
     let removed = 0;
     for (const { org } of orgs)
       removed += await this.dataSource.transaction(async (manager) => {
@@ -244,44 +231,10 @@ export class AuditLogStore {
 }
 
 function columnsOf(records: readonly ChainedRecord[]): unknown[][] {
-  const of = <K extends keyof ChainedRecord>(key: K) => records.map((record) => record[key]);
-  return [
-    of('org'),
-    of('seq'),
-    of('eventId'),
-    of('at'),
-    of('actor'),
-    of('actorKind'),
-    of('via'),
-    of('service'),
-    of('action'),
-    of('target'),
-    of('outcome'),
-    of('source'),
-    of('requestId'),
-    of('traceId'),
-    of('prevHash'),
-    of('hash'),
-  ];
+  return FIELDS.map(([, field]) => records.map((record) => record[field]));
 }
 
 function recordOf(row: Row): ChainedRecord {
-  return {
-    org: row.org,
-    seq: Number(row.seq),
-    eventId: row.event_id,
-    at: row.at.toISOString(),
-    actor: row.actor,
-    actorKind: row.actor_kind,
-    via: row.via,
-    service: row.service,
-    action: row.action,
-    target: row.target,
-    outcome: row.outcome,
-    source: row.source,
-    requestId: row.request_id,
-    traceId: row.trace_id,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
+  const record = Object.fromEntries(FIELDS.map(([column, field]) => [field, row[column]]));
+  return { ...record, seq: Number(row.seq), at: (row.at as Date).toISOString() } as ChainedRecord;
 }

@@ -30,6 +30,8 @@ import {
   serviceAccountNotFound,
 } from './service-accounts.errors';
 
+const ACCOUNT_COLUMNS = 'org, name, description, created_by, created_at';
+
 interface AccountRow {
   org: string;
   name: string;
@@ -51,7 +53,7 @@ export class ServiceAccountsService {
       await this.orgs.require(manager, org);
       const [row] = (await manager.query(
         `INSERT INTO exchange.service_accounts (org, name, description, created_by) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING RETURNING org, name, description, created_by, created_at`,
+         ON CONFLICT DO NOTHING RETURNING ${ACCOUNT_COLUMNS}`,
         [org, input.name, input.description ?? null, principalId(actor)],
       )) as AccountRow[];
       if (!row) throw serviceAccountExists(org, input.name);
@@ -65,7 +67,7 @@ export class ServiceAccountsService {
     const manager = this.dataSource.manager;
     await this.orgs.require(manager, org);
     const accounts = (await manager.query(
-      'SELECT org, name, description, created_by, created_at FROM exchange.service_accounts WHERE org = $1 ORDER BY name',
+      `SELECT ${ACCOUNT_COLUMNS} FROM exchange.service_accounts WHERE org = $1 ORDER BY name`,
       [org],
     )) as AccountRow[];
     const { keys, now } = await this.keysOf(manager, org);
@@ -173,7 +175,7 @@ export class ServiceAccountsService {
     lock = false,
   ): Promise<AccountRow> {
     const [row] = (await manager.query(
-      `SELECT org, name, description, created_by, created_at FROM exchange.service_accounts
+      `SELECT ${ACCOUNT_COLUMNS} FROM exchange.service_accounts
         WHERE org = $1 AND name = $2${lock ? ' FOR KEY SHARE' : ''}`,
       [org, name],
     )) as AccountRow[];
@@ -199,18 +201,19 @@ export class ServiceAccountsService {
     return { row, now: row.now };
   }
 
+  /** The keys, and the database's now, by which each is active, expired or revoked. */
   private async keysOf(
     manager: EntityManager,
     org: string,
     account?: string,
   ): Promise<{ keys: ApiKeyRow[]; now: Date }> {
-    const [{ now }] = (await manager.query('SELECT now() AS now')) as [{ now: Date }];
     const keys = (await manager.query(
-      `SELECT ${API_KEY_COLUMNS} FROM exchange.api_keys
+      `SELECT ${API_KEY_COLUMNS}, now() AS now FROM exchange.api_keys
         WHERE org = $1 AND ($2::text IS NULL OR account = $2) ORDER BY created_at DESC, id`,
       [org, account ?? null],
-    )) as ApiKeyRow[];
-    return { keys, now };
+    )) as (ApiKeyRow & { now: Date })[];
+    // No key, no state to judge: any instant serves.
+    return { keys, now: keys[0]?.now ?? new Date() };
   }
 
   private record<R extends 'serviceAccount' | 'apiKey'>(

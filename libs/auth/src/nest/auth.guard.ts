@@ -1,8 +1,9 @@
 /**
  * The global guard of every Careen HTTP service: authenticates Bearer (an access token or a
  * service account's key) or Basic credentials, leaves the principal on the request, then applies
- * the route's @AllowNodes, @NeedsRole, @OnResource and @OrgScoped requirements. Routes are closed unless marked @Public(), and a route with an
- * `:org` parameter is scoped to that org whether or not it says @OrgScoped().
+ * the route's @AllowNodes, @NeedsRole, @OnResource and @OrgScoped requirements. Routes are
+ * closed unless marked @Public(), and a route with an `:org` parameter is scoped to that org
+ * whether or not it says @OrgScoped().
  */
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
