@@ -25,6 +25,7 @@ import {
 } from '@careen/contracts';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type ExchangeConfig } from '../exchange.config';
 import { actionEntry, changeEntry, rolloutEntry, slotEntry, type AuditEntry } from './audit-entry';
@@ -129,16 +130,19 @@ export class AuditCollector implements OnApplicationBootstrap, OnApplicationShut
   private flush(gathered: Gathered): void {
     if (this.gathering !== gathered) return;
     this.gathering = undefined;
-    this.storing = this.storing.then(async () => {
-      try {
-        await this.store.append(gathered.entries);
-        gathered.store();
-      } catch (error) {
-        gathered.fail(error);
-        return;
-      }
-      void this.export();
-    });
+    // A store is many events' and no one request's: outside the trace of the first event.
+    this.storing = this.storing.then(() =>
+      context.with(ROOT_CONTEXT, async () => {
+        try {
+          await this.store.append(gathered.entries);
+          gathered.store();
+        } catch (error) {
+          gathered.fail(error);
+          return;
+        }
+        void this.export();
+      }),
+    );
   }
 
   private async export(): Promise<void> {

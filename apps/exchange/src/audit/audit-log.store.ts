@@ -205,8 +205,12 @@ export class AuditLogStore {
 
   /** Removes every org's records older than `before`; verification then starts after them. */
   async prune(before: Date): Promise<number> {
-    // Every org with a trail has a head: no scan of the trail itself.
-    const orgs = (await this.dataSource.query('SELECT org FROM exchange.audit_heads')) as { org: string }[];
+    // Each org's oldest record by the (org, at) index: no scan of the whole trail.
+    const orgs = (await this.dataSource.query(
+      `SELECT h.org FROM exchange.audit_heads h
+        WHERE EXISTS (SELECT 1 FROM exchange.audit_log l WHERE l.org = h.org AND l.at < $1)`,
+      [before],
+    )) as { org: string }[];
     let removed = 0;
     for (const { org } of orgs)
       removed += await this.dataSource.transaction(async (manager) => {
