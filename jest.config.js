@@ -20,7 +20,18 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test-e2e'],
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest'],
+    // openid-client and its own dependencies are published as ES modules only, which Node loads
+    // with require() but Jest's module system does not: Jest gets them compiled to CommonJS.
+    '^.+/node_modules/(openid-client|oauth4webapi|openid-client/node_modules/jose)/.+\\.js$': [
+      '@swc/jest',
+      { module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: [
+    '^(?!.*/openid-client/node_modules/jose/).*/node_modules/(?!(openid-client|oauth4webapi)/)',
+  ],
   moduleNameMapper,
   globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',

@@ -35,18 +35,24 @@ interface Operation {
   bodySchema?: SchemaObject;
 }
 
-/** Routes anyone may call: health, metrics, the documents, token issuing, keys, FleetLock (by network). */
+/**
+ * Routes anyone may call: health, metrics, the documents, token issuing and single sign-on, keys,
+ * FleetLock (by network).
+ */
 const PUBLIC =
-  /^\/(healthz|readyz|metrics|docs|\.well-known)|^\/v1\/(auth\/token|pre-reboot|steady-state)|jwks/;
+  /^\/(healthz|readyz|metrics|docs|\.well-known)|^\/v1\/(auth\/token|auth\/sso|pre-reboot|steady-state)|jwks/;
 /** A VNF manager's routes, opened by the capability its events carry instead of a login. */
 const CAPABILITY = /^\/v1\/maintenance\/\{session\}\/\{project\}/;
 
 /** POSTs that only answer a question (where a policy could run, what a strategy would do): a viewer may ask. */
 const QUESTIONS = /^\/v1\/(orgs\/\{org\}\/deploycheck|strategies\/\{name\}\/plan)$/;
-/** Who may do what to whom: an org's users and service accounts, and orgs themselves. */
-const IDENTITY = /\/(users|service-accounts)(\/|$)|^\/v1\/orgs$/;
-/** Reads a viewer may not make: the org's users but their own record, its service accounts, its audit trail. */
-const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/(users|service-accounts|audit)(\/|$)/;
+/** Who may do what to whom: an org's users, service accounts and identity provider, and orgs themselves. */
+const IDENTITY = /\/(users|service-accounts|identity-provider)(\/|$)|^\/v1\/orgs$/;
+/**
+ * Reads a viewer may not make: the org's users but their own record, its service accounts, its
+ * identity provider, its audit trail.
+ */
+const ADMIN_READS = /^\/v1\/orgs\/\{org\}\/(users|service-accounts|identity-provider|audit)(\/|$)/;
 
 /** Routes called at once: enough to overlap the services' waits, few enough for two cores. */
 const LANES = 4;

@@ -1,6 +1,6 @@
-import { DeploymentSetting, Secret, ServiceConfig } from '@careen/service';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { DeploymentSetting, Secret, ServiceConfig, toBoolean } from '@careen/service';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class ExchangeConfig extends ServiceConfig {
   @IsOptional()
@@ -58,4 +58,13 @@ export class ExchangeConfig extends ServiceConfig {
   @Min(1)
   @Max(36_500)
   CAREEN_AUDIT_RETENTION_DAYS = 365;
+
+  /**
+   * Whether an org's OpenID provider may be reached over plain http (a provider on the same
+   * host or in a lab). Off by default: tokens and codes then travel only over https.
+   */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  CAREEN_SSO_ALLOW_HTTP = false;
 }

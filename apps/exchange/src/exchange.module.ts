@@ -39,6 +39,7 @@ import { DisruptionControls1764600000000 } from './migrations/1764600000000-disr
 import { OperatorViewerRoles1764800000000 } from './migrations/1764800000000-operator-viewer-roles';
 import { ServiceAccounts1764800100000 } from './migrations/1764800100000-service-accounts';
 import { AuditLog1764800200000 } from './migrations/1764800200000-audit-log';
+import { SingleSignOn1764900000000 } from './migrations/1764900000000-single-sign-on';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -75,6 +76,7 @@ export const EXCHANGE_MIGRATIONS = [
   OperatorViewerRoles1764800000000,
   ServiceAccounts1764800100000,
   AuditLog1764800200000,
+  SingleSignOn1764900000000,
 ];
 
 @Module({})

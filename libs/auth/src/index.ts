@@ -7,6 +7,7 @@ export * from './api-key';
 export * from './auth.errors';
 export * from './secret-hash';
 export * from './verified-secrets';
+export * from './expiring-cache';
 export * from './signing-key';
 export { ACCESS_TOKEN_TYPE } from './token-claims';
 export * from './token-issuer';

@@ -18,6 +18,8 @@ export interface UserPrincipal {
   org: string;
   username: string;
   role: Role;
+  /** The issuer of the OpenID provider the user signed in through; absent for a password. */
+  idp?: string;
 }
 
 export interface NodePrincipal {

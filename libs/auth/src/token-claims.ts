@@ -10,12 +10,14 @@ export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 /** Claims besides the registered ones (sub, iss, aud, iat, exp, jti). */
 export type PrincipalClaims =
-  { kind: 'user'; org: string; role: Role } | { kind: 'node'; org: string; node: string };
+  { kind: 'user'; org: string; role: Role; idp?: string } | { kind: 'node'; org: string; node: string };
 
 export function claimsFor(principal: Principal): PrincipalClaims {
   switch (principal.kind) {
     case 'user':
-      return { kind: 'user', org: principal.org, role: principal.role };
+      return principal.idp === undefined
+        ? { kind: 'user', org: principal.org, role: principal.role }
+        : { kind: 'user', org: principal.org, role: principal.role, idp: principal.idp };
     case 'node':
       return { kind: 'node', org: principal.org, node: principal.node };
     case 'service':
@@ -40,7 +42,9 @@ export function principalFromClaims(payload: JWTPayload): Principal | undefined 
   switch (kind) {
     case 'user': {
       const role = roleNamed(payload.role);
-      return role ? { kind: 'user', org, username: name, role } : undefined;
+      if (!role) return undefined;
+      const user = { kind: 'user' as const, org, username: name, role };
+      return typeof payload.idp === 'string' ? { ...user, idp: payload.idp } : user;
     }
     case 'node':
       return payload.node === name ? { kind: 'node', org, node: name } : undefined;

@@ -15,3 +15,4 @@ export * from './filter-answer';
 export * from './held-connection';
 export * from './compiled-check-properties';
 export * from './test-prometheus';
+export * from './identity-provider/test-identity-provider';

@@ -73,6 +73,7 @@ export class UpgradeMonitor implements ChangeListener {
       case 'user':
       case 'serviceAccount':
       case 'apiKey':
+      case 'identityProvider':
       case 'service':
       case 'deploymentPolicy':
       case 'managementPolicy':

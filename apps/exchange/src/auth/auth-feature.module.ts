@@ -1,17 +1,30 @@
 import { Module } from '@nestjs/common';
 import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { SigningKeyStore } from '../keys/signing-key.store';
+import { SingleSignOnModule } from '../single-sign-on/single-sign-on.module';
+import { SsoSignInService } from '../single-sign-on/sso-sign-in.service';
+import { SsoController } from '../single-sign-on/sso.controller';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
 import { RefreshTokenStore } from './refresh-token.store';
 import { RootBootstrap } from './root-bootstrap';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
-/** Credentials of the exchange: signing keys, token issue and refresh, JWKS, and the hub admin bootstrap. */
+/**
+ * Credentials of the exchange: signing keys, token issue and refresh, JWKS, the hub admin
+ * bootstrap, and signing in through an org's OpenID provider.
+ */
 @Module({
-  imports: [ChangeRecordingModule],
-  controllers: [TokenController],
-  providers: [SigningKeyStore, LocalBasicAuthenticator, RefreshTokenStore, TokenService, RootBootstrap],
+  imports: [ChangeRecordingModule, SingleSignOnModule],
+  controllers: [TokenController, SsoController],
+  providers: [
+    SigningKeyStore,
+    LocalBasicAuthenticator,
+    RefreshTokenStore,
+    TokenService,
+    RootBootstrap,
+    SsoSignInService,
+  ],
   exports: [SigningKeyStore, LocalBasicAuthenticator],
 })
 export class AuthFeatureModule {}

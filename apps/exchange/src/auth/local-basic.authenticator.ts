@@ -19,6 +19,9 @@ import {
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NodeEntity } from '../nodes/node.entity';
+import { IdentityProviderStore } from '../single-sign-on/identity-provider.store';
+import { passwordLoginDisabled } from '../single-sign-on/sso.errors';
+import { ROOT_ORG, ROOT_USER } from '../users/user-role.policy';
 import { UserEntity } from '../users/user.entity';
 
 const UNKNOWN_SECRET_HASH =
@@ -32,14 +35,17 @@ export class LocalBasicAuthenticator implements BasicAuthenticator {
   /** Node tokens an agent presents again and again: checked with scrypt once per token. */
   private readonly nodeTokens = new VerifiedSecrets();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly providers: IdentityProviderStore,
+  ) {}
 
   async authenticate(org: string, id: string, secret: string): Promise<Principal> {
     const [user, node] = await Promise.all([
       this.dataSource.manager.findOne(UserEntity, { where: { org, username: id } }),
       this.dataSource.manager.findOne(NodeEntity, { where: { org, id }, select: ['org', 'id', 'tokenHash'] }),
     ]);
-    if (user && (await verifySecret(secret, user.passwordHash))) return this.userPrincipal(user);
+    if (user && (await verifySecret(secret, user.passwordHash))) return this.passwordUser(user);
     if (node && (await this.nodeTokens.matches(secret, node.tokenHash))) return this.nodePrincipal(node);
     if (!user && !node) await verifySecret(secret, UNKNOWN_SECRET_HASH);
     throw invalidCredentials();
@@ -48,9 +54,11 @@ export class LocalBasicAuthenticator implements BasicAuthenticator {
   /** `{org, username, password}` of POST /v1/auth/token: users only. */
   async authenticateUser(org: string, username: string, password: string): Promise<UserPrincipal> {
     const user = await this.dataSource.manager.findOne(UserEntity, { where: { org, username } });
-    const valid = await verifySecret(password, user?.passwordHash ?? UNKNOWN_SECRET_HASH);
+    // A user of single sign-on has no password: the same hash work as for an unknown user.
+    const usable = user && user.identityProvider === null ? user.passwordHash : UNKNOWN_SECRET_HASH;
+    const valid = await verifySecret(password, usable);
     if (!user || !valid) throw invalidCredentials();
-    return this.userPrincipal(user);
+    return this.passwordUser(user);
   }
 
   /** `{org, node, token}` of POST /v1/auth/token: nodes only. */
@@ -64,7 +72,15 @@ export class LocalBasicAuthenticator implements BasicAuthenticator {
     return this.nodePrincipal(node);
   }
 
-  private userPrincipal(user: UserEntity): UserPrincipal {
+  /**
+   * The user a right password names, if the org still allows passwords; the hub admin root/root
+   * always keeps its own, as the way back in when a provider fails.
+   */
+  private async passwordUser(user: UserEntity): Promise<UserPrincipal> {
+    const breakGlass = user.org === ROOT_ORG && user.username === ROOT_USER;
+    if (!breakGlass && !(await this.providers.passwordLogin(this.dataSource.manager, user.org))) {
+      throw passwordLoginDisabled(user.org);
+    }
     return { kind: 'user', org: user.org, username: user.username, role: user.role };
   }
 

@@ -4,6 +4,7 @@ import { type FastifyReply } from 'fastify';
 import { type JSONWebKeySet } from 'jose';
 import { Body, Controller, Get, Header, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import {
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -40,6 +41,9 @@ export class TokenController {
   @ApiUnauthorizedResponse({
     description: 'no such user or node, or a wrong password or token: INVALID_CREDENTIALS',
   })
+  @ApiForbiddenResponse({
+    description: "the org's passwords are switched off (single sign-on only): PASSWORD_LOGIN_DISABLED",
+  })
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   async token(@Body() body: TokenRequestDto): Promise<TokenResponse> {
@@ -61,7 +65,11 @@ export class TokenController {
   @ApiOkResponse({ type: TokenResponse })
   @ApiUnauthorizedResponse({
     description:
-      'the refresh token is unknown, already used or revoked (INVALID_TOKEN), or its login expired (TOKEN_EXPIRED): log in again',
+      'the refresh token is unknown, already used or revoked (INVALID_TOKEN), or its login expired (TOKEN_EXPIRED), or the identity provider refused the person (SSO_REFUSED): log in again',
+  })
+  @ApiForbiddenResponse({
+    description:
+      "the login ended: the org's passwords were switched off (PASSWORD_LOGIN_DISABLED), or the person is in no mapped group any more (SSO_NO_ROLE)",
   })
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')

@@ -11,6 +11,10 @@ export class OrgEntity {
   @Column({ name: 'upgrade_defaults', type: 'jsonb' })
   upgradeDefaults!: Record<string, unknown>;
 
+  /** Whether the org's users may sign in with a password (single sign-on may replace it). */
+  @Column({ name: 'password_login', type: 'boolean', default: true })
+  passwordLogin!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -19,8 +19,13 @@ export class UserEntity {
   })
   role!: Role;
 
+  /** A user who signs in through single sign-on has a hash no password matches. */
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;
+
+  /** The issuer of the OpenID provider the user signs in through; null for a local user. */
+  @Column({ name: 'identity_provider', type: 'text', nullable: true })
+  identityProvider!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -89,6 +89,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/auth/sso/{org}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How the users of an org sign in */
+    get: operations['SsoController_options'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sso/{org}/authorize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a browser sign-in (authorization code with PKCE) */
+    post: operations['SsoController_authorize'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sso/{org}/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Finish a browser sign-in: trade the provider's code for a token */
+    post: operations['SsoController_code'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sso/{org}/device': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a device sign-in (RFC 8628), as `careen login --sso` does */
+    post: operations['SsoController_device'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sso/{org}/device/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Finish a device sign-in once it is approved */
+    post: operations['SsoController_deviceToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs': {
     parameters: {
       query?: never;
@@ -883,6 +968,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/identity-provider': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read the org's OpenID provider */
+    get: operations['IdentityProviderController_get'];
+    /** Set the org's OpenID provider and role mapping */
+    put: operations['IdentityProviderController_put'];
+    post?: never;
+    /** Remove the org's OpenID provider (passwords are allowed again) */
+    delete: operations['IdentityProviderController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/nodes/{id}/history': {
     parameters: {
       query?: never;
@@ -928,6 +1032,8 @@ export interface components {
       username: string;
       /** @enum {string} */
       role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
+      /** @description the issuer of the OpenID provider the user signed in through */
+      idp?: string;
     };
     NodePrincipalResponse: {
       /** @enum {string} */
@@ -1016,6 +1122,56 @@ export interface components {
       /** @description every key whose tokens may still be valid, newest first */
       keys: components['schemas']['JwkResponse'][];
     };
+    SsoOptionsResponse: {
+      org: string;
+      /** @description whether a password sign-in is possible */
+      passwordLogin: boolean;
+      /** @description the org's OpenID provider, null when it has none */
+      issuer: string | null;
+    };
+    SsoAuthorizeRequestDto: {
+      /**
+       * @description registered at the provider
+       * @example https://careen.example.com/sso/callback
+       */
+      redirectUri: string;
+      /** @description BASE64URL(SHA-256(code verifier)), RFC 7636 S256 */
+      codeChallenge: string;
+      /** @description random; comes back with the code */
+      state: string;
+      /** @description random; comes back inside the identity token */
+      nonce: string;
+    };
+    SsoAuthorizeResponse: {
+      /** @description where to send the browser: the provider's authorization endpoint */
+      authorizationUrl: string;
+    };
+    SsoCodeRequestDto: {
+      /** @description the redirect URI with the query the provider added (code, state, iss) */
+      callbackUrl: string;
+      /** @description the PKCE code verifier whose challenge started the sign-in */
+      codeVerifier: string;
+      state: string;
+      nonce: string;
+    };
+    SsoDeviceResponse: {
+      /** @description send it back to POST …/device/token; keep it to yourself */
+      deviceCode: string;
+      /** @example WDJB-MJHT */
+      userCode: string;
+      /** @description where the person enters userCode */
+      verificationUri: string;
+      /** @description the same, with the code filled in */
+      verificationUriComplete?: string;
+      /** @description seconds until the code ends */
+      expiresIn: number;
+      /** @description seconds to wait between two asks */
+      interval: number;
+    };
+    SsoDeviceTokenRequestDto: {
+      /** @description the deviceCode of the device sign-in answer */
+      deviceCode: string;
+    };
     CreateOrgDto: {
       /**
        * @description 1-64 letters, digits, '-' or '_', starting with a letter or digit
@@ -1036,6 +1192,8 @@ export interface components {
       upgradeDefaults: {
         [key: string]: unknown;
       };
+      /** @description whether the org's users may sign in with a password; single sign-on may replace it */
+      passwordLogin: boolean;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1093,6 +1251,8 @@ export interface components {
       username: string;
       /** @enum {string} */
       role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
+      /** @description the issuer of the OpenID provider the user signs in through; null for a local user */
+      identityProvider: string | null;
       /** Format: date-time */
       createdAt: string;
     };
@@ -1263,7 +1423,7 @@ export interface components {
       actor: string;
       /** @description `user`, `node`, `service`, `project` or `careen` */
       actorKind: string;
-      /** @description how the actor proved who it is: `password`, `token`, `key:<id>`, `node-token`, `capability` */
+      /** @description how the actor proved who it is: `password`, `token`, `sso:<issuer>` (a token of a single sign-on), `key:<id>`, `node-token`, `capability` */
       via: string | null;
       /** @description the service that made the change */
       service: string;
@@ -1903,6 +2063,7 @@ export interface components {
         | 'user'
         | 'serviceAccount'
         | 'apiKey'
+        | 'identityProvider'
         | 'node'
         | 'service'
         | 'deploymentPolicy'
@@ -2252,6 +2413,78 @@ export interface components {
       nodes: string[];
       total: number;
     };
+    RoleMappingDto: {
+      /**
+       * @description a group as the groups claim names it
+       * @example careen-operators
+       */
+      group: string;
+      /**
+       * @description hubAdmin only in the hub's own org, root
+       * @enum {string}
+       */
+      role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
+    };
+    IdentityProviderDto: {
+      /**
+       * @description discovered at /.well-known/openid-configuration
+       * @example https://login.example.com/realms/ops
+       */
+      issuer: string;
+      /**
+       * @description the client registered at the provider for Careen
+       * @example careen
+       */
+      clientId: string;
+      /** @description for a confidential client; never answered back. Without it Careen is a public client, with PKCE */
+      clientSecret?: string;
+      /**
+       * @description must hold openid
+       * @default [
+       *       "openid",
+       *       "profile",
+       *       "email"
+       *     ]
+       */
+      scopes?: string[];
+      /**
+       * @description the identity token claim that lists the groups
+       * @default groups
+       */
+      groupsClaim?: string;
+      /**
+       * @description the claim that names the user in Careen
+       * @default preferred_username
+       */
+      usernameClaim?: string;
+      /** @description a person gets the most powerful role any of their groups is mapped to; in none, no access */
+      roleMappings: components['schemas']['RoleMappingDto'][];
+      /**
+       * @description whether the org's users may still sign in with a password (the hub admin root/root always may)
+       * @default true
+       */
+      passwordLogin?: boolean;
+    };
+    RoleMappingResponse: {
+      group: string;
+      /** @enum {string} */
+      role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
+    };
+    IdentityProviderResponse: {
+      org: string;
+      issuer: string;
+      clientId: string;
+      /** @description whether a client secret is kept (it is never answered) */
+      clientSecretSet: boolean;
+      scopes: string[];
+      groupsClaim: string;
+      usernameClaim: string;
+      roleMappings: components['schemas']['RoleMappingResponse'][];
+      passwordLogin: boolean;
+      updatedBy: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
     HistoryEntryResponse: {
       /** @description entries are numbered in the order they were written */
       id: string;
@@ -2429,6 +2662,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description the org's passwords are switched off (single sign-on only): PASSWORD_LOGIN_DISABLED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description the body is larger than the service takes */
       413: {
         headers: {
@@ -2479,8 +2721,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description the refresh token is unknown, already used or revoked (INVALID_TOKEN), or its login expired (TOKEN_EXPIRED): log in again */
+      /** @description the refresh token is unknown, already used or revoked (INVALID_TOKEN), or its login expired (TOKEN_EXPIRED), or the identity provider refused the person (SSO_REFUSED): log in again */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the login ended: the org's passwords were switched off (PASSWORD_LOGIN_DISABLED), or the person is in no mapped group any more (SSO_NO_ROLE) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2586,6 +2837,339 @@ export interface operations {
         content?: never;
       };
       /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SsoController_options: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoOptionsResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SsoController_authorize: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsoAuthorizeRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoAuthorizeResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the org has no provider: SSO_NOT_CONFIGURED */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the provider could not be reached: SSO_PROVIDER_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SsoController_code: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsoCodeRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the provider refused the code, the device code or the identity token: SSO_REFUSED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description signed in, but in no group mapped to a role (SSO_NO_ROLE), or the username claim is no Careen name (SSO_BAD_USERNAME) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the org has no provider: SSO_NOT_CONFIGURED */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description a local user with a password has the person's name: SSO_LOCAL_USER_EXISTS */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the provider could not be reached: SSO_PROVIDER_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SsoController_device: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoDeviceResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the org has no provider: SSO_NOT_CONFIGURED */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the provider could not be reached: SSO_PROVIDER_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SsoController_deviceToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsoDeviceTokenRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description not approved yet (AUTHORIZATION_PENDING) or asked too often (SLOW_DOWN): ask again after details.interval */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the provider refused the code, the device code or the identity token: SSO_REFUSED (also a refused or ended device code) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description signed in, but in no group mapped to a role (SSO_NO_ROLE), or the username claim is no Careen name (SSO_BAD_USERNAME) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the org has no provider: SSO_NOT_CONFIGURED */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description a local user with a password has the person's name: SSO_LOCAL_USER_EXISTS */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the provider could not be reached: SSO_PROVIDER_UNAVAILABLE */
       503: {
         headers: {
           [name: string]: unknown;
@@ -8029,6 +8613,216 @@ export interface operations {
       };
       /** @description the body is larger than the service takes */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  IdentityProviderController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdentityProviderResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the org signs in with passwords only: SSO_NOT_CONFIGURED */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  IdentityProviderController_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['IdentityProviderDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdentityProviderResponse'];
+        };
+      };
+      /** @description the provider could not be discovered or answered wrongly (SSO_ISSUER_UNUSABLE), or hubAdmin mapped outside root (SSO_HUB_ROLE_OUTSIDE_HUB) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  IdentityProviderController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description there was none: SSO_NOT_CONFIGURED */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -525,6 +525,8 @@ export interface components {
       username: string;
       /** @enum {string} */
       role: 'hubAdmin' | 'orgAdmin' | 'operator' | 'viewer';
+      /** @description the issuer of the OpenID provider the user signed in through */
+      idp?: string;
     };
     NodePrincipalResponse: {
       /** @enum {string} */

@@ -57,6 +57,12 @@ export class ServiceAccountChangeData {
   name!: string;
 }
 
+/** An org's OpenID provider, never its client secret. */
+export class IdentityProviderChangeData {
+  @IsString()
+  issuer!: string;
+}
+
 /** A key of a service account, never its secret. */
 export class ApiKeyChangeData {
   @Matches(IDENTIFIER_PATTERN)
@@ -272,6 +278,7 @@ export const CHANGE_DATA = {
   user: UserChangeData,
   serviceAccount: ServiceAccountChangeData,
   apiKey: ApiKeyChangeData,
+  identityProvider: IdentityProviderChangeData,
   node: NodeChangeData,
   service: ServiceChangeData,
   deploymentPolicy: DeploymentPolicyChangeData,

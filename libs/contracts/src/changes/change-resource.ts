@@ -7,6 +7,7 @@ export const CHANGE_RESOURCES = [
   'user',
   'serviceAccount',
   'apiKey',
+  'identityProvider',
   'node',
   'service',
   'deploymentPolicy',

@@ -5,7 +5,7 @@
  * and its request id. Work outside a request (consumers, timers, leaders) is Careen's own:
  * `careen:<service>`. The exchange's audit trail reads these headers off every event.
  */
-import { type AuthenticatedRequest, principalId } from '@careen/auth';
+import { type AuthenticatedRequest, principalId, type Principal } from '@careen/auth';
 import { ACTOR_HEADERS } from '@careen/contracts';
 import { fastifyRequestContext, requestContext } from '@fastify/request-context';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -14,6 +14,22 @@ declare module '@fastify/request-context' {
   interface RequestContextData {
     request: FastifyRequest & AuthenticatedRequest;
   }
+}
+
+/** How a principal proved who it is: its key, its identity provider, or the kind of credential. */
+function viaOf(principal: Principal, credential: string | undefined): string {
+  if (principal.kind === 'service') return `key:${principal.key}`;
+  if (principal.kind === 'user' && principal.idp !== undefined) return `sso:${principal.idp}`;
+  return credential ?? 'unknown';
+}
+
+/**
+ * Makes `principal` the actor of what the current request changes from now on: a sign-in, which
+ * needs no credential to call, acts as the user it signs in once it knows who that is.
+ */
+export function actAs(principal: Principal): void {
+  const request = requestContext.get('request');
+  if (request) request.principal = principal;
 }
 
 /** Runs each request of the service in a context of its own. */
@@ -45,8 +61,7 @@ export function actingHeaders(service: string): Record<string, string> {
   return {
     [ACTOR_HEADERS.actor]: principalId(principal),
     [ACTOR_HEADERS.kind]: principal.kind,
-    [ACTOR_HEADERS.via]:
-      principal.kind === 'service' ? `key:${principal.key}` : (request.credential ?? 'unknown'),
+    [ACTOR_HEADERS.via]: viaOf(principal, request.credential),
     [ACTOR_HEADERS.source]: request.ip,
     [ACTOR_HEADERS.request]: String(request.id),
   };

@@ -7,6 +7,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
+  ApiPropertyOptional,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -16,6 +17,8 @@ class UserPrincipalResponse {
   @ApiProperty() org!: string;
   @ApiProperty() username!: string;
   @ApiProperty({ enum: ROLES }) role!: string;
+  @ApiPropertyOptional({ description: 'the issuer of the OpenID provider the user signed in through' })
+  idp?: string;
 }
 
 class NodePrincipalResponse {

@@ -14,7 +14,7 @@ export class AuditRecordResponse {
     type: String,
     nullable: true,
     description:
-      'how the actor proved who it is: `password`, `token`, `key:<id>`, `node-token`, `capability`',
+      'how the actor proved who it is: `password`, `token`, `sso:<issuer>` (a token of a single sign-on), `key:<id>`, `node-token`, `capability`',
   })
   via!: string | null;
   @ApiProperty({ description: 'the service that made the change' }) service!: string;

@@ -10,6 +10,10 @@ export class OrgResponse {
     description: "defaults for agent upgrades of the org's nodes, as given at creation",
   })
   upgradeDefaults!: Record<string, unknown>;
+  @ApiProperty({
+    description: "whether the org's users may sign in with a password; single sign-on may replace it",
+  })
+  passwordLogin!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt!: string;
 
@@ -18,6 +22,7 @@ export class OrgResponse {
       id: org.id,
       label: org.label,
       upgradeDefaults: org.upgradeDefaults,
+      passwordLogin: org.passwordLogin,
       createdAt: org.createdAt.toISOString(),
       updatedAt: org.updatedAt.toISOString(),
     };

@@ -7,6 +7,12 @@ export class UserResponse {
   @ApiProperty() org!: string;
   @ApiProperty() username!: string;
   @ApiProperty({ enum: ROLES }) role!: Role;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the issuer of the OpenID provider the user signs in through; null for a local user',
+  })
+  identityProvider!: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt!: string;
 
   static from(user: UserEntity): UserResponse {
@@ -14,6 +20,7 @@ export class UserResponse {
       org: user.org,
       username: user.username,
       role: user.role,
+      identityProvider: user.identityProvider,
       createdAt: user.createdAt.toISOString(),
     };
   }
