@@ -137,7 +137,7 @@ describe('careen against a real exchange', () => {
       const result = await careen(['org', 'create', 'acme', '--label', 'Acme Telecom']);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(
-        /^id +acme\nlabel +Acme Telecom\nupgradeDefaults +\{\}\ncreatedAt +\S+\nupdatedAt +\S+\n$/,
+        /^id +acme\nlabel +Acme Telecom\nupgradeDefaults +\{\}\npasswordLogin +true\ncreatedAt +\S+\nupdatedAt +\S+\n$/,
       );
     });
 
@@ -148,6 +148,7 @@ describe('careen against a real exchange', () => {
         id: 'acme',
         label: 'Acme Telecom',
         upgradeDefaults: {},
+        passwordLogin: true,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
@@ -189,7 +190,9 @@ describe('careen against a real exchange', () => {
         { stdin: 'ada-password\n' },
       );
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/^org +acme\nusername +ada\nrole +orgAdmin\ncreatedAt +\S+\n$/);
+      expect(result.stdout).toMatch(
+        /^org +acme\nusername +ada\nrole +orgAdmin\nidentityProvider *\ncreatedAt +\S+\n$/,
+      );
     });
 
     it('adds a user with the password from CAREEN_NEW_PASSWORD, as json', async () => {
@@ -204,6 +207,7 @@ describe('careen against a real exchange', () => {
         org: 'acme',
         username: 'bob',
         role: 'operator',
+        identityProvider: null,
         createdAt: expect.any(String),
       });
     });
@@ -221,10 +225,10 @@ describe('careen against a real exchange', () => {
       const table = await careen(['user', 'list', '--org', 'acme']);
       expect(table.code).toBe(0);
       const lines = table.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^USERNAME +ROLE +CREATED$/);
-      expect(lines.slice(1).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
-        ['ada', 'orgAdmin'],
-        ['bob', 'operator'],
+      expect(lines[0]).toMatch(/^USERNAME +ROLE +SIGNS IN WITH +CREATED$/);
+      expect(lines.slice(1).map((line) => line.split(/ +/).slice(0, 3))).toEqual([
+        ['ada', 'orgAdmin', 'password'],
+        ['bob', 'operator', 'password'],
       ]);
       expect(lines[1]?.indexOf('orgAdmin')).toBe(lines[0]?.indexOf('ROLE'));
 

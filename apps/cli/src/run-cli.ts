@@ -28,6 +28,7 @@ import { registerStrategyCommands } from './commands/strategy.commands';
 import { registerUpgradeCommands } from './commands/upgrade.commands';
 import { registerAuditCommands } from './commands/audit.commands';
 import { registerServiceAccountCommands } from './commands/service-account.commands';
+import { registerSsoCommands } from './commands/sso.commands';
 import { registerUserCommands } from './commands/user.commands';
 import { ConfigStore } from './config/config-store';
 import { OUTPUT_FORMATS } from './output/output';
@@ -67,6 +68,7 @@ export function buildProgram(services: CliServices): Command {
   registerOrgCommands(program, services);
   registerUserCommands(program, services);
   registerServiceAccountCommands(program, services);
+  registerSsoCommands(program, services);
   registerAuditCommands(program, services);
   registerNodeCommands(program, services);
   registerHaGroupCommands(program, services);

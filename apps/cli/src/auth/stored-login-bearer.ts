@@ -84,7 +84,9 @@ export class StoredLoginBearer implements BearerSource {
       answer = await this.renew(used);
       this.login = { ...this.login, ...storedTokens(answer, issuedAt) };
     } catch (error) {
-      if (!(error instanceof ExchangeRefusal) || error.status !== 401) throw error;
+      // 401: the token is used up or the login ended; 403: the org or its identity provider no
+      // longer lets this user in (passwords switched off, taken out of every mapped group).
+      if (!(error instanceof ExchangeRefusal) || (error.status !== 401 && error.status !== 403)) throw error;
       // Refused because another careen used the same token first: go on with what it stored.
       if (await this.adoptStored()) return this.renewed();
       throw new CliError(

@@ -1,12 +1,14 @@
 /**
- * `careen login` and `careen logout`: trading a password once for an access token and the
- * refresh token that renews it, keeping both (never the password) in the config file, and
- * ending the login on the exchange and forgetting it.
+ * `careen login` and `careen logout`: trading a password once (or, with `--sso`, a sign-in at the
+ * org's identity provider) for an access token and the refresh token that renews it, keeping both
+ * (never the password) in the config file, and ending the login on the exchange and forgetting it.
  */
 import { STATUS_CODES } from 'node:http';
 import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
-import { storedTokens } from '../auth/stored-login-bearer';
+import { decodeJwt } from 'jose';
+import { deviceSignIn } from '../auth/device-sign-in';
+import { storedTokens, type TokenAnswer } from '../auth/stored-login-bearer';
 import { CliError } from '../cli-errors';
 import { ExchangeRefusal } from '../http/exchange-errors';
 import { serviceCalls } from '../http/service-calls';
@@ -18,6 +20,7 @@ interface LoginOptions {
   org?: string;
   user?: string;
   passwordStdin?: boolean;
+  sso?: boolean;
 }
 
 export function registerAuthCommands(program: Command, services: CliServices): void {
@@ -29,6 +32,10 @@ export function registerAuthCommands(program: Command, services: CliServices): v
     .option(
       '--password-stdin',
       'read the password from stdin (else CAREEN_PASSWORD, else asked without echo)',
+    )
+    .option(
+      '--sso',
+      "sign in at the org's identity provider instead, in a browser (on any device) with the code shown",
     )
     .action(async (options: LoginOptions, command: Command) => login(contextOf(command, services), options));
 
@@ -60,6 +67,29 @@ async function login(context: CommandContext, options: LoginOptions): Promise<vo
     return answer;
   };
   const org = await ask(options.org ?? env.org, 'Org', stored.org, '--org', 'CAREEN_ORG');
+  if (options.sso) {
+    if (options.user || options.passwordStdin) {
+      throw new CliError('--sso takes no --user or --password-stdin: the identity provider says who you are');
+    }
+    const exchange = await context.anonymousExchange();
+    const token = await deviceSignIn(org, {
+      start: () =>
+        exchange((api) => api.POST('/v1/auth/sso/{org}/device', { params: { path: { org } } })).catch(
+          (error: unknown) => notAnExchange(error, exchangeUrl, 'POST /v1/auth/sso/{org}/device'),
+        ),
+      poll: (deviceCode) =>
+        exchange((api) =>
+          api.POST('/v1/auth/sso/{org}/device/token', { params: { path: { org } }, body: { deviceCode } }),
+        ),
+      tell: (line) => io.stderr.write(`${line}\n`),
+      wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: context.services.now,
+    });
+    // The exchange's token names the user the provider signed in: "org/username".
+    const username = String(decodeJwt(token.accessToken).sub).slice(org.length + 1);
+    await keepLogin(context, { exchangeUrl, org, username, token, issuedAt: context.services.now() });
+    return;
+  }
   const username = await ask(options.user ?? env.user, 'User', stored.username, '--user', 'CAREEN_USER');
 
   let password: string;
@@ -79,8 +109,18 @@ async function login(context: CommandContext, options: LoginOptions): Promise<vo
   const issuedAt = context.services.now();
   const token = await exchange((api) =>
     api.POST('/v1/auth/token', { body: { org, username, password } }),
-  ).catch((error: unknown) => notAnExchange(error, exchangeUrl));
-  const tokens = storedTokens(token, issuedAt);
+  ).catch((error: unknown) => notAnExchange(error, exchangeUrl, 'POST /v1/auth/token'));
+  await keepLogin(context, { exchangeUrl, org, username, token, issuedAt });
+}
+
+/** Stores the login the exchange answered and says until when it lasts. */
+async function keepLogin(
+  context: CommandContext,
+  login: { exchangeUrl: string; org: string; username: string; token: TokenAnswer; issuedAt: Date },
+): Promise<void> {
+  const { exchangeUrl, org, username } = login;
+  const { io, env } = context;
+  const tokens = storedTokens(login.token, login.issuedAt);
   await context.services.store.save({ exchangeUrl, org, username, ...tokens });
   // The access token is renewed as it runs out: the login lasts as long as its refresh token.
   const expiresAt = tokens.refreshExpiresAt ?? tokens.expiresAt;
@@ -96,13 +136,15 @@ async function login(context: CommandContext, options: LoginOptions): Promise<vo
 }
 
 /**
- * A 404 or 405 to the token route: the URL is some other service's (the agbot's, the
- * console's), which is named when it names itself.
+ * A 404 or 405 to a sign-in route that is not the exchange's own answer (an org with no single
+ * sign-on): the URL is some other service's (the agbot's, the console's), which is named when it
+ * names itself.
  */
-async function notAnExchange(error: unknown, exchangeUrl: string): Promise<never> {
+async function notAnExchange(error: unknown, exchangeUrl: string, route: string): Promise<never> {
   if (!(error instanceof ExchangeRefusal) || (error.status !== 404 && error.status !== 405)) throw error;
+  if ((error.body?.details as { code?: unknown } | undefined)?.code === 'SSO_NOT_CONFIGURED') throw error;
   const service = await serviceAnswering(exchangeUrl, error);
-  const answered = `POST /v1/auth/token: ${error.status} ${STATUS_CODES[error.status] ?? ''}`.trimEnd();
+  const answered = `${route}: ${error.status} ${STATUS_CODES[error.status] ?? ''}`.trimEnd();
   if (!service) {
     throw new CliError(
       `${exchangeUrl} is not a Careen exchange (${answered}): pass the exchange's URL with --exchange`,

@@ -15,6 +15,7 @@ import { watchLive } from '../watch/watch-live';
 import { type CliServices, serviceCommandContext } from './command-context';
 import { readJsonObject } from './file-input';
 import { parseMembers } from './hagroup.commands';
+import { repeated } from './repeated-option';
 
 export const DEFAULT_MAINTENANCE_URL = 'http://127.0.0.1:8082';
 const SETTING = '--maintenance-url or CAREEN_MAINTENANCE_URL';
@@ -52,10 +53,6 @@ function whole(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('a whole number');
   return parsed;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }
 
 /** The request body from the options (or the file, which the options then refine). */
@@ -136,7 +133,7 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
     .description('start a session over hosts given by id or by selector; prints the session')
     .option('--file <file>', 'the request as JSON (Careen or Fenix fields), refined by the options')
     .option('--hosts <ids>', 'node ids, comma-separated')
-    .option('--label <key=value>', 'hosts with this label (repeatable)', collect)
+    .option('--label <key=value>', 'hosts with this label (repeatable)', repeated)
     .option('--rack <racks>', 'hosts in these racks, comma-separated')
     .option('--ha-group <groups>', 'hosts in these HA groups, comma-separated')
     .option('--host-action <kind>', 'manual (default), simulated, external or agent-upgrade')

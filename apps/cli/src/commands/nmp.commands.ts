@@ -12,6 +12,7 @@ import { confirmed, YES_OPTION } from './confirmation';
 import { readJsonObject } from './file-input';
 import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
 import { registerNmpWatchCommand } from './nmp-watch.command';
+import { repeated } from './repeated-option';
 
 type Schemas = Exchange.components['schemas'];
 
@@ -77,10 +78,6 @@ function windowSeconds(value: string): number {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > 30 * 86_400)
     throw new InvalidArgumentError('whole seconds from 0 to 2592000');
   return seconds;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 export function registerNmpCommands(program: Command, services: CliServices): void {
@@ -279,7 +276,7 @@ export function registerNmpCommands(program: Command, services: CliServices): vo
       'ask nodes to enact the policy again (even at a version that failed there), ending the halt of their HA group',
     )
     .argument('<name>', 'policy name')
-    .option('--node <id>', 'this node; repeat for several', collect, [])
+    .option('--node <id>', 'this node; repeat for several', repeated, [])
     .option('--failed', 'every node whose status counts as failed')
     .option(...ORG_OPTION)
     .option('-y, --yes', 'reset every node of the policy without asking')

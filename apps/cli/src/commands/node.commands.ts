@@ -9,6 +9,7 @@ import { readJsonObject } from './file-input';
 import { HISTORY_COLUMNS, historyLimit, readHistory, type HistoryEntry } from './history';
 import { since } from '../watch/rollout-screen';
 import { registerBusyCommands } from './disruption.commands';
+import { repeated } from './repeated-option';
 
 type NodeView = Exchange.components['schemas']['NodeResponse'];
 type NodePolicy = Exchange.components['schemas']['PolicyDto'];
@@ -44,10 +45,6 @@ const nodeColumns = (now: Date): readonly Column<NodeView>[] => [
 
 const ORG_OPTION = ['--org <org>', 'org of the node (default: CAREEN_ORG, else your own org)'] as const;
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
 /** `k=v` pairs to a label map; a CliError naming the flag for anything else. */
 export function parseLabels(pairs: readonly string[]): Record<string, string> {
   const labels: Record<string, string> = {};
@@ -71,8 +68,8 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .option('--name <name>', 'name for people (default: the id)')
     .option('--pattern <pattern>', 'the pattern the node runs: "pattern" or "org/pattern"')
     .option('--policy-file <file>', 'the node policy, as JSON: {"properties": [...], "constraints": [...]}')
-    .option('--label <key=value>', 'a label; repeat for several', collect, [])
-    .option('--tag <tag>', 'a tag; repeat for several', collect, [])
+    .option('--label <key=value>', 'a label; repeat for several', repeated, [])
+    .option('--tag <tag>', 'a tag; repeat for several', repeated, [])
     .option('--rack <rack>', 'the rack the node is in')
     .option(...ORG_OPTION)
     .action(async (id: string, options: RegisterOptions, command: Command) => {
@@ -111,7 +108,7 @@ export function registerNodeCommands(program: Command, services: CliServices): v
     .option(
       '--label <key=value>',
       'only nodes with this label (or `key`: with it at all); repeat to require all',
-      collect,
+      repeated,
       [],
     )
     .option(...ORG_OPTION)

@@ -8,6 +8,7 @@ import { type Command } from 'commander';
 import { type Column } from '../output/output';
 import { orgCommandContext, type CliServices } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
+import { commaSeparated } from './repeated-option';
 import { wholeNumber } from './whole-number';
 
 type Schemas = Exchange.components['schemas'];
@@ -34,14 +35,6 @@ const ORG_OPTION = [
   '--org <org>',
   'org of the service account (default: CAREEN_ORG, else your own org)',
 ] as const;
-
-const collect = (value: string, previous: string[] = []) => [
-  ...previous,
-  ...value
-    .split(',')
-    .map((each) => each.trim())
-    .filter(Boolean),
-];
 
 /** What a new key's answer says in a table: the key itself, once, and what to do with it. */
 function shownOnce(key: Schemas['NewApiKeyResponse']): string {
@@ -125,7 +118,7 @@ export function registerServiceAccountCommands(program: Command, services: CliSe
     .requiredOption(
       '--scope <scope>',
       '<resource>:read or <resource>:write, repeated or comma-separated (e.g. rollouts:write,nodes:read)',
-      collect,
+      commaSeparated,
     )
     .option('--days <days>', 'how long it lasts (1-365, default 90)', wholeNumber(1, 365))
     .option(...ORG_OPTION)

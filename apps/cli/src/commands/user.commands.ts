@@ -13,6 +13,7 @@ type Role = User['role'];
 const USER_COLUMNS: readonly Column<User>[] = [
   { header: 'USERNAME', value: (user) => user.username },
   { header: 'ROLE', value: (user) => user.role },
+  { header: 'SIGNS IN WITH', value: (user) => user.identityProvider ?? 'password' },
   { header: 'CREATED', value: (user) => user.createdAt },
 ];
 

@@ -37,7 +37,8 @@ export async function startTestIdentityProvider(clients: TestClient[]): Promise<
   const issuer = `http://127.0.0.1:${port}`;
   const metadata = clients.map((client) => ({
     token_endpoint_auth_method: 'none',
-    redirect_uris: [],
+    // The provider wants one even for a client that only uses the device grant.
+    redirect_uris: ['http://127.0.0.1:9/unused'],
     response_types: ['code'],
     grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
     ...client,
