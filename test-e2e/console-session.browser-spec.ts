@@ -4,37 +4,19 @@
  * renews the token ahead of each expiry and goes on reading; signing out ends the login on the
  * exchange, whose refresh token is refused from then on.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
 import { createConsoleServer } from '@careen/console/src/console-server';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { startServiceInProcess } from '@careen/service';
 import { bearer, eventually, http, seedExchange, useTestInfra } from '@careen/testing';
 import { launchChromium } from './support/chromium';
+import { buildConsole } from './support/console-files';
 
 jest.setTimeout(240_000);
-
-const REPO_ROOT = resolve(__dirname, '..');
-
-/** The console's files, built with Vite as `npm start` builds them. */
-function buildConsole(outDir: string): string {
-  const vite = join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const config = join(REPO_ROOT, 'apps', 'console', 'web', 'vite.config.mjs');
-  const built = spawnSync(
-    process.execPath,
-    [vite, 'build', '--config', config, '--outDir', outDir, '--logLevel', 'warn'],
-    {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    },
-  );
-  if (built.status !== 0) throw new Error(`building the console failed:\n${built.stderr}${built.stdout}`);
-  return outDir;
-}
 
 describe('a console sign-in outliving its access tokens', () => {
   const infra = useTestInfra();

@@ -23,6 +23,11 @@ export async function signIn(credentials: Credentials, now = Date.now()): Promis
   if (answer.status === 401)
     throw new ApiProblem(401, 'The org, user name or password is wrong.', 'UNAUTHENTICATED');
   if (!answer.ok) throw problemFrom(answer.status, body, 'exchange');
+  return identityOf(body, now);
+}
+
+/** The person a token answer of the exchange signs in: the session it starts, and who the exchange says that is. */
+export async function identityOf(body: unknown, now: number): Promise<Identity> {
   if (!isTokenAnswer(body)) throw new ApiProblem(502, 'The exchange gave no access token.', 'BAD_GATEWAY');
   const session = new TokenSession(body, now);
   const who = await fetch('/exchange/v1/whoami', {
@@ -40,6 +45,6 @@ export async function signIn(credentials: Credentials, now = Date.now()): Promis
   };
 }
 
-function unreachable(error: unknown): never {
+export function unreachable(error: unknown): never {
   throw new ApiProblem(0, `The exchange cannot be reached (${(error as Error).message}).`, 'UNREACHABLE');
 }

@@ -61,7 +61,10 @@ export class TokenSession {
       }).catch(() => undefined);
       if (this.ended) return;
       const body: unknown = await answer?.json().catch(() => undefined);
-      if (answer?.status === 401) return this.end(onEnd, { refused: problemFrom(401, body, 'exchange') });
+      // 401: the login ended; 403: the org or its identity provider no longer lets the user in.
+      if (answer?.status === 401 || answer?.status === 403) {
+        return this.end(onEnd, { refused: problemFrom(answer.status, body, 'exchange') });
+      }
       // No answer or not one: the token may still last long enough for another try.
       if (!answer?.ok || !isTokenAnswer(body)) return schedule(Date.now() + RETRY_MS);
       this.accessToken = body.accessToken;
