@@ -32,6 +32,7 @@ const REQUIRED_OPTIONS: Record<string, string> = {
   '--package-version': '1.0.0',
   '--overlap': '60',
   '--project': 'shop',
+  '--map': 'ops=operator',
 };
 /** What a command needs besides its required arguments to get as far as calling a service. */
 const MORE_ARGS: Record<string, string[]> = {

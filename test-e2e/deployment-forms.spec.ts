@@ -109,6 +109,9 @@ describe('deployment forms', () => {
     const notifier = compose.services.notifier!.environment;
     expect(notifier.CAREEN_NOTIFIER_NATS_ACCOUNT_FILE).toBe('/nats-auth/account');
     expect(notifier.CAREEN_NOTIFIER_NATS_SIGNING_KEY_FILE).toBe('/nats-auth/signing-key');
+    const exchange = compose.services.exchange!.environment;
+    expect(exchange.CAREEN_EXCHANGE_NATS_ACCOUNT_FILE).toBe('/nats-auth/account');
+    expect(exchange.CAREEN_EXCHANGE_NATS_SIGNING_KEY_FILE).toBe('/nats-auth/signing-key');
     expect(notifier.CAREEN_NOTIFIER_EXCHANGE_PASSWORD).toBe(
       compose.services.exchange!.environment.CAREEN_ROOT_PASSWORD,
     );
@@ -125,14 +128,20 @@ describe('deployment forms', () => {
       expect(volume?.secret?.secretName).toBe('careen-nats');
     }
     const env = manifestEnv('notifier');
-    expect(env.get('CAREEN_NOTIFIER_NATS_ACCOUNT')?.valueFrom?.secretKeyRef).toEqual({
-      name: 'careen-nats',
-      key: 'account',
-    });
-    expect(env.get('CAREEN_NOTIFIER_NATS_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
-      name: 'careen-nats',
-      key: 'signing-key',
-    });
+    const exchangeEnv = manifestEnv('exchange');
+    for (const [settings, prefix] of [
+      [env, 'CAREEN_NOTIFIER'],
+      [exchangeEnv, 'CAREEN_EXCHANGE'],
+    ] as const) {
+      expect(settings.get(`${prefix}_NATS_ACCOUNT`)?.valueFrom?.secretKeyRef).toEqual({
+        name: 'careen-nats',
+        key: 'account',
+      });
+      expect(settings.get(`${prefix}_NATS_SIGNING_KEY`)?.valueFrom?.secretKeyRef).toEqual({
+        name: 'careen-nats',
+        key: 'signing-key',
+      });
+    }
     expect(env.get('CAREEN_NOTIFIER_EXCHANGE_PASSWORD')?.valueFrom?.secretKeyRef).toEqual(
       manifestEnv('exchange').get('CAREEN_ROOT_PASSWORD')?.valueFrom?.secretKeyRef,
     );

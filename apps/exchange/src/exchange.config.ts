@@ -1,6 +1,6 @@
 import { DeploymentSetting, Secret, ServiceConfig, toBoolean } from '@careen/service';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 export class ExchangeConfig extends ServiceConfig {
   @IsOptional()
@@ -67,4 +67,31 @@ export class ExchangeConfig extends ServiceConfig {
   @Transform(toBoolean)
   @IsBoolean()
   CAREEN_SSO_ALLOW_HTTP = false;
+
+  /**
+   * The NATS account service accounts' bus users belong to (its public key, `A…`): the
+   * services' own, as for the notifier's subscribers.
+   */
+  @IsOptional()
+  @Matches(/^A[A-Z2-7]{55}$/, { message: 'CAREEN_EXCHANGE_NATS_ACCOUNT must be an account public key (A…)' })
+  @DeploymentSetting()
+  CAREEN_EXCHANGE_NATS_ACCOUNT?: string;
+
+  /** A signing key of that account (a seed, `SA…`) the exchange signs service accounts' bus users with. */
+  @IsOptional()
+  @Matches(/^SA[A-Z2-7]{56}$/, { message: 'CAREEN_EXCHANGE_NATS_SIGNING_KEY must be an account seed (SA…)' })
+  @Secret()
+  @DeploymentSetting()
+  CAREEN_EXCHANGE_NATS_SIGNING_KEY?: string;
+
+  /**
+   * How long a service account's bus credentials last (never past its key's end). The NATS
+   * server refuses them from then on: the longest a revoked key's credentials still connect.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  CAREEN_BUS_CREDENTIALS_TTL_SECONDS = 600;
 }

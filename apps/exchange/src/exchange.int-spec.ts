@@ -166,6 +166,7 @@ describe('exchange: orgs, users and credentials', () => {
         org: 'acme',
         username: 'cy',
         role: 'operator',
+        identityProvider: null,
         createdAt: expect.any(String),
       });
 

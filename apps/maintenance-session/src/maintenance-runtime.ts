@@ -1,8 +1,16 @@
 /**
  * Puts the service's parts together and runs them: the sessions (any replica takes requests and
- * replies), the driver (only the elected replica), the reply and admin-event consumers and the
- * bus's session requests.
+ * replies), the driver (only the elected replica), the reply and admin-event consumers, and the
+ * requests on the bus: the hub's own and service accounts' (on their org's subjects).
  */
+import {
+  BASIC_AUTHENTICATOR,
+  KEY_AUTHENTICATOR,
+  TOKEN_VERIFIER,
+  type BasicAuthenticator,
+  type KeyAuthenticator,
+  type TokenVerifier,
+} from '@careen/auth';
 import { type BusConnection } from '@careen/bus';
 import { OutboxWriter } from '@careen/persistence';
 import {
@@ -19,6 +27,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { type Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { listenForAdminEvents } from './bus/admin-listener';
+import { answerOrgRequests } from './bus/org-requests';
 import { listenForReplies } from './bus/reply-listener';
 import { answerSessionRequests } from './bus/session-requests';
 import { CommandRunner } from './driver/command-runner';
@@ -45,6 +54,9 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
     audit: AuditTrail,
     http: HttpAdapterHost,
     metrics: MetricsRegistry,
+    @Inject(TOKEN_VERIFIER) verifier: TokenVerifier,
+    @Inject(BASIC_AUTHENTICATOR) basic: BasicAuthenticator,
+    @Inject(KEY_AUTHENTICATOR) keys: KeyAuthenticator,
   ) {
     this.runtime = new HubRuntime({
       config,
@@ -77,7 +89,8 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
         await listenForReplies(bus, sessions, logger),
         await listenForAdminEvents(bus, sessions, logger),
       ])
-      .part(() => answerSessionRequests(bus.nc, sessions, logger));
+      .part(() => answerSessionRequests(bus.nc, sessions, logger))
+      .part(() => answerOrgRequests(bus.nc, sessions, { verifier, basic, keys }, logger));
     if (!exchange || !facts) return;
     const driver = new SessionDriver({
       store,

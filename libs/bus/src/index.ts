@@ -8,3 +8,4 @@ export * from './consumer-runner';
 export * from './outbox-relay';
 export * from './bus-stats';
 export * from './retry-delay';
+export * from './nats-user';

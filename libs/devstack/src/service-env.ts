@@ -52,6 +52,9 @@ export function serviceEnv(
   if (hub.otelEndpoint) env.CAREEN_OTEL_ENDPOINT = hub.otelEndpoint;
   if (service.name === 'exchange') {
     env.CAREEN_ROOT_PASSWORD = hub.rootPassword;
+    // Service accounts' bus users are of the services' account, signed with its signing key.
+    env.CAREEN_EXCHANGE_NATS_ACCOUNT = hub.natsAuth?.account.publicKey;
+    env.CAREEN_EXCHANGE_NATS_SIGNING_KEY = hub.natsAuth?.signingKeySeed;
   } else {
     delete env.CAREEN_ROOT_PASSWORD;
     env.CAREEN_EXCHANGE_URL = hub.exchangeUrl;

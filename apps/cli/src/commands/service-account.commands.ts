@@ -6,7 +6,7 @@
 import { type Exchange } from '@careen/api-client';
 import { type Command } from 'commander';
 import { type Column } from '../output/output';
-import { orgCommandContext, type CliServices } from './command-context';
+import { contextOf, orgCommandContext, type CliServices } from './command-context';
 import { removeAfterConfirmation, YES_OPTION } from './confirmation';
 import { commaSeparated } from './repeated-option';
 import { wholeNumber } from './whole-number';
@@ -107,6 +107,25 @@ export function registerServiceAccountCommands(program: Command, services: CliSe
           api.DELETE('/v1/orgs/{org}/service-accounts/{name}', { params: { path: { org, name } } }),
         ),
       );
+    });
+
+  account
+    .command('bus-credentials')
+    .description(
+      "with CAREEN_API_KEY set: print the key's NATS creds file (its org's request subjects, for 10 minutes)",
+    )
+    .action(async (_options: object, command: Command) => {
+      const context = contextOf(command, services);
+      const exchange = await context.exchange();
+      const issued = await exchange((api) => api.POST('/v1/auth/bus-credentials'));
+      // The creds file on stdout (to redirect into a file); what it opens on stderr.
+      context.printer.result(issued, issued.credentials.trimEnd());
+      if (context.printer.format !== 'json') {
+        context.io.stderr.write(
+          `publish on ${issued.subjects.start} and ${issued.subjects.complete} with the header "Authorization: Bearer <key>", ` +
+            `connect with inboxPrefix ${issued.inboxPrefix}; valid until ${issued.expiresAt}\n`,
+        );
+      }
     });
 
   const key = account.command('key').description("a service account's keys");

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { BusCredentialsController } from '../bus-credentials/bus-credentials.controller';
+import { BusCredentialsService } from '../bus-credentials/bus-credentials.service';
 import { ChangeRecordingModule } from '../changes/change-recording.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { LocalKeyAuthenticator } from './local-key.authenticator';
@@ -7,8 +9,8 @@ import { ServiceAccountsService } from './service-accounts.service';
 
 @Module({
   imports: [ChangeRecordingModule, OrgsModule],
-  controllers: [ServiceAccountsController],
-  providers: [ServiceAccountsService, LocalKeyAuthenticator],
+  controllers: [ServiceAccountsController, BusCredentialsController],
+  providers: [ServiceAccountsService, LocalKeyAuthenticator, BusCredentialsService],
   exports: [LocalKeyAuthenticator],
 })
 export class ServiceAccountsModule {}

@@ -46,13 +46,14 @@ export function answerSessionRequests(
   });
 }
 
-function errorOf(failure: unknown): ErrorBody {
+/** The error body a bus request is answered with: HTTP's, and 503 where HTTP would answer 500. */
+export function errorOf(failure: unknown): ErrorBody {
   if (failure instanceof SyntaxError) return errorBody(400, 'invalid request: the body is not JSON');
   const body = errorBodyOf(failure);
   return body.statusCode === 500
     ? errorBody(
         503,
-        `the session could not be started: ${failure instanceof Error ? failure.message : String(failure)}`,
+        `the request could not be done: ${failure instanceof Error ? failure.message : String(failure)}`,
       )
     : body;
 }

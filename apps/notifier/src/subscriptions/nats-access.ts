@@ -8,7 +8,7 @@
  */
 import { MaintenanceProjectEvent, MaintenanceReply, STREAMS } from '@careen/contracts';
 import { AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
-import { createUser, encodeUser, fmtCreds, fromSeed } from '@nats-io/jwt';
+import { issueNatsUser } from '@careen/bus';
 
 export interface NatsEndpoint {
   stream: string;
@@ -86,32 +86,20 @@ export class NatsAccess {
     const endpoint = natsEndpoint(subscriptionId, project);
     const api = `$JS.API.CONSUMER`;
     const at = `${endpoint.stream}.${endpoint.durable}`;
-    const user = createUser();
     const expiresAt = new Date(this.clock().getTime() + issuer.ttlSeconds * 1000);
-    const jwt = await encodeUser(
-      endpoint.durable,
-      user,
-      fromSeed(new TextEncoder().encode(issuer.signingKey)),
-      {
-        issuer_account: issuer.account,
-        pub: {
-          allow: [
-            '$JS.API.INFO',
-            `${api}.INFO.${at}`,
-            `${api}.MSG.NEXT.${at}`,
-            `$JS.ACK.${at}.>`,
-            endpoint.reply_permission,
-          ],
-        },
-        sub: { allow: [`${endpoint.inbox_prefix}.>`] },
-      },
-      { exp: Math.floor(expiresAt.getTime() / 1000) },
-    );
-    return {
-      credentials: new TextDecoder().decode(fmtCreds(jwt, user)),
-      user: user.getPublicKey(),
+    const issued = await issueNatsUser(issuer, {
+      name: endpoint.durable,
+      publish: [
+        '$JS.API.INFO',
+        `${api}.INFO.${at}`,
+        `${api}.MSG.NEXT.${at}`,
+        `$JS.ACK.${at}.>`,
+        endpoint.reply_permission,
+      ],
+      subscribe: [`${endpoint.inbox_prefix}.>`],
       expiresAt,
-    };
+    });
+    return { ...issued, expiresAt };
   }
 
   /** Removes the subscriber's consumer: whatever users it was given read nothing more. */

@@ -385,6 +385,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/auth/bus-credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issue NATS credentials to the calling service account's key */
+    post: operations['BusCredentialsController_issue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/orgs/{org}/audit': {
     parameters: {
       query?: never;
@@ -1409,6 +1426,27 @@ export interface components {
       key: components['schemas']['NewApiKeyResponse'];
       /** @description the previous key, now ending at the overlap */
       previous: components['schemas']['ApiKeyResponse'];
+    };
+    OrgRequestSubjects: {
+      /** @example careen.requests.acme.maintenance.start */
+      start: string;
+      /** @example careen.requests.acme.maintenance.complete */
+      complete: string;
+    };
+    BusCredentialsResponse: {
+      /** @description a NATS creds file (the user JWT and its seed): shown once */
+      credentials: string;
+      /** @description the NATS user's public key */
+      user: string;
+      /** @description the inbox prefix to connect with (`inboxPrefix`): replies come only there */
+      inboxPrefix: string;
+      /** @description the org's request subjects the user may publish on */
+      subjects: components['schemas']['OrgRequestSubjects'];
+      /**
+       * Format: date-time
+       * @description the server refuses the user from then on
+       */
+      expiresAt: string;
     };
     AuditRecordResponse: {
       /** @description its place in the org's trail, from 1 */
@@ -4556,6 +4594,52 @@ export interface operations {
         };
       };
       /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  BusCredentialsController_issue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BusCredentialsResponse'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description a user's credentials (keys only), or a key without maintenance:write */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the exchange has no NATS signing key: BUS_CREDENTIALS_UNAVAILABLE */
       503: {
         headers: {
           [name: string]: unknown;

@@ -164,6 +164,19 @@ export const MaintenanceReply = defineEvent({
 export const MAINTENANCE_REQUEST_SUBJECT = 'careen.requests.maintenance.start';
 
 /**
+ * The requests a service account makes on the bus, one subject per org so that the NATS
+ * credentials the exchange issues it may publish on its own org's alone: `start` (the body of
+ * `POST /v1/maintenance`) and `complete` (`{session_id, host}`, what `MAINTENANCE_COMPLETE`
+ * says). Each carries the account's key in an `Authorization` header, checked as HTTP checks it.
+ */
+export const ORG_REQUEST_SUBJECTS = {
+  start: (org: string) => `careen.requests.${subjectToken(org)}.maintenance.start`,
+  complete: (org: string) => `careen.requests.${subjectToken(org)}.maintenance.complete`,
+  /** Every org's, for the service that answers them: the org is the subject's third token. */
+  any: 'careen.requests.*.maintenance.*',
+} as const;
+
+/**
  * Asked of the notifier before a project is told anything: `{org, project_id}`, answered
  * `{subscribed: boolean}`. A project nobody listens to is not waited for.
  */

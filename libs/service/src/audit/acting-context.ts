@@ -5,14 +5,23 @@
  * and its request id. Work outside a request (consumers, timers, leaders) is Careen's own:
  * `careen:<service>`. The exchange's audit trail reads these headers off every event.
  */
-import { type AuthenticatedRequest, principalId, type Principal } from '@careen/auth';
+import { type AuthenticatedRequest, type CredentialKind, principalId, type Principal } from '@careen/auth';
 import { ACTOR_HEADERS } from '@careen/contracts';
-import { fastifyRequestContext, requestContext } from '@fastify/request-context';
+import {
+  asyncLocalStorage,
+  fastifyRequestContext,
+  requestContext,
+  type RequestContext,
+} from '@fastify/request-context';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
+
+/** What the audit headers read of a request: an HTTP request's, or a bus request's. */
+type ActingRequest = Pick<FastifyRequest, 'ip' | 'id'> &
+  Pick<AuthenticatedRequest, 'principal' | 'credential'>;
 
 declare module '@fastify/request-context' {
   interface RequestContextData {
-    request: FastifyRequest & AuthenticatedRequest;
+    request: ActingRequest;
   }
 }
 
@@ -30,6 +39,21 @@ function viaOf(principal: Principal, credential: string | undefined): string {
 export function actAs(principal: Principal): void {
   const request = requestContext.get('request');
   if (request) request.principal = principal;
+}
+
+/**
+ * Runs `work` as a request on the bus made by `principal`: what it changes is stamped with the
+ * principal, as an HTTP request's changes are, the subject standing for the request id.
+ */
+export function actingOnBus<T>(
+  principal: Principal,
+  credential: CredentialKind,
+  subject: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const request: ActingRequest = { principal, credential, ip: '', id: subject };
+  // The store is the context's data (the package's typing says otherwise).
+  return asyncLocalStorage.run({ request } as unknown as RequestContext, work);
 }
 
 /** Runs each request of the service in a context of its own. */
