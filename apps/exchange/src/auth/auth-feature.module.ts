@@ -5,6 +5,7 @@ import { SingleSignOnModule } from '../single-sign-on/single-sign-on.module';
 import { SsoSignInService } from '../single-sign-on/sso-sign-in.service';
 import { SsoController } from '../single-sign-on/sso.controller';
 import { LocalBasicAuthenticator } from './local-basic.authenticator';
+import { LoginRenewal } from './login-renewal';
 import { RefreshTokenStore } from './refresh-token.store';
 import { RootBootstrap } from './root-bootstrap';
 import { TokenController } from './token.controller';
@@ -22,6 +23,7 @@ import { TokenService } from './token.service';
     LocalBasicAuthenticator,
     RefreshTokenStore,
     TokenService,
+    LoginRenewal,
     RootBootstrap,
     SsoSignInService,
   ],

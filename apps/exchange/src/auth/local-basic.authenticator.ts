@@ -21,7 +21,7 @@ import { DataSource } from 'typeorm';
 import { NodeEntity } from '../nodes/node.entity';
 import { IdentityProviderStore } from '../single-sign-on/identity-provider.store';
 import { passwordLoginDisabled } from '../single-sign-on/sso.errors';
-import { ROOT_ORG, ROOT_USER } from '../users/user-role.policy';
+import { keepsPassword } from '../users/user-role.policy';
 import { UserEntity } from '../users/user.entity';
 
 const UNKNOWN_SECRET_HASH =
@@ -77,8 +77,7 @@ export class LocalBasicAuthenticator implements BasicAuthenticator {
    * always keeps its own, as the way back in when a provider fails.
    */
   private async passwordUser(user: UserEntity): Promise<UserPrincipal> {
-    const breakGlass = user.org === ROOT_ORG && user.username === ROOT_USER;
-    if (!breakGlass && !(await this.providers.passwordLogin(this.dataSource.manager, user.org))) {
+    if (!keepsPassword(user) && !(await this.providers.passwordLogin(this.dataSource.manager, user.org))) {
       throw passwordLoginDisabled(user.org);
     }
     return { kind: 'user', org: user.org, username: user.username, role: user.role };

@@ -2,35 +2,25 @@ import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer, type Principal
 import { DomainError } from '@careen/contracts';
 import { SERVICE_CONFIG } from '@careen/service';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { type ExchangeConfig } from '../exchange.config';
 import { SigningKeyStore } from '../keys/signing-key.store';
-import { IdentityProviderStore } from '../single-sign-on/identity-provider.store';
-import { OpenIdProviders } from '../single-sign-on/openid-providers';
-import { identityFromClaims } from '../single-sign-on/sso-identity.rules';
-import { SsoUsers } from '../single-sign-on/sso-users';
-import { passwordLoginDisabled, ssoRefused } from '../single-sign-on/sso.errors';
-import { ROOT_ORG, ROOT_USER } from '../users/user-role.policy';
 import { type TokenResponse } from './dto/token.response';
+import { LoginRenewal } from './login-renewal';
 import { secondsUntil } from './refresh-token.rules';
-import { type IssuedRefreshToken, RefreshTokenStore, type RenewableLogin } from './refresh-token.store';
+import { type IssuedRefreshToken, RefreshTokenStore } from './refresh-token.store';
 
 /**
  * Issues short-lived access tokens signed with the current key and, to users, the refresh token
  * that renews them until the login ends. Nodes get none: they hold their own lasting token.
- * Renewing a login made through an org's OpenID provider asks the provider again, so a person
- * removed from their groups (or from the provider) loses access at the next renewal; renewing a
- * password login checks that the org still allows passwords.
+ * Each renewal is checked first (LoginRenewal): a person removed from their groups, or from
+ * the provider, or a password login of an org that switched passwords off, is refused then.
  */
 @Injectable()
 export class TokenService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly keys: SigningKeyStore,
     private readonly refreshTokens: RefreshTokenStore,
-    private readonly providerSettings: IdentityProviderStore,
-    private readonly providers: OpenIdProviders,
-    private readonly ssoUsers: SsoUsers,
+    private readonly renewal: LoginRenewal,
     @Inject(SERVICE_CONFIG) private readonly config: ExchangeConfig,
   ) {}
 
@@ -47,8 +37,7 @@ export class TokenService {
     const login = await this.refreshTokens.login(refreshToken, now);
     let upstream: string | undefined;
     try {
-      upstream =
-        login.identityProvider === null ? await this.passwordRenewal(login) : await this.ssoRenewal(login);
+      upstream = await this.renewal.check(login);
     } catch (error) {
       // A refusal ends the login; an unreachable provider does not, and the token may be tried again.
       if (error instanceof DomainError && (error.kind === 'unauthenticated' || error.kind === 'forbidden')) {
@@ -62,33 +51,6 @@ export class TokenService {
 
   revoke(refreshToken: string, now = new Date()): Promise<void> {
     return this.refreshTokens.revoke(refreshToken, now);
-  }
-
-  /** Passwords may be switched off for an org; the hub admin root/root keeps its own, to get back in. */
-  private async passwordRenewal(login: RenewableLogin): Promise<undefined> {
-    if (login.org === ROOT_ORG && login.username === ROOT_USER) return undefined;
-    if (!(await this.providerSettings.passwordLogin(this.dataSource.manager, login.org))) {
-      throw passwordLoginDisabled(login.org);
-    }
-    return undefined;
-  }
-
-  /** Who the provider says the person is now: the role follows their groups; the provider's next refresh token. */
-  private async ssoRenewal(login: RenewableLogin): Promise<string> {
-    const issuer = login.identityProvider!;
-    const settings = await this.providerSettings.settings(this.dataSource.manager, login.org);
-    if (!settings || settings.issuer !== issuer) {
-      throw ssoRefused(issuer, `org "${login.org}" no longer signs in through it: sign in again`);
-    }
-    if (!login.upstreamRefreshToken)
-      throw ssoRefused(issuer, 'it gave no refresh token at sign-in: sign in again');
-    const answer = await this.providers.refresh(settings, login.upstreamRefreshToken);
-    const identity = identityFromClaims(settings, answer.claims);
-    if (identity.username !== login.username) {
-      throw ssoRefused(issuer, `it now names the user "${identity.username}", not "${login.username}"`);
-    }
-    await this.ssoUsers.admit(login.org, issuer, identity);
-    return answer.refreshToken!;
   }
 
   private signAccessToken(principal: Principal): Promise<TokenResponse> {

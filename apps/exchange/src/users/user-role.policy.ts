@@ -8,6 +8,14 @@ import { roleNotAllowed } from './users.errors';
 export const ROOT_ORG = 'root';
 export const ROOT_USER = 'root';
 
+/**
+ * The hub admin root/root keeps its password when its org's passwords are switched off: the
+ * way back in when an identity provider fails.
+ */
+export function keepsPassword(user: { org: string; username: string }): boolean {
+  return user.org === ROOT_ORG && user.username === ROOT_USER;
+}
+
 export function assertMayGrantRole(actor: Principal, org: string, role: Role): void {
   if (role === 'hubAdmin') {
     if (org !== ROOT_ORG) throw roleNotAllowed(`hubAdmin users exist only in the "${ROOT_ORG}" org`);
