@@ -146,6 +146,11 @@ describe('maintenance sessions: pause, counts and slot holders', () => {
       until,
     });
     expect(frozen.status).toBe(201);
+    // The agbot learns of the freeze from the change feed: the session starts once it has.
+    await eventually(async () => {
+      const outlook = await http(hub.agbot.url, 'GET', '/v1/orgs/acme/nodes/s2/disruption', { auth: ADA });
+      expect(outlook.body.mayStart).toBe(false);
+    });
     const started = (await hub.call('POST', '/v1/maintenance', { hosts: ['s2'], host_action: 'manual' }))
       .body;
     const waiting = await eventually(
