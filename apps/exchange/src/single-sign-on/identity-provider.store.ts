@@ -84,6 +84,22 @@ export class IdentityProviderStore {
     return count > 0;
   }
 
+  /**
+   * How the org's users sign in: whether with a password, and through which provider; an org
+   * that does not exist reads as one with passwords only.
+   */
+  async signInOptions(
+    manager: EntityManager,
+    org: string,
+  ): Promise<{ passwordLogin: boolean; issuer: string | null }> {
+    const [row] = (await manager.query(
+      `SELECT o.password_login, p.issuer
+         FROM exchange.orgs o LEFT JOIN exchange.identity_providers p ON p.org = o.id WHERE o.id = $1`,
+      [org],
+    )) as { password_login: boolean; issuer: string | null }[];
+    return { passwordLogin: row?.password_login ?? true, issuer: row?.issuer ?? null };
+  }
+
   /** Whether the org's users may sign in with a password; true for an org that does not exist. */
   async passwordLogin(manager: EntityManager, org: string): Promise<boolean> {
     const [row] = (await manager.query('SELECT password_login FROM exchange.orgs WHERE id = $1', [org])) as {

@@ -33,12 +33,7 @@ export class SsoSignInService {
 
   /** What the sign-in page of an org offers; an org that does not exist reads as one with passwords only. */
   async options(org: string): Promise<SsoOptionsResponse> {
-    const manager = this.dataSource.manager;
-    const [settings, passwordLogin] = await Promise.all([
-      this.store.settings(manager, org),
-      this.store.passwordLogin(manager, org),
-    ]);
-    return { org, passwordLogin, issuer: settings?.issuer ?? null };
+    return { org, ...(await this.store.signInOptions(this.dataSource.manager, org)) };
   }
 
   async authorize(org: string, request: SsoAuthorizeRequestDto): Promise<SsoAuthorizeResponse> {

@@ -55,16 +55,10 @@ const provider = new oidc.default(issuer, {
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
 });
 
-async function formFields(request: IncomingMessage): Promise<URLSearchParams> {
+async function bodyOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString());
-}
-
-async function jsonBody(request: IncomingMessage): Promise<{ groups?: unknown }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString() || '{}') as { groups?: unknown };
+  return Buffer.concat(chunks).toString();
 }
 
 function signInPage(uid: string, message: string): string {
@@ -81,7 +75,7 @@ async function interaction(request: IncomingMessage, response: ServerResponse, p
   const details = await provider.interactionDetails(request, response);
   const uid = details.uid;
   if (request.method === 'POST' && path.endsWith('/login')) {
-    const login = (await formFields(request)).get('login') ?? '';
+    const login = new URLSearchParams(await bodyOf(request)).get('login') ?? '';
     if (!directory.has(login)) {
       response.writeHead(200, { 'content-type': 'text/html' }).end(signInPage(uid, `no account "${login}"`));
       return;
@@ -119,7 +113,7 @@ function newGrant(details: Awaited<ReturnType<typeof provider.interactionDetails
 async function directoryRoute(request: IncomingMessage, response: ServerResponse, id: string): Promise<void> {
   if (request.method === 'DELETE') directory.delete(id);
   else {
-    const { groups } = await jsonBody(request);
+    const { groups } = JSON.parse((await bodyOf(request)) || '{}') as { groups?: unknown };
     if (!Array.isArray(groups) || !groups.every((group) => typeof group === 'string')) {
       response.writeHead(400).end('groups: a list of strings');
       return;

@@ -14,16 +14,24 @@ export interface Credentials {
 }
 
 export async function signIn(credentials: Credentials, now = Date.now()): Promise<Identity> {
-  const answer = await fetch('/exchange/v1/auth/token', {
+  const body = await postToExchange('/v1/auth/token', credentials).catch((problem: unknown) => {
+    if (problem instanceof ApiProblem && problem.status === 401)
+      throw new ApiProblem(401, 'The org, user name or password is wrong.', 'UNAUTHENTICATED');
+    throw problem;
+  });
+  return identityOf(body, now);
+}
+
+/** A POST of JSON to the exchange without a login (a sign-in's steps): its answer, or its refusal as an ApiProblem. */
+export async function postToExchange(path: string, body: unknown): Promise<unknown> {
+  const answer = await fetch(`/exchange${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(credentials),
+    body: JSON.stringify(body),
   }).catch(unreachable);
-  const body: unknown = await answer.json().catch(() => undefined);
-  if (answer.status === 401)
-    throw new ApiProblem(401, 'The org, user name or password is wrong.', 'UNAUTHENTICATED');
-  if (!answer.ok) throw problemFrom(answer.status, body, 'exchange');
-  return identityOf(body, now);
+  const parsed: unknown = await answer.json().catch(() => undefined);
+  if (!answer.ok) throw problemFrom(answer.status, parsed, 'exchange');
+  return parsed;
 }
 
 /** The person a token answer of the exchange signs in: the session it starts, and who the exchange says that is. */
@@ -45,6 +53,6 @@ export async function identityOf(body: unknown, now: number): Promise<Identity> 
   };
 }
 
-export function unreachable(error: unknown): never {
+function unreachable(error: unknown): never {
   throw new ApiProblem(0, `The exchange cannot be reached (${(error as Error).message}).`, 'UNREACHABLE');
 }

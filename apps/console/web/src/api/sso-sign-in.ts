@@ -7,8 +7,8 @@
  * is stored, and only until the browser is back.
  */
 import type { Identity } from './identity';
-import { ApiProblem, problemFrom } from './problem';
-import { identityOf, unreachable } from './sign-in';
+import { ApiProblem } from './problem';
+import { identityOf, postToExchange } from './sign-in';
 
 const PENDING = 'careen.sso.pending';
 
@@ -27,17 +27,6 @@ const base64url = (bytes: Uint8Array) =>
     .replace(/=+$/, '');
 const random = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
-async function post(path: string, body: unknown): Promise<unknown> {
-  const answer = await fetch(`/exchange${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  }).catch(unreachable);
-  const parsed: unknown = await answer.json().catch(() => undefined);
-  if (!answer.ok) throw problemFrom(answer.status, parsed, 'exchange');
-  return parsed;
-}
-
 /** Sends the browser to the org's provider; the console is loaded again when it comes back. */
 export async function startSsoSignIn(org: string): Promise<void> {
   if (!org) throw new ApiProblem(400, 'Give the org to sign in to.', 'INVALID_REQUEST');
@@ -55,7 +44,7 @@ export async function startSsoSignIn(org: string): Promise<void> {
     nonce: random(),
     redirectUri: `${window.location.origin}${window.location.pathname}`,
   };
-  const answer = (await post(`/v1/auth/sso/${encodeURIComponent(org)}/authorize`, {
+  const answer = (await postToExchange(`/v1/auth/sso/${encodeURIComponent(org)}/authorize`, {
     redirectUri: pending.redirectUri,
     codeChallenge: challenge,
     state: pending.state,
@@ -90,7 +79,7 @@ export async function finishSsoSignIn(now = Date.now()): Promise<Identity> {
       error,
     );
   }
-  const body = await post(`/v1/auth/sso/${encodeURIComponent(pending.org)}/token`, {
+  const body = await postToExchange(`/v1/auth/sso/${encodeURIComponent(pending.org)}/token`, {
     callbackUrl,
     codeVerifier: pending.verifier,
     state: pending.state,
