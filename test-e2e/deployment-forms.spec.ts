@@ -112,6 +112,8 @@ describe('deployment forms', () => {
     const exchange = compose.services.exchange!.environment;
     expect(exchange.CAREEN_EXCHANGE_NATS_ACCOUNT_FILE).toBe('/nats-auth/account');
     expect(exchange.CAREEN_EXCHANGE_NATS_SIGNING_KEY_FILE).toBe('/nats-auth/signing-key');
+    expect(exchange.CAREEN_EXCHANGE_NATS_OPERATOR_SIGNING_KEY_FILE).toBe('/nats-auth/operator-signing-key');
+    expect(exchange.CAREEN_EXCHANGE_NATS_SYSTEM_CREDS).toBe('/nats-auth/system.creds');
     expect(notifier.CAREEN_NOTIFIER_EXCHANGE_PASSWORD).toBe(
       compose.services.exchange!.environment.CAREEN_ROOT_PASSWORD,
     );
@@ -142,6 +144,18 @@ describe('deployment forms', () => {
         key: 'signing-key',
       });
     }
+    // The exchange's system user is a second file of the same mounted Secret.
+    expect(exchangeEnv.get('CAREEN_EXCHANGE_NATS_OPERATOR_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'careen-nats',
+      key: 'operator-signing-key',
+    });
+    const exchangePod = manifestPod('exchange');
+    const mount = exchangePod.containers[0]!.volumeMounts!.find((each) => each.name === 'nats-credentials')!;
+    const items = exchangePod.volumes!.find((each) => each.name === 'nats-credentials')!.secret!.items!;
+    expect(items.map((item) => `${mount.mountPath}/${item.path}`)).toContain(
+      exchangeEnv.get('CAREEN_EXCHANGE_NATS_SYSTEM_CREDS')?.value,
+    );
+    expect(items.find((item) => item.path === 'system.creds')?.key).toBe('system.creds');
     expect(env.get('CAREEN_NOTIFIER_EXCHANGE_PASSWORD')?.valueFrom?.secretKeyRef).toEqual(
       manifestEnv('exchange').get('CAREEN_ROOT_PASSWORD')?.valueFrom?.secretKeyRef,
     );

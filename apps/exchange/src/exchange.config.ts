@@ -85,8 +85,27 @@ export class ExchangeConfig extends ServiceConfig {
   CAREEN_EXCHANGE_NATS_SIGNING_KEY?: string;
 
   /**
-   * How long a service account's bus credentials last (never past its key's end). The NATS
-   * server refuses them from then on: the longest a revoked key's credentials still connect.
+   * A signing key of the NATS operator (a seed, `SO…`): with it and CAREEN_EXCHANGE_NATS_SYSTEM_CREDS
+   * the exchange re-signs the account with the bus users of a revoked, removed or ended key, and
+   * the servers refuse them at once. Without them, those users last until their own end.
+   */
+  @IsOptional()
+  @Matches(/^SO[A-Z2-7]{56}$/, {
+    message: 'CAREEN_EXCHANGE_NATS_OPERATOR_SIGNING_KEY must be an operator seed (SO…)',
+  })
+  @Secret()
+  @DeploymentSetting()
+  CAREEN_EXCHANGE_NATS_OPERATOR_SIGNING_KEY?: string;
+
+  /** A creds file of a system-account user that may look up and update the account's claims. */
+  @IsOptional()
+  @IsString()
+  @DeploymentSetting()
+  CAREEN_EXCHANGE_NATS_SYSTEM_CREDS?: string;
+
+  /**
+   * How long a service account's bus credentials last (never past its key's end). Without the
+   * two settings above, the longest a revoked key's credentials still connect.
    */
   @IsOptional()
   @Type(() => Number)

@@ -40,6 +40,7 @@ import { OperatorViewerRoles1764800000000 } from './migrations/1764800000000-ope
 import { ServiceAccounts1764800100000 } from './migrations/1764800100000-service-accounts';
 import { AuditLog1764800200000 } from './migrations/1764800200000-audit-log';
 import { SingleSignOn1764900000000 } from './migrations/1764900000000-single-sign-on';
+import { BusUsers1765000000000 } from './migrations/1765000000000-bus-users';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -77,6 +78,7 @@ export const EXCHANGE_MIGRATIONS = [
   ServiceAccounts1764800100000,
   AuditLog1764800200000,
   SingleSignOn1764900000000,
+  BusUsers1765000000000,
 ];
 
 @Module({})

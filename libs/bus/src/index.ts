@@ -9,3 +9,4 @@ export * from './outbox-relay';
 export * from './bus-stats';
 export * from './retry-delay';
 export * from './nats-user';
+export * from './nats-revocations';

@@ -58,7 +58,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<Runni
   }
   if (options.auth) {
     const configFile = join(options.storeDir, 'auth.conf');
-    writeFileSync(configFile, natsAuthConfig(options.auth), { mode: 0o600 });
+    writeFileSync(configFile, natsAuthConfig(options.auth, join(options.storeDir, 'jwt')), { mode: 0o600 });
     args.push('-c', configFile);
   }
   const child = spawn(options.binary, args, { stdio: 'ignore' });

@@ -3,7 +3,7 @@
  * own variables, the local Postgres and NATS, and what each service's features need.
  */
 import { type HubService } from './hub-services';
-import { type NatsAuth } from './nats-auth';
+import { type StoredNatsAuth } from './nats-auth';
 
 /** Variables of the launcher itself that the services must not inherit. */
 const LAUNCHER_ONLY_ENV = [
@@ -22,7 +22,7 @@ export interface LocalHub {
   /** Replicas of the services' streams: 3 on a cluster. */
   natsStreamReplicas?: number;
   /** The bus's JWT authorization, and the services' creds file for it. */
-  natsAuth?: NatsAuth & { credsFile: string };
+  natsAuth?: StoredNatsAuth;
   rootPassword: string;
   exchangeUrl: string;
   /** The agbot's local URL, when it runs. */
@@ -55,6 +55,9 @@ export function serviceEnv(
     // Service accounts' bus users are of the services' account, signed with its signing key.
     env.CAREEN_EXCHANGE_NATS_ACCOUNT = hub.natsAuth?.account.publicKey;
     env.CAREEN_EXCHANGE_NATS_SIGNING_KEY = hub.natsAuth?.signingKeySeed;
+    // It revokes them by re-signing the account, pushed as a system user limited to it.
+    env.CAREEN_EXCHANGE_NATS_OPERATOR_SIGNING_KEY = hub.natsAuth?.operatorSigningKeySeed;
+    env.CAREEN_EXCHANGE_NATS_SYSTEM_CREDS = hub.natsAuth?.systemCredsFile;
   } else {
     delete env.CAREEN_ROOT_PASSWORD;
     env.CAREEN_EXCHANGE_URL = hub.exchangeUrl;

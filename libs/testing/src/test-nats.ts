@@ -11,7 +11,7 @@ import {
   NATS_SERVER_INSTALL_HINT,
   startNatsCluster,
   startNatsServer,
-  type NatsAuth,
+  type StoredNatsAuth,
 } from '@careen/devstack';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -27,7 +27,7 @@ export interface TestNats {
   /** Stops the server (simulating an outage) without deleting its store. */
   stop(): Promise<void>;
   /** With authorization: its keys, and the services' creds file. */
-  auth?: NatsAuth & { credsFile: string };
+  auth?: StoredNatsAuth;
 }
 
 export async function startTestNats(options: { auth?: boolean } = {}): Promise<TestNats> {

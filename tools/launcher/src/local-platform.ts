@@ -13,7 +13,7 @@ import {
   startNatsCluster,
   startNatsServer,
   type HubService,
-  type NatsAuth,
+  type StoredNatsAuth,
 } from '@careen/devstack';
 import { createConsoleServer, type ApiPrefix } from '@careen/console/src/console-server';
 import { startConsoleBuild, type ConsoleBuild } from './console-build';
@@ -42,7 +42,7 @@ export class LocalPlatform {
   /** The nats-server, or the cluster's members: their URLs, comma-separated. */
   nats?: { url: string; replicas: number; stop(): Promise<void> };
   /** The bus's JWT authorization: every service connects with its creds file. */
-  private natsAuth?: NatsAuth & { credsFile: string };
+  private natsAuth?: StoredNatsAuth;
   demo?: DemoFleetCode.DemoFleet;
   /** The demo fleet's code, loaded ahead of its start. */
   private demoCode?: Promise<typeof DemoFleetCode>;

@@ -49,6 +49,7 @@ const CLUSTER_SUITE = [
   'test-e2e/maintenance-session.e2e-spec.ts',
   'test-e2e/replicas.e2e-spec.ts',
   'test-e2e/faults.e2e-spec.ts',
+  'test-e2e/service-account-bus.e2e-spec.ts',
 ];
 
 export async function main(argv: string[]): Promise<number> {

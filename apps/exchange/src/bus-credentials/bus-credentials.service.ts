@@ -3,7 +3,8 @@
  * publish its own org's request subjects and hear the replies on its own inbox, lasting
  * CAREEN_BUS_CREDENTIALS_TTL_SECONDS and never past the key's end. The server enforces the
  * subjects and the end; the maintenance service checks the key sent with each request as HTTP
- * checks it, so a revoked key is refused at once, and its credentials by the server at their end.
+ * checks it, so a revoked key is refused at once. Each user issued is kept until it ends, so that
+ * the users of a revoked key are revoked on the bus too (BusRevocations).
  */
 import { type ServicePrincipal } from '@careen/auth';
 import { issueNatsUser } from '@careen/bus';
@@ -55,6 +56,10 @@ export class BusCredentialsService {
         subscribe: [`${inboxPrefix}.>`],
         expiresAt: key.ends,
       },
+    );
+    await this.dataSource.query(
+      'INSERT INTO exchange.bus_users (user_key, api_key, expires_at) VALUES ($1, $2, $3)',
+      [issued.user, principal.key, key.ends],
     );
     return { ...issued, inboxPrefix, subjects, expiresAt: key.ends.toISOString() };
   }

@@ -1,12 +1,14 @@
 /**
  * Service accounts of an org and their keys: made, listed, rotated with an overlap, revoked and
  * removed, each change recorded on the feed (never a secret). A key's secret exists only in the
- * answer that makes it.
+ * answer that makes it. Once a key is revoked or an account removed, the bus users issued to its
+ * keys are revoked on the bus before the answer.
  */
 import { generateApiKey, principalId, type Principal } from '@careen/auth';
 import { type ChangeContractOf, type ChangeOperation } from '@careen/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { BusRevocations } from '../bus-credentials/bus-revocations';
 import { ChangeRecorder } from '../changes/change-recorder';
 import { OrgsService } from '../orgs/orgs.service';
 import { API_KEY_COLUMNS, apiKeyResponse, keyState, type ApiKeyRow } from './api-key.row';
@@ -46,6 +48,7 @@ export class ServiceAccountsService {
     private readonly dataSource: DataSource,
     private readonly orgs: OrgsService,
     private readonly changes: ChangeRecorder,
+    private readonly busRevocations: BusRevocations,
   ) {}
 
   create(actor: Principal, org: string, input: CreateServiceAccountDto): Promise<ServiceAccountResponse> {
@@ -97,6 +100,7 @@ export class ServiceAccountsService {
       if (count === 0) throw serviceAccountNotFound(org, name);
       await this.record(manager, org, 'serviceAccount', name, 'deleted');
     });
+    await this.busRevocations.sync();
   }
 
   createKey(actor: Principal, org: string, name: string, input: CreateApiKeyDto): Promise<NewApiKeyResponse> {
@@ -135,8 +139,8 @@ export class ServiceAccountsService {
   }
 
   /** Ends the key now; revoking a revoked key changes nothing. */
-  revokeKey(org: string, name: string, id: string): Promise<ApiKeyResponse> {
-    return this.dataSource.transaction(async (manager) => {
+  async revokeKey(org: string, name: string, id: string): Promise<ApiKeyResponse> {
+    const answer = await this.dataSource.transaction(async (manager) => {
       const { row, now } = await this.lockedKey(manager, org, name, id);
       if (row.revoked_at) return apiKeyResponse(row, now);
       const [[revoked]] = (await manager.query(
@@ -147,6 +151,8 @@ export class ServiceAccountsService {
       await this.record(manager, org, 'apiKey', id, 'updated', { account: name, ...answer });
       return answer;
     });
+    await this.busRevocations.sync();
+    return answer;
   }
 
   private async insertKey(
