@@ -524,7 +524,9 @@ async function main(): Promise<void> {
       );
     if (!finished) throw new Error(`not done after ${GIVE_UP_SECONDS} s`);
     if (fleet.outOfOrder > 0)
-      throw new Error(`${fleet.outOfOrder} changes reached an agent out of commit order`);
+      throw new Error(
+        `${fleet.outOfOrder} changes reached an agent out of commit order, as in:\n${fleet.outOfOrderCases.slice(0, 5).join('\n')}`,
+      );
     if (successful < AGENTS)
       throw new Error(
         `the exchange holds a 'successful' status for ${successful} of ${AGENTS} upgraded agents`,

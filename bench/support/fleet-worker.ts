@@ -31,6 +31,8 @@ export interface WorkerReport {
   policySeenAt: number[];
   /** Changes given to an agent out of commit order, since the last report: must stay 0. */
   outOfOrder: number;
+  /** The first few of them, each with the page before and the page it came in, to read. */
+  outOfOrderCases: string[];
   /** Warnings its agents logged since the last report, by message and why. */
   warnings: Record<string, number>;
 }
@@ -44,8 +46,11 @@ async function main(): Promise<void> {
   let requests = { exchange: 0, agbot: 0 };
   let policySeenAt: number[] = [];
   let outOfOrder = 0;
-  /** The newest change id each agent has been given. */
+  let outOfOrderCases: string[] = [];
+  let casesTold = 0;
+  /** The newest change id each agent has been given, and the ids of its previous page. */
   const newestSeen = new Map<string, number>();
+  const previousPage = new Map<string, number[]>();
   let warnings: Record<string, number> = {};
   // Only warnings and worse reach it: each is counted by its message and its error, with the
   // numbers in the error (a node, an address, a time) left out so that alike errors count as one.
@@ -67,12 +72,23 @@ async function main(): Promise<void> {
     observeRequests: (target) => void (requests[target] += 1),
     observeChanges: (node, changes) => {
       if (changes.some((change) => change.resource === 'managementPolicy')) policySeenAt.push(Date.now());
+      const ids = changes.map((change) => change.id);
       let newest = newestSeen.get(node) ?? 0;
-      for (const { id } of changes) {
-        if (id <= newest) outOfOrder++;
+      const before = newest;
+      let misplaced = 0;
+      for (const id of ids) {
+        if (id <= newest) misplaced++;
         newest = Math.max(newest, id);
       }
+      if (misplaced > 0 && casesTold++ < 3) {
+        const previous = previousPage.get(node) ?? [];
+        outOfOrderCases.push(
+          `${node}: newest before ${before}; previous page [${previous.join(',')}]; this page [${ids.join(',')}]`,
+        );
+      }
+      outOfOrder += misplaced;
       newestSeen.set(node, newest);
+      previousPage.set(node, ids);
     },
   });
   const report = () => {
@@ -83,11 +99,13 @@ async function main(): Promise<void> {
       versions: fleet.versions(),
       policySeenAt,
       outOfOrder,
+      outOfOrderCases,
       warnings,
     };
     requests = { exchange: 0, agbot: 0 };
     policySeenAt = [];
     outOfOrder = 0;
+    outOfOrderCases = [];
     warnings = {};
     process.send!(message);
   };

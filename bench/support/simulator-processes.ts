@@ -56,6 +56,8 @@ export class SimulatorProcesses {
   readonly policySeenAt: number[] = [];
   /** Changes given to an agent out of commit order since the start: must stay 0. */
   outOfOrder = 0;
+  /** A few of them, each with the agent's previous page and the page it came in. */
+  readonly outOfOrderCases: string[] = [];
   /** Warnings the agents logged since the start, by message. */
   readonly warnings: Record<string, number> = {};
   private readonly latest = new Map<ChildProcess, WorkerReport>();
@@ -68,6 +70,7 @@ export class SimulatorProcesses {
         this.requests.agbot += message.requests.agbot;
         this.policySeenAt.push(...message.policySeenAt);
         this.outOfOrder += message.outOfOrder;
+        this.outOfOrderCases.push(...message.outOfOrderCases);
         for (const [warning, count] of Object.entries(message.warnings))
           this.warnings[warning] = (this.warnings[warning] ?? 0) + count;
         this.latest.set(child, message);

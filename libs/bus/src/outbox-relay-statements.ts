@@ -49,8 +49,9 @@ export function relayStatements(schema: string): RelayStatements {
     ),
     unpublished: named(
       'unpublished',
-      `SELECT seq::text AS seq, subject, type, payload, headers, created_at FROM ${table}
-       WHERE published_at IS NULL AND seq IS NOT NULL ORDER BY seq LIMIT $1`,
+      // By the column, o.seq: a bare `seq` names the text answered, where '10000' < '9999'.
+      `SELECT o.seq::text AS seq, o.subject, o.type, o.payload, o.headers, o.created_at FROM ${table} AS o
+       WHERE o.published_at IS NULL AND o.seq IS NOT NULL ORDER BY o.seq LIMIT $1`,
     ),
     mark: named('mark', `UPDATE ${table} SET published_at = clock_timestamp() WHERE seq = ANY($1::bigint[])`),
     prune: named(

@@ -189,6 +189,21 @@ describe('OutboxRelay', () => {
     expect((await readStream(1)).map((message) => message.subject)).toEqual(['careen.changes.acme.org.held']);
   });
 
+  it('republishes in id order across a power of ten, not in the order of the ids as text', async () => {
+    await dataSource.query("SELECT setval('relaytest.outbox_seq', 98)");
+    for (const id of ['a', 'b', 'c', 'd']) await commitChange('acme', id);
+    const attempts: string[][] = [];
+    startRelay(async (seqs) => {
+      attempts.push(seqs);
+      if (attempts.length === 1) throw new Error('relay died before marking');
+    });
+    await eventually(() => expect(attempts).toHaveLength(2));
+    expect(attempts).toEqual([
+      ['99', '100', '101', '102'],
+      ['99', '100', '101', '102'],
+    ]);
+  });
+
   it('publishes a change once even when the relay dies between publish and mark', async () => {
     await commitChange('acme', 'a');
     await commitChange('acme', 'b');

@@ -81,7 +81,8 @@ interface HistoryRow {
 
 export async function readTimeline(manager: HistoryReader): Promise<TimelineEvent[]> {
   const rows = (await manager.query(
-    'SELECT id::text, org, node, holder_kind, ha_group, event, reason, at FROM agbot.upgrade_grant_history ORDER BY at, id',
+    // By the column h.id: `id` alone would name the text answered ('10' before '9').
+    'SELECT h.id::text, org, node, holder_kind, ha_group, event, reason, at FROM agbot.upgrade_grant_history AS h ORDER BY at, h.id',
   )) as HistoryRow[];
   return rows.map((row) => ({
     id: Number(row.id),

@@ -183,6 +183,26 @@ describe('the change feed', () => {
     expect(response.status).toBe(403);
   });
 
+  it('reads ids across a power of ten in numeric order, each once', async () => {
+    const since = await latestId();
+    // The next ids run from 9,999,998 on: the changes below cross into eight digits.
+    await withClient(infra.databaseUrl, (client) =>
+      client.query("SELECT setval('exchange.outbox_seq', 9999997)"),
+    );
+    for (const name of ['p1', 'p2', 'p3', 'p4']) await addUser('acme', name);
+    await latestId();
+    const log = exchange.app.get(ChangeLogRepository);
+    expect((await log.after(since, 3, 'acme')).map((change) => change.id)).toEqual([
+      9_999_998, 9_999_999, 10_000_000,
+    ]);
+    const tail = exchange.app.get(ChangeTail);
+    await eventually(() => expect(tail.latestId()).toBe(10_000_001));
+    const read = await poll('acme', `since=${since}&limit=10`);
+    expect(read.body.changes.map((change: { id: number }) => change.id)).toEqual([
+      9_999_998, 9_999_999, 10_000_000, 10_000_001,
+    ]);
+  });
+
   describe('for nodes', () => {
     const node = (id: string) => basic('acme', id, `${id}-token-0123456789`);
     const pollAs = (id: string, query: string) =>

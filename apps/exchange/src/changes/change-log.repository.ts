@@ -18,23 +18,25 @@ interface LogRow {
 /** Changes after $1 ($2 at most), of org $3 and the global ones ($4), or of every org when $3 is null. */
 const CHANGES_AFTER = new NamedStatement(
   'changes-after',
-  `SELECT seq::text AS seq, payload FROM exchange.outbox
-   WHERE seq > $1 AND ($3::text IS NULL OR payload->>'org' = $3 OR payload->>'resource' = ANY($4))
-   ORDER BY seq LIMIT $2`,
+  `SELECT o.seq::text AS seq, o.payload FROM exchange.outbox AS o
+   WHERE o.seq > $1 AND ($3::text IS NULL OR o.payload->>'org' = $3 OR o.payload->>'resource' = ANY($4))
+   ORDER BY o.seq LIMIT $2`,
 );
 
 /** Changes after $1 ($2 at most) node $7 of org $4 may see (see change-visibility.ts). */
 const CHANGES_VISIBLE_TO_NODE = new NamedStatement(
   'changes-visible-to-node',
-  `SELECT seq::text AS seq, payload FROM exchange.outbox
-   WHERE seq > $1 AND (
-     payload->>'resource' = ANY($3)
-     OR (payload->>'org' = $4 AND (
-       payload->>'resource' = ANY($5)
-       OR (payload->>'resource' = ANY($6) AND payload->>'resourceId' = $7))))
-   ORDER BY seq LIMIT $2`,
+  `SELECT o.seq::text AS seq, o.payload FROM exchange.outbox AS o
+   WHERE o.seq > $1 AND (
+     o.payload->>'resource' = ANY($3)
+     OR (o.payload->>'org' = $4 AND (
+       o.payload->>'resource' = ANY($5)
+       OR (o.payload->>'resource' = ANY($6) AND o.payload->>'resourceId' = $7))))
+   ORDER BY o.seq LIMIT $2`,
 );
 
+// Ordered by the column, `o.seq`: a bare `seq` would name the text the rows answer, and '10000'
+// sorts before '9999' (a page across such an id came in the wrong order, and was read twice).
 function toRecord(row: LogRow): ChangeRecord {
   return { ...row.payload, id: Number(row.seq) };
 }
