@@ -6,8 +6,7 @@
  */
 import { type MaintenanceProjectEventPayload } from '@careen/contracts';
 import { type NotifierConfig } from '@careen/notifier/src/notifier.config';
-import { notifierService } from '@careen/notifier/src/notifier.service';
-import { startServiceInProcess, type InProcessService } from '@careen/service';
+import { type InProcessService } from '@careen/service';
 import { eventually, http, useTestInfra } from '@careen/testing';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -28,16 +27,9 @@ describe('maintenance events: one identity on the bus, in webhooks and on the ev
   beforeAll(async () => {
     hub = await startMaintenanceHub(infra, {
       env: { CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED: 'true' },
-      // The notifier starts while the fleet takes its workloads.
-      alongside: async ({ exchangeUrl }) => {
-        notifier = await startServiceInProcess(notifierService, infra, {
-          CAREEN_EXCHANGE_URL: exchangeUrl,
-          CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
-          CAREEN_NOTIFIER_EXCHANGE_PASSWORD: 'root-password-1',
-          CAREEN_NOTIFIER_POLL_MS: '50',
-        });
-      },
+      notifier: true,
     });
+    notifier = hub.notifier!;
     server = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -51,7 +43,6 @@ describe('maintenance events: one identity on the bus, in webhooks and on the ev
 
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
-    await notifier?.close();
     await hub?.close();
   });
 

@@ -14,6 +14,8 @@ import { type ExchangeConfig } from '@careen/exchange/src/exchange.config';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
 import { type MaintenanceSessionConfig } from '@careen/maintenance-session/src/maintenance-session.config';
 import { maintenanceSessionService } from '@careen/maintenance-session/src/maintenance-session.service';
+import { type NotifierConfig } from '@careen/notifier/src/notifier.config';
+import { notifierService } from '@careen/notifier/src/notifier.service';
 import { startServiceInProcess, type InProcessService } from '@careen/service';
 import { basic, bearer, eventually, http, type Credentials, type HttpResult } from '@careen/testing';
 import { ServiceFleet, type FleetNodeSpec } from './service-fleet';
@@ -45,12 +47,15 @@ export interface MaintenanceHubOptions {
   alongside?: (started: { exchangeUrl: string; maintenanceEnv: Record<string, string> }) => Promise<unknown>;
   /** Add project green, which must DOWN_SCALE for a session over h1 and s1. */
   green?: boolean;
+  /** Start a notifier too (while the fleet takes its workloads), webhooks to loopback allowed. */
+  notifier?: boolean;
 }
 
 export interface MaintenanceHub {
   exchange: InProcessService<ExchangeConfig>;
   agbot: InProcessService<AgbotConfig>;
   maintenance: InProcessService<MaintenanceSessionConfig> | undefined;
+  notifier: InProcessService<NotifierConfig> | undefined;
   /** What the maintenance service needs to run against this hub. */
   maintenanceEnv: Record<string, string>;
   fleet: ServiceFleet;
@@ -179,6 +184,16 @@ export async function startMaintenanceHub(
   const alongside = meanwhile(
     Promise.resolve(options.alongside?.({ exchangeUrl: exchange.url, maintenanceEnv })),
   );
+  const notifierStarted = meanwhile(
+    options.notifier
+      ? startServiceInProcess(notifierService, infra, {
+          CAREEN_EXCHANGE_URL: exchange.url,
+          CAREEN_NOTIFIER_ALLOWED_NETWORKS: '127.0.0.0/8',
+          CAREEN_NOTIFIER_EXCHANGE_PASSWORD: ROOT_PASSWORD,
+          CAREEN_NOTIFIER_POLL_MS: '50',
+        })
+      : Promise.resolve(undefined),
+  );
   await eventually(
     () => {
       for (const host of HOSTS)
@@ -200,11 +215,17 @@ export async function startMaintenanceHub(
     },
     { timeoutMs: 30_000 },
   );
-  const [maintenance, bus] = await Promise.all([maintenanceStarted, busConnected, alongside]);
+  const [maintenance, bus, , notifier] = await Promise.all([
+    maintenanceStarted,
+    busConnected,
+    alongside,
+    notifierStarted,
+  ]);
   return {
     exchange,
     agbot,
     maintenance,
+    notifier,
     maintenanceEnv,
     fleet,
     bus,
@@ -219,6 +240,7 @@ export async function startMaintenanceHub(
       ),
     call: (method, path, body, auth = ADA) => http(maintenance!.url, method, path, { auth, body }),
     close: async () => {
+      await notifier?.close();
       await maintenance?.close();
       await agbot.close();
       await exchange.close();

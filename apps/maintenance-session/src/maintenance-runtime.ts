@@ -32,6 +32,7 @@ import { listenForReplies } from './bus/reply-listener';
 import { answerSessionRequests } from './bus/session-requests';
 import { CommandRunner } from './driver/command-runner';
 import { SessionDriver } from './driver/session-driver';
+import { ConstraintsStore } from './constraints/constraints.store';
 import { MaintenanceMetrics } from './maintenance-metrics';
 import { type MaintenanceSessionConfig } from './maintenance-session.config';
 import { FleetFacts } from './planning/fleet-facts';
@@ -81,6 +82,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       steps,
       facts,
       subscribers: new SubscriberCheck(bus.nc, config.CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED),
+      constraints: new ConstraintsStore(dataSource),
       replies: new MaintenanceMetrics(metrics, dataSource),
     });
     this.sessions = sessions;

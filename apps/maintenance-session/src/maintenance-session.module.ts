@@ -7,6 +7,10 @@ import { type MaintenanceSessionConfig } from './maintenance-session.config';
 import { MaintenanceRuntime } from './maintenance-runtime';
 import { InitMaintenanceSession1763769600000 } from './migrations/1763769600000-init-maintenance-session';
 import { MaintenanceSessions1764200000000 } from './migrations/1764200000000-sessions';
+import { Constraints1765000000000 } from './migrations/1765000000000-constraints';
+import { ConstraintsStore } from './constraints/constraints.store';
+import { InstanceGroupsController } from './constraints/instance-groups.controller';
+import { InstancesController } from './constraints/instances.controller';
 import { MaintenanceController } from './sessions/maintenance.controller';
 import { MaintenanceSessions } from './sessions/maintenance-sessions';
 import { ProjectRepliesController } from './sessions/project-replies.controller';
@@ -15,6 +19,7 @@ export const MAINTENANCE_SESSION_ENTITIES = [OutboxMessageEntity];
 export const MAINTENANCE_SESSION_MIGRATIONS = [
   InitMaintenanceSession1763769600000,
   MaintenanceSessions1764200000000,
+  Constraints1765000000000,
 ];
 
 @Module({})
@@ -34,9 +39,15 @@ export class MaintenanceSessionModule {
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
       ],
-      controllers: [MaintenanceController, ProjectRepliesController],
+      controllers: [
+        MaintenanceController,
+        ProjectRepliesController,
+        InstanceGroupsController,
+        InstancesController,
+      ],
       providers: [
         MaintenanceRuntime,
+        ConstraintsStore,
         {
           provide: MaintenanceSessions,
           inject: [MaintenanceRuntime],

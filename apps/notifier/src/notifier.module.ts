@@ -11,6 +11,7 @@ import { Subscriptions1764200200000 } from './migrations/1764200200000-subscript
 import { SubscriptionKinds1764300000000 } from './migrations/1764300000000-subscription-kinds';
 import { SubscriptionLeases1764300100000 } from './migrations/1764300100000-subscription-leases';
 import { DeliveryEventSequence1764400000000 } from './migrations/1764400000000-delivery-event-sequence';
+import { SubscriptionEventNames1765000000000 } from './migrations/1765000000000-subscription-event-names';
 import { type NotifierConfig } from './notifier.config';
 import { NotifierRuntime } from './notifier-runtime';
 import { ProjectEventStream } from './stream/project-event-stream';
@@ -25,6 +26,7 @@ export const NOTIFIER_MIGRATIONS = [
   SubscriptionKinds1764300000000,
   SubscriptionLeases1764300100000,
   DeliveryEventSequence1764400000000,
+  SubscriptionEventNames1765000000000,
 ];
 
 @Module({})

@@ -24,6 +24,26 @@ export interface Authenticated {
   via: CredentialKind;
 }
 
+/**
+ * The credentials a request carries: its Authorization header, or else the token Keystone-era
+ * clients (Fenix's VNF managers) send as `X-Auth-Token`, read as a bearer credential. Both at
+ * once is refused: which one was meant cannot be told.
+ */
+export function requestCredentials(
+  headers: Record<string, string | string[] | undefined>,
+): string | string[] | undefined {
+  const token = headers['x-auth-token'];
+  if (token === undefined) return headers.authorization;
+  if (headers.authorization !== undefined)
+    throw new AuthenticationError(
+      AuthErrorCode.MalformedCredentials,
+      'send either an Authorization header or X-Auth-Token, not both',
+    );
+  if (Array.isArray(token))
+    throw new AuthenticationError(AuthErrorCode.MalformedCredentials, 'send one X-Auth-Token header');
+  return `Bearer ${token}`;
+}
+
 /** Throws AuthenticationError for missing or wrong credentials, AuthServiceUnavailableError when they cannot be checked. */
 export async function authenticateHeader(
   header: string | string[] | undefined,

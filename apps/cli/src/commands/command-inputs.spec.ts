@@ -84,6 +84,18 @@ describe('subscriptionRequest', () => {
     });
   });
 
+  it("asks for Fenix's event names when told", () => {
+    expect(
+      subscriptionRequest({
+        project: 'shop',
+        kind: 'webhook',
+        url: 'https://h/',
+        format: 'aodh',
+        eventNames: 'fenix',
+      }),
+    ).toMatchObject({ format: 'aodh', event_names: 'fenix' });
+  });
+
   it('asks for nats and sse subscriptions without URL or format', () => {
     expect(subscriptionRequest({ project: 'shop', kind: 'nats' })).toEqual({
       scope: 'project',
@@ -94,8 +106,15 @@ describe('subscriptionRequest', () => {
 
   it.each([
     [{ project: 'shop', kind: 'webhook' }, 'a webhook subscription needs --url'],
-    [{ project: 'shop', kind: 'nats', url: 'https://h/' }, '--url and --format go with --kind webhook'],
-    [{ project: 'shop', kind: 'sse', format: 'aodh' }, '--url and --format go with --kind webhook'],
+    [
+      { project: 'shop', kind: 'nats', url: 'https://h/' },
+      '--url, --format and --event-names go with --kind webhook',
+    ],
+    [
+      { project: 'shop', kind: 'sse', format: 'aodh' },
+      '--url, --format and --event-names go with --kind webhook',
+    ],
+    [{ project: 'shop', kind: 'sse', eventNames: 'fenix' }, '--event-names go with --kind webhook'],
     [{ kind: 'webhook', url: 'https://h/' }, 'exactly one of --project P'],
   ])('refuses %j', (options, message) => {
     expect(() => subscriptionRequest(options)).toThrow(message);

@@ -1,5 +1,5 @@
 /**
- * `careen maintenance start|list|show|watch|pause|resume|abort|complete-host`: planned
+ * `careen maintenance start|list|show|watch|pause|resume|abort|complete-host|constraints`: planned
  * maintenance sessions, asked of the maintenance service (--maintenance-url, else
  * CAREEN_MAINTENANCE_URL, else http://127.0.0.1:8082) with the caller's exchange login.
  */
@@ -40,6 +40,25 @@ interface StartOptions {
   parallel?: number;
   org?: string;
 }
+
+const GROUP_COLUMNS: readonly Column<Schemas['InstanceGroupResponse']>[] = [
+  { header: 'GROUP', value: (group) => group.group_id },
+  { header: 'PROJECT', value: (group) => group.project_id },
+  { header: 'NAME', value: (group) => group.group_name },
+  { header: 'MAX IMPACTED', value: (group) => String(group.max_impacted_members) },
+  { header: 'RECOVERY (S)', value: (group) => String(group.recovery_time) },
+  { header: 'ANTI-AFFINITY', value: (group) => (group.anti_affinity_group ? 'yes' : 'no') },
+  { header: 'DECLARED BY', value: (group) => group.updated_by },
+];
+
+const INSTANCE_COLUMNS: readonly Column<Schemas['InstanceConstraintResponse']>[] = [
+  { header: 'INSTANCE', value: (instance) => instance.instance_id },
+  { header: 'PROJECT', value: (instance) => instance.project_id },
+  { header: 'GROUP', value: (instance) => instance.group_id ?? '-' },
+  { header: 'MIGRATION', value: (instance) => instance.migration_type },
+  { header: 'LEAD TIME (S)', value: (instance) => String(instance.lead_time) },
+  { header: 'MAX DOWN (S)', value: (instance) => String(instance.max_interruption_time) },
+];
 
 const SESSION_COLUMNS: readonly Column<Schemas['SessionResponse']>[] = [
   { header: 'SESSION', value: (session) => session.session_id },
@@ -228,6 +247,26 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
         );
       });
   }
+
+  maintenance
+    .command('constraints')
+    .description(
+      "the instance groups and instances the projects' VNF managers declared (Fenix's constraints)",
+    )
+    .option('--project <project>', "one project's only")
+    .option('--org <org>', 'org (hub admins; default: your own)')
+    .action(async (options: { project?: string; org?: string }, command: Command) => {
+      const { context, ask } = await service(command);
+      const query = { org: options.org || undefined, project_id: options.project || undefined };
+      const [groups, instances] = await Promise.all([
+        ask((api) => api.GET('/v1/instance_group', { params: { query } })),
+        ask((api) => api.GET('/v1/instance', { params: { query } })),
+      ]);
+      if (context.printer.format === 'json') return context.printer.record({ groups, instances });
+      context.printer.list(groups, GROUP_COLUMNS, 'no instance groups declared');
+      context.io.stdout.write('\n');
+      context.printer.list(instances, INSTANCE_COLUMNS, 'no instances declared');
+    });
 
   maintenance
     .command('abort')

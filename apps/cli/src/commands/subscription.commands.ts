@@ -63,6 +63,7 @@ interface AddOptions {
   kind: string;
   url?: string;
   format?: string;
+  eventNames?: string;
   states?: string;
   org?: string;
 }
@@ -75,8 +76,11 @@ export function subscriptionRequest(options: AddOptions): SubscriptionRequest {
   if (options.hosts !== undefined && !options.admin) throw new CliError('--hosts goes with --admin');
   const webhook = options.kind === 'webhook';
   if (webhook && options.url === undefined) throw new CliError('a webhook subscription needs --url');
-  if (!webhook && (options.url !== undefined || options.format !== undefined))
-    throw new CliError(`--url and --format go with --kind webhook, not ${options.kind}`);
+  if (
+    !webhook &&
+    (options.url !== undefined || options.format !== undefined || options.eventNames !== undefined)
+  )
+    throw new CliError(`--url, --format and --event-names go with --kind webhook, not ${options.kind}`);
   return {
     ...(options.org ? { org: options.org } : {}),
     scope: options.project !== undefined ? 'project' : options.admin ? 'admin' : 'all-projects',
@@ -89,6 +93,9 @@ export function subscriptionRequest(options: AddOptions): SubscriptionRequest {
     kind: options.kind as SubscriptionRequest['kind'],
     ...(webhook
       ? { url: options.url, format: (options.format ?? 'cloudevents') as SubscriptionRequest['format'] }
+      : {}),
+    ...(options.eventNames !== undefined
+      ? { event_names: options.eventNames as SubscriptionRequest['event_names'] }
       : {}),
   };
 }
@@ -142,6 +149,10 @@ export function registerSubscriptionCommands(program: Command, services: CliServ
     .option('--kind <kind>', 'webhook, nats (a consumer of its own) or sse (careen events)', 'webhook')
     .option('--url <url>', 'with webhook: the URL')
     .option('--format <format>', 'with webhook: cloudevents (default) or aodh')
+    .option(
+      '--event-names <names>',
+      "with webhook: the guideline's (default) or fenix (SCALE_IN for DOWN_SCALE)",
+    )
     .option('--creds-out <file>', 'with nats: write the credentials to this file instead of printing them')
     .option('--states <states>', 'only these states, comma-separated (default all)')
     .option('--org <org>', 'org (default: your own)')

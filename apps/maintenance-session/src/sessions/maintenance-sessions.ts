@@ -14,6 +14,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { type ReplyObserver } from '../maintenance-metrics';
+import { type ConstraintsStore } from '../constraints/constraints.store';
 import { type FleetFacts } from '../planning/fleet-facts';
 import { type SubscriberCheck } from '../planning/subscriber-check';
 import { planSession, type PlanProblem, type PlanRequest } from '../workflow/session-planner';
@@ -46,6 +47,8 @@ export interface SessionsDependencies {
   /** Absent without exchange credentials: no session can be planned. */
   facts: FleetFacts | undefined;
   subscribers: SubscriberCheck;
+  /** The projects' declared instance groups, which the session's host order respects. */
+  constraints?: Pick<ConstraintsStore, 'declared'>;
   replies?: ReplyObserver;
   clock?: () => Date;
 }
@@ -88,6 +91,7 @@ export class MaintenanceSessions {
       workloads,
       replicated,
       subscribed: (project) => subscribed.get(project) ?? true,
+      constraints: await this.deps.constraints?.declared(org),
     });
     if ('problems' in planned) throw invalidSession(planned.problems);
     const created = await this.deps.steps.create({

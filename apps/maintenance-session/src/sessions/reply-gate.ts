@@ -38,12 +38,20 @@ export function readReply(
     throw invalidReply(`state "${body.state}" is not an ACK or NACK of a state that waits for a reply`);
   if (body.session_id !== undefined && body.session_id !== sessionId)
     throw invalidReply(`session_id "${body.session_id}" is not this session (${sessionId})`);
+  if (body.instance_action !== undefined && body.instance_actions !== undefined)
+    throw invalidReply('give instance_actions (by instance) or instance_action (for all of them), not both');
   const actions = Object.entries(body.instance_actions ?? {});
   const allowed = ALLOWED_ACTIONS[parsed.state] ?? [];
-  const wrong = actions.filter(([, action]) => !(allowed as readonly string[]).includes(action));
+  const wrong = [
+    ...actions.filter(([, action]) => !(allowed as readonly string[]).includes(action)),
+    ...(body.instance_action !== undefined && !(allowed as readonly string[]).includes(body.instance_action)
+      ? [['every instance', body.instance_action]]
+      : []),
+  ];
   if (wrong.length > 0)
     throw invalidReply(
-      `instance_actions: ${wrong.map(([instance, action]) => `${instance}: ${action}`).join(', ')} — ` +
+      `${body.instance_action !== undefined ? 'instance_action' : 'instance_actions'}: ` +
+        `${wrong.map(([instance, action]) => `${instance}: ${action}`).join(', ')} — ` +
         (allowed.length > 0
           ? `${parsed.state} allows ${allowed.join(', ')}`
           : `${parsed.state} takes no instance actions`),
@@ -56,6 +64,7 @@ export function readReply(
     ...(actions.length > 0
       ? { instanceActions: Object.fromEntries(actions) as Record<string, InstanceAction> }
       : {}),
+    ...(body.instance_action !== undefined ? { instanceAction: body.instance_action as InstanceAction } : {}),
   };
   const gate: StepGate = (record) => {
     const why = new MaintenanceWorkflow(record.plan).refusesReply(record.progress, project, parsed.state);
@@ -77,7 +86,11 @@ export function readReply(
           project,
           host: null,
           state: body.state,
-          detail: { via, ...(actions.length > 0 ? { instance_actions: input.instanceActions } : {}) },
+          detail: {
+            via,
+            ...(actions.length > 0 ? { instance_actions: input.instanceActions } : {}),
+            ...(input.instanceAction ? { instance_action: input.instanceAction } : {}),
+          },
         },
       ],
     };

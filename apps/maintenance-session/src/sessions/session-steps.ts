@@ -231,6 +231,7 @@ export class SessionSteps {
       project_id: command.project,
       org: record.org,
       instance_ids: url,
+      instances: command.instances,
       ...(command.deadline ? { reply_url: url, actions_at: command.deadline } : {}),
       ...(command.allowedActions ? { allowed_actions: command.allowedActions } : {}),
       metadata: record.metadata,

@@ -163,6 +163,48 @@ describe('the maintenance workflow', () => {
     expect(told(started.commands)).toEqual(['take-slot h1', 'take-slot h3']);
   });
 
+  describe('with instance groups declared', () => {
+    const group = (maxImpacted: number, recoverySeconds: number, instances = ['web@h1', 'web@h3']) => ({
+      instanceGroups: [{ id: 'G', project: 'p1', maxImpacted, recoverySeconds, instances }],
+      maxParallelHosts: 4,
+    });
+
+    it('starts no host that would impact more of a group than it allows, and waits out its recovery', () => {
+      const world = new World(new MaintenanceWorkflow(plan(group(1, 20))));
+      world.runUntil(49);
+      // h1 and h3 both hold an instance of G: h3 waits while h1 is under way, then 20 s more.
+      expect(world.log.slice(0, world.log.indexOf('take-slot h1') + 3)).toEqual(
+        expect.arrayContaining(['take-slot h1', 'take-slot h4']),
+      );
+      expect(world.log).not.toContain('take-slot h3');
+      expect(world.progress.hosts.h1!.phase).toBe('done');
+      expect(world.progress.hosts.h3!.phase).toBe('waiting');
+      world.runUntil(600);
+      expect(world.progress.state).toBe('MAINTENANCE_DONE');
+      const h1Done = Date.parse(world.progress.hosts.h1!.since);
+      const h3Started = world.log.indexOf('take-slot h3');
+      expect(h3Started).toBeGreaterThan(world.log.indexOf('release-slot h1'));
+      expect(Date.parse(world.progress.hosts.h3!.since)).toBeGreaterThanOrEqual(h1Done + 20_000);
+    });
+
+    it('starts them together when the group allows as many impacted', () => {
+      const workflow = new MaintenanceWorkflow(plan(group(2, 0)));
+      const { progress } = workflow.start(T0);
+      const started = workflow.advance(progress, { kind: 'tick' }, at(30));
+      expect(told(started.commands)).toEqual(['take-slot h1', 'take-slot h3', 'take-slot h4']);
+    });
+
+    it('lets a host holding more of a group than it allows go alone, rather than never', () => {
+      const crowded = plan({
+        ...group(1, 0, ['web@h3', 'db@h3']),
+        instances: [...plan().instances, { id: 'db@h3', project: 'p1', host: 'h3' }],
+      });
+      const world = new World(new MaintenanceWorkflow(crowded));
+      world.runUntil(600);
+      expect(world.progress.state).toBe('MAINTENANCE_DONE');
+    });
+  });
+
   it('without a time set, starts as soon as every MAINTENANCE reply is in', () => {
     const workflow = new MaintenanceWorkflow(plan({ startWhenReady: true }));
     const { progress } = workflow.start(T0);

@@ -20,12 +20,16 @@
  * about (all of the project's hosts, for MAINTENANCE and DOWN_SCALE), `fail` fails the
  * session. A project nobody listens to is never asked: its workloads are moved by policy.
  * A paused session starts no further host (no slot is asked for); the hosts under way finish.
+ * A host whose instances would take a declared instance group past its `max_impacted_members`,
+ * or that holds instances of a group still in its `recovery_time` after a host of it was done,
+ * waits (a host holding more of a group than it allows goes only while none of it is impacted).
  */
 import { type RepliedState, type SessionState } from '@careen/contracts';
 import {
   type Ask,
   type HostProgress,
   hostProgress,
+  type PlannedInstanceGroup,
   type SessionPlan,
   type SessionProgress,
   type WorkflowCommand,
@@ -73,6 +77,10 @@ export class MaintenanceWorkflow {
         ask.answer = input.ack ? 'ack' : 'nack';
         ask.answeredAt = now.toISOString();
         if (input.instanceActions) ask.instanceActions = input.instanceActions;
+        if (input.instanceAction) {
+          const instances = this.instancesOf(ask.project, ask.host === null ? undefined : [ask.host]);
+          ask.instanceActions = Object.fromEntries(instances.map((each) => [each, input.instanceAction!]));
+        }
         break;
       }
       case 'slot-granted':
@@ -96,6 +104,7 @@ export class MaintenanceWorkflow {
         this.fail(progress, 'aborted by an admin', commands, now);
         return { progress, commands };
       case 'tick':
+        progress.tickedAt = now.toISOString();
         break;
     }
     return this.settle(progress, commands, now);
@@ -115,13 +124,22 @@ export class MaintenanceWorkflow {
       : `project "${project}" has not been asked ${state}`;
   }
 
-  /** When something is next due without any input (a reply's deadline, `actions_at`), if ever. */
+  /**
+   * When something is next due without any input (a reply's deadline, `actions_at`, an instance
+   * group recovered since the last tick), if ever.
+   */
   nextDeadline(progress: SessionProgress): Date | undefined {
     if (FINISHED_STATES.includes(progress.state)) return undefined;
     const times = progress.asks
       .filter((ask) => ask.answer === 'pending')
       .map((ask) => Date.parse(ask.deadline));
     if (progress.state === 'MAINTENANCE') times.push(Date.parse(this.plan.actionsAt));
+    // A host waiting for an instance group to recover may start once it has: one tick after.
+    const ticked = Date.parse(progress.tickedAt ?? '1970-01-01T00:00:00Z');
+    for (const group of this.plan.instanceGroups ?? []) {
+      const recovered = this.recoveredAt(progress, group);
+      if (recovered !== undefined && recovered > ticked) times.push(recovered);
+    }
     return times.length > 0 ? new Date(Math.min(...times)) : undefined;
   }
 
@@ -215,7 +233,7 @@ export class MaintenanceWorkflow {
       this.move(host, 'evacuating', now);
       commands.push({ kind: 'cordon', host: id });
     }
-    for (const id of this.startable(progress)) {
+    for (const id of this.startable(progress, now)) {
       const host = hostProgress(progress, id);
       this.move(host, 'slot', now);
       commands.push({ kind: 'take-slot', host: id });
@@ -233,25 +251,65 @@ export class MaintenanceWorkflow {
   }
 
   /**
-   * Hosts that may start now: none while paused, else within the parallel limit and none of a
-   * group with a host under way.
+   * Hosts that may start now: none while paused, else within the parallel limit, none of an HA
+   * group with a host under way, and none that its instance groups' budgets or recovery forbid.
    */
-  private startable(progress: SessionProgress): string[] {
+  private startable(progress: SessionProgress, now: Date): string[] {
     if (progress.paused) return [];
     const entries = Object.entries(progress.hosts);
     const active = entries.filter(([, host]) => ACTIVE_PHASES.includes(host.phase));
     const busyGroups = new Set(active.map(([, host]) => host.haGroup).filter((group) => group !== null));
+    const impacted = new Map(
+      (this.plan.instanceGroups ?? []).map((group) => [
+        group.id,
+        active.reduce((sum, [id]) => sum + this.membersOn(group, id), 0),
+      ]),
+    );
     const chosen: string[] = [];
     let room = this.plan.maxParallelHosts - active.length;
     for (const [id, host] of entries) {
       if (room <= 0) break;
       if (host.phase !== 'waiting') continue;
       if (host.haGroup !== null && busyGroups.has(host.haGroup)) continue;
+      if (this.constraintHolds(progress, id, impacted, now) !== undefined) continue;
       if (host.haGroup !== null) busyGroups.add(host.haGroup);
+      for (const group of this.plan.instanceGroups ?? [])
+        impacted.set(group.id, impacted.get(group.id)! + this.membersOn(group, id));
       chosen.push(id);
       room -= 1;
     }
     return chosen;
+  }
+
+  /** The instance group that keeps `host` waiting now, if any. */
+  private constraintHolds(
+    progress: SessionProgress,
+    host: string,
+    impacted: ReadonlyMap<string, number>,
+    now: Date,
+  ): string | undefined {
+    for (const group of this.plan.instanceGroups ?? []) {
+      const members = this.membersOn(group, host);
+      if (members === 0) continue;
+      const already = impacted.get(group.id) ?? 0;
+      if (already > 0 && already + members > group.maxImpacted) return group.id;
+      const recovered = this.recoveredAt(progress, group);
+      if (recovered !== undefined && recovered > now.getTime()) return group.id;
+    }
+    return undefined;
+  }
+
+  /** When the group's last disruption in this session has been recovered from, if it had one. */
+  private recoveredAt(progress: SessionProgress, group: PlannedInstanceGroup): number | undefined {
+    const ends = Object.entries(progress.hosts)
+      .filter(([id, host]) => host.phase === 'done' && this.membersOn(group, id) > 0)
+      .map(([, host]) => Date.parse(host.since));
+    return ends.length > 0 ? Math.max(...ends) + group.recoverySeconds * 1000 : undefined;
+  }
+
+  private membersOn(group: PlannedInstanceGroup, host: string): number {
+    return this.plan.instances.filter((each) => each.host === host && group.instances.includes(each.id))
+      .length;
   }
 
   /** The host holds its group's slot: its projects are told what is coming. */

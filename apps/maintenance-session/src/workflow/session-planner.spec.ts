@@ -40,6 +40,27 @@ const request = (overrides: Partial<PlanRequest>): PlanRequest => ({
 });
 
 describe('planning a session', () => {
+  it("takes the declared instance groups with the session's instances in them, of their own project only", () => {
+    const outcome = planSession(request({ hosts: ['h1', 'h2', 'h4'] }), {
+      ...facts,
+      constraints: {
+        groups: [
+          { id: 'front', project: 'shop', maxImpacted: 1, recoverySeconds: 30 },
+          { id: 'empty', project: 'shop', maxImpacted: 1, recoverySeconds: 0 },
+        ],
+        // db@h2 is ledger's: a shop group cannot take it in.
+        groupOf: new Map([
+          ['web@h1', 'front'],
+          ['web@h4', 'front'],
+          ['db@h2', 'front'],
+        ]),
+      },
+    });
+    expect('plan' in outcome && outcome.plan.instanceGroups).toEqual([
+      { id: 'front', project: 'shop', maxImpacted: 1, recoverySeconds: 30, instances: ['web@h1', 'web@h4'] },
+    ]);
+  });
+
   it('takes the hosts listed, with their groups, instances and the projects that own them', () => {
     const outcome = planSession(
       request({

@@ -7,7 +7,12 @@
  * problem is named with its path, all at once; nothing is guessed.
  */
 import { type ReplyTimeoutPolicy } from '@careen/contracts';
-import { type PlannedInstance, type PlannedProject, type SessionPlan } from './workflow.types';
+import {
+  type PlannedInstance,
+  type PlannedInstanceGroup,
+  type PlannedProject,
+  type SessionPlan,
+} from './workflow.types';
 
 export interface HostFacts {
   id: string;
@@ -57,6 +62,11 @@ export interface PlanFacts {
   subscribed: (project: string) => boolean;
   /** Policies of `replicas` mode (those of mode `all` run on every node anyway). */
   replicated?: readonly ReplicatedPolicyFacts[];
+  /** The instance groups the projects declared, and the group of each declared instance. */
+  constraints?: {
+    groups: readonly { id: string; project: string; maxImpacted: number; recoverySeconds: number }[];
+    groupOf: ReadonlyMap<string, string>;
+  };
 }
 
 export interface PlanProblem {
@@ -121,6 +131,7 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       replyTimeoutSeconds: request.projects?.[id]?.replyTimeoutSeconds ?? request.replyTimeoutSeconds,
       onNoAck: request.projects?.[id]?.replyTimeoutPolicy ?? request.replyTimeoutPolicy,
     }));
+  const instanceGroups = instanceGroupsOf(instances, facts.constraints);
   return {
     plan: {
       hosts: chosen.map((node) => ({ id: node.id, haGroup: node.haGroup })),
@@ -130,8 +141,22 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       ...(request.startWhenReady ? { startWhenReady: true } : {}),
       maxParallelHosts: request.maxParallelHosts,
       downScaleProjects: mustShrink(facts.replicated ?? [], hostIds, request.maxParallelHosts),
+      ...(instanceGroups.length > 0 ? { instanceGroups } : {}),
     },
   };
+}
+
+/** The declared groups with instances in the session, each with those instances. */
+function instanceGroupsOf(
+  instances: readonly PlannedInstance[],
+  constraints: PlanFacts['constraints'],
+): PlannedInstanceGroup[] {
+  return (constraints?.groups ?? []).flatMap((group) => {
+    const members = instances
+      .filter((each) => each.project === group.project && constraints!.groupOf.get(each.id) === group.id)
+      .map((each) => each.id);
+    return members.length > 0 ? [{ ...group, instances: members }] : [];
+  });
 }
 
 /**

@@ -34,6 +34,19 @@ export interface PlannedProject {
   onNoAck: ReplyTimeoutPolicy;
 }
 
+/**
+ * An instance group its project's VNF manager declared, with the session's instances in it: at
+ * most `maxImpacted` of them on hosts under way at once, and `recoverySeconds` after a host of
+ * theirs is done before the next is started.
+ */
+export interface PlannedInstanceGroup {
+  id: string;
+  project: string;
+  maxImpacted: number;
+  recoverySeconds: number;
+  instances: readonly string[];
+}
+
 export interface SessionPlan {
   hosts: readonly PlannedHost[];
   instances: readonly PlannedInstance[];
@@ -49,6 +62,8 @@ export interface SessionPlan {
   maxParallelHosts: number;
   /** Projects whose workloads the hosts left in service cannot hold: asked to DOWN_SCALE first. */
   downScaleProjects?: string[];
+  /** The declared instance groups the session's instances are in. */
+  instanceGroups?: readonly PlannedInstanceGroup[];
 }
 
 export const HOST_PHASES = [
@@ -108,6 +123,8 @@ export interface SessionProgress {
   paused?: boolean;
   /** Why the session failed. */
   failure?: string;
+  /** The last tick (the clock's input): what fell due before it has been seen to. */
+  tickedAt?: string;
 }
 
 /** The progress of a planned host: every host of the plan has one from the session's start. */
@@ -125,6 +142,8 @@ export type WorkflowInput =
       state: RepliedState;
       ack: boolean;
       instanceActions?: Record<string, InstanceAction>;
+      /** Fenix's form: one action for every instance the ask was about. */
+      instanceAction?: InstanceAction;
     }
   | { kind: 'slot-granted'; host: string }
   | { kind: 'host-empty'; host: string }

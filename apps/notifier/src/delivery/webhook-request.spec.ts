@@ -8,7 +8,10 @@ const NOW = new Date('2026-12-01T02:00:00.000Z');
 const SECRET = `whsec_${Buffer.from('a subscription secret of 32 byte').toString('base64')}`;
 const OLD = `whsec_${Buffer.from('the secret being rotated out....').toString('base64')}`;
 
-const subscription = (format: Subscription['format']): Subscription => ({
+const subscription = (
+  format: Subscription['format'],
+  eventNames: Subscription['eventNames'] = 'guideline',
+): Subscription => ({
   id: '6b1c0d8e-0000-4000-8000-000000000001',
   org: 'acme',
   scope: 'project',
@@ -18,6 +21,7 @@ const subscription = (format: Subscription['format']): Subscription => ({
   kind: 'webhook',
   url: 'https://vnfm.example/hook',
   format,
+  eventNames,
   secrets: [
     { secret: OLD, expiresAt: '2026-12-01T03:00:00.000Z' },
     { secret: SECRET, expiresAt: null },
@@ -47,6 +51,7 @@ const delivery = (more: Partial<Delivery> = {}): Delivery => ({
     allowed_actions: ['MIGRATE', 'LIVE_MIGRATE'],
     metadata: { reason: 'kernel' },
     host: 'h1',
+    instances: ['web@h1'],
   },
   state: 'pending',
   attempts: 0,
@@ -121,10 +126,44 @@ describe('webhook requests', () => {
       ['allowed_actions', 1, '["MIGRATE","LIVE_MIGRATE"]'],
       ['metadata', 1, '{"reason":"kernel"}'],
       ['host', 1, 'h1'],
+      ['instances', 1, '["web@h1"]'],
     ]);
     const admin = JSON.parse(
       webhookRequest(subscription('aodh'), delivery({ eventType: MaintenanceAdminEvent.type }), NOW).body,
     );
     expect(admin.reason_data.event.event_type).toBe('maintenance.host');
+  });
+
+  describe("with Fenix's event names", () => {
+    const traits = (payload: Record<string, unknown>) => {
+      const request = webhookRequest(subscription('aodh', 'fenix'), delivery({ payload }), NOW);
+      const body = JSON.parse(request.body) as {
+        reason_data: { event: { traits: [string, number, unknown][] } };
+      };
+      return Object.fromEntries(body.reason_data.event.traits.map(([name, , value]) => [name, value]));
+    };
+
+    it('names DOWN_SCALE SCALE_IN, as Fenix does', () => {
+      expect(traits({ ...delivery().payload, state: 'DOWN_SCALE', host: undefined }).state).toBe('SCALE_IN');
+    });
+
+    it("gives a host's states the instances they are about as instance_ids, and the deadline as reply_at", () => {
+      const fenix = traits(delivery().payload);
+      expect(fenix.state).toBe('PREPARE_MAINTENANCE');
+      expect(JSON.parse(fenix.instance_ids as string)).toEqual(['web@h1']);
+      expect(fenix.reply_at).toBe('2026-12-01T02:01:00.000Z');
+    });
+
+    it("leaves the guideline's names to subscriptions that keep them", () => {
+      const request = webhookRequest(
+        subscription('cloudevents'),
+        delivery({ payload: { ...delivery().payload, state: 'DOWN_SCALE' } }),
+        NOW,
+      );
+      expect(JSON.parse(request.body)).toMatchObject({
+        state: 'DOWN_SCALE',
+        instance_ids: expect.any(String),
+      });
+    });
   });
 });

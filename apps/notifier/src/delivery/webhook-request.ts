@@ -10,9 +10,12 @@
  *   written for Fenix and Doctor read it unchanged: `reason_data.event` with `event_type`
  *   `maintenance.scheduled` (project events) or `maintenance.host` (admin events) and the
  *   payload as traits `[name, type, value]`, type 1 text, 2 integer, 3 float, 4 datetime.
+ *
+ * Either way in the subscription's event names (event-names.ts).
  */
 import { MaintenanceAdminEvent, signWebhook } from '@careen/contracts';
 import { type Delivery } from './delivery';
+import { namedFor } from './event-names';
 import { liveSecrets, type Subscription } from '../subscriptions/subscription';
 
 export interface WebhookRequest {
@@ -24,7 +27,7 @@ const TRAIT_TEXT = 1;
 const TRAIT_INTEGER = 2;
 const TRAIT_FLOAT = 3;
 const TRAIT_DATETIME = 4;
-const DATETIME_FIELDS = new Set(['actions_at']);
+const DATETIME_FIELDS = new Set(['actions_at', 'reply_at']);
 
 export function webhookRequest(subscription: Subscription, delivery: Delivery, now: Date): WebhookRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -39,7 +42,7 @@ export function webhookRequest(subscription: Subscription, delivery: Delivery, n
       'ce-subject': delivery.subject,
       ...(delivery.eventSequence === null ? {} : { 'ce-streamsequence': String(delivery.eventSequence) }),
     });
-    body = JSON.stringify(delivery.payload);
+    body = JSON.stringify(namedFor(subscription.eventNames, delivery.payload));
   } else {
     body = JSON.stringify(aodhAlarm(subscription, delivery));
   }
@@ -69,7 +72,9 @@ export function aodhAlarm(subscription: Subscription, delivery: Delivery) {
         message_id: delivery.eventId,
         event_type: eventType,
         generated: delivery.eventTime,
-        traits: Object.entries(delivery.payload).map(([name, value]) => trait(name, value)),
+        traits: Object.entries(namedFor(subscription.eventNames, delivery.payload)).map(([name, value]) =>
+          trait(name, value),
+        ),
         raw: {},
         message_signature: '',
       },

@@ -13,6 +13,7 @@ export interface SubscriptionRow {
   kind: Subscription['kind'];
   url: string | null;
   format: Subscription['format'];
+  event_names: Subscription['eventNames'];
   secrets: SigningSecret[];
   nats_user: string | null;
   credentials_expire_at: Date | null;
@@ -31,6 +32,7 @@ export function toSubscription(row: SubscriptionRow): Subscription {
     kind: row.kind,
     url: row.url,
     format: row.format,
+    eventNames: row.event_names,
     secrets: row.secrets,
     natsUser: row.nats_user,
     credentialsExpireAt: row.credentials_expire_at,
@@ -67,8 +69,9 @@ export class SubscriptionStore {
     await this.audited(subscription.org, subscription.id, 'created', (manager) =>
       manager.query(
         `INSERT INTO notifier.subscriptions
-         (id, org, scope, project, hosts, states, kind, url, format, secrets, nats_user, credentials_expire_at, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+         (id, org, scope, project, hosts, states, kind, url, format, secrets, nats_user, credentials_expire_at, created_by,
+          event_names)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
         [
           subscription.id,
           subscription.org,
@@ -83,6 +86,7 @@ export class SubscriptionStore {
           subscription.natsUser,
           subscription.credentialsExpireAt,
           subscription.createdBy,
+          subscription.eventNames,
         ],
       ),
     );

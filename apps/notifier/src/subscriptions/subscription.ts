@@ -13,6 +13,10 @@ export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
 export const WEBHOOK_FORMATS = ['cloudevents', 'aodh'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
+/** The names a webhook's events carry: the Doctor guideline's, or Fenix's (`SCALE_IN`). */
+export const EVENT_NAMES = ['guideline', 'fenix'] as const;
+export type EventNames = (typeof EVENT_NAMES)[number];
+
 /** A signing secret; an old one is kept, and signed with, until it expires. */
 export interface SigningSecret {
   secret: string;
@@ -33,6 +37,7 @@ export interface Subscription {
   /** `webhook` kind: where and in which format events are posted, and the signing secrets. */
   url: string | null;
   format: WebhookFormat | null;
+  eventNames: EventNames;
   secrets: SigningSecret[];
   /** `nats` kind: the subscriber's NATS user (a public key) and when its credentials expire. */
   natsUser: string | null;

@@ -5,6 +5,7 @@
  */
 import { ADMIN_STATES, DomainError, PROJECT_STATES } from '@careen/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { guidelineState } from '../delivery/event-names';
 import { type CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { type NatsAccess, natsEndpoint, type NatsEndpoint } from './nats-access';
 import { type ProjectOwners } from './project-owners';
@@ -22,6 +23,7 @@ export interface SubscriptionView {
   kind: Subscription['kind'];
   url: string | null;
   format: Subscription['format'];
+  event_names: Subscription['eventNames'];
   created_by: string;
   created_at: string;
   /** `webhook`: when the secrets that still sign expire (null: the current one). */
@@ -54,6 +56,7 @@ export function viewOf(subscription: Subscription): SubscriptionView {
     kind: subscription.kind,
     url: subscription.url,
     format: subscription.format,
+    event_names: subscription.eventNames,
     created_by: subscription.createdBy,
     created_at: new Date(subscription.createdAt).toISOString(),
     secrets: subscription.secrets.map((each) => ({ expires_at: each.expiresAt })),
@@ -103,10 +106,11 @@ export class Subscriptions {
       scope: request.scope,
       project: request.project_id ?? null,
       hosts: [...new Set(request.hosts ?? [])],
-      states: [...new Set(request.states ?? [])],
+      states: [...new Set((request.states ?? []).map(guidelineState))],
       kind: request.kind,
       url: request.url ?? null,
       format: request.format ?? null,
+      eventNames: request.event_names ?? 'guideline',
       secrets: secret ? [{ secret, expiresAt: null }] : [],
       natsUser: null,
       credentialsExpireAt: null,
@@ -135,7 +139,7 @@ export class Subscriptions {
     if (request.scope !== 'admin' && request.hosts !== undefined)
       problems.push('hosts: only the admin scope names hosts');
     const allowed: readonly string[] = request.scope === 'admin' ? ADMIN_STATES : PROJECT_STATES;
-    const foreign = (request.states ?? []).filter((state) => !allowed.includes(state));
+    const foreign = (request.states ?? []).filter((state) => !allowed.includes(guidelineState(state)));
     if (foreign.length > 0)
       problems.push(
         `states: ${foreign.join(', ')} ${foreign.length > 1 ? 'are' : 'is'} not a state of ${request.scope} events (${allowed.join(', ')})`,
@@ -148,7 +152,7 @@ export class Subscriptions {
     } else {
       if (request.scope !== 'project')
         problems.push(`scope: a ${request.kind} subscription takes one project's events (scope project)`);
-      for (const field of ['url', 'format'] as const)
+      for (const field of ['url', 'format', 'event_names'] as const)
         if (request[field] !== undefined) problems.push(`${field}: only webhook subscriptions have one`);
       if (request.kind === 'nats' && this.nats.unavailable) problems.push(this.nats.unavailable);
     }

@@ -109,6 +109,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/instance_group': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The org's instance groups, or one project's */
+    get: operations['InstanceGroupsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/instance_group/{group}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An instance group's constraints */
+    get: operations['InstanceGroupsController_get'];
+    /** Declare or change an instance group's constraints (Fenix's body) */
+    put: operations['InstanceGroupsController_put'];
+    post?: never;
+    /** Remove an instance group (once none of its instances is declared) */
+    delete: operations['InstanceGroupsController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/instance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The org's declared instances, or one project's */
+    get: operations['InstancesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/instance/{instance}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An instance's constraints */
+    get: operations['InstancesController_get'];
+    /** Declare or change an instance's constraints (Fenix's body) */
+    put: operations['InstancesController_put'];
+    post?: never;
+    /** Remove an instance's constraints */
+    delete: operations['InstancesController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/whoami': {
     parameters: {
       query?: never;
@@ -506,6 +578,11 @@ export interface components {
       instance_actions?: {
         [key: string]: 'MIGRATE' | 'LIVE_MIGRATE' | 'OWN_ACTION';
       };
+      /**
+       * @description Fenix's form: one action for every instance the event named (not with instance_actions)
+       * @enum {string}
+       */
+      instance_action?: 'MIGRATE' | 'LIVE_MIGRATE' | 'OWN_ACTION';
       /** @description Fenix clients send it: must be this session's id */
       session_id?: string;
       /** @description Fenix clients send it; not read */
@@ -517,6 +594,82 @@ export interface components {
       project_id: string;
       /** @description the reply as it came (`ACK_<state>`, `NACK_<state>` or an alias) */
       state: string;
+    };
+    InstanceGroupResponse: {
+      org: string;
+      /** @description who declared it last: a user or a service account */
+      updated_by: string;
+      /** Format: date-time */
+      updated_at: string;
+      group_id: string;
+      project_id: string;
+      group_name: string;
+      anti_affinity_group: boolean;
+      max_instances_per_host: number;
+      max_impacted_members: number;
+      recovery_time: number;
+      resource_mitigation: boolean;
+    };
+    InstanceGroupListResponse: {
+      items: components['schemas']['InstanceGroupResponse'][];
+      total: number;
+    };
+    InstanceGroupDto: {
+      /** @description the path's group id, as Fenix clients repeat it */
+      group_id?: string;
+      /** @description the project (the deployment policies' project) whose instances these are */
+      project_id: string;
+      /** @example vnf-ha-group */
+      group_name: string;
+      /** @description no two of its instances may be placed on one host */
+      anti_affinity_group: boolean;
+      /** @description instances of the group one host may hold; 0: no limit */
+      max_instances_per_host: number;
+      /** @description instances of the group that may be impacted at once */
+      max_impacted_members: number;
+      /** @description seconds the group needs after a disruption before the next */
+      recovery_time: number;
+      /** @description Fenix: whether resources may be mitigated; kept and shown */
+      resource_mitigation: boolean;
+    };
+    InstanceConstraintResponse: {
+      org: string;
+      /** @description who declared it last: a user or a service account */
+      updated_by: string;
+      /** Format: date-time */
+      updated_at: string;
+      instance_id: string;
+      project_id: string;
+      group_id: string | null;
+      instance_name: string;
+      max_interruption_time: number;
+      /** @enum {string} */
+      migration_type: 'MIGRATE' | 'LIVE_MIGRATE' | 'OWN_ACTION' | 'EVICTION' | 'MIGRATION';
+      resource_mitigation: boolean;
+      lead_time: number;
+    };
+    InstanceConstraintListResponse: {
+      items: components['schemas']['InstanceConstraintResponse'][];
+      total: number;
+    };
+    InstanceConstraintDto: {
+      /** @description the path's instance id, as Fenix clients repeat it */
+      instance_id?: string;
+      project_id: string;
+      /** @description the instance group it belongs to, declared first */
+      group_id?: Record<string, never> | null;
+      /** @example vnf-a-1 */
+      instance_name: string;
+      /** @description seconds the instance may be down at most */
+      max_interruption_time: number;
+      /**
+       * @description what the VNF manager will answer for it (Fenix spells MIGRATE also MIGRATION)
+       * @enum {string}
+       */
+      migration_type: 'MIGRATE' | 'LIVE_MIGRATE' | 'OWN_ACTION' | 'EVICTION' | 'MIGRATION';
+      resource_mitigation: boolean;
+      /** @description seconds of notice it needs before PLANNED_MAINTENANCE */
+      lead_time: number;
     };
     UserPrincipalResponse: {
       /** @enum {string} */
@@ -1248,6 +1401,603 @@ export interface operations {
       };
       /** @description the body is larger than the service takes */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstanceGroupsController_list: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceGroupListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstanceGroupsController_get: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path: {
+        group: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceGroupResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such group in the org */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstanceGroupsController_put: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path: {
+        group: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InstanceGroupDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceGroupResponse'];
+        };
+      };
+      /** @description a field missing, unknown or out of range, or a group_id not the path's */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the group is declared by another project */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstanceGroupsController_remove: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path: {
+        group: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such group in the org */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description instances still name the group */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstancesController_list: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceConstraintListResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstancesController_get: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path: {
+        instance: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceConstraintResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such instance declared in the org */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstancesController_put: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path: {
+        instance: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InstanceConstraintDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceConstraintResponse'];
+        };
+      };
+      /** @description a field missing, unknown or out of range, or an instance_id not the path's, or a group_id naming no group */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the instance, or its group, is declared by another project */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the body is larger than the service takes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InstancesController_remove: {
+    parameters: {
+      query?: {
+        /** @description an org (hub admins); default the caller's */
+        org?: string;
+        /** @description one project's only */
+        project_id?: string;
+      };
+      header?: never;
+      path: {
+        instance: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no such instance declared in the org */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -186,6 +186,12 @@ export interface components {
        * @enum {string}
        */
       format?: 'cloudevents' | 'aodh';
+      /**
+       * @description `webhook` kind: the guideline's event names (DOWN_SCALE) or Fenix's (SCALE_IN)
+       * @default guideline
+       * @enum {string}
+       */
+      event_names?: 'guideline' | 'fenix';
     };
     SubscriptionSecretResponse: {
       /**
@@ -232,6 +238,11 @@ export interface components {
        * @enum {string|null}
        */
       format: 'cloudevents' | 'aodh' | null;
+      /**
+       * @description the guideline's event names or Fenix's
+       * @enum {string}
+       */
+      event_names: 'guideline' | 'fenix';
       /** @description who made it */
       created_by: string;
       /** Format: date-time */
@@ -269,6 +280,11 @@ export interface components {
        * @enum {string|null}
        */
       format: 'cloudevents' | 'aodh' | null;
+      /**
+       * @description the guideline's event names or Fenix's
+       * @enum {string}
+       */
+      event_names: 'guideline' | 'fenix';
       /** @description who made it */
       created_by: string;
       /** Format: date-time */
@@ -307,6 +323,11 @@ export interface components {
        * @enum {string|null}
        */
       format: 'cloudevents' | 'aodh' | null;
+      /**
+       * @description the guideline's event names or Fenix's
+       * @enum {string}
+       */
+      event_names: 'guideline' | 'fenix';
       /** @description who made it */
       created_by: string;
       /** Format: date-time */
@@ -342,6 +363,11 @@ export interface components {
        * @enum {string|null}
        */
       format: 'cloudevents' | 'aodh' | null;
+      /**
+       * @description the guideline's event names or Fenix's
+       * @enum {string}
+       */
+      event_names: 'guideline' | 'fenix';
       /** @description who made it */
       created_by: string;
       /** Format: date-time */

@@ -10,7 +10,7 @@ import { Reflector } from '@nestjs/core';
 import { type AccessRequirements, assertAccess } from '../access-rules';
 import { AuthenticationError, isAuthError } from '../auth.errors';
 import { type KeyAuthenticator } from '../api-key';
-import { authenticateHeader, type CredentialCheckers } from '../authenticate-header';
+import { authenticateHeader, requestCredentials, type CredentialCheckers } from '../authenticate-header';
 import { type BasicAuthenticator } from '../basic-authenticator';
 import { type TokenVerifier } from '../token-verifier';
 import { authErrorToHttp, WWW_AUTHENTICATE } from './auth-error.mapper';
@@ -48,7 +48,7 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     try {
-      const { principal, via } = await authenticateHeader(request.headers.authorization, this.checkers);
+      const { principal, via } = await authenticateHeader(requestCredentials(request.headers), this.checkers);
       request.principal = principal;
       request.credential = via;
       assertAccess(principal, this.requirements(context, request));

@@ -51,6 +51,12 @@ export class MaintenanceProjectEventPayload {
   @IsUrl(URL_RULE)
   instance_ids!: string;
 
+  /** The project's instances this state is about (all of them in the session for its session-wide states). */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  instances?: string[];
+
   /** Where the project answers; carries a capability for this session and project alone. */
   @IsOptional()
   @IsUrl(URL_RULE)
@@ -118,6 +124,11 @@ export class MaintenanceReplyPayload {
   @IsOptional()
   @IsObject()
   instance_actions?: Record<string, string>;
+
+  /** Fenix's form: one action for every instance the event named. */
+  @IsOptional()
+  @IsString()
+  instance_action?: string;
 
   @IsOptional()
   @IsString()

@@ -85,6 +85,8 @@ export async function createServiceApp(
       .addServer('/')
       .addBearerAuth()
       .addBasicAuth()
+      // What Keystone-era clients (Fenix's VNF managers) send instead: read as a bearer credential.
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' }, 'X-Auth-Token')
       .build(),
   );
   SwaggerModule.setup('docs', app, documentCommonErrors(document), { jsonDocumentUrl: 'docs/openapi.json' });

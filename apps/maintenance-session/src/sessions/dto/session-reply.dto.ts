@@ -35,6 +35,10 @@ const documented: Record<keyof SessionReplyDto, PropertyDecorator> = {
     description: 'by instance id, what to do with it (PREPARE_MAINTENANCE and PLANNED_MAINTENANCE only)',
     example: { 'vnf-a-1': 'MIGRATE' },
   }),
+  instance_action: ApiPropertyOptional({
+    enum: [...INSTANCE_ACTIONS],
+    description: "Fenix's form: one action for every instance the event named (not with instance_actions)",
+  }),
   session_id: ApiPropertyOptional({ description: "Fenix clients send it: must be this session's id" }),
   instance_ids: ApiPropertyOptional({ type: [String], description: 'Fenix clients send it; not read' }),
 };

@@ -2,6 +2,8 @@ import { ADMIN_STATES, IDENTIFIER_PATTERN, IDENTIFIER_RULE, PROJECT_STATES } fro
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
+  EVENT_NAMES,
+  type EventNames,
   SUBSCRIPTION_KINDS,
   SUBSCRIPTION_SCOPES,
   type SubscriptionKind,
@@ -63,4 +65,13 @@ export class CreateSubscriptionDto {
   @IsOptional()
   @IsIn(WEBHOOK_FORMATS)
   format?: WebhookFormat;
+
+  @ApiPropertyOptional({
+    enum: EVENT_NAMES,
+    default: 'guideline',
+    description: "`webhook` kind: the guideline's event names (DOWN_SCALE) or Fenix's (SCALE_IN)",
+  })
+  @IsOptional()
+  @IsIn(EVENT_NAMES)
+  event_names?: EventNames;
 }

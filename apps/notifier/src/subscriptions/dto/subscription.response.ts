@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  EVENT_NAMES,
+  type EventNames,
   SUBSCRIPTION_KINDS,
   SUBSCRIPTION_SCOPES,
   type SubscriptionKind,
@@ -54,6 +56,8 @@ export class SubscriptionResponse {
     description: '`webhook` kind: the body posted',
   })
   format!: WebhookFormat | null;
+  @ApiProperty({ enum: EVENT_NAMES, description: "the guideline's event names or Fenix's" })
+  event_names!: EventNames;
   @ApiProperty({ description: 'who made it' }) created_by!: string;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
   @ApiProperty({

@@ -1,0 +1,220 @@
+/**
+ * Instance groups and instance constraints of an org, as the projects' VNF managers declared
+ * them. Each is its project's: a declaration naming another project than the stored one is
+ * refused, so one VNF manager cannot loosen another's constraints.
+ */
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  groupInUse,
+  groupNotFound,
+  instanceNotFound,
+  ofAnotherProject,
+  pathMismatch,
+  unknownGroup,
+} from './constraints.errors';
+import { type InstanceConstraintResponse, type InstanceGroupResponse } from './dto/constraint.response';
+import { type InstanceConstraintDto, type InstanceGroupDto } from './dto/instance-group.dto';
+
+/** What a session's plan takes of an org's declarations. */
+export interface DeclaredConstraints {
+  groups: { id: string; project: string; maxImpacted: number; recoverySeconds: number }[];
+  /** Each declared instance's group, by instance id. */
+  groupOf: ReadonlyMap<string, string>;
+}
+
+const S = 'maintenance_session';
+const GROUP_COLUMNS = `org, group_id, project AS project_id, group_name, anti_affinity_group, max_instances_per_host,
+  max_impacted_members, recovery_time, resource_mitigation, updated_by, updated_at`;
+const INSTANCE_COLUMNS = `org, instance_id, project AS project_id, group_id, instance_name, max_interruption_time,
+  migration_type, resource_mitigation, lead_time, updated_by, updated_at`;
+
+type Row<T> = Omit<T, 'updated_at'> & { updated_at: Date };
+
+const answer = <T extends { updated_at: string }>(row: Row<T>): T =>
+  ({ ...row, updated_at: row.updated_at.toISOString() }) as unknown as T;
+
+@Injectable()
+export class ConstraintsStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  putGroup(org: string, id: string, body: InstanceGroupDto, actor: string): Promise<InstanceGroupResponse> {
+    if (body.group_id !== undefined && body.group_id !== id)
+      throw pathMismatch('group_id', body.group_id, id);
+    return this.dataSource.transaction(async (manager) => {
+      await this.sameProject(
+        manager,
+        'instance_groups',
+        'group_id',
+        'instance group',
+        org,
+        id,
+        body.project_id,
+      );
+      const [row] = (await manager.query(
+        `INSERT INTO ${S}.instance_groups (org, group_id, project, group_name, anti_affinity_group,
+           max_instances_per_host, max_impacted_members, recovery_time, resource_mitigation, updated_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (org, group_id) DO UPDATE SET group_name = $4, anti_affinity_group = $5,
+           max_instances_per_host = $6, max_impacted_members = $7, recovery_time = $8,
+           resource_mitigation = $9, updated_by = $10, updated_at = now()
+         RETURNING ${GROUP_COLUMNS}`,
+        [
+          org,
+          id,
+          body.project_id,
+          body.group_name,
+          body.anti_affinity_group,
+          body.max_instances_per_host,
+          body.max_impacted_members,
+          body.recovery_time,
+          body.resource_mitigation,
+          actor,
+        ],
+      )) as Row<InstanceGroupResponse>[];
+      return answer(row!);
+    });
+  }
+
+  async group(org: string, id: string): Promise<InstanceGroupResponse> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${GROUP_COLUMNS} FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2`,
+      [org, id],
+    )) as Row<InstanceGroupResponse>[];
+    if (!row) throw groupNotFound(org, id);
+    return answer(row);
+  }
+
+  async groups(org: string, project?: string): Promise<InstanceGroupResponse[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT ${GROUP_COLUMNS} FROM ${S}.instance_groups
+        WHERE org = $1 AND ($2::text IS NULL OR project = $2) ORDER BY project, group_id`,
+      [org, project ?? null],
+    )) as Row<InstanceGroupResponse>[];
+    return rows.map(answer);
+  }
+
+  removeGroup(org: string, id: string): Promise<void> {
+    return this.dataSource.transaction(async (manager) => {
+      const [members] = (await manager.query(
+        `SELECT count(*)::int AS count FROM ${S}.instance_constraints WHERE org = $1 AND group_id = $2`,
+        [org, id],
+      )) as { count: number }[];
+      if (members!.count > 0) throw groupInUse(id, members!.count);
+      const [, deleted] = (await manager.query(
+        `DELETE FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2`,
+        [org, id],
+      )) as [unknown, number];
+      if (deleted === 0) throw groupNotFound(org, id);
+    });
+  }
+
+  putInstance(
+    org: string,
+    id: string,
+    body: InstanceConstraintDto,
+    actor: string,
+  ): Promise<InstanceConstraintResponse> {
+    if (body.instance_id !== undefined && body.instance_id !== id)
+      throw pathMismatch('instance_id', body.instance_id, id);
+    return this.dataSource.transaction(async (manager) => {
+      await this.sameProject(
+        manager,
+        'instance_constraints',
+        'instance_id',
+        'instance',
+        org,
+        id,
+        body.project_id,
+      );
+      const group = body.group_id ?? null;
+      if (group !== null) {
+        const [owner] = (await manager.query(
+          `SELECT project FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2 FOR KEY SHARE`,
+          [org, group],
+        )) as { project: string }[];
+        if (!owner) throw unknownGroup(org, group);
+        if (owner.project !== body.project_id) throw ofAnotherProject('instance group', group, owner.project);
+      }
+      const [row] = (await manager.query(
+        `INSERT INTO ${S}.instance_constraints (org, instance_id, project, group_id, instance_name,
+           max_interruption_time, migration_type, resource_mitigation, lead_time, updated_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (org, instance_id) DO UPDATE SET group_id = $4, instance_name = $5,
+           max_interruption_time = $6, migration_type = $7, resource_mitigation = $8, lead_time = $9,
+           updated_by = $10, updated_at = now()
+         RETURNING ${INSTANCE_COLUMNS}`,
+        [
+          org,
+          id,
+          body.project_id,
+          group,
+          body.instance_name,
+          body.max_interruption_time,
+          body.migration_type,
+          body.resource_mitigation,
+          body.lead_time,
+          actor,
+        ],
+      )) as Row<InstanceConstraintResponse>[];
+      return answer(row!);
+    });
+  }
+
+  async instance(org: string, id: string): Promise<InstanceConstraintResponse> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${INSTANCE_COLUMNS} FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`,
+      [org, id],
+    )) as Row<InstanceConstraintResponse>[];
+    if (!row) throw instanceNotFound(org, id);
+    return answer(row);
+  }
+
+  async instances(org: string, project?: string): Promise<InstanceConstraintResponse[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT ${INSTANCE_COLUMNS} FROM ${S}.instance_constraints
+        WHERE org = $1 AND ($2::text IS NULL OR project = $2) ORDER BY project, instance_id`,
+      [org, project ?? null],
+    )) as Row<InstanceConstraintResponse>[];
+    return rows.map(answer);
+  }
+
+  async removeInstance(org: string, id: string): Promise<void> {
+    const [, deleted] = (await this.dataSource.query(
+      `DELETE FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`,
+      [org, id],
+    )) as [unknown, number];
+    if (deleted === 0) throw instanceNotFound(org, id);
+  }
+
+  /** The org's groups and which group each declared instance is in, for planning a session. */
+  async declared(org: string): Promise<DeclaredConstraints> {
+    const groups = (await this.dataSource.query(
+      `SELECT group_id AS id, project, max_impacted_members AS "maxImpacted", recovery_time AS "recoverySeconds"
+         FROM ${S}.instance_groups WHERE org = $1 ORDER BY group_id`,
+      [org],
+    )) as DeclaredConstraints['groups'];
+    const members = (await this.dataSource.query(
+      `SELECT instance_id, group_id FROM ${S}.instance_constraints WHERE org = $1 AND group_id IS NOT NULL`,
+      [org],
+    )) as { instance_id: string; group_id: string }[];
+    return { groups, groupOf: new Map(members.map((row) => [row.instance_id, row.group_id])) };
+  }
+
+  /** Refuses a declaration of `project` over one another project made (locking the row meanwhile). */
+  private async sameProject(
+    manager: EntityManager,
+    table: string,
+    key: string,
+    what: string,
+    org: string,
+    id: string,
+    project: string,
+  ): Promise<void> {
+    const [row] = (await manager.query(
+      `SELECT project FROM ${S}.${table} WHERE org = $1 AND ${key} = $2 FOR UPDATE`,
+      [org, id],
+    )) as { project: string }[];
+    if (row && row.project !== project) throw ofAnotherProject(what, id, row.project);
+  }
+}

@@ -1,0 +1,86 @@
+import { CurrentPrincipal, NeedsRole, OnResource, principalId, type Principal } from '@careen/auth';
+import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiBasicAuth,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ConstraintsStore } from './constraints.store';
+import { ConstraintListQuery } from './dto/constraint-list.query';
+import { InstanceConstraintListResponse, InstanceConstraintResponse } from './dto/constraint.response';
+import { CONSTRAINT_ID_PATTERN, CONSTRAINT_ID_RULE, InstanceConstraintDto } from './dto/instance-group.dto';
+
+const INSTANCE_ID = new IdentifierPipe('instance_id', CONSTRAINT_ID_PATTERN, CONSTRAINT_ID_RULE);
+
+/** Fenix's per-instance constraints, at Fenix's path: what a project's VNF manager declares. */
+@ApiTags('constraints')
+@ApiBearerAuth()
+@ApiBasicAuth()
+@ApiSecurity('X-Auth-Token')
+@OnResource('maintenance')
+@Controller('v1/instance')
+export class InstancesController {
+  constructor(private readonly store: ConstraintsStore) {}
+
+  @Get()
+  @ApiOperation({ summary: "The org's declared instances, or one project's" })
+  @ApiOkResponse({ type: InstanceConstraintListResponse })
+  async list(
+    @CurrentPrincipal() actor: Principal,
+    @Query() query: ConstraintListQuery,
+  ): Promise<ListAnswer<InstanceConstraintResponse>> {
+    return listAnswer(await this.store.instances(actingOrg(actor, query.org), query.project_id));
+  }
+
+  @Put(':instance')
+  @NeedsRole('operator')
+  @ApiOperation({ summary: "Declare or change an instance's constraints (Fenix's body)" })
+  @ApiOkResponse({ type: InstanceConstraintResponse })
+  @ApiBadRequestResponse({
+    description:
+      "a field missing, unknown or out of range, or an instance_id not the path's, or a group_id naming no group",
+  })
+  @ApiConflictResponse({ description: 'the instance, or its group, is declared by another project' })
+  put(
+    @CurrentPrincipal() actor: Principal,
+    @Param('instance', INSTANCE_ID) id: string,
+    @Query() query: ConstraintListQuery,
+    @Body() body: InstanceConstraintDto,
+  ): Promise<InstanceConstraintResponse> {
+    return this.store.putInstance(actingOrg(actor, query.org), id, body, principalId(actor));
+  }
+
+  @Get(':instance')
+  @ApiOperation({ summary: "An instance's constraints" })
+  @ApiOkResponse({ type: InstanceConstraintResponse })
+  @ApiNotFoundResponse({ description: 'no such instance declared in the org' })
+  get(
+    @CurrentPrincipal() actor: Principal,
+    @Param('instance', INSTANCE_ID) id: string,
+    @Query() query: ConstraintListQuery,
+  ): Promise<InstanceConstraintResponse> {
+    return this.store.instance(actingOrg(actor, query.org), id);
+  }
+
+  @Delete(':instance')
+  @HttpCode(204)
+  @NeedsRole('operator')
+  @ApiOperation({ summary: "Remove an instance's constraints" })
+  @ApiNoContentResponse({ description: 'removed' })
+  @ApiNotFoundResponse({ description: 'no such instance declared in the org' })
+  async remove(
+    @CurrentPrincipal() actor: Principal,
+    @Param('instance', INSTANCE_ID) id: string,
+    @Query() query: ConstraintListQuery,
+  ): Promise<void> {
+    await this.store.removeInstance(actingOrg(actor, query.org), id);
+  }
+}
