@@ -230,6 +230,7 @@ describe("a VNF manager written to Fenix's API", () => {
             project_id: string | null;
             host: string | null;
             state: string;
+            detail: Record<string, unknown>;
           }[];
         };
       },
@@ -255,6 +256,11 @@ describe("a VNF manager written to Fenix's API", () => {
         (entry) => entry.project_id === null && entry.host === host && entry.state === 'MAINTENANCE_COMPLETE',
       );
     const [first, second] = [told('h1')!, told('s1')!].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    // Its instances' lead_time (40 s) outlasts the session's reply timeout (30 s): it is given 40.
+    for (const entry of [first!, second!])
+      expect(Date.parse(entry.detail.deadline as string) - Date.parse(entry.at)).toBeGreaterThanOrEqual(
+        40_000,
+      );
     const firstBack = back(first!.host!)!;
     expect(Date.parse(second!.at)).toBeGreaterThanOrEqual(Date.parse(firstBack.at) + RECOVERY_SECONDS * 1000);
     const replies = session.timeline.filter(

@@ -14,14 +14,8 @@ import {
   unknownGroup,
 } from './constraints.errors';
 import { type InstanceConstraintResponse, type InstanceGroupResponse } from './dto/constraint.response';
+import { type DeclaredConstraints } from '../workflow/session-planner';
 import { type InstanceConstraintDto, type InstanceGroupDto } from './dto/instance-group.dto';
-
-/** What a session's plan takes of an org's declarations. */
-export interface DeclaredConstraints {
-  groups: { id: string; project: string; maxImpacted: number; recoverySeconds: number }[];
-  /** Each declared instance's group, by instance id. */
-  groupOf: ReadonlyMap<string, string>;
-}
 
 const S = 'maintenance_session';
 const GROUP_COLUMNS = `org, group_id, project AS project_id, group_name, anti_affinity_group, max_instances_per_host,
@@ -187,18 +181,20 @@ export class ConstraintsStore {
     if (deleted === 0) throw instanceNotFound(org, id);
   }
 
-  /** The org's groups and which group each declared instance is in, for planning a session. */
+  /** The org's groups and declared instances, for planning a session. */
   async declared(org: string): Promise<DeclaredConstraints> {
     const groups = (await this.dataSource.query(
       `SELECT group_id AS id, project, max_impacted_members AS "maxImpacted", recovery_time AS "recoverySeconds"
          FROM ${S}.instance_groups WHERE org = $1 ORDER BY group_id`,
       [org],
     )) as DeclaredConstraints['groups'];
-    const members = (await this.dataSource.query(
-      `SELECT instance_id, group_id FROM ${S}.instance_constraints WHERE org = $1 AND group_id IS NOT NULL`,
+    const instances = (await this.dataSource.query(
+      `SELECT instance_id AS id, project, group_id AS "group", lead_time AS "leadSeconds",
+              max_interruption_time AS "maxInterruptionSeconds", migration_type AS "migrationType"
+         FROM ${S}.instance_constraints WHERE org = $1`,
       [org],
-    )) as { instance_id: string; group_id: string }[];
-    return { groups, groupOf: new Map(members.map((row) => [row.instance_id, row.group_id])) };
+    )) as DeclaredConstraints['instances'];
+    return { groups, instances };
   }
 
   /** Refuses a declaration of `project` over one another project made (locking the row meanwhile). */

@@ -216,6 +216,15 @@ export class SessionSteps {
         detail: step.progress.failure ? { failure: step.progress.failure } : {},
       });
     }
+    for (const note of step.notes ?? []) {
+      entries.push({
+        kind: 'note',
+        project: note.project,
+        host: note.host,
+        state: null,
+        detail: { message: note.message, ...note.detail },
+      });
+    }
     await this.store.addCommands(manager, record.id, driverCommands);
     await this.store.timeline(manager, record.id, entries);
   }

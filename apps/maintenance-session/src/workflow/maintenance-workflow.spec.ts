@@ -163,7 +163,7 @@ describe('the maintenance workflow', () => {
     expect(told(started.commands)).toEqual(['take-slot h1', 'take-slot h3']);
   });
 
-  describe('with instance groups declared', () => {
+  describe('with constraints declared', () => {
     const group = (maxImpacted: number, recoverySeconds: number, instances = ['web@h1', 'web@h3']) => ({
       instanceGroups: [{ id: 'G', project: 'p1', maxImpacted, recoverySeconds, instances }],
       maxParallelHosts: 4,
@@ -192,6 +192,63 @@ describe('the maintenance workflow', () => {
       const { progress } = workflow.start(T0);
       const started = workflow.advance(progress, { kind: 'tick' }, at(30));
       expect(told(started.commands)).toEqual(['take-slot h1', 'take-slot h3', 'take-slot h4']);
+    });
+
+    it("gives a host's projects at least the lead time their instances there declared", () => {
+      const limits = { leadSeconds: 300, maxInterruptionSeconds: 0, migrationType: 'MIGRATE' };
+      const workflow = new MaintenanceWorkflow(plan({ instanceLimits: { 'web@h1': limits } }));
+      const started = workflow.advance(workflow.start(T0).progress, { kind: 'tick' }, at(30));
+      const granted = workflow.advance(started.progress, { kind: 'slot-granted', host: 'h1' }, at(31));
+      const asked = granted.commands.find((each) => each.kind === 'tell-project' && each.project === 'p1');
+      // p1's reply timeout is 60 s; web@h1 needs 300.
+      expect(asked).toMatchObject({ state: 'PREPARE_MAINTENANCE', deadline: at(331).toISOString() });
+      const p2 = workflow.advance(started.progress, { kind: 'slot-granted', host: 'h3' }, at(31));
+      expect(p2.commands.find((each) => each.kind === 'tell-project')).toMatchObject({
+        deadline: at(91).toISOString(),
+      });
+    });
+
+    it('notes an action other than the declared one, and an instance out longer than it may be', () => {
+      const workflow = new MaintenanceWorkflow(
+        plan({
+          instanceLimits: {
+            'web@h1': { leadSeconds: 0, maxInterruptionSeconds: 10, migrationType: 'MIGRATION' },
+            'web@h3': { leadSeconds: 0, maxInterruptionSeconds: 0, migrationType: 'OWN_ACTION' },
+          },
+        }),
+      );
+      let step = workflow.advance(workflow.start(T0).progress, { kind: 'tick' }, at(30));
+      step = workflow.advance(step.progress, { kind: 'slot-granted', host: 'h1' }, at(31));
+      const reply = (instanceAction: 'MIGRATE' | 'LIVE_MIGRATE') =>
+        workflow.advance(
+          step.progress,
+          { kind: 'reply', project: 'p1', state: 'PREPARE_MAINTENANCE', ack: true, instanceAction },
+          at(32),
+        );
+      // MIGRATION is how Fenix's sample spells MIGRATE: no note.
+      expect(reply('MIGRATE').notes).toBeUndefined();
+      const differing = reply('LIVE_MIGRATE');
+      expect(differing.notes).toEqual([
+        expect.objectContaining({
+          project: 'p1',
+          host: 'h1',
+          message: 'instance web@h1 answered LIVE_MIGRATE; its project declared MIGRATION',
+        }),
+      ]);
+      step = workflow.advance(
+        workflow.advance(
+          step.progress,
+          { kind: 'reply', project: 'p2', state: 'PREPARE_MAINTENANCE', ack: true },
+          at(32),
+        ).progress,
+        { kind: 'reply', project: 'p1', state: 'PREPARE_MAINTENANCE', ack: true, instanceAction: 'MIGRATE' },
+        at(32),
+      );
+      expect(step.progress.hosts.h1!.phase).toBe('evacuating');
+      const empty = workflow.advance(step.progress, { kind: 'host-empty', host: 'h1' }, at(47));
+      expect(empty.notes?.map((note) => note.message)).toEqual([
+        'instance web@h1 was out of service 15 s, longer than its max_interruption_time of 10 s',
+      ]);
     });
 
     it('lets a host holding more of a group than it allows go alone, rather than never', () => {

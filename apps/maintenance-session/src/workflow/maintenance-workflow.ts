@@ -23,6 +23,9 @@
  * A host whose instances would take a declared instance group past its `max_impacted_members`,
  * or that holds instances of a group still in its `recovery_time` after a host of it was done,
  * waits (a host holding more of a group than it allows goes only while none of it is impacted).
+ * A host's projects get at least the `lead_time` their instances there declared to answer it;
+ * a host that keeps a declared instance out longer than its `max_interruption_time`, and an
+ * answered action other than the instance's declared `migration_type`, are noted.
  */
 import { type RepliedState, type SessionState } from '@careen/contracts';
 import {
@@ -34,6 +37,7 @@ import {
   type SessionProgress,
   type WorkflowCommand,
   type WorkflowInput,
+  type WorkflowNote,
   type WorkflowStep,
 } from './workflow.types';
 
@@ -70,6 +74,7 @@ export class MaintenanceWorkflow {
     const progress: SessionProgress = structuredClone(previous);
     if (FINISHED_STATES.includes(progress.state)) return { progress, commands: [] };
     const commands: WorkflowCommand[] = [];
+    const notes: WorkflowNote[] = [];
     switch (input.kind) {
       case 'reply': {
         const ask = this.pendingAsk(progress, input.project, input.state);
@@ -81,14 +86,17 @@ export class MaintenanceWorkflow {
           const instances = this.instancesOf(ask.project, ask.host === null ? undefined : [ask.host]);
           ask.instanceActions = Object.fromEntries(instances.map((each) => [each, input.instanceAction!]));
         }
+        notes.push(...this.unexpectedActions(ask));
         break;
       }
       case 'slot-granted':
         if (progress.hosts[input.host]?.phase === 'slot') this.prepare(progress, input.host, commands, now);
         break;
       case 'host-empty':
-        if (progress.hosts[input.host]?.phase === 'evacuating')
+        if (progress.hosts[input.host]?.phase === 'evacuating') {
+          notes.push(...this.overlongInterruptions(progress, input.host, now));
           this.enter(progress, input.host, commands, now);
+        }
         break;
       case 'host-action-done':
         if (progress.hosts[input.host]?.phase === 'in-maintenance')
@@ -107,7 +115,49 @@ export class MaintenanceWorkflow {
         progress.tickedAt = now.toISOString();
         break;
     }
-    return this.settle(progress, commands, now);
+    const step = this.settle(progress, commands, now);
+    return notes.length > 0 ? { ...step, notes } : step;
+  }
+
+  /** The answered actions that differ from what the instances' project declared it would answer. */
+  private unexpectedActions(ask: Ask): WorkflowNote[] {
+    return Object.entries(ask.instanceActions ?? {}).flatMap(([instance, action]) => {
+      const declared = this.plan.instanceLimits?.[instance]?.migrationType;
+      // Fenix's sample declares MIGRATE as MIGRATION.
+      const expected = declared === 'MIGRATION' ? 'MIGRATE' : declared;
+      if (expected === undefined || expected === action) return [];
+      return [
+        {
+          project: ask.project,
+          host: ask.host,
+          message: `instance ${instance} answered ${action}; its project declared ${declared}`,
+          detail: { instance, answered: action, declared },
+        },
+      ];
+    });
+  }
+
+  /** The declared instances of `host` out of service longer than they may be, once it is empty. */
+  private overlongInterruptions(progress: SessionProgress, host: string, now: Date): WorkflowNote[] {
+    const outSeconds = (now.getTime() - Date.parse(hostProgress(progress, host).since)) / 1000;
+    return this.plan.instances
+      .filter((each) => each.host === host)
+      .flatMap((instance) => {
+        const limit = this.plan.instanceLimits?.[instance.id]?.maxInterruptionSeconds;
+        if (limit === undefined || limit === 0 || outSeconds <= limit) return [];
+        return [
+          {
+            project: instance.project,
+            host,
+            message: `instance ${instance.id} was out of service ${Math.round(outSeconds)} s, longer than its max_interruption_time of ${limit} s`,
+            detail: {
+              instance: instance.id,
+              outSeconds: Math.round(outSeconds),
+              maxInterruptionSeconds: limit,
+            },
+          },
+        ];
+      });
   }
 
   /** Why a reply in this state cannot be taken now, or undefined when it can. */
@@ -307,6 +357,14 @@ export class MaintenanceWorkflow {
     return ends.length > 0 ? Math.max(...ends) + group.recoverySeconds * 1000 : undefined;
   }
 
+  /** The longest notice the project's instances on `host` declared they need. */
+  private leadSeconds(project: string, host: string): number {
+    return Math.max(
+      0,
+      ...this.instancesOf(project, [host]).map((id) => this.plan.instanceLimits?.[id]?.leadSeconds ?? 0),
+    );
+  }
+
   private membersOn(group: PlannedInstanceGroup, host: string): number {
     return this.plan.instances.filter((each) => each.host === host && group.instances.includes(each.id))
       .length;
@@ -318,7 +376,8 @@ export class MaintenanceWorkflow {
     const maintained = Object.values(progress.hosts).some((each) => each.phase === 'done');
     const state = maintained ? 'PLANNED_MAINTENANCE' : 'PREPARE_MAINTENANCE';
     for (const project of this.subscribedProjects([host])) {
-      const deadline = new Date(now.getTime() + project.replyTimeoutSeconds * 1000);
+      const seconds = Math.max(project.replyTimeoutSeconds, this.leadSeconds(project.id, host));
+      const deadline = new Date(now.getTime() + seconds * 1000);
       commands.push({
         ...this.ask(progress, project, state, host, now, deadline),
         allowedActions: maintained ? [...HOST_ACTIONS, 'OWN_ACTION'] : [...HOST_ACTIONS],

@@ -49,16 +49,41 @@ describe('planning a session', () => {
           { id: 'empty', project: 'shop', maxImpacted: 1, recoverySeconds: 0 },
         ],
         // db@h2 is ledger's: a shop group cannot take it in.
-        groupOf: new Map([
-          ['web@h1', 'front'],
-          ['web@h4', 'front'],
-          ['db@h2', 'front'],
-        ]),
+        instances: [
+          {
+            id: 'web@h1',
+            project: 'shop',
+            group: 'front',
+            leadSeconds: 40,
+            maxInterruptionSeconds: 120,
+            migrationType: 'MIGRATE',
+          },
+          {
+            id: 'web@h4',
+            project: 'shop',
+            group: 'front',
+            leadSeconds: 0,
+            maxInterruptionSeconds: 0,
+            migrationType: 'OWN_ACTION',
+          },
+          {
+            id: 'db@h2',
+            project: 'shop',
+            group: 'front',
+            leadSeconds: 0,
+            maxInterruptionSeconds: 0,
+            migrationType: 'MIGRATE',
+          },
+        ],
       },
     });
     expect('plan' in outcome && outcome.plan.instanceGroups).toEqual([
       { id: 'front', project: 'shop', maxImpacted: 1, recoverySeconds: 30, instances: ['web@h1', 'web@h4'] },
     ]);
+    expect('plan' in outcome && outcome.plan.instanceLimits).toEqual({
+      'web@h1': { leadSeconds: 40, maxInterruptionSeconds: 120, migrationType: 'MIGRATE' },
+      'web@h4': { leadSeconds: 0, maxInterruptionSeconds: 0, migrationType: 'OWN_ACTION' },
+    });
   });
 
   it('takes the hosts listed, with their groups, instances and the projects that own them', () => {

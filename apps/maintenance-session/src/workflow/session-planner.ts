@@ -55,6 +55,19 @@ export interface PlanRequest {
   projects?: Record<string, { replyTimeoutSeconds?: number; replyTimeoutPolicy?: ReplyTimeoutPolicy }>;
 }
 
+/** What the projects declared of their instances (Fenix's constraints), as a plan takes it. */
+export interface DeclaredConstraints {
+  groups: { id: string; project: string; maxImpacted: number; recoverySeconds: number }[];
+  instances: {
+    id: string;
+    project: string;
+    group: string | null;
+    leadSeconds: number;
+    maxInterruptionSeconds: number;
+    migrationType: string;
+  }[];
+}
+
 export interface PlanFacts {
   nodes: readonly HostFacts[];
   workloads: readonly WorkloadFacts[];
@@ -62,11 +75,8 @@ export interface PlanFacts {
   subscribed: (project: string) => boolean;
   /** Policies of `replicas` mode (those of mode `all` run on every node anyway). */
   replicated?: readonly ReplicatedPolicyFacts[];
-  /** The instance groups the projects declared, and the group of each declared instance. */
-  constraints?: {
-    groups: readonly { id: string; project: string; maxImpacted: number; recoverySeconds: number }[];
-    groupOf: ReadonlyMap<string, string>;
-  };
+  /** The instance groups and instances the projects declared. */
+  constraints?: DeclaredConstraints;
 }
 
 export interface PlanProblem {
@@ -131,7 +141,14 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       replyTimeoutSeconds: request.projects?.[id]?.replyTimeoutSeconds ?? request.replyTimeoutSeconds,
       onNoAck: request.projects?.[id]?.replyTimeoutPolicy ?? request.replyTimeoutPolicy,
     }));
-  const instanceGroups = instanceGroupsOf(instances, facts.constraints);
+  const declared = declaredOf(instances, facts.constraints);
+  const instanceGroups = instanceGroupsOf(instances, declared, facts.constraints?.groups ?? []);
+  const instanceLimits = Object.fromEntries(
+    [...declared].map(([id, { leadSeconds, maxInterruptionSeconds, migrationType }]) => [
+      id,
+      { leadSeconds, maxInterruptionSeconds, migrationType },
+    ]),
+  );
   return {
     plan: {
       hosts: chosen.map((node) => ({ id: node.id, haGroup: node.haGroup })),
@@ -142,18 +159,36 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       maxParallelHosts: request.maxParallelHosts,
       downScaleProjects: mustShrink(facts.replicated ?? [], hostIds, request.maxParallelHosts),
       ...(instanceGroups.length > 0 ? { instanceGroups } : {}),
+      ...(declared.size > 0 ? { instanceLimits } : {}),
     },
   };
+}
+
+type DeclaredInstance = DeclaredConstraints['instances'][number];
+
+/** The session's instances that their own project declared, by id. */
+function declaredOf(
+  instances: readonly PlannedInstance[],
+  constraints: DeclaredConstraints | undefined,
+): Map<string, DeclaredInstance> {
+  const byId = new Map((constraints?.instances ?? []).map((each) => [each.id, each]));
+  return new Map(
+    instances.flatMap((instance) => {
+      const declared = byId.get(instance.id);
+      return declared?.project === instance.project ? [[instance.id, declared] as const] : [];
+    }),
+  );
 }
 
 /** The declared groups with instances in the session, each with those instances. */
 function instanceGroupsOf(
   instances: readonly PlannedInstance[],
-  constraints: PlanFacts['constraints'],
+  declared: ReadonlyMap<string, DeclaredInstance>,
+  groups: DeclaredConstraints['groups'],
 ): PlannedInstanceGroup[] {
-  return (constraints?.groups ?? []).flatMap((group) => {
+  return groups.flatMap((group) => {
     const members = instances
-      .filter((each) => each.project === group.project && constraints!.groupOf.get(each.id) === group.id)
+      .filter((each) => each.project === group.project && declared.get(each.id)?.group === group.id)
       .map((each) => each.id);
     return members.length > 0 ? [{ ...group, instances: members }] : [];
   });

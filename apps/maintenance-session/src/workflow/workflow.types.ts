@@ -47,6 +47,16 @@ export interface PlannedInstanceGroup {
   instances: readonly string[];
 }
 
+/** What a project declared of one of the session's instances (Fenix's instance constraints). */
+export interface InstanceLimits {
+  /** Seconds of notice its project needs: the least time to answer a host's state about it. */
+  leadSeconds: number;
+  /** Seconds it may be out of service: a host that keeps it out longer is noted. */
+  maxInterruptionSeconds: number;
+  /** The action its project said it would answer (a different answer is noted). */
+  migrationType: string;
+}
+
 export interface SessionPlan {
   hosts: readonly PlannedHost[];
   instances: readonly PlannedInstance[];
@@ -64,6 +74,8 @@ export interface SessionPlan {
   downScaleProjects?: string[];
   /** The declared instance groups the session's instances are in. */
   instanceGroups?: readonly PlannedInstanceGroup[];
+  /** The declared constraints of the session's instances, by instance id. */
+  instanceLimits?: Readonly<Record<string, InstanceLimits>>;
 }
 
 export const HOST_PHASES = [
@@ -171,7 +183,16 @@ export type WorkflowCommand =
   | { kind: 'uncordon'; host: string }
   | { kind: 'start-host-action'; host: string };
 
+/** Something the session's timeline should say that no command shows. */
+export interface WorkflowNote {
+  project: string | null;
+  host: string | null;
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
 export interface WorkflowStep {
   progress: SessionProgress;
   commands: WorkflowCommand[];
+  notes?: WorkflowNote[];
 }
