@@ -66,7 +66,7 @@ describe('careen service-account and CAREEN_API_KEY', () => {
     expect(users.stderr).toContain('service accounts may not call this route');
 
     const shown = await asAdmin(['service-account', 'show', 'pipeline']);
-    expect(shown.stdout).toMatch(new RegExp(`${id}\\s+active\\s+nodes:read,hagroups:read`));
+    expect(shown.stdout).toMatch(new RegExp(`${id}\\s+active\\s+nodes:read,hagroups:read\\s+\\(all\\)`));
     expect(shown.stdout).not.toContain(key!);
 
     expect((await asAdmin(['service-account', 'key', 'revoke', 'pipeline', id])).stdout).toContain(
@@ -95,5 +95,40 @@ describe('careen service-account and CAREEN_API_KEY', () => {
     ]);
     expect(days.code).not.toBe(0);
     expect(days.stderr).toContain('a whole number from 1 to 365');
+  });
+
+  it("limits a key to projects: the org's routes refuse it, and a bad project is named", async () => {
+    expect((await asAdmin(['service-account', 'create', 'vnfm'])).code).toBe(0);
+    const made = await asAdmin([
+      'service-account',
+      'key',
+      'create',
+      'vnfm',
+      '--scope',
+      'nodes:read',
+      '--project',
+      'shop,ledger',
+    ]);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain('projects shop, ledger only');
+    const key = /^(ck_[0-9a-f]{16}_\S{43})$/m.exec(made.stdout)![1]!;
+    const nodes = await careen(['node', 'list'], { CAREEN_API_KEY: key });
+    expect(nodes.code).toBe(1);
+    expect(nodes.stderr).toContain(
+      'is limited to project(s) shop, ledger; this route acts beyond one project',
+    );
+    expect((await asAdmin(['service-account', 'show', 'vnfm'])).stdout).toMatch(/nodes:read\s+shop,ledger/);
+    const bad = await asAdmin([
+      'service-account',
+      'key',
+      'create',
+      'vnfm',
+      '--scope',
+      'nodes:read',
+      '--project',
+      'a b',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('each project must be');
   });
 });

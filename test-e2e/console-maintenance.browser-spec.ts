@@ -121,6 +121,34 @@ describe('the web console: maintenance', () => {
     await page.locator('[data-hosts-summary]').getByText('1/1 done').waitFor();
   });
 
+  it('shows the instance groups a VNF manager declared, with their budget and instances', async () => {
+    const group = {
+      project_id: 'shop',
+      group_name: 'shop-ha',
+      anti_affinity_group: true,
+      max_instances_per_host: 1,
+      max_impacted_members: 1,
+      recovery_time: 30,
+      resource_mitigation: true,
+    };
+    expect((await api('PUT', '/maintenance/v1/instance_group/shop-ha-1', group)).status).toBe(200);
+    const instance = {
+      project_id: 'shop',
+      group_id: 'shop-ha-1',
+      instance_name: 'shop web',
+      max_interruption_time: 120,
+      migration_type: 'MIGRATE',
+      resource_mitigation: true,
+      lead_time: 40,
+    };
+    expect((await api('PUT', `/maintenance/v1/instance/shop-web@${first}`, instance)).status).toBe(200);
+    await page.getByRole('link', { name: 'Maintenance', exact: true }).click();
+    const row = page.getByRole('table', { name: 'Instance groups' }).locator('tr[data-group="shop-ha-1"]');
+    await row.getByText(`shop-web@${first}`).waitFor();
+    expect(await row.locator('[data-max-impacted]').textContent()).toBe('1');
+    await row.getByText('by demo/admin').waitFor();
+  });
+
   it('names who holds the slot a host waits for, and counts an aborted host as interrupted', async () => {
     const holder = (await api('POST', '/maintenance/v1/maintenance', { hosts: [first] })).body as {
       session_id: string;

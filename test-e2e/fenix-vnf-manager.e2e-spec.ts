@@ -10,7 +10,7 @@
  */
 import { type NotifierConfig } from '@careen/notifier/src/notifier.config';
 import { type InProcessService } from '@careen/service';
-import { eventually, http, useTestInfra } from '@careen/testing';
+import { bearer, eventually, http, useTestInfra } from '@careen/testing';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -171,21 +171,23 @@ describe("a VNF manager written to Fenix's API", () => {
   const infra = useTestInfra();
   let hub: MaintenanceHub;
   let notifier: InProcessService<NotifierConfig>;
+  /** The VNF manager's key: limited to project green. */
   let key = '';
+  /** A key of the whole org, as an admin tool's. */
+  let orgKey = '';
   let vnfm: FenixStyleVnfManager;
 
   beforeAll(async () => {
     hub = await startMaintenanceHub(infra, { green: true, notifier: true });
     notifier = hub.notifier!;
-    // Its token: a key of a service account of the org, as Fenix's would be a Keystone token.
+    // Its token: a key of a service account limited to its project, as Fenix's would be a
+    // Keystone token scoped to the VNF's project.
     await hub.exchangeCall('POST', '/v1/orgs/acme/service-accounts', { name: 'green-vnfm' }, ADA);
-    const made = await hub.exchangeCall(
-      'POST',
-      '/v1/orgs/acme/service-accounts/green-vnfm/keys',
-      { scopes: ['maintenance:write', 'policies:write'] },
-      ADA,
-    );
-    key = made.body.key;
+    const keyOf = async (body: object) =>
+      (await hub.exchangeCall('POST', '/v1/orgs/acme/service-accounts/green-vnfm/keys', body, ADA)).body
+        .key as string;
+    key = await keyOf({ scopes: ['maintenance:write', 'policies:write'], projects: ['green'] });
+    orgKey = await keyOf({ scopes: ['maintenance:write'] });
   });
 
   afterAll(() => hub?.close());
@@ -324,8 +326,9 @@ describe("a VNF manager written to Fenix's API", () => {
     });
 
     it("refuses another project's group or instance, and an instance in another project's group", async () => {
+      const asOrg = { 'x-auth-token': orgKey };
       expect((await put('/instance_group/shared', group('green'))).status).toBe(200);
-      const taken = await put('/instance_group/shared', group('blue'));
+      const taken = await put('/instance_group/shared', group('blue'), asOrg);
       expect(taken.status).toBe(409);
       expect(taken.body.message).toContain('declared by project green');
       const instance = {
@@ -337,11 +340,34 @@ describe("a VNF manager written to Fenix's API", () => {
         resource_mitigation: false,
         lead_time: 0,
       };
-      const foreignGroup = await put('/instance/blue-web@h2', instance);
+      const foreignGroup = await put('/instance/blue-web@h2', instance, asOrg);
       expect(foreignGroup.status).toBe(409);
-      const unknown = await put('/instance/blue-web@h2', { ...instance, group_id: 'nowhere' });
+      const unknown = await put('/instance/blue-web@h2', { ...instance, group_id: 'nowhere' }, asOrg);
       expect(unknown.status).toBe(400);
       expect(unknown.body.message).toContain('declare it first');
+    });
+
+    it('keeps a key limited to a project to that project, and off the routes of the whole org', async () => {
+      const other = await put('/instance_group/blue-group', group('blue'));
+      expect(other.status).toBe(403);
+      expect(other.body.message).toContain('limited to project(s) green, not blue');
+      const auth = { authorization: `Bearer ${key}` };
+      const session = await fetch(`${hub.maintenance!.url}/v1/maintenance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ hosts: ['h2'] }),
+      });
+      expect(session.status).toBe(403);
+      expect(((await session.json()) as { message: string }).message).toContain('acts beyond one project');
+      // It lists its own project's groups only, and the maintenance service learns its limits
+      // from the exchange.
+      expect((await put('/instance_group/shared-2', group('blue'), { 'x-auth-token': orgKey })).status).toBe(
+        200,
+      );
+      const listed = await http(hub.maintenance!.url, 'GET', '/v1/instance_group', { auth: bearer(key) });
+      expect(listed.body.items.map((each: { project_id: string }) => each.project_id)).not.toContain('blue');
+      const who = await http(hub.maintenance!.url, 'GET', '/v1/whoami', { auth: bearer(key) });
+      expect(who.body).toMatchObject({ kind: 'service', projects: ['green'] });
     });
 
     it('refuses a missing, unknown or doubled credential, and a key without the scope', async () => {

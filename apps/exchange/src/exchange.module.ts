@@ -41,6 +41,7 @@ import { ServiceAccounts1764800100000 } from './migrations/1764800100000-service
 import { AuditLog1764800200000 } from './migrations/1764800200000-audit-log';
 import { SingleSignOn1764900000000 } from './migrations/1764900000000-single-sign-on';
 import { BusUsers1765000000000 } from './migrations/1765000000000-bus-users';
+import { KeyProjects1765000100000 } from './migrations/1765000100000-key-projects';
 import { OrgEntity } from './orgs/org.entity';
 import { OrgsModule } from './orgs/orgs.module';
 import { UserEntity } from './users/user.entity';
@@ -79,6 +80,7 @@ export const EXCHANGE_MIGRATIONS = [
   AuditLog1764800200000,
   SingleSignOn1764900000000,
   BusUsers1765000000000,
+  KeyProjects1765000100000,
 ];
 
 @Module({})

@@ -1,4 +1,4 @@
-import { assertAccess, type AccessRequirements } from './access-rules';
+import { assertAccess, assertProject, type AccessRequirements } from './access-rules';
 import { AuthErrorCode, AuthorizationError } from './auth.errors';
 import { type Principal } from './principal';
 
@@ -95,5 +95,19 @@ describe('assertAccess', () => {
       code: AuthErrorCode.WrongOrg,
     });
     expect(denial(pipeline, { role: 'viewer', resource: '*' })).toBeUndefined();
+  });
+
+  it('keeps a key limited to projects to routes of one project, and those to its projects', () => {
+    const vnfm: Principal = { ...pipeline, scopes: ['maintenance:write'], projects: ['shop'] };
+    expect(denial(vnfm, { role: 'operator', resource: 'maintenance' })).toMatchObject({
+      message: expect.stringContaining('is limited to project(s) shop; this route acts beyond one project'),
+    });
+    expect(denial(vnfm, { role: 'operator', resource: 'maintenance', projectScoped: true })).toBeUndefined();
+    expect(denial(vnfm, { role: 'viewer', resource: '*' })).toBeUndefined();
+    expect(() => assertProject(vnfm, 'shop')).not.toThrow();
+    expect(() => assertProject(vnfm, 'ledger')).toThrow('is limited to project(s) shop, not ledger');
+    // Keys of the whole org and users are not limited by project.
+    expect(() => assertProject(pipeline, 'ledger')).not.toThrow();
+    expect(() => assertProject(user, 'ledger')).not.toThrow();
   });
 });

@@ -24,6 +24,8 @@ export interface AccessRequirements {
   resource?: RouteResource;
   /** The org the route addresses; the principal must belong to it unless a hub admin. */
   org?: string;
+  /** The route acts on one project (it checks which with assertProject): project-limited keys may call it. */
+  projectScoped?: boolean;
 }
 
 export function assertAccess(principal: Principal, requirements: AccessRequirements): void {
@@ -61,11 +63,32 @@ export function assertInOrg(
   }
 }
 
+/**
+ * Whether `principal` may act on `project`: a key limited to projects only on those. Routes that
+ * act on one project call it once they know which (from the body, or the record addressed).
+ */
+export function assertProject(principal: Principal, project: string): void {
+  if (principal.kind !== 'service' || principal.projects === undefined) return;
+  if (!principal.projects.includes(project))
+    throw new AuthorizationError(
+      AuthErrorCode.Forbidden,
+      `key ${principal.key} of ${principalId(principal)} is limited to project(s) ${principal.projects.join(', ')}, not ${project}`,
+    );
+}
+
 /** A key may call a route of its org's resource it holds a scope of: read for reads, write for the rest. */
-function assertScope(principal: ServicePrincipal, { resource, role }: AccessRequirements): void {
+function assertScope(
+  principal: ServicePrincipal,
+  { resource, role, projectScoped }: AccessRequirements,
+): void {
   if (resource === undefined || role === 'hubAdmin')
     throw new AuthorizationError(AuthErrorCode.Forbidden, 'service accounts may not call this route');
   if (resource === ANY_KEY) return;
+  if (principal.projects !== undefined && !projectScoped)
+    throw new AuthorizationError(
+      AuthErrorCode.Forbidden,
+      `key ${principal.key} of ${principalId(principal)} is limited to project(s) ${principal.projects.join(', ')}; this route acts beyond one project`,
+    );
   const access = role === undefined || role === 'viewer' ? 'read' : 'write';
   if (!scopesAllow(principal.scopes, resource, access))
     throw new AuthorizationError(

@@ -51,9 +51,11 @@ export class ExchangeKeyAuthenticator implements KeyAuthenticator {
 /** The service principal the exchange's whoami describes, or undefined for anything else. */
 export function servicePrincipalOf(body: unknown): ServicePrincipal | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const { kind, org, account, key, scopes } = body as Record<string, unknown>;
+  const { kind, org, account, key, scopes, projects } = body as Record<string, unknown>;
   if (kind !== 'service' || typeof org !== 'string' || typeof account !== 'string' || typeof key !== 'string')
     return undefined;
   if (!Array.isArray(scopes) || !scopes.every(isScope)) return undefined;
-  return { kind, org, account, key, scopes };
+  if (projects === undefined) return { kind, org, account, key, scopes };
+  if (!Array.isArray(projects) || !projects.every((each) => typeof each === 'string')) return undefined;
+  return { kind, org, account, key, scopes, projects: projects as string[] };
 }

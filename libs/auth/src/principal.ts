@@ -36,6 +36,11 @@ export interface ServicePrincipal {
   /** The key's id (never its secret): which credential acted, for audit and revocation. */
   key: string;
   scopes: readonly Scope[];
+  /**
+   * The projects the key is limited to (a VNF manager's): it may call only routes that act on
+   * one project, and only for these. Absent: the whole org, as its scopes allow.
+   */
+  projects?: readonly string[];
 }
 
 export type Principal = UserPrincipal | NodePrincipal | ServicePrincipal;

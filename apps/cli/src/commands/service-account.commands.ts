@@ -27,6 +27,7 @@ const KEY_COLUMNS: readonly Column<Key>[] = [
   { header: 'KEY', value: (key) => key.id },
   { header: 'STATE', value: (key) => key.state },
   { header: 'SCOPES', value: (key) => key.scopes.join(',') },
+  { header: 'PROJECTS', value: (key) => key.projects?.join(',') ?? '(all)' },
   { header: 'EXPIRES', value: (key) => key.expiresAt },
   { header: 'LAST USED', value: (key) => key.lastUsedAt ?? 'never' },
 ];
@@ -39,8 +40,9 @@ const ORG_OPTION = [
 /** What a new key's answer says in a table: the key itself, once, and what to do with it. */
 function shownOnce(key: Schemas['NewApiKeyResponse']): string {
   return (
-    `key ${key.id} (${key.scopes.join(', ')}; expires ${key.expiresAt}), shown once:\n${key.key}\n` +
-    'send it as "Authorization: Bearer <key>", or to careen as CAREEN_API_KEY'
+    `key ${key.id} (${key.scopes.join(', ')}${key.projects ? `; projects ${key.projects.join(', ')} only` : ''}; ` +
+    `expires ${key.expiresAt}), shown once:\n${key.key}\n` +
+    'send it as "Authorization: Bearer <key>" (or X-Auth-Token), or to careen as CAREEN_API_KEY'
   );
 }
 
@@ -140,9 +142,18 @@ export function registerServiceAccountCommands(program: Command, services: CliSe
       commaSeparated,
     )
     .option('--days <days>', 'how long it lasts (1-365, default 90)', wholeNumber(1, 365))
+    .option(
+      '--project <project>',
+      "limit it to projects (a VNF manager's key), repeated or comma-separated: routes of one project only",
+      commaSeparated,
+    )
     .option(...ORG_OPTION)
     .action(
-      async (name: string, options: { scope: string[]; days?: number; org?: string }, command: Command) => {
+      async (
+        name: string,
+        options: { scope: string[]; days?: number; project?: string[]; org?: string },
+        command: Command,
+      ) => {
         const { context, exchange, org } = await orgCommandContext(command, services, options.org);
         const made = await exchange((api) =>
           api.POST('/v1/orgs/{org}/service-accounts/{name}/keys', {
@@ -151,6 +162,7 @@ export function registerServiceAccountCommands(program: Command, services: CliSe
             body: {
               scopes: options.scope as Scope[],
               ...(options.days ? { expiresInDays: options.days } : {}),
+              ...(options.project ? { projects: options.project } : {}),
             },
           }),
         );

@@ -1,5 +1,13 @@
 import { IdentifierPipe } from '@careen/service';
-import { OrgScoped, NeedsRole, OnResource } from '@careen/auth';
+import {
+  assertProject,
+  CurrentPrincipal,
+  OrgScoped,
+  NeedsRole,
+  OnResource,
+  ProjectScoped,
+  type Principal,
+} from '@careen/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -26,17 +34,22 @@ export class DeploymentPoliciesController {
   constructor(private readonly policies: DeploymentPoliciesService) {}
 
   @Put(':name')
+  // A key limited to projects (a VNF manager's) may scale its own projects' policies.
+  @ProjectScoped()
   @ApiOperation({ summary: 'Publish (create or replace) a deployment policy' })
   @ApiCreatedResponse({ type: DeploymentPolicyResponse, description: 'created' })
   @ApiOkResponse({ type: DeploymentPolicyResponse, description: 'replaced' })
   @NeedsRole('orgAdmin')
   async put(
+    @CurrentPrincipal() actor: Principal,
     @Param('org') org: string,
     @Param('name', new IdentifierPipe('name')) name: string,
     @Body() body: PutDeploymentPolicyDto,
     @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<DeploymentPolicyResponse> {
-    const { created, policy } = await this.policies.put(org, name, body);
+    const { created, policy } = await this.policies.put(org, name, body, (project) =>
+      assertProject(actor, project),
+    );
     void response.status(created ? 201 : 200);
     return policy;
   }

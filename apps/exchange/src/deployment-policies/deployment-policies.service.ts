@@ -25,12 +25,17 @@ export class DeploymentPoliciesService {
     private readonly changes: ChangeRecorder,
   ) {}
 
-  /** Creates the policy or replaces it; `created` tells which. */
+  /**
+   * Creates the policy or replaces it; `created` tells which. `allowed` is shown the project it
+   * names and, when it exists, the project it had, before anything is written.
+   */
   async put(
     org: string,
     name: string,
     input: PutDeploymentPolicyDto,
+    allowed: (project: string) => void = () => undefined,
   ): Promise<{ created: boolean; policy: DeploymentPolicyResponse }> {
+    allowed(input.project);
     const { properties, constraints } = toStoredPolicy(input);
     const placement: Placement =
       input.placement.mode === 'replicas'
@@ -43,6 +48,11 @@ export class DeploymentPoliciesService {
     };
     return this.dataSource.transaction(async (manager) => {
       await this.orgs.require(manager, org);
+      const [had] = (await manager.query(
+        'SELECT project FROM exchange.deployment_policies WHERE org = $1 AND name = $2 FOR UPDATE',
+        [org, name],
+      )) as { project: string }[];
+      if (had) allowed(had.project);
       const rows: { created: boolean }[] = await manager.query(
         `INSERT INTO exchange.deployment_policies
            (org, name, description, project, service, properties, constraints, placement)

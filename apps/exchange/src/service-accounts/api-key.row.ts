@@ -8,6 +8,7 @@ export interface ApiKeyRow {
   account: string;
   secret_digest: string;
   scopes: Scope[];
+  projects: string[] | null;
   expires_at: Date;
   created_by: string;
   created_at: Date;
@@ -17,7 +18,7 @@ export interface ApiKeyRow {
 }
 
 export const API_KEY_COLUMNS =
-  'id, org, account, secret_digest, scopes, expires_at, created_by, created_at, last_used_at, revoked_at, replaced_by';
+  'id, org, account, secret_digest, scopes, projects, expires_at, created_by, created_at, last_used_at, revoked_at, replaced_by';
 
 export function keyState(row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now: Date): KeyState {
   if (row.revoked_at) return 'revoked';
@@ -28,6 +29,7 @@ export function apiKeyResponse(row: ApiKeyRow, now: Date): ApiKeyResponse {
   return {
     id: row.id,
     scopes: row.scopes,
+    projects: row.projects,
     state: keyState(row, now),
     expiresAt: row.expires_at.toISOString(),
     createdBy: row.created_by,

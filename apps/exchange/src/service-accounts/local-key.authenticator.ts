@@ -21,7 +21,7 @@ const LAST_USED_RESOLUTION_SECONDS = 60;
 
 type KeyCheckRow = Pick<
   ApiKeyRow,
-  'id' | 'org' | 'account' | 'secret_digest' | 'scopes' | 'expires_at' | 'revoked_at'
+  'id' | 'org' | 'account' | 'secret_digest' | 'scopes' | 'projects' | 'expires_at' | 'revoked_at'
 > & {
   now: Date;
   stale: boolean;
@@ -39,7 +39,7 @@ export class LocalKeyAuthenticator implements KeyAuthenticator {
         'a key is written ck_<16 hex digits>_<43 base64url characters>',
       );
     const [row] = (await this.dataSource.query(
-      `SELECT id, org, account, secret_digest, scopes, expires_at, revoked_at, now() AS now,
+      `SELECT id, org, account, secret_digest, scopes, projects, expires_at, revoked_at, now() AS now,
               coalesce(last_used_at < now() - make_interval(secs => $2), true) AS stale
          FROM exchange.api_keys WHERE id = $1`,
       [parts.id, LAST_USED_RESOLUTION_SECONDS],
@@ -58,6 +58,13 @@ export class LocalKeyAuthenticator implements KeyAuthenticator {
       await this.dataSource.query('UPDATE exchange.api_keys SET last_used_at = now() WHERE id = $1', [
         row.id,
       ]);
-    return { kind: 'service', org: row.org, account: row.account, key: row.id, scopes: row.scopes };
+    const principal: ServicePrincipal = {
+      kind: 'service',
+      org: row.org,
+      account: row.account,
+      key: row.id,
+      scopes: row.scopes,
+    };
+    return row.projects === null ? principal : { ...principal, projects: row.projects };
   }
 }

@@ -106,12 +106,12 @@ export class ServiceAccountsService {
   createKey(actor: Principal, org: string, name: string, input: CreateApiKeyDto): Promise<NewApiKeyResponse> {
     return this.dataSource.transaction(async (manager) => {
       await this.account(manager, org, name, true);
-      return this.insertKey(manager, actor, org, name, input.scopes, input.expiresInDays);
+      return this.insertKey(manager, actor, org, name, input, input.expiresInDays);
     });
   }
 
   /**
-   * A new key with the same scopes; the previous one keeps working for `overlapSeconds` more
+   * A new key with the same scopes and projects; the previous one keeps working for `overlapSeconds` more
    * (never past its own end), then ends. A revoked or expired key is not rotated.
    */
   rotateKey(
@@ -125,7 +125,7 @@ export class ServiceAccountsService {
       const previous = await this.lockedKey(manager, org, name, id);
       const state = keyState(previous.row, previous.now);
       if (state !== 'active') throw apiKeyEnded(id, state);
-      const key = await this.insertKey(manager, actor, org, name, previous.row.scopes, input.expiresInDays);
+      const key = await this.insertKey(manager, actor, org, name, previous.row, input.expiresInDays);
       const [[ended]] = (await manager.query(
         `UPDATE exchange.api_keys
             SET expires_at = least(expires_at, now() + make_interval(secs => $2)), replaced_by = $3
@@ -160,14 +160,14 @@ export class ServiceAccountsService {
     actor: Principal,
     org: string,
     account: string,
-    scopes: readonly string[],
+    limits: { scopes: readonly string[]; projects?: readonly string[] | null },
     days = DEFAULT_KEY_DAYS,
   ): Promise<NewApiKeyResponse> {
     const { id, key, digest } = generateApiKey();
     const [row] = (await manager.query(
-      `INSERT INTO exchange.api_keys (id, org, account, secret_digest, scopes, expires_at, created_by)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(days => $6), $7) RETURNING ${API_KEY_COLUMNS}`,
-      [id, org, account, digest, scopes, days, principalId(actor)],
+      `INSERT INTO exchange.api_keys (id, org, account, secret_digest, scopes, projects, expires_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(days => $7), $8) RETURNING ${API_KEY_COLUMNS}`,
+      [id, org, account, digest, limits.scopes, limits.projects ?? null, days, principalId(actor)],
     )) as ApiKeyRow[];
     const answer = apiKeyResponse(row!, row!.created_at);
     await this.record(manager, org, 'apiKey', id, 'created', { account, ...answer });

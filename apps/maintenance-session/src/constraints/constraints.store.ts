@@ -79,27 +79,26 @@ export class ConstraintsStore {
     return answer(row);
   }
 
-  async groups(org: string, project?: string): Promise<InstanceGroupResponse[]> {
+  /** The org's groups, of `projects` only when given. */
+  async groups(org: string, projects?: readonly string[]): Promise<InstanceGroupResponse[]> {
     const rows = (await this.dataSource.query(
       `SELECT ${GROUP_COLUMNS} FROM ${S}.instance_groups
-        WHERE org = $1 AND ($2::text IS NULL OR project = $2) ORDER BY project, group_id`,
-      [org, project ?? null],
+        WHERE org = $1 AND ($2::text[] IS NULL OR project = ANY($2)) ORDER BY project, group_id`,
+      [org, projects ?? null],
     )) as Row<InstanceGroupResponse>[];
     return rows.map(answer);
   }
 
-  removeGroup(org: string, id: string): Promise<void> {
+  /** Removes the group once `allowed` accepts its project. */
+  removeGroup(org: string, id: string, allowed: (project: string) => void): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
+      allowed(await this.lockedProject(manager, 'instance_groups', 'group_id', org, id, groupNotFound));
       const [members] = (await manager.query(
         `SELECT count(*)::int AS count FROM ${S}.instance_constraints WHERE org = $1 AND group_id = $2`,
         [org, id],
       )) as { count: number }[];
       if (members!.count > 0) throw groupInUse(id, members!.count);
-      const [, deleted] = (await manager.query(
-        `DELETE FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2`,
-        [org, id],
-      )) as [unknown, number];
-      if (deleted === 0) throw groupNotFound(org, id);
+      await manager.query(`DELETE FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2`, [org, id]);
     });
   }
 
@@ -164,21 +163,43 @@ export class ConstraintsStore {
     return answer(row);
   }
 
-  async instances(org: string, project?: string): Promise<InstanceConstraintResponse[]> {
+  /** The org's declared instances, of `projects` only when given. */
+  async instances(org: string, projects?: readonly string[]): Promise<InstanceConstraintResponse[]> {
     const rows = (await this.dataSource.query(
       `SELECT ${INSTANCE_COLUMNS} FROM ${S}.instance_constraints
-        WHERE org = $1 AND ($2::text IS NULL OR project = $2) ORDER BY project, instance_id`,
-      [org, project ?? null],
+        WHERE org = $1 AND ($2::text[] IS NULL OR project = ANY($2)) ORDER BY project, instance_id`,
+      [org, projects ?? null],
     )) as Row<InstanceConstraintResponse>[];
     return rows.map(answer);
   }
 
-  async removeInstance(org: string, id: string): Promise<void> {
-    const [, deleted] = (await this.dataSource.query(
-      `DELETE FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`,
+  /** Removes the instance's constraints once `allowed` accepts its project. */
+  removeInstance(org: string, id: string, allowed: (project: string) => void): Promise<void> {
+    return this.dataSource.transaction(async (manager) => {
+      allowed(
+        await this.lockedProject(manager, 'instance_constraints', 'instance_id', org, id, instanceNotFound),
+      );
+      await manager.query(`DELETE FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`, [
+        org,
+        id,
+      ]);
+    });
+  }
+
+  private async lockedProject(
+    manager: EntityManager,
+    table: string,
+    key: string,
+    org: string,
+    id: string,
+    missing: (org: string, id: string) => Error,
+  ): Promise<string> {
+    const [row] = (await manager.query(
+      `SELECT project FROM ${S}.${table} WHERE org = $1 AND ${key} = $2 FOR UPDATE`,
       [org, id],
-    )) as [unknown, number];
-    if (deleted === 0) throw instanceNotFound(org, id);
+    )) as { project: string }[];
+    if (!row) throw missing(org, id);
+    return row.project;
   }
 
   /** The org's groups and declared instances, for planning a session. */

@@ -1,4 +1,12 @@
-import { CurrentPrincipal, NeedsRole, OnResource, principalId, type Principal } from '@careen/auth';
+import {
+  assertProject,
+  CurrentPrincipal,
+  NeedsRole,
+  OnResource,
+  principalId,
+  ProjectScoped,
+  type Principal,
+} from '@careen/auth';
 import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
 import {
@@ -14,6 +22,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ConstraintsStore } from './constraints.store';
+import { visibleProjects } from './project-access';
 import { ConstraintListQuery } from './dto/constraint-list.query';
 import { InstanceGroupListResponse, InstanceGroupResponse } from './dto/constraint.response';
 import { CONSTRAINT_ID_PATTERN, CONSTRAINT_ID_RULE, InstanceGroupDto } from './dto/instance-group.dto';
@@ -26,6 +35,7 @@ const GROUP_ID = new IdentifierPipe('group_id', CONSTRAINT_ID_PATTERN, CONSTRAIN
 @ApiBasicAuth()
 @ApiSecurity('X-Auth-Token')
 @OnResource('maintenance')
+@ProjectScoped()
 @Controller('v1/instance_group')
 export class InstanceGroupsController {
   constructor(private readonly store: ConstraintsStore) {}
@@ -37,7 +47,8 @@ export class InstanceGroupsController {
     @CurrentPrincipal() actor: Principal,
     @Query() query: ConstraintListQuery,
   ): Promise<ListAnswer<InstanceGroupResponse>> {
-    return listAnswer(await this.store.groups(actingOrg(actor, query.org), query.project_id));
+    const org = actingOrg(actor, query.org);
+    return listAnswer(await this.store.groups(org, visibleProjects(actor, query.project_id)));
   }
 
   @Put(':group')
@@ -54,19 +65,23 @@ export class InstanceGroupsController {
     @Query() query: ConstraintListQuery,
     @Body() body: InstanceGroupDto,
   ): Promise<InstanceGroupResponse> {
-    return this.store.putGroup(actingOrg(actor, query.org), id, body, principalId(actor));
+    const org = actingOrg(actor, query.org);
+    assertProject(actor, body.project_id);
+    return this.store.putGroup(org, id, body, principalId(actor));
   }
 
   @Get(':group')
   @ApiOperation({ summary: "An instance group's constraints" })
   @ApiOkResponse({ type: InstanceGroupResponse })
   @ApiNotFoundResponse({ description: 'no such group in the org' })
-  get(
+  async get(
     @CurrentPrincipal() actor: Principal,
     @Param('group', GROUP_ID) id: string,
     @Query() query: ConstraintListQuery,
   ): Promise<InstanceGroupResponse> {
-    return this.store.group(actingOrg(actor, query.org), id);
+    const declared = await this.store.group(actingOrg(actor, query.org), id);
+    assertProject(actor, declared.project_id);
+    return declared;
   }
 
   @Delete(':group')
@@ -81,6 +96,6 @@ export class InstanceGroupsController {
     @Param('group', GROUP_ID) id: string,
     @Query() query: ConstraintListQuery,
   ): Promise<void> {
-    await this.store.removeGroup(actingOrg(actor, query.org), id);
+    await this.store.removeGroup(actingOrg(actor, query.org), id, (project) => assertProject(actor, project));
   }
 }

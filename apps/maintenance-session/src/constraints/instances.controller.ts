@@ -1,4 +1,12 @@
-import { CurrentPrincipal, NeedsRole, OnResource, principalId, type Principal } from '@careen/auth';
+import {
+  assertProject,
+  CurrentPrincipal,
+  NeedsRole,
+  OnResource,
+  principalId,
+  ProjectScoped,
+  type Principal,
+} from '@careen/auth';
 import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
 import {
@@ -14,6 +22,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ConstraintsStore } from './constraints.store';
+import { visibleProjects } from './project-access';
 import { ConstraintListQuery } from './dto/constraint-list.query';
 import { InstanceConstraintListResponse, InstanceConstraintResponse } from './dto/constraint.response';
 import { CONSTRAINT_ID_PATTERN, CONSTRAINT_ID_RULE, InstanceConstraintDto } from './dto/instance-group.dto';
@@ -26,6 +35,7 @@ const INSTANCE_ID = new IdentifierPipe('instance_id', CONSTRAINT_ID_PATTERN, CON
 @ApiBasicAuth()
 @ApiSecurity('X-Auth-Token')
 @OnResource('maintenance')
+@ProjectScoped()
 @Controller('v1/instance')
 export class InstancesController {
   constructor(private readonly store: ConstraintsStore) {}
@@ -37,7 +47,8 @@ export class InstancesController {
     @CurrentPrincipal() actor: Principal,
     @Query() query: ConstraintListQuery,
   ): Promise<ListAnswer<InstanceConstraintResponse>> {
-    return listAnswer(await this.store.instances(actingOrg(actor, query.org), query.project_id));
+    const org = actingOrg(actor, query.org);
+    return listAnswer(await this.store.instances(org, visibleProjects(actor, query.project_id)));
   }
 
   @Put(':instance')
@@ -55,19 +66,23 @@ export class InstancesController {
     @Query() query: ConstraintListQuery,
     @Body() body: InstanceConstraintDto,
   ): Promise<InstanceConstraintResponse> {
-    return this.store.putInstance(actingOrg(actor, query.org), id, body, principalId(actor));
+    const org = actingOrg(actor, query.org);
+    assertProject(actor, body.project_id);
+    return this.store.putInstance(org, id, body, principalId(actor));
   }
 
   @Get(':instance')
   @ApiOperation({ summary: "An instance's constraints" })
   @ApiOkResponse({ type: InstanceConstraintResponse })
   @ApiNotFoundResponse({ description: 'no such instance declared in the org' })
-  get(
+  async get(
     @CurrentPrincipal() actor: Principal,
     @Param('instance', INSTANCE_ID) id: string,
     @Query() query: ConstraintListQuery,
   ): Promise<InstanceConstraintResponse> {
-    return this.store.instance(actingOrg(actor, query.org), id);
+    const declared = await this.store.instance(actingOrg(actor, query.org), id);
+    assertProject(actor, declared.project_id);
+    return declared;
   }
 
   @Delete(':instance')
@@ -81,6 +96,8 @@ export class InstancesController {
     @Param('instance', INSTANCE_ID) id: string,
     @Query() query: ConstraintListQuery,
   ): Promise<void> {
-    await this.store.removeInstance(actingOrg(actor, query.org), id);
+    await this.store.removeInstance(actingOrg(actor, query.org), id, (project) =>
+      assertProject(actor, project),
+    );
   }
 }

@@ -295,6 +295,8 @@ export interface components {
         | 'subscriptions:read'
         | 'subscriptions:write'
       )[];
+      /** @description the projects the key is limited to; absent: the whole org */
+      projects?: string[];
     };
     DeployCheckServiceDto: {
       /**

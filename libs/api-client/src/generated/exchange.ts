@@ -1088,6 +1088,8 @@ export interface components {
         | 'subscriptions:read'
         | 'subscriptions:write'
       )[];
+      /** @description the projects the key is limited to; absent: the whole org */
+      projects?: string[];
     };
     TokenRequestDto: {
       /** @example acme */
@@ -1311,6 +1313,8 @@ export interface components {
         | 'subscriptions:read'
         | 'subscriptions:write'
       )[];
+      /** @description the projects it is limited to (routes of one project only); null: the whole org */
+      projects: string[] | null;
       /** @enum {string} */
       state: 'active' | 'expired' | 'revoked';
       /** Format: date-time */
@@ -1371,6 +1375,13 @@ export interface components {
         | 'subscriptions:read'
         | 'subscriptions:write'
       )[];
+      /**
+       * @description limit the key to these projects (a VNF manager's): it may then call only routes that act on one project, for these; absent: the whole org
+       * @example [
+       *       "shop"
+       *     ]
+       */
+      projects?: string[];
     };
     NewApiKeyResponse: {
       /** @example 3f9a1c07d2e4b851 */
@@ -1397,6 +1408,8 @@ export interface components {
         | 'subscriptions:read'
         | 'subscriptions:write'
       )[];
+      /** @description the projects it is limited to (routes of one project only); null: the whole org */
+      projects: string[] | null;
       /** @enum {string} */
       state: 'active' | 'expired' | 'revoked';
       /** Format: date-time */

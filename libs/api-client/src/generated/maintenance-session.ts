@@ -717,6 +717,8 @@ export interface components {
         | 'subscriptions:read'
         | 'subscriptions:write'
       )[];
+      /** @description the projects the key is limited to; absent: the whole org */
+      projects?: string[];
     };
     ErrorBody: {
       /** @example 404 */

@@ -19,7 +19,7 @@ import { type AuthenticatedRequest } from './authenticated-request';
 import { NODES_ALLOWED } from './node-allowed.decorator';
 import { ORG_SCOPE_PARAM } from './org-scoped.decorator';
 import { PUBLIC_ROUTE } from './public.decorator';
-import { ROUTE_RESOURCE } from './resource.decorator';
+import { PROJECT_SCOPED, ROUTE_RESOURCE } from './resource.decorator';
 import { neededRole } from './role-declarations';
 import { type RouteResource } from '../scopes';
 
@@ -80,6 +80,7 @@ export class AuthGuard implements CanActivate {
       role: neededRole(this.reflector, [context.getHandler(), context.getClass()], request.method),
       resource: this.metadata<RouteResource>(context, ROUTE_RESOURCE),
       org,
+      projectScoped: this.metadata<boolean>(context, PROJECT_SCOPED) ?? false,
     };
   }
 

@@ -11,5 +11,13 @@ export const ROUTE_RESOURCE = 'careen:auth:resource';
 export const OnResource = (resource: Resource): MethodDecorator & ClassDecorator =>
   SetMetadata(ROUTE_RESOURCE, resource);
 
+export const PROJECT_SCOPED = 'careen:auth:project-scoped';
+
+/**
+ * The routes act on one project, and check which (assertProject): keys limited to projects may
+ * call them, for their own projects. Every other route refuses such a key.
+ */
+export const ProjectScoped = (): MethodDecorator & ClassDecorator => SetMetadata(PROJECT_SCOPED, true);
+
 /** Any key of the org may call the route, whatever its scopes (who am I). */
 export const OpenToAnyKey = (): MethodDecorator & ClassDecorator => SetMetadata(ROUTE_RESOURCE, ANY_KEY);

@@ -33,6 +33,11 @@ class ServicePrincipalResponse {
   @ApiProperty({ description: 'the service account' }) account!: string;
   @ApiProperty({ description: "the key's id" }) key!: string;
   @ApiProperty({ type: [String], enum: SCOPES }) scopes!: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'the projects the key is limited to; absent: the whole org',
+  })
+  projects?: string[];
 }
 
 /**

@@ -1,4 +1,7 @@
-/** Maintenance: the org's sessions, newest first, and a form to start one with its host action. */
+/**
+ * Maintenance: the org's sessions, newest first, a form to start one with its host action, and
+ * the constraints the org's VNF managers declared.
+ */
 import { useCallback, useState, type FormEvent } from 'react';
 import { read, type Clients } from '../api/clients';
 import { mayOperate } from '../api/identity';
@@ -13,6 +16,7 @@ import { useAction } from '../live/use-action';
 import { useLive } from '../live/use-live';
 import { typedNumber } from '../model/typed-number';
 import { hrefOf } from '../routing/route';
+import { DeclaredConstraints } from './declared-constraints';
 
 async function loadSessions(clients: Clients, org: string) {
   return read(clients.maintenance.GET('/v1/maintenance', { params: { query: { org } } }), 'maintenance');
@@ -69,6 +73,7 @@ export function MaintenanceView() {
           </table>
         </div>
       )}
+      <DeclaredConstraints />
     </section>
   );
 }

@@ -58,6 +58,20 @@ export class CreateApiKeyDto extends KeyLifetimeDto {
   @ArrayUnique()
   @IsIn(SCOPES, { each: true, message: `each value in scopes must be one of: ${SCOPES.join(', ')}` })
   scopes!: Scope[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['shop'],
+    description:
+      "limit the key to these projects (a VNF manager's): it may then call only routes that act on one project, for these; absent: the whole org",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ArrayUnique()
+  @Matches(IDENTIFIER_PATTERN, { each: true, message: `each project must be ${IDENTIFIER_RULE}` })
+  projects?: string[];
 }
 
 export class RotateApiKeyDto extends KeyLifetimeDto {

@@ -8,6 +8,12 @@ export type KeyState = (typeof KEY_STATES)[number];
 export class ApiKeyResponse {
   @ApiProperty({ example: '3f9a1c07d2e4b851' }) id!: string;
   @ApiProperty({ type: [String], enum: SCOPES }) scopes!: Scope[];
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'the projects it is limited to (routes of one project only); null: the whole org',
+  })
+  projects!: string[] | null;
   @ApiProperty({ enum: KEY_STATES }) state!: KeyState;
   @ApiProperty({ type: String, format: 'date-time' }) expiresAt!: string;
   @ApiProperty() createdBy!: string;
