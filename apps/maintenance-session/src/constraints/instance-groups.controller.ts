@@ -23,7 +23,7 @@ import {
 } from '@nestjs/swagger';
 import { ConstraintsStore } from './constraints.store';
 import { visibleProjects } from './project-access';
-import { ConstraintListQuery } from './dto/constraint-list.query';
+import { ConstraintListQuery, ConstraintOrgQuery } from './dto/constraint-list.query';
 import { InstanceGroupListResponse, InstanceGroupResponse } from './dto/constraint.response';
 import { CONSTRAINT_ID_PATTERN, CONSTRAINT_ID_RULE, InstanceGroupDto } from './dto/instance-group.dto';
 
@@ -62,7 +62,7 @@ export class InstanceGroupsController {
   put(
     @CurrentPrincipal() actor: Principal,
     @Param('group', GROUP_ID) id: string,
-    @Query() query: ConstraintListQuery,
+    @Query() query: ConstraintOrgQuery,
     @Body() body: InstanceGroupDto,
   ): Promise<InstanceGroupResponse> {
     const org = actingOrg(actor, query.org);
@@ -77,7 +77,7 @@ export class InstanceGroupsController {
   async get(
     @CurrentPrincipal() actor: Principal,
     @Param('group', GROUP_ID) id: string,
-    @Query() query: ConstraintListQuery,
+    @Query() query: ConstraintOrgQuery,
   ): Promise<InstanceGroupResponse> {
     const declared = await this.store.group(actingOrg(actor, query.org), id);
     assertProject(actor, declared.project_id);
@@ -94,7 +94,7 @@ export class InstanceGroupsController {
   async remove(
     @CurrentPrincipal() actor: Principal,
     @Param('group', GROUP_ID) id: string,
-    @Query() query: ConstraintListQuery,
+    @Query() query: ConstraintOrgQuery,
   ): Promise<void> {
     await this.store.removeGroup(actingOrg(actor, query.org), id, (project) => assertProject(actor, project));
   }

@@ -23,7 +23,7 @@ import {
 } from '@nestjs/swagger';
 import { ConstraintsStore } from './constraints.store';
 import { visibleProjects } from './project-access';
-import { ConstraintListQuery } from './dto/constraint-list.query';
+import { ConstraintListQuery, ConstraintOrgQuery } from './dto/constraint-list.query';
 import { InstanceConstraintListResponse, InstanceConstraintResponse } from './dto/constraint.response';
 import { CONSTRAINT_ID_PATTERN, CONSTRAINT_ID_RULE, InstanceConstraintDto } from './dto/instance-group.dto';
 
@@ -63,7 +63,7 @@ export class InstancesController {
   put(
     @CurrentPrincipal() actor: Principal,
     @Param('instance', INSTANCE_ID) id: string,
-    @Query() query: ConstraintListQuery,
+    @Query() query: ConstraintOrgQuery,
     @Body() body: InstanceConstraintDto,
   ): Promise<InstanceConstraintResponse> {
     const org = actingOrg(actor, query.org);
@@ -78,7 +78,7 @@ export class InstancesController {
   async get(
     @CurrentPrincipal() actor: Principal,
     @Param('instance', INSTANCE_ID) id: string,
-    @Query() query: ConstraintListQuery,
+    @Query() query: ConstraintOrgQuery,
   ): Promise<InstanceConstraintResponse> {
     const declared = await this.store.instance(actingOrg(actor, query.org), id);
     assertProject(actor, declared.project_id);
@@ -94,7 +94,7 @@ export class InstancesController {
   async remove(
     @CurrentPrincipal() actor: Principal,
     @Param('instance', INSTANCE_ID) id: string,
-    @Query() query: ConstraintListQuery,
+    @Query() query: ConstraintOrgQuery,
   ): Promise<void> {
     await this.store.removeInstance(actingOrg(actor, query.org), id, (project) =>
       assertProject(actor, project),

@@ -1486,8 +1486,6 @@ export interface operations {
       query?: {
         /** @description an org (hub admins); default the caller's */
         org?: string;
-        /** @description one project's only */
-        project_id?: string;
       };
       header?: never;
       path: {
@@ -1557,8 +1555,6 @@ export interface operations {
       query?: {
         /** @description an org (hub admins); default the caller's */
         org?: string;
-        /** @description one project's only */
-        project_id?: string;
       };
       header?: never;
       path: {
@@ -1650,8 +1646,6 @@ export interface operations {
       query?: {
         /** @description an org (hub admins); default the caller's */
         org?: string;
-        /** @description one project's only */
-        project_id?: string;
       };
       header?: never;
       path: {
@@ -1789,8 +1783,6 @@ export interface operations {
       query?: {
         /** @description an org (hub admins); default the caller's */
         org?: string;
-        /** @description one project's only */
-        project_id?: string;
       };
       header?: never;
       path: {
@@ -1860,8 +1852,6 @@ export interface operations {
       query?: {
         /** @description an org (hub admins); default the caller's */
         org?: string;
-        /** @description one project's only */
-        project_id?: string;
       };
       header?: never;
       path: {
@@ -1953,8 +1943,6 @@ export interface operations {
       query?: {
         /** @description an org (hub admins); default the caller's */
         org?: string;
-        /** @description one project's only */
-        project_id?: string;
       };
       header?: never;
       path: {
