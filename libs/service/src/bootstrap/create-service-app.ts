@@ -9,7 +9,7 @@ import { EventPublisher } from '@careen/bus';
 import { type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { documentCommonErrors } from '../http/common-error-responses';
 import { HttpErrorFilter } from '../http/http-error.filter';
 import { ServiceFastifyAdapter, useRequestBodies } from '../http/request-bodies';
@@ -89,6 +89,26 @@ export async function createServiceApp(
       .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' }, 'X-Auth-Token')
       .build(),
   );
-  SwaggerModule.setup('docs', app, documentCommonErrors(document), { jsonDocumentUrl: 'docs/openapi.json' });
+  SwaggerModule.setup('docs', app, documentCommonErrors(withUsedSchemesOnly(document)), {
+    jsonDocumentUrl: 'docs/openapi.json',
+  });
   return app;
+}
+
+/**
+ * The document with only the security schemes some route names: X-Auth-Token is read on every
+ * route of every service, but documented where clients that send it (Fenix's) call.
+ */
+function withUsedSchemesOnly(document: OpenAPIObject): OpenAPIObject {
+  const schemes = document.components?.securitySchemes;
+  if (!schemes) return document;
+  const used = new Set(
+    Object.values(document.paths).flatMap((path) =>
+      Object.values(path as Record<string, { security?: Record<string, unknown>[] }>).flatMap((operation) =>
+        (operation.security ?? []).flatMap((requirement) => Object.keys(requirement)),
+      ),
+    ),
+  );
+  const kept = Object.fromEntries(Object.entries(schemes).filter(([name]) => used.has(name)));
+  return { ...document, components: { ...document.components, securitySchemes: kept } };
 }
