@@ -5,6 +5,7 @@ import {
   type ReplyTimeoutPolicy,
   type SessionState,
 } from '@careen/contracts';
+import { MaintenanceWorkflow } from '../workflow/maintenance-workflow';
 import { type AskAnswer, type HostPhase, hostProgress } from '../workflow/workflow.types';
 import { countHosts, describeCounts, type HostCounts } from './host-counts';
 import { type SessionRecord, type TimelineEntry } from './session-record';
@@ -87,12 +88,18 @@ export interface SlotWait {
   why: string;
 }
 
+/**
+ * The session as shown at `now`: a host's reason is why it was skipped or interrupted, why the
+ * agbot refused its slot, or which instance group keeps it waiting.
+ */
 export function viewOf(
   record: SessionRecord,
   timeline?: readonly TimelineEntry[],
   slotWaits: ReadonlyMap<string, SlotWait> = new Map(),
+  now = new Date(),
 ): SessionView {
   const { plan, progress } = record;
+  const workflow = new MaintenanceWorkflow(plan);
   const counts = countHosts(plan.hosts.map((host) => hostProgress(progress, host.id).phase));
   return {
     session_id: record.id,
@@ -118,7 +125,7 @@ export function viewOf(
         ha_group: host.haGroup,
         phase: state.phase,
         since: state.since,
-        reason: state.reason ?? wait?.why ?? null,
+        reason: state.reason ?? wait?.why ?? workflow.waitReason(progress, host.id, now) ?? null,
         interrupted_in: state.interruptedIn ?? null,
         waiting_for: wait?.holder ?? null,
       };

@@ -164,6 +164,7 @@ describe('the maintenance workflow', () => {
   });
 
   describe('with constraints declared', () => {
+    const workflow = (overrides: Partial<SessionPlan>) => new MaintenanceWorkflow(plan(overrides));
     const group = (maxImpacted: number, recoverySeconds: number, instances = ['web@h1', 'web@h3']) => ({
       instanceGroups: [{ id: 'G', project: 'p1', maxImpacted, recoverySeconds, instances }],
       maxParallelHosts: 4,
@@ -171,7 +172,16 @@ describe('the maintenance workflow', () => {
 
     it('starts no host that would impact more of a group than it allows, and waits out its recovery', () => {
       const world = new World(new MaintenanceWorkflow(plan(group(1, 20))));
+      const first = workflow(group(1, 20));
+      const started = first.advance(first.start(T0).progress, { kind: 'tick' }, at(30));
+      expect(first.waitReason(started.progress, 'h3', at(30))).toBe(
+        'instance group G (project p1) has 1 of its instances under way, 1 at most',
+      );
+      expect(first.waitReason(started.progress, 'h4', at(30))).toBeUndefined();
       world.runUntil(49);
+      expect(world.workflow.waitReason(world.progress, 'h3', world.now)).toMatch(
+        /^instance group G \(project p1\) recovers until /,
+      );
       // h1 and h3 both hold an instance of G: h3 waits while h1 is under way, then 20 s more.
       expect(world.log.slice(0, world.log.indexOf('take-slot h1') + 3)).toEqual(
         expect.arrayContaining(['take-slot h1', 'take-slot h4']),

@@ -309,12 +309,7 @@ export class MaintenanceWorkflow {
     const entries = Object.entries(progress.hosts);
     const active = entries.filter(([, host]) => ACTIVE_PHASES.includes(host.phase));
     const busyGroups = new Set(active.map(([, host]) => host.haGroup).filter((group) => group !== null));
-    const impacted = new Map(
-      (this.plan.instanceGroups ?? []).map((group) => [
-        group.id,
-        active.reduce((sum, [id]) => sum + this.membersOn(group, id), 0),
-      ]),
-    );
+    const impacted = this.impactedNow(progress);
     const chosen: string[] = [];
     let room = this.plan.maxParallelHosts - active.length;
     for (const [id, host] of entries) {
@@ -331,7 +326,24 @@ export class MaintenanceWorkflow {
     return chosen;
   }
 
-  /** The instance group that keeps `host` waiting now, if any. */
+  /** Why a waiting host's instance groups keep it waiting at `now`, if they do. */
+  waitReason(progress: SessionProgress, host: string, now: Date): string | undefined {
+    if (progress.hosts[host]?.phase !== 'waiting') return undefined;
+    return this.constraintHolds(progress, host, this.impactedNow(progress), now);
+  }
+
+  /** How many instances of each group are on hosts under way. */
+  private impactedNow(progress: SessionProgress): Map<string, number> {
+    const active = Object.entries(progress.hosts).filter(([, host]) => ACTIVE_PHASES.includes(host.phase));
+    return new Map(
+      (this.plan.instanceGroups ?? []).map((group) => [
+        group.id,
+        active.reduce((sum, [id]) => sum + this.membersOn(group, id), 0),
+      ]),
+    );
+  }
+
+  /** Why an instance group keeps `host` waiting now (its budget, or its recovery), if one does. */
   private constraintHolds(
     progress: SessionProgress,
     host: string,
@@ -342,9 +354,11 @@ export class MaintenanceWorkflow {
       const members = this.membersOn(group, host);
       if (members === 0) continue;
       const already = impacted.get(group.id) ?? 0;
-      if (already > 0 && already + members > group.maxImpacted) return group.id;
+      if (already > 0 && already + members > group.maxImpacted)
+        return `instance group ${group.id} (project ${group.project}) has ${already} of its instances under way, ${group.maxImpacted} at most`;
       const recovered = this.recoveredAt(progress, group);
-      if (recovered !== undefined && recovered > now.getTime()) return group.id;
+      if (recovered !== undefined && recovered > now.getTime())
+        return `instance group ${group.id} (project ${group.project}) recovers until ${new Date(recovered).toISOString()}`;
     }
     return undefined;
   }

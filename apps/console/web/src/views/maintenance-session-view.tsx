@@ -64,6 +64,9 @@ function HostOutcome({ host }: { host: SessionHost }) {
       </>
     );
   if (host.phase === 'slot' && host.reason) return <span data-slot-refusal>waiting: {host.reason}</span>;
+  // Kept back by an instance group's budget or recovery, before asking for a slot.
+  if (host.phase === 'waiting' && host.reason)
+    return <span data-constraint-wait>waiting: {host.reason}</span>;
   return null;
 }
 
