@@ -99,7 +99,7 @@ export function viewOf(
   now = new Date(),
 ): SessionView {
   const { plan, progress } = record;
-  const workflow = new MaintenanceWorkflow(plan);
+  const waits = new MaintenanceWorkflow(plan).waitReasons(progress, now);
   const counts = countHosts(plan.hosts.map((host) => hostProgress(progress, host.id).phase));
   return {
     session_id: record.id,
@@ -125,7 +125,7 @@ export function viewOf(
         ha_group: host.haGroup,
         phase: state.phase,
         since: state.since,
-        reason: state.reason ?? wait?.why ?? workflow.waitReason(progress, host.id, now) ?? null,
+        reason: state.reason ?? wait?.why ?? waits.get(host.id) ?? null,
         interrupted_in: state.interruptedIn ?? null,
         waiting_for: wait?.holder ?? null,
       };

@@ -174,12 +174,11 @@ describe('the maintenance workflow', () => {
       const world = new World(new MaintenanceWorkflow(plan(group(1, 20))));
       const first = workflow(group(1, 20));
       const started = first.advance(first.start(T0).progress, { kind: 'tick' }, at(30));
-      expect(first.waitReason(started.progress, 'h3', at(30))).toBe(
-        'instance group G (project p1) has 1 of its instances under way, 1 at most',
+      expect(first.waitReasons(started.progress, at(30))).toEqual(
+        new Map([['h3', 'instance group G (project p1) has 1 of its instances under way, 1 at most']]),
       );
-      expect(first.waitReason(started.progress, 'h4', at(30))).toBeUndefined();
       world.runUntil(49);
-      expect(world.workflow.waitReason(world.progress, 'h3', world.now)).toMatch(
+      expect(world.workflow.waitReasons(world.progress, world.now).get('h3')).toMatch(
         /^instance group G \(project p1\) recovers until /,
       );
       // h1 and h3 both hold an instance of G: h3 waits while h1 is under way, then 20 s more.

@@ -48,7 +48,27 @@ const ACTIVE_PHASES: readonly HostProgress['phase'][] = ['slot', 'preparing', 'e
 const FINISHED_STATES: readonly SessionState[] = ['MAINTENANCE_DONE', 'MAINTENANCE_FAILED'];
 
 export class MaintenanceWorkflow {
-  constructor(private readonly plan: SessionPlan) {}
+  /** Per host, how many instances of each declared group it holds; indexed once per plan. */
+  private readonly groupMembers = new Map<string, Map<PlannedInstanceGroup, number>>();
+  /** Per group, the hosts holding its instances. */
+  private readonly groupHosts = new Map<PlannedInstanceGroup, string[]>();
+
+  constructor(private readonly plan: SessionPlan) {
+    const hostOf = new Map(plan.instances.map((instance) => [instance.id, instance.host]));
+    for (const group of plan.instanceGroups ?? []) {
+      for (const instance of group.instances) {
+        const host = hostOf.get(instance);
+        if (host === undefined) continue;
+        const counts = this.groupMembers.get(host) ?? new Map<PlannedInstanceGroup, number>();
+        counts.set(group, (counts.get(group) ?? 0) + 1);
+        this.groupMembers.set(host, counts);
+      }
+      this.groupHosts.set(
+        group,
+        [...this.groupMembers].filter(([, counts]) => counts.has(group)).map(([host]) => host),
+      );
+    }
+  }
 
   /** The session as it starts: its subscribed projects told MAINTENANCE, due at `actions_at`. */
   start(now: Date): WorkflowStep {
@@ -318,42 +338,48 @@ export class MaintenanceWorkflow {
       if (host.haGroup !== null && busyGroups.has(host.haGroup)) continue;
       if (this.constraintHolds(progress, id, impacted, now) !== undefined) continue;
       if (host.haGroup !== null) busyGroups.add(host.haGroup);
-      for (const group of this.plan.instanceGroups ?? [])
-        impacted.set(group.id, impacted.get(group.id)! + this.membersOn(group, id));
+      this.addImpact(impacted, id);
       chosen.push(id);
       room -= 1;
     }
     return chosen;
   }
 
-  /** Why a waiting host's instance groups keep it waiting at `now`, if they do. */
-  waitReason(progress: SessionProgress, host: string, now: Date): string | undefined {
-    if (progress.hosts[host]?.phase !== 'waiting') return undefined;
-    return this.constraintHolds(progress, host, this.impactedNow(progress), now);
+  /** Why their instance groups keep waiting hosts waiting at `now`, for the hosts they do. */
+  waitReasons(progress: SessionProgress, now: Date): Map<string, string> {
+    const reasons = new Map<string, string>();
+    if (this.groupMembers.size === 0) return reasons;
+    const impacted = this.impactedNow(progress);
+    for (const host of this.groupMembers.keys()) {
+      if (progress.hosts[host]?.phase !== 'waiting') continue;
+      const why = this.constraintHolds(progress, host, impacted, now);
+      if (why !== undefined) reasons.set(host, why);
+    }
+    return reasons;
   }
 
   /** How many instances of each group are on hosts under way. */
-  private impactedNow(progress: SessionProgress): Map<string, number> {
-    const active = Object.entries(progress.hosts).filter(([, host]) => ACTIVE_PHASES.includes(host.phase));
-    return new Map(
-      (this.plan.instanceGroups ?? []).map((group) => [
-        group.id,
-        active.reduce((sum, [id]) => sum + this.membersOn(group, id), 0),
-      ]),
-    );
+  private impactedNow(progress: SessionProgress): Map<PlannedInstanceGroup, number> {
+    const impacted = new Map<PlannedInstanceGroup, number>();
+    for (const [id, host] of Object.entries(progress.hosts))
+      if (ACTIVE_PHASES.includes(host.phase)) this.addImpact(impacted, id);
+    return impacted;
+  }
+
+  private addImpact(impacted: Map<PlannedInstanceGroup, number>, host: string): void {
+    for (const [group, members] of this.groupMembers.get(host) ?? [])
+      impacted.set(group, (impacted.get(group) ?? 0) + members);
   }
 
   /** Why an instance group keeps `host` waiting now (its budget, or its recovery), if one does. */
   private constraintHolds(
     progress: SessionProgress,
     host: string,
-    impacted: ReadonlyMap<string, number>,
+    impacted: ReadonlyMap<PlannedInstanceGroup, number>,
     now: Date,
   ): string | undefined {
-    for (const group of this.plan.instanceGroups ?? []) {
-      const members = this.membersOn(group, host);
-      if (members === 0) continue;
-      const already = impacted.get(group.id) ?? 0;
+    for (const [group, members] of this.groupMembers.get(host) ?? []) {
+      const already = impacted.get(group) ?? 0;
       if (already > 0 && already + members > group.maxImpacted)
         return `instance group ${group.id} (project ${group.project}) has ${already} of its instances under way, ${group.maxImpacted} at most`;
       const recovered = this.recoveredAt(progress, group);
@@ -365,9 +391,10 @@ export class MaintenanceWorkflow {
 
   /** When the group's last disruption in this session has been recovered from, if it had one. */
   private recoveredAt(progress: SessionProgress, group: PlannedInstanceGroup): number | undefined {
-    const ends = Object.entries(progress.hosts)
-      .filter(([id, host]) => host.phase === 'done' && this.membersOn(group, id) > 0)
-      .map(([, host]) => Date.parse(host.since));
+    const ends = (this.groupHosts.get(group) ?? [])
+      .map((id) => hostProgress(progress, id))
+      .filter((host) => host.phase === 'done')
+      .map((host) => Date.parse(host.since));
     return ends.length > 0 ? Math.max(...ends) + group.recoverySeconds * 1000 : undefined;
   }
 
@@ -377,11 +404,6 @@ export class MaintenanceWorkflow {
       0,
       ...this.instancesOf(project, [host]).map((id) => this.plan.instanceLimits?.[id]?.leadSeconds ?? 0),
     );
-  }
-
-  private membersOn(group: PlannedInstanceGroup, host: string): number {
-    return this.plan.instances.filter((each) => each.host === host && group.instances.includes(each.id))
-      .length;
   }
 
   /** The host holds its group's slot: its projects are told what is coming. */
