@@ -99,16 +99,9 @@ describe('careen service-account and CAREEN_API_KEY', () => {
 
   it("limits a key to projects: the org's routes refuse it, and a bad project is named", async () => {
     expect((await asAdmin(['service-account', 'create', 'vnfm'])).code).toBe(0);
-    const made = await asAdmin([
-      'service-account',
-      'key',
-      'create',
-      'vnfm',
-      '--scope',
-      'nodes:read',
-      '--project',
-      'shop,ledger',
-    ]);
+    const limitedTo = (projects: string) =>
+      asAdmin(['service-account', 'key', 'create', 'vnfm', '--scope', 'nodes:read', '--project', projects]);
+    const made = await limitedTo('shop,ledger');
     expect(made.code).toBe(0);
     expect(made.stdout).toContain('projects shop, ledger only');
     const key = /^(ck_[0-9a-f]{16}_\S{43})$/m.exec(made.stdout)![1]!;
@@ -118,16 +111,7 @@ describe('careen service-account and CAREEN_API_KEY', () => {
       'is limited to project(s) shop, ledger; this route acts beyond one project',
     );
     expect((await asAdmin(['service-account', 'show', 'vnfm'])).stdout).toMatch(/nodes:read\s+shop,ledger/);
-    const bad = await asAdmin([
-      'service-account',
-      'key',
-      'create',
-      'vnfm',
-      '--scope',
-      'nodes:read',
-      '--project',
-      'a b',
-    ]);
+    const bad = await limitedTo('a b');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('each project must be');
   });

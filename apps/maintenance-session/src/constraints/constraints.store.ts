@@ -25,6 +25,27 @@ const INSTANCE_COLUMNS = `org, instance_id, project AS project_id, group_id, ins
 
 type Row<T> = Omit<T, 'updated_at'> & { updated_at: Date };
 
+/** A kind of declaration: its table, its key, what it is called, and its 404. */
+interface Declared {
+  table: string;
+  key: string;
+  what: string;
+  missing: (org: string, id: string) => Error;
+}
+
+const GROUPS: Declared = {
+  table: 'instance_groups',
+  key: 'group_id',
+  what: 'instance group',
+  missing: groupNotFound,
+};
+const INSTANCES: Declared = {
+  table: 'instance_constraints',
+  key: 'instance_id',
+  what: 'instance',
+  missing: instanceNotFound,
+};
+
 const answer = <T extends { updated_at: string }>(row: Row<T>): T =>
   ({ ...row, updated_at: row.updated_at.toISOString() }) as unknown as T;
 
@@ -36,15 +57,7 @@ export class ConstraintsStore {
     if (body.group_id !== undefined && body.group_id !== id)
       throw pathMismatch('group_id', body.group_id, id);
     return this.dataSource.transaction(async (manager) => {
-      await this.sameProject(
-        manager,
-        'instance_groups',
-        'group_id',
-        'instance group',
-        org,
-        id,
-        body.project_id,
-      );
+      await this.sameProject(manager, GROUPS, org, id, body.project_id);
       const [row] = (await manager.query(
         `INSERT INTO ${S}.instance_groups (org, group_id, project, group_name, anti_affinity_group,
            max_instances_per_host, max_impacted_members, recovery_time, resource_mitigation, updated_by)
@@ -92,7 +105,7 @@ export class ConstraintsStore {
   /** Removes the group once `allowed` accepts its project. */
   removeGroup(org: string, id: string, allowed: (project: string) => void): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
-      allowed(await this.lockedProject(manager, 'instance_groups', 'group_id', org, id, groupNotFound));
+      allowed(await this.existingProject(manager, GROUPS, org, id));
       const [members] = (await manager.query(
         `SELECT count(*)::int AS count FROM ${S}.instance_constraints WHERE org = $1 AND group_id = $2`,
         [org, id],
@@ -111,23 +124,13 @@ export class ConstraintsStore {
     if (body.instance_id !== undefined && body.instance_id !== id)
       throw pathMismatch('instance_id', body.instance_id, id);
     return this.dataSource.transaction(async (manager) => {
-      await this.sameProject(
-        manager,
-        'instance_constraints',
-        'instance_id',
-        'instance',
-        org,
-        id,
-        body.project_id,
-      );
+      await this.sameProject(manager, INSTANCES, org, id, body.project_id);
       const group = body.group_id ?? null;
       if (group !== null) {
-        const [owner] = (await manager.query(
-          `SELECT project FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2 FOR KEY SHARE`,
-          [org, group],
-        )) as { project: string }[];
-        if (!owner) throw unknownGroup(org, group);
-        if (owner.project !== body.project_id) throw ofAnotherProject('instance group', group, owner.project);
+        // Kept from removal while the instance names it.
+        const owner = await this.projectOf(manager, GROUPS, org, group, 'FOR KEY SHARE');
+        if (owner === undefined) throw unknownGroup(org, group);
+        if (owner !== body.project_id) throw ofAnotherProject(GROUPS.what, group, owner);
       }
       const [row] = (await manager.query(
         `INSERT INTO ${S}.instance_constraints (org, instance_id, project, group_id, instance_name,
@@ -176,9 +179,7 @@ export class ConstraintsStore {
   /** Removes the instance's constraints once `allowed` accepts its project. */
   removeInstance(org: string, id: string, allowed: (project: string) => void): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
-      allowed(
-        await this.lockedProject(manager, 'instance_constraints', 'instance_id', org, id, instanceNotFound),
-      );
+      allowed(await this.existingProject(manager, INSTANCES, org, id));
       await manager.query(`DELETE FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`, [
         org,
         id,
@@ -186,20 +187,31 @@ export class ConstraintsStore {
     });
   }
 
-  private async lockedProject(
+  /** The project that declared it (the row locked as `lock` says), if it is declared. */
+  private async projectOf(
     manager: EntityManager,
-    table: string,
-    key: string,
+    kind: Declared,
     org: string,
     id: string,
-    missing: (org: string, id: string) => Error,
-  ): Promise<string> {
+    lock: 'FOR UPDATE' | 'FOR KEY SHARE' = 'FOR UPDATE',
+  ): Promise<string | undefined> {
     const [row] = (await manager.query(
-      `SELECT project FROM ${S}.${table} WHERE org = $1 AND ${key} = $2 FOR UPDATE`,
+      `SELECT project FROM ${S}.${kind.table} WHERE org = $1 AND ${kind.key} = $2 ${lock}`,
       [org, id],
     )) as { project: string }[];
-    if (!row) throw missing(org, id);
-    return row.project;
+    return row?.project;
+  }
+
+  /** The project that declared it, locked; 404 when none did. */
+  private async existingProject(
+    manager: EntityManager,
+    kind: Declared,
+    org: string,
+    id: string,
+  ): Promise<string> {
+    const project = await this.projectOf(manager, kind, org, id);
+    if (project === undefined) throw kind.missing(org, id);
+    return project;
   }
 
   /** The org's groups and declared instances, for planning a session. */
@@ -221,17 +233,12 @@ export class ConstraintsStore {
   /** Refuses a declaration of `project` over one another project made (locking the row meanwhile). */
   private async sameProject(
     manager: EntityManager,
-    table: string,
-    key: string,
-    what: string,
+    kind: Declared,
     org: string,
     id: string,
     project: string,
   ): Promise<void> {
-    const [row] = (await manager.query(
-      `SELECT project FROM ${S}.${table} WHERE org = $1 AND ${key} = $2 FOR UPDATE`,
-      [org, id],
-    )) as { project: string }[];
-    if (row && row.project !== project) throw ofAnotherProject(what, id, row.project);
+    const had = await this.projectOf(manager, kind, org, id);
+    if (had !== undefined && had !== project) throw ofAnotherProject(kind.what, id, had);
   }
 }
