@@ -288,6 +288,83 @@ describe("a VNF manager written to Fenix's API", () => {
     expect(left.body).toEqual({ items: [], total: 0 });
   }, 90_000);
 
+  it("keeps an anti-affinity group's instances on separate hosts, and holds a disruption past its budget", async () => {
+    const asVnfm = { 'content-type': 'application/json', 'x-auth-token': key };
+    const put = async (url: string, body: unknown) => {
+      const answer = await fetch(url, { method: 'PUT', headers: asVnfm, body: JSON.stringify(body) });
+      // 200, or 201 for a policy made anew.
+      expect([answer.ok, answer.ok ? '' : await answer.text()]).toEqual([true, '']);
+    };
+    // Left to themselves, these three would all land on h1 (the spreader's hashes of their names).
+    const parts = ['green-a', 'green-d', 'green-f'];
+    // Declared before the policies exist: the ids name each instance's policy, the host it was
+    // meant for does not bind it.
+    await put(`${hub.maintenance!.url}/v1/instance_group/green-apart`, {
+      project_id: 'green',
+      group_name: 'green-apart',
+      anti_affinity_group: true,
+      max_instances_per_host: 1,
+      max_impacted_members: 1,
+      recovery_time: 0,
+      resource_mitigation: false,
+    });
+    for (const part of parts)
+      await put(`${hub.maintenance!.url}/v1/instance/${part}@h1`, {
+        project_id: 'green',
+        group_id: 'green-apart',
+        instance_name: part,
+        max_interruption_time: 0,
+        migration_type: 'MIGRATE',
+        resource_mitigation: false,
+        lead_time: 0,
+      });
+    // Three single replicas for the three hosts of zone a: the group parts them.
+    const holderOf = async () =>
+      eventually(
+        () => {
+          const holders = new Map<string, string>();
+          for (const host of ['h1', 's1', 'x1'])
+            for (const { deploymentPolicy } of hub.fleet.running(host))
+              if (parts.includes(deploymentPolicy)) holders.set(deploymentPolicy, host);
+          expect([...holders.keys()].sort()).toEqual(parts);
+          expect(new Set(holders.values()).size).toBe(3);
+          return holders;
+        },
+        { timeoutMs: 30_000 },
+      );
+    for (const part of parts)
+      await put(`${hub.exchange.url}/v1/orgs/acme/deployment-policies/${part}`, {
+        project: 'green',
+        service: { org: 'acme', url: 'acme.web', versionRange: '>=1.0.0' },
+        constraints: ['role == "web" && zone == "a"'],
+        placement: { mode: 'replicas', replicas: 1 },
+      });
+    const holders = await holderOf();
+
+    // One instance of the group down: the agbot's gate holds any disruption of another.
+    const slot = (host: string, method: 'POST' | 'DELETE') =>
+      http(hub.agbot.url, method, `/v1/orgs/acme/nodes/${host}/maintenance-slot`, {
+        auth: ADA,
+        ...(method === 'POST' ? { body: { leaseSeconds: 60 } } : {}),
+      });
+    expect((await slot(holders.get('green-a')!, 'POST')).status).toBe(200);
+    const held = await slot(holders.get('green-d')!, 'POST');
+    expect([held.status, held.body.details?.reason]).toEqual([409, 'budget']);
+    expect(held.body.message).toContain('instance group "green-apart" of project green');
+    expect((await slot(holders.get('green-a')!, 'DELETE')).status).toBe(204);
+    expect((await slot(holders.get('green-d')!, 'POST')).status).toBe(200);
+    expect((await slot(holders.get('green-d')!, 'DELETE')).status).toBe(204);
+
+    for (const part of parts) {
+      await hub.exchangeCall('DELETE', `/v1/orgs/acme/deployment-policies/${part}`, undefined, ADA);
+      await fetch(`${hub.maintenance!.url}/v1/instance/${part}@h1`, { method: 'DELETE', headers: asVnfm });
+    }
+    await fetch(`${hub.maintenance!.url}/v1/instance_group/green-apart`, {
+      method: 'DELETE',
+      headers: asVnfm,
+    });
+  }, 60_000);
+
   describe('the constraints API', () => {
     const put = (path: string, body: unknown, headers: Record<string, string> = { 'x-auth-token': key }) =>
       fetch(`${hub.maintenance!.url}/v1${path}`, {

@@ -14,6 +14,8 @@ import { MaintenanceHolders1764100400000 } from './migrations/1764100400000-main
 import { FleetLockWaiters1764400500000 } from './migrations/1764400500000-fleetlock-waiters';
 import { BusyNodes1764600000000 } from './migrations/1764600000000-busy-nodes';
 import { Soaks1764700000000 } from './migrations/1764700000000-soaks';
+import { InstanceGroups1765100000000 } from './migrations/1765100000000-instance-groups';
+import { InstanceGroupFollower } from './instance-groups/instance-group-follower';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
 import { LeadershipModule } from './leadership/leadership.module';
@@ -35,6 +37,7 @@ export const AGBOT_MIGRATIONS = [
   FleetLockWaiters1764400500000,
   BusyNodes1764600000000,
   Soaks1764700000000,
+  InstanceGroups1765100000000,
 ];
 
 @Module({})
@@ -49,7 +52,8 @@ export class AgbotModule {
           config,
           entities: AGBOT_ENTITIES,
           migrations: AGBOT_MIGRATIONS,
-          streams: [STREAMS.changes, STREAMS.agbot, STREAMS.deadLetters, STREAMS.audit],
+          // CAREEN_MAINT: the instance groups the maintenance service tells of.
+          streams: [STREAMS.changes, STREAMS.agbot, STREAMS.maintenance, STREAMS.deadLetters, STREAMS.audit],
           relayOutbox: true,
         }),
         exchangeAuthModule(config.CAREEN_EXCHANGE_URL),
@@ -57,7 +61,7 @@ export class AgbotModule {
         LeadershipModule.register({
           imports: [PlacementModule, UpgradesModule],
           listeners: [PlacementLoop, UpgradeMonitor],
-          tasks: [PlacementLoop],
+          tasks: [PlacementLoop, InstanceGroupFollower],
         }),
         DeployCheckModule,
         UpgradesModule,

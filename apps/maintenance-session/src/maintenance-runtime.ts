@@ -58,6 +58,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
     @Inject(TOKEN_VERIFIER) verifier: TokenVerifier,
     @Inject(BASIC_AUTHENTICATOR) basic: BasicAuthenticator,
     @Inject(KEY_AUTHENTICATOR) keys: KeyAuthenticator,
+    constraints: ConstraintsStore,
   ) {
     this.runtime = new HubRuntime({
       config,
@@ -82,11 +83,16 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       steps,
       facts,
       subscribers: new SubscriberCheck(bus.nc, config.CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED),
-      constraints: new ConstraintsStore(dataSource),
+      constraints,
       replies: new MaintenanceMetrics(metrics, dataSource),
     });
     this.sessions = sessions;
     this.runtime
+      .part(async () => {
+        // What a crash kept from the agbot, or what aged out of the stream, is told again.
+        logger.info({ groups: await constraints.announceAll() }, 'instance groups told to the agbot');
+        return [];
+      })
       .part(async () => [
         await listenForReplies(bus, sessions, logger),
         await listenForAdminEvents(bus, sessions, logger),

@@ -8,6 +8,7 @@ import { MaintenanceRuntime } from './maintenance-runtime';
 import { InitMaintenanceSession1763769600000 } from './migrations/1763769600000-init-maintenance-session';
 import { MaintenanceSessions1764200000000 } from './migrations/1764200000000-sessions';
 import { Constraints1765000000000 } from './migrations/1765000000000-constraints';
+import { InstanceGroupRevisions1765100000000 } from './migrations/1765100000000-instance-group-revisions';
 import { ConstraintsStore } from './constraints/constraints.store';
 import { InstanceGroupsController } from './constraints/instance-groups.controller';
 import { InstancesController } from './constraints/instances.controller';
@@ -20,6 +21,7 @@ export const MAINTENANCE_SESSION_MIGRATIONS = [
   InitMaintenanceSession1763769600000,
   MaintenanceSessions1764200000000,
   Constraints1765000000000,
+  InstanceGroupRevisions1765100000000,
 ];
 
 @Module({})

@@ -13,6 +13,7 @@ export * from './management/agent-upgrade-policy';
 export * from './upgrades/upgrade-grant.events';
 export * from './maintenance/maintenance-states';
 export * from './maintenance/maintenance-events';
+export * from './maintenance/instance-group-events';
 export * from './webhooks/standard-webhooks';
 export * from './orchestrator/orchestrator-events';
 export * from './strategies/strategy.types';

@@ -41,3 +41,4 @@ export {
 } from './alert-gate';
 export { soakFailure, soakRefusal, type EndedStep, type SoakRefusal } from './soak';
 export { busyRefusal, type BusyDeclaration, type BusyRefusal } from './busy-node';
+export { checkInstanceGroup, fitsInstanceGroup, type InstanceGroupUsage } from './instance-group-check';

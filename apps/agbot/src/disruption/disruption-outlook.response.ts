@@ -36,6 +36,24 @@ export class OutlookBudgetResponse {
   @ApiProperty({ type: [String], description: 'covered nodes down now' }) down!: string[];
 }
 
+export class OutlookImpactedResponse {
+  @ApiProperty() node!: string;
+  @ApiProperty({ type: 'integer', description: "the group's instances it holds" }) instances!: number;
+}
+
+export class OutlookInstanceGroupResponse {
+  @ApiProperty({ description: 'the group id its project declared (Fenix constraints API)' }) group!: string;
+  @ApiProperty() project!: string;
+  @ApiProperty({ type: 'integer', description: 'instances of the group that may be impacted at once' })
+  maxImpacted!: number;
+  @ApiProperty({ type: 'integer', description: "the group's instances on this node" }) own!: number;
+  @ApiProperty({
+    type: [OutlookImpactedResponse],
+    description: 'other nodes down now with instances of the group',
+  })
+  impacted!: OutlookImpactedResponse[];
+}
+
 export class OutlookBusyResponse {
   @ApiProperty() reason!: string;
   @ApiProperty() declaredBy!: string;
@@ -48,6 +66,11 @@ export class DisruptionGateDetails {
   @ApiProperty() control!: string;
   @ApiProperty() message!: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) retryAt?: string | null;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'a budget: the nodes it lets be down at once (an instance group: its instances)',
+  })
+  allowed?: number;
   @ApiPropertyOptional({ type: [String] }) holders?: string[];
   @ApiPropertyOptional({ description: 'the node whose step soaks (a soak)' }) soaking?: string;
 }
@@ -57,7 +80,9 @@ export class DisruptionOutlookResponse {
   @ApiProperty() node!: string;
   @ApiProperty({ type: String, nullable: true }) haGroup!: string | null;
   @ApiProperty({ type: String, format: 'date-time', description: "the agbot's database clock" }) at!: string;
-  @ApiProperty({ description: 'freezes, windows and budgets let a new disruption start now' })
+  @ApiProperty({
+    description: 'freezes, windows, budgets and instance groups let a new disruption start now',
+  })
   mayStart!: boolean;
   @ApiPropertyOptional({ type: DisruptionGateDetails, description: 'why not, when it may not' })
   refusal?: DisruptionGateDetails;
@@ -72,6 +97,12 @@ export class DisruptionOutlookResponse {
   @ApiProperty({ type: [OutlookWindowResponse] }) windows!: OutlookWindowResponse[];
   @ApiProperty({ type: [OutlookFreezeResponse] }) freezes!: OutlookFreezeResponse[];
   @ApiProperty({ type: [OutlookBudgetResponse] }) budgets!: OutlookBudgetResponse[];
+  @ApiProperty({
+    type: [OutlookInstanceGroupResponse],
+    description:
+      'the instance groups declared by VNF managers with instances on the node: each a budget of its instances',
+  })
+  instanceGroups!: OutlookInstanceGroupResponse[];
   @ApiPropertyOptional({
     type: OutlookBusyResponse,
     description: "the node's busy declaration, while it lasts",
@@ -110,6 +141,13 @@ export class DisruptionOutlookResponse {
         covered,
         allowed: allowedDown(budget.maxUnavailable, covered),
         down,
+      })),
+      instanceGroups: outlook.instanceGroups.map(({ group, project, maxImpacted, own, impacted }) => ({
+        group,
+        project,
+        maxImpacted,
+        own,
+        impacted,
       })),
     };
   }

@@ -8,7 +8,10 @@
  * properties and constraints ANDed with those of the service version selected for the node's
  * arch (the newest within the policy's version range). `all` places on every candidate;
  * `replicas: N` on N candidates spread over racks, keeping replicas where they are whenever
- * their node is still a candidate.
+ * their node is still a candidate. A replica placed anew (added, or moved off a node that is no
+ * longer a candidate) does not go to a node that already holds as many instances of one of its
+ * policy's instance groups as the group allows there (anti-affinity: one); replicas already
+ * placed stay where they are.
  */
 import { AssignmentTracker } from './assignment-tracker';
 import { DeploymentMatcher } from './deployment-matcher';
@@ -16,6 +19,7 @@ import { acceptsWorkloads } from './node-availability';
 import { type PreparedNode, prepareNode } from './placement-node';
 import {
   type DesiredWorkload,
+  type InstanceGroupRule,
   type NodeWorkloads,
   type PlacementInput,
   type PlacementNode,
@@ -26,6 +30,12 @@ import {
 } from './placement.types';
 import { fnv1a, spreadReplicas } from './replica-spreader';
 import { ServiceCatalog } from './service-catalog';
+
+/** An instance group as one of its policies sees it: its policies' names and its limit per node. */
+interface GroupLimit {
+  readonly policies: ReadonlySet<string>;
+  readonly perHost: number;
+}
 
 interface PolicyState {
   readonly key: string;
@@ -48,6 +58,9 @@ export class PlacementEngine {
   private readonly policiesByOrg = new Map<string, Set<string>>();
   /** Per node key: its workloads by policy name. */
   private readonly perNode = new Map<string, Map<string, DesiredWorkload>>();
+  /** Per policy key: the instance groups that limit where its new replicas go. */
+  private readonly groupsOf = new Map<string, GroupLimit[]>();
+  private groupsKey = '[]';
 
   constructor(private readonly clock: () => Date = () => new Date()) {}
 
@@ -62,6 +75,7 @@ export class PlacementEngine {
     this.policiesByOrg.clear();
     this.perNode.clear();
     this.catalog = new ServiceCatalog(input.services);
+    this.indexGroups(input.instanceGroups ?? []);
     const now = this.clock();
     for (const node of input.nodes) this.addNode(prepareNode(node, now));
 
@@ -158,6 +172,23 @@ export class PlacementEngine {
     return tracker.changed();
   }
 
+  /**
+   * The instance groups changed: the replicas policies they name (before or now) are placed
+   * again, replicas that may stay staying; answers the nodes whose workloads changed.
+   */
+  setInstanceGroups(rules: readonly InstanceGroupRule[]): NodeWorkloads[] {
+    if (JSON.stringify(rules) === this.groupsKey) return [];
+    const named = new Set(this.groupsOf.keys());
+    this.indexGroups(rules);
+    for (const key of this.groupsOf.keys()) named.add(key);
+    const tracker = this.tracker();
+    for (const key of named) {
+      const state = this.policies.get(key);
+      if (state?.policy.placement.mode === 'replicas') this.place(state, [...state.assigned.keys()], tracker);
+    }
+    return tracker.changed();
+  }
+
   /** Maintenance windows open and close with time: re-checks nodes whose availability changed. */
   refreshAvailability(): NodeWorkloads[] {
     const now = this.clock();
@@ -197,6 +228,29 @@ export class PlacementEngine {
     return [...this.nodes.values()]
       .map(({ key, node }) => ({ org: node.org, node: node.id, workloads: this.workloadsByKey(key) }))
       .sort((a, b) => compare(a.org, b.org) || compare(a.node, b.node));
+  }
+
+  private indexGroups(rules: readonly InstanceGroupRule[]): void {
+    this.groupsKey = JSON.stringify(rules);
+    this.groupsOf.clear();
+    for (const rule of rules) {
+      const limit: GroupLimit = { policies: new Set(rule.policies), perHost: rule.perHost };
+      for (const name of rule.policies) {
+        const key = scopedKey(rule.org, name);
+        this.groupsOf.set(key, [...(this.groupsOf.get(key) ?? []), limit]);
+      }
+    }
+  }
+
+  /** Whether node `key` may take a new replica of the policy without passing a group's limit. */
+  private fitsGroups(groups: readonly GroupLimit[], name: string, key: string): boolean {
+    const here = this.perNode.get(key);
+    if (!here) return true;
+    return groups.every((group) => {
+      let held = 0;
+      for (const other of group.policies) if (other !== name && here.has(other)) held++;
+      return held < group.perHost;
+    });
   }
 
   private addNode(prepared: PreparedNode): void {
@@ -257,12 +311,14 @@ export class PlacementEngine {
   }
 
   private spread(state: PolicyState, holders: Iterable<string>): Set<string> {
+    const groups = this.groupsOf.get(state.key);
     return spreadReplicas({
       seed: state.seed,
       replicas: replicasOf(state.policy),
       candidates: state.candidates,
       holders,
       nodeOf: (key) => this.nodes.get(key) as PreparedNode,
+      ...(groups && { fits: (key: string) => this.fitsGroups(groups, state.policy.name, key) }),
     });
   }
 

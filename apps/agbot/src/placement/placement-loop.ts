@@ -19,6 +19,7 @@ import { PlacementRounds, type PendingChanges } from './placement-rounds';
 import { type PlacementPolicy, type PlacementService, scopedKey, splitKey } from './placement.types';
 import { type RolloutState } from '../rollout/rollout.types';
 import { PlacementStore } from './placement-store';
+import { InstanceGroupStore } from '../instance-groups/instance-group-store';
 import { deliverWorkloads } from './workload-delivery';
 
 const TICK_MS = 1_000;
@@ -31,6 +32,7 @@ export class PlacementLoop implements LeaderTask, ChangeListener {
   /** A change committed while a round was running: the next round starts at once. */
   private woken = false;
   private readonly store: PlacementStore;
+  private readonly groups: InstanceGroupStore;
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: AgbotConfig,
@@ -39,6 +41,16 @@ export class PlacementLoop implements LeaderTask, ChangeListener {
     private readonly mirror: ExchangeMirror,
   ) {
     this.store = new PlacementStore(dataSource);
+    this.groups = new InstanceGroupStore(dataSource);
+  }
+
+  /** A declared instance group changed (instance-group-follower.ts): its limits are read again. */
+  instanceGroupsChanged(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    pending.groups = true;
+    this.woken = true;
+    this.wake?.();
   }
 
   /**
@@ -59,7 +71,7 @@ export class PlacementLoop implements LeaderTask, ChangeListener {
 
   async run(signal: AbortSignal, exchange: ExchangeClient | undefined): Promise<void> {
     if (!exchange) return;
-    this.pending = { nodes: new Set(), policies: new Set(), services: false };
+    this.pending = noChanges();
     try {
       const engine = new PlacementEngine();
       const published = new Map(
@@ -80,13 +92,14 @@ export class PlacementLoop implements LeaderTask, ChangeListener {
         policies,
         services: await this.mirror.allResources<PlacementService>('service'),
         current: published.values(),
+        instanceGroups: await this.groups.placementRules(),
       });
-      const loop = new PlacementRounds(engine, nodes, published, states);
+      const loop = new PlacementRounds(engine, nodes, published, states, () => this.groups.placementRules());
       let active = new Set(policies.map((policy) => scopedKey(policy.org, policy.name)));
       while (!signal.aborted) {
         const started = performance.now();
         const pending = this.pending;
-        this.pending = { nodes: new Set(), policies: new Set(), services: false };
+        this.pending = noChanges();
         try {
           active = new Set([...active, ...(await loop.absorb(pending, this.mirror))]);
           active = await this.tick(loop, active, exchange);
@@ -107,6 +120,7 @@ export class PlacementLoop implements LeaderTask, ChangeListener {
     for (const node of failed.nodes) pending.nodes.add(node);
     for (const policy of failed.policies) pending.policies.add(policy);
     pending.services ||= failed.services;
+    pending.groups ||= failed.groups;
   }
 
   /** One round: plan the active policies, record and deliver what changed; answers the policies still active. */
@@ -161,4 +175,8 @@ export class PlacementLoop implements LeaderTask, ChangeListener {
       if (!woken) this.wake = done;
     });
   }
+}
+
+function noChanges(): PendingChanges {
+  return { nodes: new Set(), policies: new Set(), services: false, groups: false };
 }

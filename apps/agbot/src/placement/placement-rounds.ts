@@ -12,6 +12,7 @@ import { type RolloutMember, type RolloutPlan, type RolloutState } from '../roll
 import { type PlacementEngine } from './placement-engine';
 import {
   type DesiredWorkload,
+  type InstanceGroupRule,
   type NodeWorkloads,
   type PlacementPolicy,
   type PlacementService,
@@ -25,6 +26,8 @@ export interface PendingChanges {
   nodes: Set<string>;
   policies: Set<string>;
   services: boolean;
+  /** A declared instance group changed. */
+  groups: boolean;
 }
 
 /** What the rollouts route shows of a rollout under way. */
@@ -54,6 +57,8 @@ export class PlacementRounds {
     private readonly nodes: Map<string, MirroredNode>,
     private readonly published: Map<string, NodeWorkloads>,
     private readonly states: Map<string, RolloutState>,
+    /** The instance groups' placement limits as declared now. */
+    private readonly instanceGroups: () => Promise<InstanceGroupRule[]> = async () => [],
   ) {}
 
   /** Feeds pending changes to the engine; answers the policies whose placement moved. */
@@ -61,6 +66,9 @@ export class PlacementRounds {
     const moved: NodeWorkloads[] = [];
     if (pending.services)
       moved.push(...this.engine.setServices(await mirror.allResources<PlacementService>('service')));
+    // A group's members are its project's policies: a policy's change may change them too.
+    if (pending.groups || pending.policies.size > 0)
+      moved.push(...this.engine.setInstanceGroups(await this.instanceGroups()));
     for (const key of pending.policies) {
       const [org, name] = splitKey(key);
       const policy = await mirror.findResource<PlacementPolicy>(org, 'deploymentPolicy', name);

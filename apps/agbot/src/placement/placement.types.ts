@@ -64,6 +64,16 @@ export interface PlacementInput {
   readonly services: Iterable<PlacementService>;
   /** What nodes hold now (the exchange's desired workloads); replicas stay where they are when they may. */
   readonly current?: Iterable<NodeWorkloads>;
+  /** Instance groups limiting how many of their instances one node holds. */
+  readonly instanceGroups?: readonly InstanceGroupRule[];
+}
+
+/** At most `perHost` replicas of the deployment policies `policies` (of `org`) on one node. */
+export interface InstanceGroupRule {
+  readonly org: string;
+  readonly id: string;
+  readonly policies: readonly string[];
+  readonly perHost: number;
 }
 
 /** Where one deployment policy landed. */

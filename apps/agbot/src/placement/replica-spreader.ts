@@ -24,6 +24,8 @@ export interface SpreadRequest {
   /** Keys of the nodes that hold one now (any not among the candidates lose it). */
   readonly holders: Iterable<string>;
   readonly nodeOf: (key: string) => SpreadNode;
+  /** Whether a candidate may take a new replica (holders keep theirs); every one when absent. */
+  readonly fits?: (key: string) => boolean;
 }
 
 /** Below this many additions, a linear scan per addition beats building per-domain queues. */
@@ -68,7 +70,7 @@ function fillByScan(kept: Set<string>, loads: Map<string, number>, request: Spre
     let bestDomainRank = 0;
     let bestRank = 0;
     for (const key of request.candidates.keys()) {
-      if (kept.has(key)) continue;
+      if (kept.has(key) || request.fits?.(key) === false) continue;
       const node = request.nodeOf(key);
       const load = loads.get(node.domain) ?? 0;
       const domainRank = rank(request.seed, node.domainHash);
@@ -102,7 +104,7 @@ function fillByScan(kept: Set<string>, loads: Map<string, number>, request: Spre
 function fillByDomain(kept: Set<string>, loads: Map<string, number>, request: SpreadRequest): Set<string> {
   const slots = new Map<string, DomainSlot>();
   for (const key of request.candidates.keys()) {
-    if (kept.has(key)) continue;
+    if (kept.has(key) || request.fits?.(key) === false) continue;
     const node = request.nodeOf(key);
     let slot = slots.get(node.domain);
     if (!slot) {

@@ -69,6 +69,16 @@ export interface SlotReadRow {
   busy: { reason: string; until: string; declared_by: string } | null;
   /** The steps soaking in the org, read only with the controls (see ENDED_STEPS). */
   soaking: EndedStepRow[] | null;
+  /** The declared instance groups with instances on the node (see NODE_INSTANCE_GROUPS); null for none. */
+  instance_groups: NodeInstanceGroup[] | null;
+}
+
+/** An instance group with instances on a node: its budget of impacted instances, and how many the node holds. */
+export interface NodeInstanceGroup {
+  group: string;
+  project: string;
+  maxImpacted: number;
+  own: number;
 }
 
 /** A step that ended on a node within the org's longest soak, nothing on the node since. */
@@ -205,6 +215,48 @@ const SELECTED = (n: string, selector: string) => {
      AND (${given('nodes')} OR ${n}.id IN ${listed('nodes')})`;
 };
 
+/**
+ * Whether workloads `w` (agbot.node_workloads) run a member policy of instance-group member `m`
+ * (agbot.instance_group_members): the node holds one of the group's instances.
+ */
+const RUNS_MEMBER = (w: string, m: string) =>
+  `${w}.workloads @> jsonb_build_array(jsonb_build_object('deploymentPolicy', ${m}.policy))`;
+
+/** The instance groups with instances on node $2 of org $1, as JSON (NodeInstanceGroup[]), null for none. */
+export const NODE_INSTANCE_GROUPS = `(SELECT json_agg(json_build_object('group', c.group_id, 'project', c.project,
+       'maxImpacted', c.max_impacted, 'own', c.own) ORDER BY c.group_id)
+   FROM (SELECT m.group_id, m.project, m.max_impacted, count(*)::int AS own
+         FROM agbot.instance_group_members AS m
+         JOIN agbot.node_workloads AS w ON w.org = m.org AND w.node = $2
+         WHERE m.org = $1 AND ${RUNS_MEMBER('w', 'm')}
+         GROUP BY m.group_id, m.project, m.max_impacted) AS c)`;
+
+/**
+ * The other nodes of org $1 than $2 that are down (a live slot of any kind), each with its
+ * count (`instances`) of the instances of group `group` (an SQL expression) it holds.
+ */
+const GROUP_IMPACTED = (group: string) => `(SELECT d.node, count(*)::int AS instances
+   FROM (SELECT DISTINCT g.node FROM agbot.upgrade_grants AS g
+         WHERE g.org = $1 AND g.node <> $2
+           AND (g.halted_at IS NOT NULL OR g.lease_expires_at > clock_timestamp())) AS d
+   JOIN agbot.node_workloads AS w ON w.org = $1 AND w.node = d.node
+   JOIN agbot.instance_group_members AS m ON m.org = $1 AND m.group_id = ${group} AND ${RUNS_MEMBER('w', 'm')}
+   GROUP BY d.node)`;
+
+/** An instance group's advisory lock ($2 its id, in org $1), taken after the budgets', in id order. */
+export const LOCK_INSTANCE_GROUP = new BatchStatement(
+  'upgrade-instance-group-lock',
+  "SELECT pg_advisory_xact_lock(agbot.upgrade_lock_key($1, 'instance-group:' || $2::text))",
+);
+/** Who holds instance group $3 down besides node $2 of org $1, and how many of its instances each. */
+export const INSTANCE_GROUP_IMPACTED = new BatchStatement(
+  'upgrade-instance-group-impacted',
+  `SELECT coalesce(json_agg(i ORDER BY i.node), '[]') AS impacted FROM ${GROUP_IMPACTED('$3')} AS i`,
+);
+export interface InstanceGroupImpactedRow {
+  impacted: { node: string; instances: number }[];
+}
+
 /** The parameters of BUDGET_COVERED and BUDGET_DOWN: the org, and the budget's selector as JSON. */
 export function budgetSelection(org: string, selector: DisruptionSelector): [string, string] {
   return [org, JSON.stringify(selector)];
@@ -287,7 +339,8 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
                    WHERE h.org = $1 AND h.resource = 'haGroup' AND h.id = ${GROUP_OF}) AS group_limit,
                   (SELECT json_build_object('reason', b.reason, 'until', b.until, 'declared_by', b.declared_by)
                    FROM agbot.busy_nodes AS b
-                   WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy
+                   WHERE b.org = $1 AND b.node = $2 AND b.until > clock_timestamp()) AS busy,
+                  ${NODE_INSTANCE_GROUPS} AS instance_groups
          ), slot AS (
            INSERT INTO agbot.upgrade_grants
              (org, node, holder_kind, ha_group, management_policy, granted_at, lease_expires_at)
@@ -298,10 +351,11 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
              AND NOT ($4::text = 'agent-upgrade' AND state.policy_stopped)
              AND NOT state.controlled
              AND state.busy IS NULL
+             AND state.instance_groups IS NULL
            RETURNING ${COLUMNS}
          ), ${recordGrant(6)}
          SELECT state.now, state.held, state.policy_stopped, (SELECT row_to_json(slot) FROM slot) AS taken,
-                state.group_limit, state.busy,
+                state.group_limit, state.busy, state.instance_groups,
                 CASE WHEN jsonb_typeof(state.group_limit) = 'string'
                   THEN (SELECT count(*)::int FROM agbot.nodes WHERE org = $1 AND ha_group = ${GROUP_OF}) END AS group_size,
                 CASE WHEN state.controlled THEN ${ORG_CONTROLS} END AS controls,
@@ -321,10 +375,12 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
          ), ${recordGrant(8)}
          SELECT ${COLUMNS} FROM slot`,
     ),
-    // The same, once the covering budgets' locks are held, only if each budget ($10, a JSON array
-    // of BudgetLimit) has fewer other nodes down than it allows: in a statement of its own, so
-    // that its snapshot holds every slot committed before the locks were taken. No slot is taken
-    // (no row answered) when one is full.
+    // The same, once the covering budgets' and instance groups' locks are held, only if each
+    // budget ($10, a JSON array of BudgetLimit) has fewer other nodes down than it allows and each
+    // instance group ($11, NodeInstanceGroup[]) fits the node's instances beside those impacted
+    // elsewhere (libs/disruption's fitsInstanceGroup): in a statement of its own, so that its
+    // snapshot holds every slot committed before the locks were taken. No slot is taken (no row
+    // answered) when one is full.
     grantWithin: new BatchStatement(
       'upgrade-slot-grant-within',
       `WITH slot AS (
@@ -336,6 +392,11 @@ export function slotStatements(outbox: OutboxWriter): SlotStatements {
              SELECT 1 FROM jsonb_array_elements($10::jsonb) AS b
              WHERE (SELECT count(DISTINCT g.node) FROM ${DOWN_IN("(b -> 'selector')")} AND g.node <> $2)
                    >= (b ->> 'allowed')::int)
+           AND NOT EXISTS (
+             SELECT 1 FROM jsonb_array_elements($11::jsonb) AS ig
+             CROSS JOIN LATERAL (SELECT coalesce(sum(i.instances), 0) AS others
+                                 FROM ${GROUP_IMPACTED("(ig ->> 'group')")} AS i) AS o
+             WHERE o.others > 0 AND o.others + (ig ->> 'own')::int > (ig ->> 'maxImpacted')::int)
            RETURNING ${COLUMNS}
          ), ${recordGrant(8)}
          SELECT ${COLUMNS} FROM slot`,

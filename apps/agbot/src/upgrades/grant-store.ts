@@ -23,6 +23,7 @@ import {
   type Budget,
   type BusyDeclaration,
   busyRefusal,
+  checkInstanceGroup,
   isPercent,
   type SelectedNode,
 } from '@careen/disruption';
@@ -38,6 +39,10 @@ import {
   type BudgetDownRow,
   type BudgetLimit,
   HALT_HELD,
+  INSTANCE_GROUP_IMPACTED,
+  type InstanceGroupImpactedRow,
+  LOCK_INSTANCE_GROUP,
+  type NodeInstanceGroup,
   HALT_NEW,
   LOCK_GROUP,
   LOCK_SEMAPHORE,
@@ -101,6 +106,8 @@ type ReadQuestion = SlotQuestion &
   SlotRequest & {
     controls?: { of: OrgControls; node: SelectedNode; steps: SoakingStep[] };
     busy?: BusyDeclaration;
+    /** The declared instance groups with instances on the node. */
+    instanceGroups?: NodeInstanceGroup[];
   };
 
 /** A fleet budget covering the node of a grant: what it covers (a percentage's count) and allows. */
@@ -192,9 +199,10 @@ export class GrantStore extends GrantReads {
           if (released.length > 0) this.outbox.written(manager);
           return gated(earlyRefusal, question.haGroup, released);
         }
-        // A grant is taken under the locks of the budgets covering the node, in the statement that
-        // checks them: each lock is held for that one round trip.
+        // A grant is taken under the locks of the budgets covering the node and of its instance
+        // groups, in the statement that checks them: each lock is held for that one round trip.
         const budgets = answer.outcome === 'grant' ? await this.budgetLimits(batch, question) : [];
+        const groups = answer.outcome === 'grant' ? (question.instanceGroups ?? []) : [];
         const results = await batch.run([
           ...release.map(({ grant, reason }) => this.releaseCall(grant, reason, releaseConditions(reason))),
           ...(answer.outcome === 'renew'
@@ -207,13 +215,14 @@ export class GrantStore extends GrantReads {
               ]
             : []),
           ...budgets.map(({ budget }) => LOCK_BUDGET.with(question.org, budget.name)),
-          ...(answer.outcome === 'grant' ? [this.grantCall(question, budgets)] : []),
+          ...groups.map(({ group }) => LOCK_INSTANCE_GROUP.with(question.org, group)),
+          ...(answer.outcome === 'grant' ? [this.grantCall(question, budgets, groups)] : []),
           ...(batch.ownsTransaction ? ['COMMIT' as const] : []),
         ]);
         const released = release.flatMap(({ reason }, index) =>
           (results[index] as ReleasedRow[]).map((row) => toReleased(row, reason)),
         );
-        const written = results[release.length + budgets.length]?.[0] as GrantRow | undefined;
+        const written = results[release.length + budgets.length + groups.length]?.[0] as GrantRow | undefined;
         if (released.length > 0 || written) this.outbox.written(manager);
         if (answer.outcome === 'renew' && !written) {
           // A release (they take no lock) took the slot after it was read: ask again.
@@ -221,8 +230,10 @@ export class GrantStore extends GrantReads {
           continue;
         }
         if (answer.outcome === 'grant' && !written) {
-          // A budget was full: say which, as it is now (the slot was not taken).
-          const refusal = await this.budgetRefusal(batch, question, budgets);
+          // A budget or an instance group was full: say which, as it is now (the slot was not taken).
+          const refusal =
+            (await this.budgetRefusal(batch, question, budgets)) ??
+            (await this.instanceGroupRefusal(batch, question, groups));
           if (refusal) return gated(refusal, question.haGroup, released);
           // Freed since: ask again.
           if (!batch.ownsTransaction) throw new Error('a full budget was freed within the transaction');
@@ -288,6 +299,7 @@ export class GrantStore extends GrantReads {
             steps: endedSteps(state.soaking),
           },
         }),
+      ...(state.instance_groups && { instanceGroups: state.instance_groups }),
       ...(state.busy && {
         busy: {
           reason: state.busy.reason,
@@ -336,6 +348,7 @@ export class GrantStore extends GrantReads {
     question: ReadQuestion,
     budgets: readonly CoveringBudget[],
   ): Promise<GateRefusal | undefined> {
+    if (budgets.length === 0) return undefined;
     const down = (await batch.run(
       budgets.map(({ budget }) => BUDGET_DOWN.with(...budgetSelection(question.org, budget.selector))),
     )) as BudgetDownRow[][];
@@ -343,6 +356,23 @@ export class GrantStore extends GrantReads {
       question.node,
       budgets.map(({ budget, covered }, index) => ({ budget, covered, down: down[index]![0]!.down })),
     );
+  }
+
+  /** Why the node's instance groups refused it: which would be impacted beyond its budget, and by whom. */
+  private async instanceGroupRefusal(
+    batch: StatementBatch,
+    question: ReadQuestion,
+    groups: readonly NodeInstanceGroup[],
+  ): Promise<GateRefusal | undefined> {
+    if (groups.length === 0) return undefined;
+    const rows = (await batch.run(
+      groups.map(({ group }) => INSTANCE_GROUP_IMPACTED.with(question.org, question.node, group)),
+    )) as InstanceGroupImpactedRow[][];
+    for (const [index, group] of groups.entries()) {
+      const refusal = checkInstanceGroup(question.node, { ...group, impacted: rows[index]![0]!.impacted });
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   /** Carries out the releases the rule decided, and commits when the batch owns the transaction. */
@@ -474,9 +504,13 @@ export class GrantStore extends GrantReads {
 
   /**
    * Takes the slot the rule granted, from the moment the slots were read; within the covering
-   * budgets, whose locks the batch takes first, when there are any.
+   * budgets and the node's instance groups, whose locks the batch takes first, when there are any.
    */
-  private grantCall(question: SlotQuestion & SlotRequest, budgets: readonly CoveringBudget[]): BatchCall {
+  private grantCall(
+    question: SlotQuestion & SlotRequest,
+    budgets: readonly CoveringBudget[],
+    groups: readonly NodeInstanceGroup[],
+  ): BatchCall {
     const values = [
       ...keyOf(question),
       question.haGroup,
@@ -486,12 +520,12 @@ export class GrantStore extends GrantReads {
       UpgradeGranted.subject(question.org, question.node),
       JSON.stringify(this.outbox.headers()),
     ] as const;
-    if (budgets.length === 0) return this.statements.grant.with(...values);
+    if (budgets.length === 0 && groups.length === 0) return this.statements.grant.with(...values);
     const limits: BudgetLimit[] = budgets.map(({ budget, allowed }) => ({
       selector: budget.selector,
       allowed,
     }));
-    return this.statements.grantWithin.with(...values, JSON.stringify(limits));
+    return this.statements.grantWithin.with(...values, JSON.stringify(limits), JSON.stringify(groups));
   }
 
   /** Releases the slot if the conditions still hold (see slotStatements). */

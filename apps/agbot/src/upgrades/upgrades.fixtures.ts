@@ -100,7 +100,7 @@ export class UpgradeHub {
   /** Puts an HA group, window, freeze or budget in the agbot's mirror as the change stream would. */
   async seedResource(
     org: string,
-    resource: 'haGroup' | 'window' | 'freeze' | 'budget' | 'gate',
+    resource: 'haGroup' | 'window' | 'freeze' | 'budget' | 'gate' | 'deploymentPolicy',
     name: string,
     data: Record<string, unknown>,
   ): Promise<void> {

@@ -179,6 +179,14 @@ export function describeOutlook(outlook: Outlook, now: Date): string {
     lines.push(
       `budget "${budget.name}": ${budget.down.length} of ${budget.allowed} down (${budget.covered} covered)`,
     );
+  for (const group of outlook.instanceGroups) {
+    const impacted = group.impacted.reduce((sum, each) => sum + each.instances, 0);
+    lines.push(
+      `instance group "${group.group}" of project ${group.project}: ${impacted} of ${group.maxImpacted} impacted` +
+        (impacted > 0 ? ` (on ${group.impacted.map((each) => each.node).join(', ')})` : '') +
+        `, ${group.own} on this node`,
+    );
+  }
   return lines.join('\n');
 }
 
@@ -309,7 +317,7 @@ export function registerDisruptionCommands(program: Command, services: CliServic
   window
     .command('next')
     .description(
-      'when freezes, windows, alert gates and budgets next let a node be disrupted, and why not now',
+      'when freezes, windows, alert gates, budgets and instance groups next let a node be disrupted, and why not now',
     )
     .requiredOption('--node <id>', 'node id')
     .option(...NODE_ORG_OPTION)

@@ -4,6 +4,7 @@
  * refused, so one VNF manager cannot loosen another's constraints.
  */
 import { Injectable } from '@nestjs/common';
+import { OutboxWriter } from '@careen/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   groupInUse,
@@ -16,6 +17,7 @@ import {
 import { type InstanceConstraintResponse, type InstanceGroupResponse } from './dto/constraint.response';
 import { type DeclaredConstraints } from '../workflow/session-planner';
 import { type InstanceConstraintDto, type InstanceGroupDto } from './dto/instance-group.dto';
+import { GroupAnnouncer } from './group-announcer';
 
 const S = 'maintenance_session';
 const GROUP_COLUMNS = `org, group_id, project AS project_id, group_name, anti_affinity_group, max_instances_per_host,
@@ -51,7 +53,14 @@ const answer = <T extends { updated_at: string }>(row: Row<T>): T =>
 
 @Injectable()
 export class ConstraintsStore {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly announcer: GroupAnnouncer;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    outbox: OutboxWriter,
+  ) {
+    this.announcer = new GroupAnnouncer(outbox);
+  }
 
   putGroup(org: string, id: string, body: InstanceGroupDto, actor: string): Promise<InstanceGroupResponse> {
     if (body.group_id !== undefined && body.group_id !== id)
@@ -79,8 +88,14 @@ export class ConstraintsStore {
           actor,
         ],
       )) as Row<InstanceGroupResponse>[];
+      await this.announcer.announce(manager, org, [id]);
       return answer(row!);
     });
+  }
+
+  /** Tells the agbot every group again (at start). */
+  announceAll(): Promise<number> {
+    return this.announcer.announceAll(this.dataSource);
   }
 
   async group(org: string, id: string): Promise<InstanceGroupResponse> {
@@ -105,13 +120,15 @@ export class ConstraintsStore {
   /** Removes the group once `allowed` accepts its project. */
   removeGroup(org: string, id: string, allowed: (project: string) => void): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
-      allowed(await this.existingProject(manager, GROUPS, org, id));
+      const project = await this.existingProject(manager, GROUPS, org, id);
+      allowed(project);
       const [members] = (await manager.query(
         `SELECT count(*)::int AS count FROM ${S}.instance_constraints WHERE org = $1 AND group_id = $2`,
         [org, id],
       )) as { count: number }[];
       if (members!.count > 0) throw groupInUse(id, members!.count);
       await manager.query(`DELETE FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2`, [org, id]);
+      await this.announcer.announceRemoval(manager, org, id, project);
     });
   }
 
@@ -126,9 +143,16 @@ export class ConstraintsStore {
     return this.dataSource.transaction(async (manager) => {
       await this.sameProject(manager, INSTANCES, org, id, body.project_id);
       const group = body.group_id ?? null;
+      const [before] = (await manager.query(
+        `SELECT group_id FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`,
+        [org, id],
+      )) as { group_id: string | null }[];
+      // The groups it leaves and joins, locked before anything is read of them: each is told
+      // once this commits, and changes of one group are told in the order they commit.
+      const groups = [before?.group_id ?? null, group];
+      await this.announcer.lock(manager, org, groups);
       if (group !== null) {
-        // Kept from removal while the instance names it.
-        const owner = await this.projectOf(manager, GROUPS, org, group, 'FOR KEY SHARE');
+        const owner = await this.projectOf(manager, GROUPS, org, group);
         if (owner === undefined) throw unknownGroup(org, group);
         if (owner !== body.project_id) throw ofAnotherProject(GROUPS.what, group, owner);
       }
@@ -153,6 +177,7 @@ export class ConstraintsStore {
           actor,
         ],
       )) as Row<InstanceConstraintResponse>[];
+      await this.announcer.announce(manager, org, groups);
       return answer(row!);
     });
   }
@@ -180,23 +205,24 @@ export class ConstraintsStore {
   removeInstance(org: string, id: string, allowed: (project: string) => void): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
       allowed(await this.existingProject(manager, INSTANCES, org, id));
-      await manager.query(`DELETE FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`, [
-        org,
-        id,
-      ]);
+      const [removed] = (await manager.query(
+        `WITH gone AS (DELETE FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2 RETURNING group_id)
+         SELECT group_id FROM gone`,
+        [org, id],
+      )) as { group_id: string | null }[];
+      await this.announcer.announce(manager, org, [removed?.group_id ?? null]);
     });
   }
 
-  /** The project that declared it (the row locked as `lock` says), if it is declared. */
+  /** The project that declared it (the row locked), if it is declared. */
   private async projectOf(
     manager: EntityManager,
     kind: Declared,
     org: string,
     id: string,
-    lock: 'FOR UPDATE' | 'FOR KEY SHARE' = 'FOR UPDATE',
   ): Promise<string | undefined> {
     const [row] = (await manager.query(
-      `SELECT project FROM ${S}.${kind.table} WHERE org = $1 AND ${kind.key} = $2 ${lock}`,
+      `SELECT project FROM ${S}.${kind.table} WHERE org = $1 AND ${kind.key} = $2 FOR UPDATE`,
       [org, id],
     )) as { project: string }[];
     return row?.project;

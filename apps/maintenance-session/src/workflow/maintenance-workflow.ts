@@ -28,6 +28,7 @@
  * answered action other than the instance's declared `migration_type`, are noted.
  */
 import { type RepliedState, type SessionState } from '@careen/contracts';
+import { fitsInstanceGroup } from '@careen/disruption';
 import {
   type Ask,
   type HostProgress,
@@ -380,7 +381,7 @@ export class MaintenanceWorkflow {
   ): string | undefined {
     for (const [group, members] of this.groupMembers.get(host) ?? []) {
       const already = impacted.get(group) ?? 0;
-      if (already > 0 && already + members > group.maxImpacted)
+      if (!fitsInstanceGroup(group.maxImpacted, members, already))
         return `instance group ${group.id} (project ${group.project}) has ${already} of its instances under way, ${group.maxImpacted} at most`;
       const recovered = this.recoveredAt(progress, group);
       if (recovered !== undefined && recovered > now.getTime())

@@ -40,7 +40,7 @@ const request = (overrides: Partial<PlanRequest>): PlanRequest => ({
 });
 
 describe('planning a session', () => {
-  it("takes the declared instance groups with the session's instances in them, of their own project only", () => {
+  it('takes the declared instance groups with every instance of their policies, of their own project only', () => {
     const outcome = planSession(request({ hosts: ['h1', 'h2', 'h4'] }), {
       ...facts,
       constraints: {
@@ -48,7 +48,8 @@ describe('planning a session', () => {
           { id: 'front', project: 'shop', maxImpacted: 1, recoverySeconds: 30 },
           { id: 'empty', project: 'shop', maxImpacted: 1, recoverySeconds: 0 },
         ],
-        // db@h2 is ledger's: a shop group cannot take it in.
+        // db@h2 is ledger's: a shop group cannot take it in. web@h9 was declared where web ran
+        // before it moved: web@h4 is the group's all the same.
         instances: [
           {
             id: 'web@h1',
@@ -59,7 +60,7 @@ describe('planning a session', () => {
             migrationType: 'MIGRATE',
           },
           {
-            id: 'web@h4',
+            id: 'web@h9',
             project: 'shop',
             group: 'front',
             leadSeconds: 0,
@@ -82,7 +83,6 @@ describe('planning a session', () => {
     ]);
     expect('plan' in outcome && outcome.plan.instanceLimits).toEqual({
       'web@h1': { leadSeconds: 40, maxInterruptionSeconds: 120, migrationType: 'MIGRATE' },
-      'web@h4': { leadSeconds: 0, maxInterruptionSeconds: 0, migrationType: 'OWN_ACTION' },
     });
   });
 

@@ -6,7 +6,7 @@
  * least one must be given). Every
  * problem is named with its path, all at once; nothing is guessed.
  */
-import { type ReplyTimeoutPolicy } from '@careen/contracts';
+import { policyOfInstance, type ReplyTimeoutPolicy } from '@careen/contracts';
 import {
   type PlannedInstance,
   type PlannedInstanceGroup,
@@ -142,7 +142,7 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       onNoAck: request.projects?.[id]?.replyTimeoutPolicy ?? request.replyTimeoutPolicy,
     }));
   const declared = declaredOf(instances, facts.constraints);
-  const instanceGroups = instanceGroupsOf(instances, declared, facts.constraints?.groups ?? []);
+  const instanceGroups = instanceGroupsOf(instances, facts.constraints);
   const instanceLimits = Object.fromEntries(
     [...declared].map(([id, { leadSeconds, maxInterruptionSeconds, migrationType }]) => [
       id,
@@ -180,15 +180,24 @@ function declaredOf(
   );
 }
 
-/** The declared groups with instances in the session, each with those instances. */
+/**
+ * The declared groups with instances in the session, each with those instances: every instance
+ * of a deployment policy that one of the group's declared instances names (its id
+ * `<deployment policy>@<host>`), of the group's own project, wherever the policy runs now — as
+ * the agbot counts them (InstanceGroupDeclared).
+ */
 function instanceGroupsOf(
   instances: readonly PlannedInstance[],
-  declared: ReadonlyMap<string, DeclaredInstance>,
-  groups: DeclaredConstraints['groups'],
+  constraints: DeclaredConstraints | undefined,
 ): PlannedInstanceGroup[] {
-  return groups.flatMap((group) => {
+  return (constraints?.groups ?? []).flatMap((group) => {
+    const policies = new Set(
+      constraints!.instances
+        .filter((each) => each.group === group.id && each.project === group.project)
+        .flatMap((each) => policyOfInstance(each.id) ?? []),
+    );
     const members = instances
-      .filter((each) => each.project === group.project && declared.get(each.id)?.group === group.id)
+      .filter((each) => each.project === group.project && policies.has(policyOfInstance(each.id) ?? ''))
       .map((each) => each.id);
     return members.length > 0 ? [{ ...group, instances: members }] : [];
   });

@@ -519,6 +519,8 @@ export interface components {
       message: string;
       /** Format: date-time */
       retryAt?: string | null;
+      /** @description a budget: the nodes it lets be down at once (an instance group: its instances) */
+      allowed?: number;
       holders?: string[];
       /** @description the node whose step soaks (a soak) */
       soaking?: string;
@@ -556,6 +558,22 @@ export interface components {
       /** @description covered nodes down now */
       down: string[];
     };
+    OutlookImpactedResponse: {
+      node: string;
+      /** @description the group's instances it holds */
+      instances: number;
+    };
+    OutlookInstanceGroupResponse: {
+      /** @description the group id its project declared (Fenix constraints API) */
+      group: string;
+      project: string;
+      /** @description instances of the group that may be impacted at once */
+      maxImpacted: number;
+      /** @description the group's instances on this node */
+      own: number;
+      /** @description other nodes down now with instances of the group */
+      impacted: components['schemas']['OutlookImpactedResponse'][];
+    };
     OutlookBusyResponse: {
       reason: string;
       declaredBy: string;
@@ -570,7 +588,7 @@ export interface components {
        * @description the agbot's database clock
        */
       at: string;
-      /** @description freezes, windows and budgets let a new disruption start now */
+      /** @description freezes, windows, budgets and instance groups let a new disruption start now */
       mayStart: boolean;
       /** @description why not, when it may not */
       refusal?: components['schemas']['DisruptionGateDetails'];
@@ -582,6 +600,8 @@ export interface components {
       windows: components['schemas']['OutlookWindowResponse'][];
       freezes: components['schemas']['OutlookFreezeResponse'][];
       budgets: components['schemas']['OutlookBudgetResponse'][];
+      /** @description the instance groups declared by VNF managers with instances on the node: each a budget of its instances */
+      instanceGroups: components['schemas']['OutlookInstanceGroupResponse'][];
       /** @description the node's busy declaration, while it lasts */
       busy?: components['schemas']['OutlookBusyResponse'];
     };

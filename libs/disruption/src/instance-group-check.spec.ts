@@ -1,0 +1,33 @@
+import { checkInstanceGroup } from './instance-group-check';
+
+describe('instance-group budgets', () => {
+  const usage = (own: number, impacted: { node: string; instances: number }[]) => ({
+    group: 'db-ha',
+    project: 'shop',
+    maxImpacted: 2,
+    own,
+    impacted,
+  });
+
+  it('lets a node go while its instances and those down elsewhere stay within the group', () => {
+    expect(checkInstanceGroup('n3', usage(1, [{ node: 'n1', instances: 1 }]))).toBeUndefined();
+    expect(checkInstanceGroup('n3', usage(0, [{ node: 'n1', instances: 2 }]))).toBeUndefined();
+  });
+
+  it('counts instances, not nodes, and never the asking node', () => {
+    expect(checkInstanceGroup('n3', usage(1, [{ node: 'n1', instances: 2 }]))).toEqual({
+      reason: 'budget',
+      control: 'instance-group:db-ha',
+      allowed: 2,
+      holders: ['n1'],
+      message:
+        'instance group "db-ha" of project shop (at most 2 of its instances impacted at once): 2 impacted on n1, and n3 holds 1 more',
+    });
+    expect(checkInstanceGroup('n1', usage(2, [{ node: 'n1', instances: 2 }]))).toBeUndefined();
+  });
+
+  it('lets a node holding more than the group allows go alone, never beside another', () => {
+    expect(checkInstanceGroup('n3', usage(3, []))).toBeUndefined();
+    expect(checkInstanceGroup('n3', usage(3, [{ node: 'n1', instances: 1 }]))?.holders).toEqual(['n1']);
+  });
+});
