@@ -41,4 +41,9 @@ export {
 } from './alert-gate';
 export { soakFailure, soakRefusal, type EndedStep, type SoakRefusal } from './soak';
 export { busyRefusal, type BusyDeclaration, type BusyRefusal } from './busy-node';
-export { checkInstanceGroup, fitsInstanceGroup, type InstanceGroupUsage } from './instance-group-check';
+export {
+  checkInstanceGroup,
+  fitsInstanceGroup,
+  instanceGroupRecovery,
+  type InstanceGroupUsage,
+} from './instance-group-check';

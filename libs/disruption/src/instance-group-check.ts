@@ -6,6 +6,7 @@
  * could never go at all. The same rule orders a maintenance session's hosts.
  */
 import { type BudgetRefusal } from './budget-check';
+import { type SoakRefusal } from './soak';
 
 export interface InstanceGroupUsage {
   group: string;
@@ -15,6 +16,27 @@ export interface InstanceGroupUsage {
   own: number;
   /** Other nodes down (holding a disruption slot) with the group's instances on each. */
   impacted: readonly { node: string; instances: number }[];
+}
+
+/**
+ * Why the group keeps a node waiting at `now` while it recovers (a VNF manager's
+ * `recovery_time`) from the disruption of another of its nodes that ended at `ended.at`.
+ */
+export function instanceGroupRecovery(
+  group: { group: string; project: string; recoverySeconds: number },
+  ended: { node: string; at: Date } | null,
+  now: Date,
+): SoakRefusal | undefined {
+  if (!ended || group.recoverySeconds <= 0) return undefined;
+  const until = new Date(ended.at.getTime() + group.recoverySeconds * 1000);
+  if (until <= now) return undefined;
+  return {
+    reason: 'soak',
+    control: `instance-group:${group.group}`,
+    node: ended.node,
+    until,
+    message: `instance group "${group.group}" of project ${group.project} recovers until ${until.toISOString()} (${group.recoverySeconds} s after ${ended.node} was done at ${ended.at.toISOString()})`,
+  };
 }
 
 /** Whether `own` more impacted instances fit beside `others` already impacted. */

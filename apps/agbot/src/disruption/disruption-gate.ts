@@ -23,6 +23,7 @@ import {
   describeSelector,
   type DisruptionControlKind,
   type EndedStep,
+  instanceGroupRecovery,
   soakFailure,
   soakRefusal,
   type SoakRefusal,
@@ -36,6 +37,7 @@ import {
   type TimeRefusal,
   type WindowState,
 } from '@careen/disruption';
+import { type NodeInstanceGroup } from '../upgrades/grant-statements';
 
 /** A control covering the node that this version cannot read: its nodes stay closed. */
 export interface UnreadableRefusal {
@@ -206,6 +208,19 @@ export function budgetRefusal(
       down,
     };
     const refusal = checkBudget(node, usage);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+/** Why one of the node's instance groups keeps it waiting at `now` while the group recovers. */
+export function recoveryRefusal(
+  groups: readonly NodeInstanceGroup[] | undefined,
+  now: Date,
+): SoakRefusal | undefined {
+  for (const group of groups ?? []) {
+    const ended = group.lastEnded && { node: group.lastEnded.node, at: new Date(group.lastEnded.at) };
+    const refusal = instanceGroupRecovery(group, ended, now);
     if (refusal) return refusal;
   }
   return undefined;

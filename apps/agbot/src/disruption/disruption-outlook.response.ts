@@ -52,6 +52,14 @@ export class OutlookInstanceGroupResponse {
     description: 'other nodes down now with instances of the group',
   })
   impacted!: OutlookImpactedResponse[];
+  @ApiProperty({ type: 'integer', description: 'seconds the group needs after a disruption before the next' })
+  recoverySeconds!: number;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'while the group recovers from the disruption of another of its nodes: until when',
+  })
+  recoversUntil?: string;
 }
 
 export class OutlookBusyResponse {
@@ -142,13 +150,19 @@ export class DisruptionOutlookResponse {
         allowed: allowedDown(budget.maxUnavailable, covered),
         down,
       })),
-      instanceGroups: outlook.instanceGroups.map(({ group, project, maxImpacted, own, impacted }) => ({
-        group,
-        project,
-        maxImpacted,
-        own,
-        impacted,
-      })),
+      instanceGroups: outlook.instanceGroups.map(
+        ({ group, project, maxImpacted, own, impacted, recoverySeconds, lastEnded }) => ({
+          group,
+          project,
+          maxImpacted,
+          own,
+          impacted,
+          recoverySeconds,
+          ...(lastEnded && {
+            recoversUntil: new Date(Date.parse(lastEnded.at) + recoverySeconds * 1000).toISOString(),
+          }),
+        }),
+      ),
     };
   }
 }

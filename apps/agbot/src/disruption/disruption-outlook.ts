@@ -37,6 +37,7 @@ import {
   ControlsCache,
   type ControlRow,
   type GateRefusal,
+  recoveryRefusal,
 } from './disruption-gate';
 
 export interface DisruptionOutlook {
@@ -105,7 +106,9 @@ export class DisruptionOutlookReader {
       }),
     );
     const busy = row.busy ? { ...row.busy, until: new Date(row.busy.until) } : undefined;
-    const earlyRefusal = controls.refusalBeforeBudgets(node, now, busy, alerts, endedSteps(row.soaking));
+    const earlyRefusal =
+      controls.refusalBeforeBudgets(node, now, busy, alerts, endedSteps(row.soaking)) ??
+      recoveryRefusal(row.instance_groups ?? undefined, now);
     return {
       node,
       at: now,

@@ -2,7 +2,8 @@
  * The instance groups a VNF manager declares to the maintenance service reach the agbot on the
  * bus (InstanceGroupDeclared), and their `max_impacted_members` holds every kind of disruption in
  * the one gate: an agent upgrade, a maintenance slot and a FleetLock reboot wait while the
- * group's instances down elsewhere and their own would pass it.
+ * group's instances down elsewhere and their own would pass it, and while the group recovers
+ * (`recovery_time`) from the last disruption of its nodes.
  */
 import { connectBus, EventPublisher, type BusConnection } from '@careen/bus';
 import { InstanceGroupDeclared, type InstanceGroupPayload } from '@careen/contracts';
@@ -26,6 +27,7 @@ describe('instance groups in the disruption gate', () => {
     antiAffinity: true,
     maxPerHost: 0,
     maxImpacted: 1,
+    recoverySeconds: 0,
     policies: ['db', 'billing'],
     removed: false,
     revision: 10,
@@ -162,5 +164,31 @@ describe('instance groups in the disruption gate', () => {
 
     await tell(group({ removed: true, revision: 13 }));
     expect((await upgrade('n5')).status).toBe(200);
+  });
+
+  it("waits the group's recovery time after a disruption of its instances ends", async () => {
+    await release('n2');
+    await release('n5');
+    const freed = await http(url(), 'DELETE', `/v1/orgs/${ORG}/nodes/n3/maintenance-slot`, { auth: admin });
+    expect(freed.status).toBe(204);
+    await tell(group({ recoverySeconds: 600, revision: 14 }));
+
+    // n3 was the last of the group's nodes done: n1 waits out the group's recovery.
+    const held = await maintain('n1');
+    expect([held.status, held.body.details?.reason, held.body.details?.soaking]).toEqual([409, 'soak', 'n3']);
+    expect(held.body.message).toContain('instance group "db-ha" of project shop recovers until');
+    const retryAt = Date.parse(held.body.details?.retryAt as string);
+    expect(retryAt - Date.now()).toBeGreaterThan(590_000);
+    const outlook = await http(url(), 'GET', `/v1/orgs/${ORG}/nodes/n1/disruption`, { auth: admin });
+    expect(outlook.body).toMatchObject({
+      mayStart: false,
+      refusal: { reason: 'soak', control: 'instance-group:db-ha' },
+      instanceGroups: [{ group: 'db-ha', recoverySeconds: 600, recoversUntil: expect.any(String) }],
+    });
+    // n4 holds none of the group's instances: it does not wait.
+    expect((await upgrade('n4')).status).toBe(200);
+
+    await tell(group({ recoverySeconds: 0, revision: 15 }));
+    expect((await maintain('n1')).status).toBe(200);
   });
 });

@@ -16,10 +16,12 @@ export class InstanceGroupStore {
   async apply(state: InstanceGroupPayload): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `INSERT INTO agbot.instance_groups AS g
-         (org, group_id, project, anti_affinity, max_per_host, max_impacted, policies, removed, revision)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         (org, group_id, project, anti_affinity, max_per_host, max_impacted, policies, removed, revision,
+          recovery_seconds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (org, group_id) DO UPDATE SET project = $3, anti_affinity = $4, max_per_host = $5,
-         max_impacted = $6, policies = $7, removed = $8, revision = $9, updated_at = now()
+         max_impacted = $6, policies = $7, removed = $8, revision = $9, recovery_seconds = $10,
+         updated_at = now()
        WHERE g.revision < $9
        RETURNING revision`,
       [
@@ -32,6 +34,7 @@ export class InstanceGroupStore {
         state.policies,
         state.removed,
         state.revision,
+        state.recoverySeconds,
       ],
     )) as unknown[];
     return rows.length > 0;

@@ -19,6 +19,7 @@ export class InstanceGroups1765100000000 implements MigrationInterface {
         anti_affinity boolean NOT NULL,
         max_per_host integer NOT NULL,
         max_impacted integer NOT NULL,
+        recovery_seconds integer NOT NULL,
         policies text[] NOT NULL,
         removed boolean NOT NULL,
         revision bigint NOT NULL,
@@ -27,7 +28,8 @@ export class InstanceGroups1765100000000 implements MigrationInterface {
       )`);
     await runner.query(`
       CREATE VIEW agbot.instance_group_members AS
-        SELECT g.org, g.group_id, g.project, g.anti_affinity, g.max_per_host, g.max_impacted, p.policy
+        SELECT g.org, g.group_id, g.project, g.anti_affinity, g.max_per_host, g.max_impacted,
+               g.recovery_seconds, p.policy
         FROM agbot.instance_groups AS g
         CROSS JOIN LATERAL unnest(g.policies) AS p(policy)
         JOIN agbot.mirrored_resources AS m

@@ -79,6 +79,9 @@ export interface NodeInstanceGroup {
   project: string;
   maxImpacted: number;
   own: number;
+  recoverySeconds: number;
+  /** The last disruption of another node holding its instances that ended within its recovery time. */
+  lastEnded: { node: string; at: string } | null;
 }
 
 /** A step that ended on a node within the org's longest soak, nothing on the node since. */
@@ -222,14 +225,27 @@ const SELECTED = (n: string, selector: string) => {
 const RUNS_MEMBER = (w: string, m: string) =>
   `${w}.workloads @> jsonb_build_array(jsonb_build_object('deploymentPolicy', ${m}.policy))`;
 
-/** The instance groups with instances on node $2 of org $1, as JSON (NodeInstanceGroup[]), null for none. */
+/**
+ * The instance groups with instances on node $2 of org $1, as JSON (NodeInstanceGroup[]), null
+ * for none; with a recovery time, the latest release within it of another node holding the
+ * group's instances (by the history's `(org, at)` index).
+ */
 export const NODE_INSTANCE_GROUPS = `(SELECT json_agg(json_build_object('group', c.group_id, 'project', c.project,
-       'maxImpacted', c.max_impacted, 'own', c.own) ORDER BY c.group_id)
-   FROM (SELECT m.group_id, m.project, m.max_impacted, count(*)::int AS own
+       'maxImpacted', c.max_impacted, 'own', c.own, 'recoverySeconds', c.recovery_seconds,
+       'lastEnded', CASE WHEN c.recovery_seconds > 0 THEN
+         (SELECT json_build_object('node', h.node, 'at', h.at)
+          FROM agbot.upgrade_grant_history AS h
+          JOIN agbot.node_workloads AS hw ON hw.org = h.org AND hw.node = h.node
+          WHERE h.org = $1 AND h.node <> $2 AND h.event = 'released'
+            AND h.at > now() - make_interval(secs => c.recovery_seconds)
+            AND EXISTS (SELECT 1 FROM agbot.instance_group_members AS hm
+                        WHERE hm.org = $1 AND hm.group_id = c.group_id AND ${RUNS_MEMBER('hw', 'hm')})
+          ORDER BY h.at DESC LIMIT 1) END) ORDER BY c.group_id)
+   FROM (SELECT m.group_id, m.project, m.max_impacted, m.recovery_seconds, count(*)::int AS own
          FROM agbot.instance_group_members AS m
          JOIN agbot.node_workloads AS w ON w.org = m.org AND w.node = $2
          WHERE m.org = $1 AND ${RUNS_MEMBER('w', 'm')}
-         GROUP BY m.group_id, m.project, m.max_impacted) AS c)`;
+         GROUP BY m.group_id, m.project, m.max_impacted, m.recovery_seconds) AS c)`;
 
 /**
  * The other nodes of org $1 than $2 that are down (a live slot of any kind), each with its

@@ -70,6 +70,7 @@ import {
   ControlsCache,
   type GateRefusal,
   type OrgControls,
+  recoveryRefusal,
 } from '../disruption/disruption-gate';
 import { withStatementBatch, type BatchCall, type StatementBatch } from './statement-batch';
 import { grantPayload, type GrantKey, type ReleasedGrant, type UpgradeGrant } from './upgrade-grant';
@@ -173,20 +174,21 @@ export class GrantStore extends GrantReads {
           return { outcome: 'granted', haGroup: question.haGroup, grant: read.taken, released: [] };
         }
         const { release, answer } = decideSlot(question);
-        // The clock's, the node's and the alerts' refusals need no lock beyond the group's; a
-        // budget's is read under its own.
+        // The clock's, the node's, the alerts' and a recovering instance group's refusals need no
+        // lock beyond the group's; a budget's is read under its own.
         const earlyRefusal =
           answer.outcome !== 'grant'
             ? undefined
-            : question.controls
-              ? question.controls.of.refusalBeforeBudgets(
-                  question.controls.node,
-                  question.now,
-                  question.busy,
-                  this.alerts,
-                  question.controls.steps,
-                )
-              : busyRefusal(question.busy, question.now);
+            : ((question.controls
+                ? question.controls.of.refusalBeforeBudgets(
+                    question.controls.node,
+                    question.now,
+                    question.busy,
+                    this.alerts,
+                    question.controls.steps,
+                  )
+                : busyRefusal(question.busy, question.now)) ??
+              recoveryRefusal(question.instanceGroups, question.now));
         if (commitWithRead) {
           if (release.length === 0 && earlyRefusal) return gated(earlyRefusal, question.haGroup, []);
           if (release.length === 0 && (answer.outcome === 'refuse' || answer.outcome === 'policy-stopped'))

@@ -184,7 +184,8 @@ export function describeOutlook(outlook: Outlook, now: Date): string {
     lines.push(
       `instance group "${group.group}" of project ${group.project}: ${impacted} of ${group.maxImpacted} impacted` +
         (impacted > 0 ? ` (on ${group.impacted.map((each) => each.node).join(', ')})` : '') +
-        `, ${group.own} on this node`,
+        `, ${group.own} on this node` +
+        (group.recoversUntil ? `; recovers until ${group.recoversUntil}` : ''),
     );
   }
   return lines.join('\n');

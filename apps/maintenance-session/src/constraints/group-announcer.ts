@@ -17,6 +17,7 @@ interface GroupRow {
   anti_affinity_group: boolean;
   max_instances_per_host: number;
   max_impacted_members: number;
+  recovery_time: number;
   revision: string;
 }
 
@@ -57,6 +58,7 @@ export class GroupAnnouncer {
       antiAffinity: false,
       maxPerHost: 0,
       maxImpacted: 1,
+      recoverySeconds: 0,
       policies: [],
       removed: true,
       revision: Number(revision),
@@ -81,7 +83,7 @@ function idsOf(groups: Iterable<string | null>): string[] {
 /** The group's state now, numbered (the group is declared: removals are told by `announceRemoval`). */
 async function stateOf(manager: EntityManager, org: string, groupId: string): Promise<InstanceGroupPayload> {
   const [group] = (await manager.query(
-    `SELECT project, anti_affinity_group, max_instances_per_host, max_impacted_members,
+    `SELECT project, anti_affinity_group, max_instances_per_host, max_impacted_members, recovery_time,
             nextval('${S}.instance_group_revisions')::text AS revision
        FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2 FOR UPDATE`,
     [org, groupId],
@@ -100,6 +102,7 @@ async function stateOf(manager: EntityManager, org: string, groupId: string): Pr
     antiAffinity: group.anti_affinity_group,
     maxPerHost: group.max_instances_per_host,
     maxImpacted: group.max_impacted_members,
+    recoverySeconds: group.recovery_time,
     policies: [...policies].sort(),
     removed: false,
     revision: Number(group.revision),

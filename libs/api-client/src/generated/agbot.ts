@@ -573,6 +573,13 @@ export interface components {
       own: number;
       /** @description other nodes down now with instances of the group */
       impacted: components['schemas']['OutlookImpactedResponse'][];
+      /** @description seconds the group needs after a disruption before the next */
+      recoverySeconds: number;
+      /**
+       * Format: date-time
+       * @description while the group recovers from the disruption of another of its nodes: until when
+       */
+      recoversUntil?: string;
     };
     OutlookBusyResponse: {
       reason: string;

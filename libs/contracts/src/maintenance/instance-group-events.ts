@@ -34,6 +34,11 @@ export class InstanceGroupPayload {
   @Min(1)
   maxImpacted!: number;
 
+  /** Seconds the group needs after a disruption of its instances ends before the next starts. */
+  @IsInt()
+  @Min(0)
+  recoverySeconds!: number;
+
   /**
    * The deployment policies its declared instances (`<deployment policy>@<host>`) name: every
    * instance of those policies is the group's, wherever it is placed.
