@@ -42,6 +42,7 @@ import {
   INSTANCE_GROUP_IMPACTED,
   type InstanceGroupImpactedRow,
   LOCK_INSTANCE_GROUP,
+  NODE_GROUPS,
   type NodeInstanceGroup,
   HALT_NEW,
   LOCK_GROUP,
@@ -137,6 +138,8 @@ export interface HaltRequest {
 export class GrantStore extends GrantReads {
   private readonly statements: SlotStatements;
   private readonly controls = new ControlsCache();
+  /** Orgs whose last read said they declared instance groups. */
+  private readonly grouped = new Set<string>();
   private readonly covered = new CoveredCounts();
 
   constructor(
@@ -161,9 +164,10 @@ export class GrantStore extends GrantReads {
    */
   acquire(manager: EntityManager, request: SlotRequest): Promise<SlotAnswer> {
     return withStatementBatch(manager, async (batch) => {
-      // An org with disruption controls has every grant decided under the lock (the read takes no
-      // slot for it): it skips the read that would only be committed to be done again.
-      let commitWithRead = batch.ownsTransaction && !this.controls.has(request.org);
+      // An org with disruption controls or instance groups has every grant decided under the lock
+      // (the read takes no slot for it): it skips the read that would only be committed to be done again.
+      let commitWithRead =
+        batch.ownsTransaction && !this.controls.has(request.org) && !this.grouped.has(request.org);
       for (;;) {
         const read = await this.read(batch, request, commitWithRead);
         if (read.outcome === 'unknown-node') return { outcome: 'unknown-node', released: [] };
@@ -286,6 +290,17 @@ export class GrantStore extends GrantReads {
     // The read answers one row whenever the node is known.
     if (!state) throw new Error('the slot read answered no row');
     if (!state.controls) this.controls.forget(org);
+    if (state.grouped) this.grouped.add(org);
+    else this.grouped.delete(org);
+    // The node's groups count only where a slot may be taken under the lock.
+    const groups =
+      state.grouped && !commitWithRead
+        ? (
+            (await batch.run([NODE_GROUPS.with(org, node)])) as {
+              instance_groups: NodeInstanceGroup[] | null;
+            }[][]
+          )[0]![0]!.instance_groups
+        : null;
     const question: ReadQuestion = {
       ...request,
       haGroup: mirrored.ha_group,
@@ -301,7 +316,7 @@ export class GrantStore extends GrantReads {
             steps: endedSteps(state.soaking),
           },
         }),
-      ...(state.instance_groups && { instanceGroups: state.instance_groups }),
+      ...(groups && { instanceGroups: groups }),
       ...(state.busy && {
         busy: {
           reason: state.busy.reason,
