@@ -27,6 +27,7 @@ import {
   type PlacementService,
   type PolicyPlacement,
   scopedKey,
+  splitKey,
 } from './placement.types';
 import { fnv1a, spreadReplicas } from './replica-spreader';
 import { ServiceCatalog } from './service-catalog';
@@ -146,7 +147,9 @@ export class PlacementEngine {
       // Another service: every workload changes, though replicas stay on their nodes.
       for (const key of holders) this.assign(existing, key, undefined, tracker);
     }
-    this.place(this.addPolicy(policy), holders, tracker);
+    const state = this.addPolicy(policy);
+    this.place(state, holders, tracker);
+    this.refillGroupMates(state.key, tracker);
     return tracker.changed();
   }
 
@@ -158,6 +161,7 @@ export class PlacementEngine {
     for (const nodeKey of [...state.assigned.keys()]) this.assign(state, nodeKey, undefined, tracker);
     this.policies.delete(key);
     this.policiesByOrg.get(org)?.delete(key);
+    this.refillGroupMates(key, tracker);
     return tracker.changed();
   }
 
@@ -240,6 +244,25 @@ export class PlacementEngine {
         this.groupsOf.set(key, [...(this.groupsOf.get(key) ?? []), limit]);
       }
     }
+  }
+
+  /**
+   * A policy of an instance group moved or went: the other replicas policies of its groups that
+   * lack replicas may now fit where it was.
+   */
+  private refillGroupMates(key: string, tracker: AssignmentTracker): void {
+    const [org] = splitKey(key);
+    for (const group of this.groupsOf.get(key) ?? [])
+      for (const name of group.policies) {
+        const mate = this.policies.get(scopedKey(org, name));
+        if (
+          mate &&
+          mate.key !== key &&
+          mate.policy.placement.mode === 'replicas' &&
+          mate.assigned.size < replicasOf(mate.policy)
+        )
+          this.refill(mate, tracker);
+      }
   }
 
   /** Whether node `key` may take a new replica of the policy without passing a group's limit. */

@@ -114,6 +114,22 @@ describe('placement within instance groups', () => {
     expect(engine.setInstanceGroups([group(['a', 'b', 'c'], 3)])).toEqual([]);
   });
 
+  it('places an instance that waited once a mate of its group leaves the node it fits', () => {
+    const engine = new PlacementEngine(() => NOW);
+    engine.load({
+      nodes: [aNode('n1')],
+      policies: [aPolicy('a', { replicas: 1 }), aPolicy('b', { replicas: 1 })],
+      services: [aService('1.0.0')],
+      instanceGroups: [group(['a', 'b'])],
+    });
+    const [waiting, placed] = holders(engine, 'a').length === 0 ? ['a', 'b'] : ['b', 'a'];
+    expect(holders(engine, waiting)).toEqual([]);
+
+    const changed = engine.removePolicy('acme', placed);
+    expect(changed.map((entry) => entry.node)).toEqual(['n1']);
+    expect(holders(engine, waiting)).toEqual(['n1']);
+  });
+
   it('places a policy of mode all on every candidate, whatever its group', () => {
     const engine = new PlacementEngine(() => NOW);
     engine.load({
