@@ -13,7 +13,7 @@ import { type Clock, type RandomSource, systemClock } from './core/clock';
 import { AgentMemory } from './state/agent-memory';
 import { AGENT_STATE_VERSION, type AgentState } from './state/agent-state';
 import { AgentStateError } from './state/agent-state.store';
-import { type StateStore } from './state/state-store';
+import { type StateStore, stateText } from './state/state-store';
 import { RESTART_EXIT_CODE, type Restarter } from './upgrade/install-strategy';
 import { TarballInstallStrategy } from './upgrade/tarball-install.strategy';
 import { ProcessRuntime } from './workloads/process-runtime';
@@ -57,7 +57,7 @@ export class AgentDaemon {
       starts: (previous?.starts ?? 0) + 1,
       lastStartedAt: this.clock.now().toISOString(),
     };
-    await this.store.save(this.state);
+    await this.store.save(stateText(this.state));
     this.logger.info(
       {
         org: this.state.org,

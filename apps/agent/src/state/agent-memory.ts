@@ -5,7 +5,7 @@
 import { type ManagementStatusValue } from '@careen/contracts';
 import { type EnactmentRecord } from '../enactment/enactment-record';
 import { type AgentState, type UpgradeInProgress } from './agent-state';
-import { type StateStore } from './state-store';
+import { type StateStore, stateText } from './state-store';
 
 export class AgentMemory {
   private writing: Promise<void> = Promise.resolve();
@@ -16,7 +16,8 @@ export class AgentMemory {
   ) {}
 
   persist(): Promise<void> {
-    const snapshot = structuredClone(this.state);
+    // The text is the snapshot: one serialization, which the store keeps or writes as it is.
+    const snapshot = stateText(this.state);
     this.writing = this.writing.then(() => this.store.save(snapshot));
     return this.writing;
   }

@@ -43,12 +43,12 @@ export class AgentStateStore implements StateStore {
     return state;
   }
 
-  async save(state: AgentState): Promise<void> {
+  async save(text: string): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const temporary = `${this.file}.${process.pid}.tmp`;
     const handle = await open(temporary, 'w', 0o600);
     try {
-      await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
