@@ -10,6 +10,7 @@ import { useTestInfra } from '@careen/testing';
 import { type DataSource } from 'typeorm';
 import { MAINTENANCE_SESSION_ENTITIES, MAINTENANCE_SESSION_MIGRATIONS } from '../maintenance-session.module';
 import { ConstraintsStore } from './constraints.store';
+import { GroupAnnouncer } from './group-announcer';
 import { type InstanceConstraintDto, type InstanceGroupDto } from './dto/instance-group.dto';
 
 const ORG = 'acme';
@@ -111,6 +112,11 @@ describe('instance groups told to the agbot', () => {
     const [again] = await told();
     expect(again).toMatchObject({ groupId: 'front', policies: ['web'], removed: false });
     expect(again!.revision).toBeGreaterThan(removal!.revision!);
+
+    // A group removed between the start's listing and its transaction is not told again as declared.
+    const announcer = new GroupAnnouncer(new OutboxWriter('maintenance_session'));
+    await dataSource.transaction((manager) => announcer.announce(manager, ORG, ['back', 'front']));
+    expect((await told()).map(({ groupId }) => groupId)).toEqual(['front']);
   });
 
   it('orders two changes of one group racing each other: the later state holds both', async () => {

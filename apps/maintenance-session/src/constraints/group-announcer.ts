@@ -35,10 +35,15 @@ export class GroupAnnouncer {
     );
   }
 
-  /** Tells the groups' states as `manager`'s transaction leaves them, locking each group's row. */
+  /**
+   * Tells the groups' states as `manager`'s transaction leaves them, locking each group's row. A
+   * group removed meanwhile is skipped: its removal told the agbot in its own transaction.
+   */
   async announce(manager: EntityManager, org: string, groups: Iterable<string | null>): Promise<void> {
-    for (const groupId of idsOf(groups))
-      await this.outbox.append(manager, InstanceGroupDeclared, [org], await stateOf(manager, org, groupId));
+    for (const groupId of idsOf(groups)) {
+      const state = await stateOf(manager, org, groupId);
+      if (state) await this.outbox.append(manager, InstanceGroupDeclared, [org], state);
+    }
   }
 
   /** Tells that the group of `project` was removed (its row deleted in `manager`'s transaction). */
@@ -80,15 +85,19 @@ function idsOf(groups: Iterable<string | null>): string[] {
   return [...new Set([...groups].filter((id): id is string => id !== null))].sort();
 }
 
-/** The group's state now, numbered (the group is declared: removals are told by `announceRemoval`). */
-async function stateOf(manager: EntityManager, org: string, groupId: string): Promise<InstanceGroupPayload> {
+/** The group's state now, numbered; undefined when it is no longer declared. */
+async function stateOf(
+  manager: EntityManager,
+  org: string,
+  groupId: string,
+): Promise<InstanceGroupPayload | undefined> {
   const [group] = (await manager.query(
     `SELECT project, anti_affinity_group, max_instances_per_host, max_impacted_members, recovery_time,
             nextval('${S}.instance_group_revisions')::text AS revision
        FROM ${S}.instance_groups WHERE org = $1 AND group_id = $2 FOR UPDATE`,
     [org, groupId],
   )) as GroupRow[];
-  if (!group) throw new Error(`instance group ${groupId} of ${org} is not declared`);
+  if (!group) return undefined;
   // Read after the lock: every instance committed before it is counted.
   const members = (await manager.query(
     `SELECT instance_id FROM ${S}.instance_constraints WHERE org = $1 AND group_id = $2 AND project = $3`,
