@@ -101,6 +101,12 @@ describe('instance groups in the disruption gate', () => {
       );
     bus = await connectBus({ url: infra.natsUrl, name: 'instance-group-test' });
     publisher = new EventPublisher(bus.js, 'careen/maintenance-session');
+    // A control over no node of these, and a grant before any group: the agbot knows the org
+    // has controls and not yet that it has groups, so the first grant after the group is told
+    // reads the node's groups on their own, the next ones with the slot read.
+    await hub.seedResource(ORG, 'budget', 'elsewhere', { selector: { nodes: ['n9'] }, maxUnavailable: 1 });
+    expect((await upgrade('n4')).status).toBe(200);
+    await release('n4');
   });
 
   afterAll(async () => {

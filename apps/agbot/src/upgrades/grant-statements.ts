@@ -255,6 +255,9 @@ export const NODE_GROUPS = new BatchStatement(
   'upgrade-node-instance-groups',
   `SELECT ${NODE_INSTANCE_GROUPS} AS instance_groups`,
 );
+export interface NodeGroupsRow {
+  instance_groups: NodeInstanceGroup[] | null;
+}
 
 /**
  * The other nodes of org $1 than $2 that are down (a live slot of any kind), each with its

@@ -43,6 +43,7 @@ import {
   type InstanceGroupImpactedRow,
   LOCK_INSTANCE_GROUP,
   NODE_GROUPS,
+  type NodeGroupsRow,
   type NodeInstanceGroup,
   HALT_NEW,
   LOCK_GROUP,
@@ -263,6 +264,9 @@ export class GrantStore extends GrantReads {
     { outcome: 'unknown-node' } | { outcome?: never; question: ReadQuestion; taken?: UpgradeGrant }
   > {
     const { org, node } = request;
+    // Where a slot may be taken under the lock in an org known to have instance groups, the node's
+    // groups come in the same round trip.
+    const withGroups = !commitWithRead && this.grouped.has(org);
     const rows = await batch.run([
       ...(batch.ownsTransaction ? ['BEGIN' as const] : []),
       NODE_GROUP.with(org, node),
@@ -276,12 +280,14 @@ export class GrantStore extends GrantReads {
         UpgradeGranted.subject(org, node),
         JSON.stringify(this.outbox.headers()),
       ),
+      ...(withGroups ? [NODE_GROUPS.with(org, node)] : []),
       ...(commitWithRead ? ['COMMIT' as const] : []),
     ]);
-    const [[mirrored], , [state]] = rows.slice(batch.ownsTransaction ? 1 : 0) as [
+    const [[mirrored], , [state], groupRows] = rows.slice(batch.ownsTransaction ? 1 : 0) as [
       { ha_group: string | null }[],
       unknown,
       SlotReadRow[],
+      NodeGroupsRow[] | undefined,
     ];
     if (!mirrored) {
       if (batch.ownsTransaction && !commitWithRead) await batch.run(['COMMIT']);
@@ -292,15 +298,13 @@ export class GrantStore extends GrantReads {
     if (!state.controls) this.controls.forget(org);
     if (state.grouped) this.grouped.add(org);
     else this.grouped.delete(org);
-    // The node's groups count only where a slot may be taken under the lock.
+    // The node's groups count only where a slot may be taken under the lock; the first time an
+    // org turns out to have some, they are read on their own.
     const groups =
-      state.grouped && !commitWithRead
-        ? (
-            (await batch.run([NODE_GROUPS.with(org, node)])) as {
-              instance_groups: NodeInstanceGroup[] | null;
-            }[][]
-          )[0]![0]!.instance_groups
-        : null;
+      !state.grouped || commitWithRead
+        ? null
+        : (groupRows ?? ((await batch.run([NODE_GROUPS.with(org, node)])) as NodeGroupsRow[][])[0])![0]!
+            .instance_groups;
     const question: ReadQuestion = {
       ...request,
       haGroup: mirrored.ha_group,
