@@ -27,6 +27,12 @@ const INSTANCE_COLUMNS = `org, instance_id, project AS project_id, group_id, ins
 
 type Row<T> = Omit<T, 'updated_at'> & { updated_at: Date };
 
+/** What a locked look at a declaration reads: its project, and its group (a group's own id). */
+interface DeclaredRow {
+  project: string;
+  group_id: string | null;
+}
+
 /** A kind of declaration: its table, its key, what it is called, and its 404. */
 interface Declared {
   table: string;
@@ -141,18 +147,14 @@ export class ConstraintsStore {
     if (body.instance_id !== undefined && body.instance_id !== id)
       throw pathMismatch('instance_id', body.instance_id, id);
     return this.dataSource.transaction(async (manager) => {
-      await this.sameProject(manager, INSTANCES, org, id, body.project_id);
+      const before = await this.sameProject(manager, INSTANCES, org, id, body.project_id);
       const group = body.group_id ?? null;
-      const [before] = (await manager.query(
-        `SELECT group_id FROM ${S}.instance_constraints WHERE org = $1 AND instance_id = $2`,
-        [org, id],
-      )) as { group_id: string | null }[];
       // The groups it leaves and joins, locked before anything is read of them: each is told
       // once this commits, and changes of one group are told in the order they commit.
       const groups = [before?.group_id ?? null, group];
-      await this.announcer.lock(manager, org, groups);
+      const owners = await this.announcer.lock(manager, org, groups);
       if (group !== null) {
-        const owner = await this.projectOf(manager, GROUPS, org, group);
+        const owner = owners.get(group);
         if (owner === undefined) throw unknownGroup(org, group);
         if (owner !== body.project_id) throw ofAnotherProject(GROUPS.what, group, owner);
       }
@@ -214,18 +216,18 @@ export class ConstraintsStore {
     });
   }
 
-  /** The project that declared it (the row locked), if it is declared. */
-  private async projectOf(
+  /** The project that declared it and its group (the row locked), if it is declared. */
+  private async declaredRow(
     manager: EntityManager,
     kind: Declared,
     org: string,
     id: string,
-  ): Promise<string | undefined> {
+  ): Promise<DeclaredRow | undefined> {
     const [row] = (await manager.query(
-      `SELECT project FROM ${S}.${kind.table} WHERE org = $1 AND ${kind.key} = $2 FOR UPDATE`,
+      `SELECT project, group_id FROM ${S}.${kind.table} WHERE org = $1 AND ${kind.key} = $2 FOR UPDATE`,
       [org, id],
-    )) as { project: string }[];
-    return row?.project;
+    )) as DeclaredRow[];
+    return row;
   }
 
   /** The project that declared it, locked; 404 when none did. */
@@ -235,9 +237,9 @@ export class ConstraintsStore {
     org: string,
     id: string,
   ): Promise<string> {
-    const project = await this.projectOf(manager, kind, org, id);
-    if (project === undefined) throw kind.missing(org, id);
-    return project;
+    const row = await this.declaredRow(manager, kind, org, id);
+    if (!row) throw kind.missing(org, id);
+    return row.project;
   }
 
   /** The org's groups and declared instances, for planning a session. */
@@ -256,15 +258,19 @@ export class ConstraintsStore {
     return { groups, instances };
   }
 
-  /** Refuses a declaration of `project` over one another project made (locking the row meanwhile). */
+  /**
+   * Refuses a declaration of `project` over one another project made (locking the row meanwhile);
+   * answers the row declared before, if any.
+   */
   private async sameProject(
     manager: EntityManager,
     kind: Declared,
     org: string,
     id: string,
     project: string,
-  ): Promise<void> {
-    const had = await this.projectOf(manager, kind, org, id);
-    if (had !== undefined && had !== project) throw ofAnotherProject(kind.what, id, had);
+  ): Promise<DeclaredRow | undefined> {
+    const had = await this.declaredRow(manager, kind, org, id);
+    if (had && had.project !== project) throw ofAnotherProject(kind.what, id, had.project);
+    return had;
   }
 }

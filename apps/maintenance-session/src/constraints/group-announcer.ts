@@ -27,12 +27,19 @@ export class GroupAnnouncer {
   /**
    * Locks the groups' rows in id order (so that two transactions never wait on each other in a
    * cycle): a transaction that changes a group's members takes this before reading the group.
+   * Answers the project of each group that is declared.
    */
-  async lock(manager: EntityManager, org: string, groups: Iterable<string | null>): Promise<void> {
-    await manager.query(
-      `SELECT 1 FROM ${S}.instance_groups WHERE org = $1 AND group_id = ANY($2) ORDER BY group_id FOR UPDATE`,
+  async lock(
+    manager: EntityManager,
+    org: string,
+    groups: Iterable<string | null>,
+  ): Promise<Map<string, string>> {
+    const rows = (await manager.query(
+      `SELECT group_id, project FROM ${S}.instance_groups WHERE org = $1 AND group_id = ANY($2)
+        ORDER BY group_id FOR UPDATE`,
       [org, idsOf(groups)],
-    );
+    )) as { group_id: string; project: string }[];
+    return new Map(rows.map((row) => [row.group_id, row.project]));
   }
 
   /**

@@ -57,17 +57,17 @@ export class MaintenanceWorkflow {
   constructor(private readonly plan: SessionPlan) {
     const hostOf = new Map(plan.instances.map((instance) => [instance.id, instance.host]));
     for (const group of plan.instanceGroups ?? []) {
+      const hosts: string[] = [];
       for (const instance of group.instances) {
         const host = hostOf.get(instance);
         if (host === undefined) continue;
         const counts = this.groupMembers.get(host) ?? new Map<PlannedInstanceGroup, number>();
-        counts.set(group, (counts.get(group) ?? 0) + 1);
+        const held = counts.get(group) ?? 0;
+        if (held === 0) hosts.push(host);
+        counts.set(group, held + 1);
         this.groupMembers.set(host, counts);
       }
-      this.groupHosts.set(
-        group,
-        [...this.groupMembers].filter(([, counts]) => counts.has(group)).map(([host]) => host),
-      );
+      this.groupHosts.set(group, hosts);
     }
   }
 

@@ -8,6 +8,7 @@
  */
 import { policyOfInstance, type ReplyTimeoutPolicy } from '@careen/contracts';
 import {
+  type InstanceLimits,
   type PlannedInstance,
   type PlannedInstanceGroup,
   type PlannedProject,
@@ -141,14 +142,8 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       replyTimeoutSeconds: request.projects?.[id]?.replyTimeoutSeconds ?? request.replyTimeoutSeconds,
       onNoAck: request.projects?.[id]?.replyTimeoutPolicy ?? request.replyTimeoutPolicy,
     }));
-  const declared = declaredOf(instances, facts.constraints);
+  const instanceLimits = instanceLimitsOf(instances, facts.constraints);
   const instanceGroups = instanceGroupsOf(instances, facts.constraints);
-  const instanceLimits = Object.fromEntries(
-    [...declared].map(([id, { leadSeconds, maxInterruptionSeconds, migrationType }]) => [
-      id,
-      { leadSeconds, maxInterruptionSeconds, migrationType },
-    ]),
-  );
   return {
     plan: {
       hosts: chosen.map((node) => ({ id: node.id, haGroup: node.haGroup })),
@@ -159,23 +154,23 @@ export function planSession(request: PlanRequest, facts: PlanFacts): PlanOutcome
       maxParallelHosts: request.maxParallelHosts,
       downScaleProjects: mustShrink(facts.replicated ?? [], hostIds, request.maxParallelHosts),
       ...(instanceGroups.length > 0 ? { instanceGroups } : {}),
-      ...(declared.size > 0 ? { instanceLimits } : {}),
+      ...(Object.keys(instanceLimits).length > 0 ? { instanceLimits } : {}),
     },
   };
 }
 
-type DeclaredInstance = DeclaredConstraints['instances'][number];
-
-/** The session's instances that their own project declared, by id. */
-function declaredOf(
+/** The limits of the session's instances that their own project declared, by id. */
+function instanceLimitsOf(
   instances: readonly PlannedInstance[],
   constraints: DeclaredConstraints | undefined,
-): Map<string, DeclaredInstance> {
+): Record<string, InstanceLimits> {
   const byId = new Map((constraints?.instances ?? []).map((each) => [each.id, each]));
-  return new Map(
+  return Object.fromEntries(
     instances.flatMap((instance) => {
       const declared = byId.get(instance.id);
-      return declared?.project === instance.project ? [[instance.id, declared] as const] : [];
+      if (declared?.project !== instance.project) return [];
+      const { leadSeconds, maxInterruptionSeconds, migrationType } = declared;
+      return [[instance.id, { leadSeconds, maxInterruptionSeconds, migrationType }]];
     }),
   );
 }
@@ -190,12 +185,16 @@ function instanceGroupsOf(
   instances: readonly PlannedInstance[],
   constraints: DeclaredConstraints | undefined,
 ): PlannedInstanceGroup[] {
+  // Each group's policies, from its own project's declared instances, read once.
+  const policiesOf = new Map<string, Set<string>>();
+  for (const each of constraints?.instances ?? []) {
+    const policy = policyOfInstance(each.id);
+    if (each.group === null || policy === undefined) continue;
+    const key = `${each.project}/${each.group}`;
+    policiesOf.set(key, (policiesOf.get(key) ?? new Set()).add(policy));
+  }
   return (constraints?.groups ?? []).flatMap((group) => {
-    const policies = new Set(
-      constraints!.instances
-        .filter((each) => each.group === group.id && each.project === group.project)
-        .flatMap((each) => policyOfInstance(each.id) ?? []),
-    );
+    const policies = policiesOf.get(`${group.project}/${group.id}`) ?? new Set<string>();
     const members = instances
       .filter((each) => each.project === group.project && policies.has(policyOfInstance(each.id) ?? ''))
       .map((each) => each.id);
