@@ -1,6 +1,6 @@
 /**
  * The instance groups and instances the org's VNF managers declared (Fenix's constraints API):
- * what a session's host order respects, and who declared it.
+ * what sessions, the agbot's gate and placement respect, and who declared it.
  */
 import { useCallback } from 'react';
 import { read, type Clients } from '../api/clients';
