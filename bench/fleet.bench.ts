@@ -39,6 +39,7 @@ import {
   type ServiceProcess,
 } from './support/service-process';
 import { SimulatorProcesses, simulatorNodeIds } from './support/simulator-processes';
+import { measureFloor } from './support/floor';
 import { slotSpans } from './support/slot-spans';
 import { readRouteTimes, routeTimesBetween } from './support/route-times';
 import { printTable, summarize } from './support/stats';
@@ -66,6 +67,14 @@ const BASELINE_SECONDS = 2 * POLL_SECONDS;
 const START_RATE = Number(process.env.CAREEN_BENCH_START_RATE ?? 20);
 /** A rollout still under way this long after the policy was published is reported as not done. */
 const GIVE_UP_SECONDS = Math.max(WINDOW_SECONDS * 10, 1_800);
+/**
+ * The requests an agent upgrade took when the hub's goal was set (5.6 status writes, 5.4 feed
+ * polls, 2 node status, 2 package reads, 1.65 grant asks, 1 release): the floor an upgrade is
+ * held to is this many floor requests, so that fewer requests count as a gain.
+ */
+const GOAL_REQUESTS_PER_UPGRADE = 17.7;
+const FLOOR_REQUESTS = 20_000;
+const FLOOR_CONCURRENCY = 64;
 
 interface Sample {
   /** How long the sample spans. */
@@ -299,6 +308,8 @@ async function main(): Promise<void> {
     });
     await call('POST', '/v1/agent-packages', undefined, await simulatedAgentPackage('1.0.0'));
     await call('POST', '/v1/agent-packages', undefined, await simulatedAgentPackage('2.0.0'));
+    progress(`the floor: ${FLOOR_REQUESTS} requests to node:http + one SELECT`);
+    const floor = await measureFloor(stack, FLOOR_REQUESTS, FLOOR_CONCURRENCY);
 
     // The nodes are inserted directly, sharing one token hash: registering each would spend the
     // run hashing tokens. Their HA groups are formed through the API by the fleet.
@@ -361,6 +372,8 @@ async function main(): Promise<void> {
     const warningsBefore = { ...fleet.warnings };
     const overflowsBefore = listenOverflows();
     const timesBefore = await routeTimes();
+    const requestsBefore = { ...fleet.requests };
+    const simulatorCpuBefore = fleet.cpuSeconds();
     await call('PUT', '/v1/orgs/bench/management-policies/fleet-upgrade', {
       enabled: true,
       allowDisruptive: true,
@@ -395,6 +408,15 @@ async function main(): Promise<void> {
       .filter((warning) => warning.count > 0);
     const { grants, refusals } = await grantCounts(agbot.url);
     const simulatorCpu = fleet.cpuSeconds();
+    const requestsPerAgent =
+      (fleet.requests.exchange - requestsBefore.exchange + fleet.requests.agbot - requestsBefore.agbot) /
+      Math.max(1, upgraded());
+    const hubMsPerAgent =
+      ((rollout.cpuSeconds.exchange + rollout.cpuSeconds.agbot + rollout.cpuSeconds.postgres) * 1000) /
+      Math.max(1, upgraded());
+    const simulatorMsPerAgent = ((simulatorCpu - simulatorCpuBefore) * 1000) / Math.max(1, upgraded());
+    const floorMsPerRequest = floor.serverMs + floor.postgresMs;
+    const floorMsPerUpgrade = GOAL_REQUESTS_PER_UPGRADE * floorMsPerRequest;
     const arrivals = fleet.policySeenAt.filter((at) => at >= publishedAt).map((at) => at - publishedAt);
     const latency = summarize(arrivals);
     // Invariant 1 replayed from what really happened, and where the rollout's time went.
@@ -434,6 +456,31 @@ async function main(): Promise<void> {
           figure: `${service} CPU per agent upgraded (ms, over the rollout)`,
           value: (rollout.cpuSeconds[service] * 1000) / Math.max(1, upgraded()),
         })),
+        { figure: 'hub CPU per agent upgraded (ms, exchange + agbot + Postgres)', value: hubMsPerAgent },
+        {
+          figure: 'requests per agent upgraded (exchange + agbot, over the rollout)',
+          value: requestsPerAgent,
+        },
+        {
+          figure: `floor per request (ms of CPU: node:http ${floor.serverMs.toFixed(3)} + Postgres ${floor.postgresMs.toFixed(3)}, same run)`,
+          value: floorMsPerRequest,
+        },
+        {
+          figure: `floor per agent upgrade (ms: ${GOAL_REQUESTS_PER_UPGRADE} floor requests)`,
+          value: floorMsPerUpgrade,
+        },
+        {
+          figure: 'hub CPU per agent upgraded / its floor (goal ≤ 2)',
+          value: hubMsPerAgent / floorMsPerUpgrade,
+        },
+        {
+          figure: 'simulator CPU per agent upgraded (ms, over the rollout)',
+          value: simulatorMsPerAgent,
+        },
+        {
+          figure: 'simulator CPU per agent upgraded / hub CPU per agent upgraded (goal ≤ 0.25)',
+          value: simulatorMsPerAgent / hubMsPerAgent,
+        },
         { figure: 'slot held per member: p50 (ms)', value: held.p50 },
         { figure: 'slot held per member: p99 (ms)', value: held.p99 },
         { figure: "group's slot free between members: p50 (ms)", value: handOff.p50 },
