@@ -8,6 +8,7 @@
  * exchange's process and core, so their own response handling is in the figures too: the
  * bare server is the floor of any HTTP long poll answered from this one process.
  */
+import { simulatedAgentPackage } from '@careen/agent/src/index';
 import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer } from '@careen/auth';
 import { ChangeTail } from '@careen/exchange/src/changes/change-tail';
 import { SigningKeyStore } from '@careen/exchange/src/keys/signing-key.store';
@@ -81,6 +82,17 @@ async function main(): Promise<void> {
         outgoing.end(payload);
       });
     await json('POST', '/v1/orgs', { id: 'bench' });
+    // The policy the pollers are woken by upgrades to `current`: a package must be published.
+    const agentPackage = await fetch(new URL('/v1/agent-packages', exchange.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/gzip',
+        authorization: `Basic ${Buffer.from('root/root:bench-password').toString('base64')}`,
+      },
+      body: await simulatedAgentPackage('1.0.0'),
+    });
+    if (!agentPackage.ok)
+      throw new Error(`publishing the agent package: ${agentPackage.status} ${await agentPackage.text()}`);
     const token = String(
       (await json('POST', '/v1/auth/token', { org: 'root', username: 'root', password: 'bench-password' }))
         .accessToken,
