@@ -193,7 +193,7 @@ describe('runConsumer', () => {
     ]);
   });
 
-  it('dead-letters a change whose data does not match its resource’s contract', async () => {
+  it('dead-letters a change whose data does not match its resource’s contract or cannot be read', async () => {
     const recorder = new Recorder();
     await start(async (message) => recorder.record(message));
     const node = (data: object): ChangePayload => ({
@@ -207,6 +207,11 @@ describe('runConsumer', () => {
       JSON.stringify(node({ haGroup: 7, updatedAt: new Date().toISOString() })),
     );
     await publishRawBody('careen.changes.acme.node.n1', JSON.stringify(node({})));
+    // class-transformer throws on a field named `constructor` deep in the data: refused, not thrown.
+    await publishRawBody(
+      'careen.changes.acme.node.n1',
+      JSON.stringify(node({ updatedAt: new Date().toISOString(), status: { a: { constructor: 1 } } })),
+    );
     await publisher.publish(
       ExchangeChanged,
       ['acme', 'node', 'n1'],
@@ -214,7 +219,7 @@ describe('runConsumer', () => {
     );
 
     await recorder.until(1);
-    const letters = await deadLetters(2);
+    const letters = await deadLetters(3);
 
     expect(recorder.handled.map((message) => message.payload.data)).toEqual([
       expect.objectContaining({ haGroup: 'g1', rack: 'r1' }),
@@ -222,6 +227,7 @@ describe('runConsumer', () => {
     expect(letters.map((letter) => letter.reason)).toEqual([
       expect.stringMatching(/data does not match the node change contract: haGroup: .*string/),
       expect.stringMatching(/data does not match the node change contract: updatedAt: /),
+      expect.stringMatching(/^invalid payload: /),
     ]);
   });
 

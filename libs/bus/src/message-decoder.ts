@@ -32,13 +32,20 @@ export function decodeMessage<P extends object>(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, reason: 'payload must be a JSON object' };
   }
-  const payload = plainToInstance(payloadClass, body);
-  // Payload classes use no async validators; validating synchronously keeps the hot path off the microtask queue.
-  const errors = validateSync(payload, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-  });
+  let payload: P;
+  let errors;
+  try {
+    payload = plainToInstance(payloadClass, body);
+    // Payload classes use no async validators; validating synchronously keeps the hot path off the microtask queue.
+    errors = validateSync(payload, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+    });
+  } catch (error) {
+    // class-transformer throws on an object with a field named `constructor`, at any depth.
+    return { ok: false, reason: `invalid payload: ${(error as Error).message}` };
+  }
   if (errors.length > 0) return { ok: false, reason: `invalid payload: ${describeValidationErrors(errors)}` };
   return { ok: true, payload, attributes };
 }
