@@ -20,14 +20,29 @@ import { printTable, timed } from './support/stats';
 const MESSAGES = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = 256;
 
+/** The change a fleet makes most: a node's management status, as the exchange records it. */
 function change(i: number): ChangePayload {
+  const at = new Date().toISOString();
   return {
     org: 'bench',
-    resource: 'org',
-    resourceId: `o${i}`,
+    resource: 'managementStatus',
+    resourceId: `n${i}`,
     operation: 'updated',
-    changedAt: new Date().toISOString(),
-    data: { id: `o${i}`, label: 'x'.repeat(120) },
+    changedAt: at,
+    byNode: true,
+    data: {
+      org: 'bench',
+      node: `n${i}`,
+      nmp: 'fleet-upgrade',
+      status: 'downloading',
+      version: '2.0.0',
+      startTime: at,
+      endTime: null,
+      error: null,
+      attempt: 1,
+      fromVersion: '1.0.0',
+      updated: at,
+    },
   };
 }
 
@@ -50,7 +65,9 @@ async function main(): Promise<void> {
     const publisher = new EventPublisher(bus.js, 'careen/bench');
 
     // Warm up both paths so neither pays for connection and JIT start-up.
-    await pipelined(2_000, (i) => publisher.publish(ExchangeChanged, ['bench', 'org', `w${i}`], change(i)));
+    await pipelined(2_000, (i) =>
+      publisher.publish(ExchangeChanged, ['bench', 'managementStatus', `w${i}`], change(i)),
+    );
 
     // Each path publishes into an empty stream and then consumes it, so neither consumer has
     // to skip the other's messages.
@@ -95,18 +112,21 @@ async function main(): Promise<void> {
     );
     // The same raw loop plus the validation every Careen consumer must do: shows what the
     // runner itself adds beyond the checks the design requires.
-    const rawValidatedMs = await rawConsume('bench-raw-validated', (message) =>
-      decodeMessage(
+    const rawValidatedMs = await rawConsume('bench-raw-validated', (message) => {
+      const decoded = decodeMessage(
         ExchangeChanged.payload,
         ExchangeChanged.type,
         message.data,
         headerLookup(message.headers),
-      ),
-    );
+      );
+      if (!decoded.ok) throw new Error(`the bench's change was refused: ${decoded.reason}`);
+    });
     await bus.jsm.streams.purge(STREAMS.changes.name);
     const busPublishMs = await timed(() =>
       pipelined(MESSAGES, (i) =>
-        publisher.publish(ExchangeChanged, ['bus', 'org', `b${i}`], change(i), { id: `bus-${i}` }),
+        publisher.publish(ExchangeChanged, ['bus', 'managementStatus', `b${i}`], change(i), {
+          id: `bus-${i}`,
+        }),
       ),
     );
     const busConsumeMs = await timed(async () => {
