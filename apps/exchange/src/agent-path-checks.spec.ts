@@ -5,7 +5,8 @@
  * as the same DTO.
  */
 import { MANAGEMENT_STATUSES } from '@careen/contracts';
-import { checkCompiled, createValidationPipe } from '@careen/service';
+import { checkCompiled } from '@careen/contracts';
+import { createValidationPipe } from '@careen/service';
 import {
   compiledCheckProperty,
   field,

@@ -7,7 +7,7 @@
  * it is: never created or changed, and what cannot be handled is terminated, not dead-lettered
  * (such a user may publish nowhere but its replies).
  */
-import { type EventDefinition, type CloudEventAttributes } from '@careen/contracts';
+import { prepareCompiledCheck, type EventDefinition, type CloudEventAttributes } from '@careen/contracts';
 import { withConsumeSpan } from '@careen/telemetry';
 import {
   AckPolicy,
@@ -77,6 +77,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
   const maxDeliver = options.maxDeliver ?? 5;
   const backoff = options.backoffMs ?? [1_000, 5_000, 15_000, 30_000];
   const deadLetters = options.given ? undefined : new DeadLetters(options.bus.js, options.service);
+  prepareCompiledCheck(options.event.payload, 'body');
   // At start, right after another replica made the stream or the consumer, the cluster may
   // still be electing its leader.
   if (!options.given) await retryTransient(() => ensureDurable(options, name, maxDeliver));

@@ -1,8 +1,15 @@
 /**
  * Turns a received message into a validated payload, or into the reason it cannot be
- * handled. Nothing reaches a handler without passing here.
+ * handled. Nothing reaches a handler without passing here. A payload class with a compiled
+ * check (every change of the exchange) is judged by it first; class-validator judges the rest,
+ * and names what is wrong.
  */
-import { describeValidationErrors, type CloudEventAttributes, type PayloadClass } from '@careen/contracts';
+import {
+  checkCompiled,
+  describeValidationErrors,
+  type CloudEventAttributes,
+  type PayloadClass,
+} from '@careen/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { readCloudEventAttributes } from './cloud-event-headers';
@@ -32,6 +39,21 @@ export function decodeMessage<P extends object>(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, reason: 'payload must be a JSON object' };
   }
+  const validated = validatePayload(payloadClass, body);
+  return validated.ok ? { ...validated, attributes } : validated;
+}
+
+/**
+ * The payload made of a message's JSON object, or why it is refused; `compiledChecks: false`
+ * leaves it to class-validator alone.
+ */
+export function validatePayload<P extends object>(
+  payloadClass: PayloadClass<P>,
+  body: object,
+  { compiledChecks = true } = {},
+): { ok: true; payload: P } | { ok: false; reason: string } {
+  const checked = compiledChecks ? (checkCompiled(payloadClass, 'body', body) as P | undefined) : undefined;
+  if (checked) return { ok: true, payload: checked };
   let payload: P;
   let errors;
   try {
@@ -47,5 +69,5 @@ export function decodeMessage<P extends object>(
     return { ok: false, reason: `invalid payload: ${(error as Error).message}` };
   }
   if (errors.length > 0) return { ok: false, reason: `invalid payload: ${describeValidationErrors(errors)}` };
-  return { ok: true, payload, attributes };
+  return { ok: true, payload };
 }

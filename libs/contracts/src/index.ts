@@ -8,6 +8,8 @@ export * from './changes/nodes-seen';
 export * from './errors/domain-error';
 export * from './identifiers';
 export * from './validation/validation-problems';
+export * from './validation/compiled-check';
+export * as schema from './validation/compiled-schemas';
 export * from './management/management-status';
 export * from './management/agent-upgrade-policy';
 export * from './upgrades/upgrade-grant.events';

@@ -11,8 +11,6 @@ export * from './http/domain-error.status';
 export * from './http/database-unavailable';
 export * from './http/http-error.filter';
 export * from './http/validation.pipe';
-export * from './http/compiled-check';
-export * as schema from './http/compiled-schemas';
 export * from './http/request-bodies';
 export * from './http/identifier.pipe';
 export * from './http/hang-up-signal';

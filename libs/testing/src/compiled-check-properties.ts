@@ -1,5 +1,5 @@
 /**
- * Property tests of a DTO's compiled check (CompiledCheck in libs/service): the inputs they are
+ * Property tests of a DTO's compiled check (CompiledCheck in libs/contracts): the inputs they are
  * fed, values on both sides of every rule, and the property itself — whatever the compiled check
  * takes, the validation pipe's class-validator path takes too, as the same DTO, and the input is
  * left as it came.

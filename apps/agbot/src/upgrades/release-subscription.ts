@@ -5,7 +5,7 @@
  * that is not a valid release is logged and dropped.
  */
 import { decodeMessage, headerLookup, type BusConnection } from '@careen/bus';
-import { UpgradeReleased } from '@careen/contracts';
+import { prepareCompiledCheck, UpgradeReleased } from '@careen/contracts';
 import { BUS, SERVICE_LOGGER } from '@careen/service';
 import { type JsonLogger } from '@careen/telemetry';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -23,6 +23,7 @@ export class ReleaseSubscription implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
+    prepareCompiledCheck(UpgradeReleased.payload, 'body');
     this.subscription = this.bus.nc.subscribe(UpgradeReleased.filter, {
       callback: (error, message) => {
         if (error) return;

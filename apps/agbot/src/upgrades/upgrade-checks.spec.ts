@@ -2,7 +2,8 @@
  * The compiled checks of an agent's ask for its group's slot never accept what their
  * class-validator rules refuse, and take what agents send.
  */
-import { checkCompiled, createValidationPipe } from '@careen/service';
+import { checkCompiled } from '@careen/contracts';
+import { createValidationPipe } from '@careen/service';
 import { compiledCheckProperty, field, identifiers, queryNumbers, someOf } from '@careen/testing';
 import fc from 'fast-check';
 import { UpgradeRequestDto } from './dto/upgrade-request.dto';

@@ -13,7 +13,10 @@ import {
 } from 'class-validator';
 import { IDENTIFIER_PATTERN } from '../identifiers';
 import { defineEvent, subjectToken } from '../events/event-definition';
+import { MANAGEMENT_STATUSES } from '../management/management-status';
 import { STREAMS } from '../streams';
+import { CompiledCheck } from '../validation/compiled-check';
+import { identifier, isoTime, nullable } from '../validation/compiled-schemas';
 import { changeDataProblems, type ChangeDataOf } from './change-data';
 import {
   CHANGE_OPERATIONS,
@@ -43,9 +46,88 @@ function problemsOf(data: unknown, args: ValidationArguments): string | undefine
 }
 
 /**
- * One committed change in the exchange. Its change id (commit order) travels as the CloudEvent
- * id `exchange-<id>`, assigned when the outbox relay sequences it.
+ * JSON whose objects have no field named `constructor` or `__proto__`, at any depth: class-
+ * transformer, making instances of the data, would take one for the object's own constructor
+ * or prototype and throw, or class-validator refuse the data as an unknown value.
  */
+const PLAIN = { $ref: '#/$defs/plain' };
+const PLAIN_OBJECT = {
+  type: 'object',
+  propertyNames: { not: { enum: ['constructor', '__proto__'] } },
+  additionalProperties: PLAIN,
+};
+const PLAIN_DEFINITION = {
+  anyOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'array', items: PLAIN }, PLAIN_OBJECT],
+};
+
+/**
+ * The data of the changes a fleet makes by the thousand — its nodes' status reports and their
+ * management statuses — as their classes in change-data.ts check it. Extra fields pass there, so
+ * they pass here.
+ */
+const COMPILED_DATA: Partial<Record<ChangeResource, object>> = {
+  node: {
+    ...PLAIN_OBJECT,
+    required: ['org', 'id', 'schedulable', 'updatedAt'],
+    properties: {
+      org: identifier,
+      id: { type: 'string' },
+      haGroup: nullable({ type: 'string' }),
+      schedulable: { type: 'boolean' },
+      status: nullable(PLAIN_OBJECT),
+      updatedAt: isoTime,
+    },
+  },
+  managementStatus: {
+    ...PLAIN_OBJECT,
+    required: ['org', 'node', 'nmp', 'status', 'attempt', 'updated'],
+    properties: {
+      org: identifier,
+      node: { type: 'string' },
+      nmp: { type: 'string' },
+      status: { enum: MANAGEMENT_STATUSES },
+      attempt: { type: 'integer', finite: true },
+      updated: isoTime,
+    },
+  },
+};
+
+/**
+ * One committed change in the exchange. Its change id (commit order) travels as the CloudEvent
+ * id `exchange-<id>`, assigned when the outbox relay sequences it. Every consumer of the change
+ * stream decodes every change: its compiled check (compiled-check.ts) takes those of the
+ * resources in COMPILED_DATA and changes without data; class-validator judges the others.
+ */
+@CompiledCheck({
+  $defs: { plain: PLAIN_DEFINITION },
+  type: 'object',
+  additionalProperties: false,
+  required: ['org', 'resource', 'resourceId', 'operation', 'changedAt'],
+  properties: {
+    org: identifier,
+    resource: { enum: CHANGE_RESOURCES },
+    resourceId: { type: 'string' },
+    operation: { enum: CHANGE_OPERATIONS },
+    changedAt: isoTime,
+    byNode: nullable({ type: 'boolean' }),
+    event: nullable({ type: 'string' }),
+    data: { type: 'object' },
+  },
+  allOf: [
+    ...Object.entries(COMPILED_DATA).map(([resource, data]) => ({
+      if: { type: 'object', required: ['resource'], properties: { resource: { const: resource } } },
+      then: { type: 'object', properties: { data } },
+    })),
+    {
+      if: {
+        type: 'object',
+        required: ['resource'],
+        properties: { resource: { not: { enum: Object.keys(COMPILED_DATA) } } },
+      },
+      then: { type: 'object', not: { required: ['data'] } },
+    },
+  ],
+})
 export class ChangePayload {
   @Matches(IDENTIFIER_PATTERN)
   org!: string;

@@ -2,6 +2,8 @@ import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator'
 import { defineEvent, subjectToken } from '../events/event-definition';
 import { IDENTIFIER_PATTERN } from '../identifiers';
 import { STREAMS } from '../streams';
+import { CompiledCheck } from '../validation/compiled-check';
+import { fieldsOnly, identifier, isoTime, nullable } from '../validation/compiled-schemas';
 
 /**
  * Who holds a slot of an HA group's semaphore: an agent upgrading itself, a FleetLock client
@@ -52,6 +54,26 @@ export class UpgradeGrantPayload {
   leaseExpiresAt!: string;
 }
 
+/**
+ * Every replica of the agbot reads every release (a waiting member of the group may be asked
+ * of any of them): its rules compiled once (see CompiledCheck).
+ */
+@CompiledCheck(
+  fieldsOnly(
+    {
+      org: identifier,
+      node: identifier,
+      haGroup: nullable({ type: 'string' }),
+      holder: { enum: UPGRADE_HOLDER_KINDS },
+      managementPolicy: nullable({ type: 'string' }),
+      grantedAt: isoTime,
+      leaseExpiresAt: isoTime,
+      reason: { enum: UPGRADE_RELEASE_REASONS },
+      releasedAt: isoTime,
+    },
+    ['org', 'node', 'holder', 'grantedAt', 'leaseExpiresAt', 'reason', 'releasedAt'],
+  ),
+)
 export class UpgradeReleasedPayload extends UpgradeGrantPayload {
   @IsIn(UPGRADE_RELEASE_REASONS)
   reason!: UpgradeReleaseReason;

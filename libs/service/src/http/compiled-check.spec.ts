@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min, registerDecorator } from 'class-validator';
-import { CompiledCheck, checkCompiled } from './compiled-check';
+import { CompiledCheck, checkCompiled } from '@careen/contracts';
 import { createValidationPipe } from './validation.pipe';
 
 let classValidatorRuns = 0;

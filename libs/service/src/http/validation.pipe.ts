@@ -3,7 +3,7 @@
  * problem listed at once in `details.fields` as `{field, problems}`. A body meant for a DTO that is
  * not a JSON object (missing, another content type, an array) is refused before its fields are
  * looked at; a route that takes its body untyped (a document it reads itself) gets it as sent.
- * A DTO with a compiled check (compiled-check.ts) is taken at once when that check accepts it.
+ * A DTO with a compiled check (compiled-check.ts in libs/contracts) is taken at once when that check accepts it.
  */
 import { type FieldProblem } from '@careen/contracts';
 import {
@@ -13,7 +13,7 @@ import {
   type ValidationError,
   type ValidationPipeOptions,
 } from '@nestjs/common';
-import { checkCompiled } from './compiled-check';
+import { checkCompiled } from '@careen/contracts';
 import { INVALID_REQUEST } from './error-body';
 
 export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProblem[] {

@@ -1,6 +1,6 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CompiledCheck, schema } from '@careen/service';
+import { CompiledCheck, schema } from '@careen/contracts';
 import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
 
 /** Every agent's ask before it upgrades: its rules compiled once (see CompiledCheck). */

@@ -1,4 +1,4 @@
-import { CompiledCheck, schema } from '@careen/service';
+import { CompiledCheck, schema } from '@careen/contracts';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MANAGEMENT_STATUSES, type ManagementStatusValue } from '@careen/contracts';
-import { CompiledCheck, schema } from '@careen/service';
+import { CompiledCheck, schema } from '@careen/contracts';
 
 /** Each step of every agent's upgrade: its rules compiled once (see CompiledCheck). */
 @CompiledCheck(

@@ -1,5 +1,5 @@
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '@careen/contracts';
-import { CompiledCheck, schema } from '@careen/service';
+import { CompiledCheck, schema } from '@careen/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {

@@ -2,7 +2,7 @@
  * Building blocks of the JSON schemas a DTO's compiled check is written in (compiled-check.ts),
  * each matching the class-validator rule named beside it.
  */
-import { IDENTIFIER_PATTERN } from '@careen/contracts';
+import { IDENTIFIER_PATTERN } from '../identifiers';
 
 /** IsString with MaxLength (and MinLength, when `min` is above 0). */
 export const text = (max: number, min = 0) => ({
