@@ -1,4 +1,10 @@
-import { CAREEN_TOKEN_AUDIENCE, CAREEN_TOKEN_ISSUER, TokenIssuer, type Principal } from '@careen/auth';
+import {
+  CAREEN_TOKEN_AUDIENCE,
+  CAREEN_TOKEN_ISSUER,
+  TokenIssuer,
+  type Principal,
+  type SigningKeyMaterial,
+} from '@careen/auth';
 import { DomainError } from '@careen/contracts';
 import { SERVICE_CONFIG } from '@careen/service';
 import { Inject, Injectable } from '@nestjs/common';
@@ -17,6 +23,9 @@ import { type IssuedRefreshToken, RefreshTokenStore } from './refresh-token.stor
  */
 @Injectable()
 export class TokenService {
+  /** The issuer of the current key, which imports its private key once (not per token). */
+  private issuer: { key: SigningKeyMaterial; issuer: TokenIssuer } | undefined;
+
   constructor(
     private readonly keys: SigningKeyStore,
     private readonly refreshTokens: RefreshTokenStore,
@@ -54,11 +63,16 @@ export class TokenService {
   }
 
   private signAccessToken(principal: Principal): Promise<TokenResponse> {
-    return new TokenIssuer(this.keys.current(), {
-      issuer: CAREEN_TOKEN_ISSUER,
-      audience: CAREEN_TOKEN_AUDIENCE,
-      ttlSeconds: this.config.CAREEN_TOKEN_TTL_SECONDS,
-    }).issue(principal);
+    const key = this.keys.current();
+    if (this.issuer?.key !== key) {
+      const options = {
+        issuer: CAREEN_TOKEN_ISSUER,
+        audience: CAREEN_TOKEN_AUDIENCE,
+        ttlSeconds: this.config.CAREEN_TOKEN_TTL_SECONDS,
+      };
+      this.issuer = { key, issuer: new TokenIssuer(key, options) };
+    }
+    return this.issuer.issuer.issue(principal);
   }
 }
 
