@@ -300,11 +300,11 @@ export class GrantStore extends GrantReads {
     else this.grouped.delete(org);
     // The node's groups count only where a slot may be taken under the lock; the first time an
     // org turns out to have some, they are read on their own.
-    const groups =
-      !state.grouped || commitWithRead
-        ? null
-        : (groupRows ?? ((await batch.run([NODE_GROUPS.with(org, node)])) as NodeGroupsRow[][])[0])![0]!
-            .instance_groups;
+    let groups: NodeInstanceGroup[] | null = null;
+    if (state.grouped && !commitWithRead) {
+      const [row] = groupRows ?? ((await batch.run([NODE_GROUPS.with(org, node)])) as NodeGroupsRow[][])[0]!;
+      groups = row!.instance_groups;
+    }
     const question: ReadQuestion = {
       ...request,
       haGroup: mirrored.ha_group,
