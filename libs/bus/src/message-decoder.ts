@@ -1,8 +1,8 @@
 /**
  * Turns a received message into a validated payload, or into the reason it cannot be
  * handled. Nothing reaches a handler without passing here. A payload class with a compiled
- * check (every change of the exchange) is judged by it first; class-validator judges the rest,
- * and names what is wrong.
+ * check (the exchange's changes, a slot's releases) is judged by it first; class-validator
+ * judges what that check does not take, and names what is wrong.
  */
 import {
   checkCompiled,

@@ -23,8 +23,8 @@ import { type IssuedRefreshToken, RefreshTokenStore } from './refresh-token.stor
  */
 @Injectable()
 export class TokenService {
-  /** The issuer of the current key, which imports its private key once (not per token). */
-  private issuer: { key: SigningKeyMaterial; issuer: TokenIssuer } | undefined;
+  /** The current key and its issuer, which imports the private key once (not per token). */
+  private signing: { key: SigningKeyMaterial; issuer: TokenIssuer } | undefined;
 
   constructor(
     private readonly keys: SigningKeyStore,
@@ -64,15 +64,15 @@ export class TokenService {
 
   private signAccessToken(principal: Principal): Promise<TokenResponse> {
     const key = this.keys.current();
-    if (this.issuer?.key !== key) {
+    if (this.signing?.key !== key) {
       const options = {
         issuer: CAREEN_TOKEN_ISSUER,
         audience: CAREEN_TOKEN_AUDIENCE,
         ttlSeconds: this.config.CAREEN_TOKEN_TTL_SECONDS,
       };
-      this.issuer = { key, issuer: new TokenIssuer(key, options) };
+      this.signing = { key, issuer: new TokenIssuer(key, options) };
     }
-    return this.issuer.issuer.issue(principal);
+    return this.signing.issuer.issue(principal);
   }
 }
 
