@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { freePort } from '@careen/devstack';
 import { basic, useTestInfra } from '@careen/testing';
 import { startServiceInProcess } from '@careen/service';
 import { exchangeService } from '@careen/exchange/src/exchange.service';
@@ -28,6 +29,11 @@ describe('careen nodes, HA groups, services, policies and agent packages against
   const infra = useTestInfra();
   let exchange: { url: string; close(): Promise<void> };
   let workDir: string;
+  /**
+   * Where no agbot runs: a free port, not the default one, which a hub started on this machine
+   * (`npm start`) would answer.
+   */
+  let noAgbot: string;
 
   const careen = async (args: string[], options: RunOptions = {}): Promise<RunResult> => {
     let stdout = '';
@@ -48,6 +54,7 @@ describe('careen nodes, HA groups, services, policies and agent packages against
         CAREEN_ORG: 'fleet',
         CAREEN_USER: 'ops',
         CAREEN_PASSWORD: OPS_PASSWORD,
+        CAREEN_AGBOT_URL: noAgbot,
         ...options.env,
       },
     });
@@ -62,6 +69,7 @@ describe('careen nodes, HA groups, services, policies and agent packages against
 
   beforeAll(async () => {
     exchange = await startServiceInProcess(exchangeService, infra, { CAREEN_ROOT_PASSWORD: ROOT_PASSWORD });
+    noAgbot = `http://127.0.0.1:${await freePort()}`;
     workDir = await mkdtemp(join(tmpdir(), 'careen-registry-'));
     const root = { CAREEN_ORG: 'root', CAREEN_USER: 'root', CAREEN_PASSWORD: ROOT_PASSWORD };
     expect((await careen(['org', 'create', 'fleet'], { env: root })).code).toBe(0);
