@@ -107,7 +107,7 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
     redAnswer = (event) => (event.state === 'PREPARE_MAINTENANCE' ? 'silent' : 'ack');
     // The silence is waited out; the acks around it must come within the same timeout, on a busy
     // machine too.
-    const session = await run({ hosts: ['s2'], reply_timeout_seconds: 3, reply_timeout_policy: 'proceed' });
+    const session = await run({ hosts: ['s2'], reply_timeout_seconds: 5, reply_timeout_policy: 'proceed' });
     expect(session.state).toBe('MAINTENANCE_DONE');
     const red = session.projects.find((project: { project_id: string }) => project.project_id === 'red');
     expect(red.asks.map((ask: { state: string; answer: string }) => `${ask.state} ${ask.answer}`)).toEqual([
@@ -132,7 +132,7 @@ describe('maintenance sessions: replies refused, missing, or never asked for', (
         hosts: ['x2'],
         // A silence is waited out; a nack is not, and must not be overtaken by the timeout on a
         // busy machine, nor the acks before it.
-        reply_timeout_seconds: answer === 'silent' ? 3 : 10,
+        reply_timeout_seconds: answer === 'silent' ? 5 : 10,
         projects: { red: { reply_timeout_policy: policy } },
       });
       expect(session.state).toBe(state);
