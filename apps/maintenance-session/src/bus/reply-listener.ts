@@ -3,7 +3,9 @@
  * shared by the replicas): the same handler as `PUT reply_url`. A body that breaks the reply
  * contract is dead-lettered with its reason before it gets here; a reply the session cannot
  * take (not asked, already answered, another project's instance) is noted in the session's
- * timeline and acknowledged, since asking the bus again would not change the answer.
+ * timeline and acknowledged, since asking the bus again would not change the answer. The
+ * replies waiting together are given to their sessions at once, so that the replies of one
+ * session's projects to the same ask are taken in one step.
  */
 import {
   runConsumer,
@@ -28,11 +30,18 @@ export function listenForReplies(
     event: MaintenanceReply,
     maxAckPending: 256,
     logger,
-    handler: async (message: BusMessage<MaintenanceReplyPayload>) => {
-      const [, , , session, project] = message.subject.split('.');
-      await refusalsAcknowledged(logger, message.subject, 'reply refused', () =>
-        sessions.reply(session!, project!, message.payload, 'bus'),
+    batchHandler: async (messages: BusMessage<MaintenanceReplyPayload>[]) => {
+      const taken = await Promise.allSettled(
+        messages.map((message) => {
+          const [, , , session, project] = message.subject.split('.');
+          return refusalsAcknowledged(logger, message.subject, 'reply refused', () =>
+            sessions.reply(session!, project!, message.payload, 'bus'),
+          );
+        }),
       );
+      // Any failure fails the batch: each reply is then tried alone, and a taken one is refused as answered.
+      const failure = taken.find((each) => each.status === 'rejected');
+      if (failure) throw failure.reason;
     },
   });
 }

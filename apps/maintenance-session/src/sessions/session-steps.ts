@@ -30,9 +30,29 @@ export type StepEntry = Omit<TimelineEntry, 'at'>;
 /** A gate's verdict: refused, or let through with notes, or `unchanged` (asked for what already is). */
 export type StepGate = (record: SessionRecord) => { refuse?: Error; notes?: StepEntry[]; unchanged?: true };
 
+/** Most inputs of one session taken in one transaction. */
+const MAX_GROUP = 256;
+
+interface QueuedInput {
+  input: WorkflowInput;
+  gate: StepGate | undefined;
+  by: ((record: SessionRecord) => NamedActor) | undefined;
+  resolve: (record: SessionRecord) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What the steps of one transaction have gathered to store at its end. */
+class StepWriting {
+  readonly entries: StepEntry[] = [];
+  readonly driverCommands: DriverCommand[] = [];
+  constructor(readonly from: Pick<SessionRecord, 'progress'>) {}
+}
+
 export class SessionSteps {
   /** Called after each step commits: the driver looks again at once. */
   onStep: (() => void) | undefined;
+  /** Inputs waiting for the transaction of their session's next group, by session. */
+  private readonly queues = new Map<string, QueuedInput[]>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -74,35 +94,85 @@ export class SessionSteps {
    * Advances the session by `input`; `gate` may refuse it (its error is thrown and nothing
    * changes) or add notes to the timeline. Answers the session as it is after the step. The
    * audit trail records the input, as the request's actor's or as `by`'s.
+   *
+   * Inputs for one session that arrive while a step of it is being stored wait and are then
+   * taken together, in the order they came, in one transaction (twenty projects answering
+   * the same ask cost one lock of the session's row, not twenty in a row). Each is decided as
+   * if alone, on the session as the inputs before it left it: one refused leaves the others.
    */
-  async apply(
+  apply(
     id: string,
     input: WorkflowInput,
     gate?: StepGate,
     by?: (record: SessionRecord) => NamedActor,
   ): Promise<SessionRecord> {
-    const after = await this.dataSource.transaction(async (manager) => {
-      const record = await this.store.lock(manager, id);
-      if (!record) throw sessionNotFound(id);
-      const verdict = gate?.(record) ?? {};
-      if (verdict.refuse) throw verdict.refuse;
-      if (verdict.unchanged) return record;
-      const audited = auditedInput(record, input);
-      if (audited) await this.audit.record(manager, audited, by?.(record));
-      if (verdict.notes) await this.store.timeline(manager, id, verdict.notes);
-      if (FINISHED_STATES.includes(record.state)) return record;
-      const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
-      if (step.progress === record.progress) return record;
-      await this.record(manager, record, step);
-      return {
-        ...record,
-        progress: step.progress,
-        state: step.progress.state,
-        paused: step.progress.paused === true,
-      };
+    return new Promise((resolve, reject) => {
+      const queued: QueuedInput = { input, gate, by, resolve, reject };
+      const queue = this.queues.get(id);
+      if (queue) {
+        queue.push(queued);
+        return;
+      }
+      this.queues.set(id, [queued]);
+      void this.applyQueued(id);
     });
+  }
+
+  /** Takes the session's queued inputs, group after group, until none is left. */
+  private async applyQueued(id: string): Promise<void> {
+    // Inputs given in the same turn of the event loop (a batch of bus replies) make one group.
+    await Promise.resolve();
+    const queue = this.queues.get(id)!;
+    while (queue.length > 0) await this.applyGroup(id, queue.splice(0, MAX_GROUP));
+    this.queues.delete(id);
+  }
+
+  private async applyGroup(id: string, group: readonly QueuedInput[]): Promise<void> {
+    let outcomes: ({ record: SessionRecord } | { refused: Error })[] = [];
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const locked = await this.store.lock(manager, id);
+        if (!locked) throw sessionNotFound(id);
+        outcomes = [];
+        const written = new StepWriting(locked);
+        let record = locked;
+        for (const { input, gate, by } of group) {
+          const verdict = gate?.(record) ?? {};
+          if (verdict.refuse) {
+            outcomes.push({ refused: verdict.refuse });
+            continue;
+          }
+          if (!verdict.unchanged) {
+            const audited = auditedInput(record, input);
+            if (audited) await this.audit.record(manager, audited, by?.(record));
+            written.entries.push(...(verdict.notes ?? []));
+            if (!FINISHED_STATES.includes(record.state)) {
+              const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
+              if (step.progress !== record.progress) {
+                await this.writeStep(manager, written, record, step);
+                record = {
+                  ...record,
+                  progress: step.progress,
+                  state: step.progress.state,
+                  paused: step.progress.paused === true,
+                };
+              }
+            }
+          }
+          outcomes.push({ record });
+        }
+        await this.finishSteps(manager, written, record);
+      });
+    } catch (error) {
+      for (const queued of group) queued.reject(error);
+      return;
+    }
     this.onStep?.();
-    return after;
+    group.forEach((queued, index) => {
+      const outcome = outcomes[index]!;
+      if ('refused' in outcome) queued.reject(outcome.refused);
+      else queued.resolve(outcome.record);
+    });
   }
 
   /** Pauses or resumes the session; `refuse` decides, with the session locked, whether it may. */
@@ -162,10 +232,21 @@ export class SessionSteps {
     return url.toString();
   }
 
+  /** Stores one step taken from `record`, alone in its transaction. */
   private async record(manager: EntityManager, record: SessionRecord, step: WorkflowStep): Promise<void> {
-    await this.store.saveProgress(manager, record.id, step.progress);
-    const entries: StepEntry[] = [];
-    const driverCommands: DriverCommand[] = [];
+    const written = new StepWriting(record);
+    await this.writeStep(manager, written, record, step);
+    await this.finishSteps(manager, written, { ...record, progress: step.progress });
+  }
+
+  /** Sends a step's events through the outbox and gathers its driver commands and timeline. */
+  private async writeStep(
+    manager: EntityManager,
+    written: StepWriting,
+    record: SessionRecord,
+    step: WorkflowStep,
+  ): Promise<void> {
+    const entries = written.entries;
     for (const command of step.commands) {
       if (command.kind === 'tell-project') {
         await this.outbox.append(
@@ -199,7 +280,7 @@ export class SessionSteps {
           detail: { admin: true },
         });
       } else {
-        driverCommands.push(command);
+        written.driverCommands.push(command);
       }
     }
     if (step.progress.state !== record.progress.state) {
@@ -225,8 +306,18 @@ export class SessionSteps {
         detail: { message: note.message, ...note.detail },
       });
     }
-    await this.store.addCommands(manager, record.id, driverCommands);
-    await this.store.timeline(manager, record.id, entries);
+  }
+
+  /** Stores what the steps gathered: the session's progress once, its commands and timeline. */
+  private async finishSteps(
+    manager: EntityManager,
+    written: StepWriting,
+    after: Pick<SessionRecord, 'id' | 'progress'>,
+  ): Promise<void> {
+    if (after.progress !== written.from.progress)
+      await this.store.saveProgress(manager, after.id, after.progress);
+    await this.store.addCommands(manager, after.id, written.driverCommands);
+    await this.store.timeline(manager, after.id, written.entries);
   }
 
   private projectEvent(
