@@ -105,6 +105,13 @@ describe('a session’s inputs taken together', () => {
     expect(transactions).toHaveBeenCalledTimes(1);
     expect(await answers(session.id)).toEqual(Object.fromEntries(PROJECTS.map((id) => [id, 'ack'])));
     expect(await received(session.id)).toEqual(order);
+    // Their audit records are on the outbox in the same order.
+    const audited = (await dataSource.query(
+      `SELECT payload->>'target' AS target FROM maintenance_session.outbox
+        WHERE payload->>'action' = 'session.reply.ACK_MAINTENANCE' AND payload->>'target' LIKE $1 ORDER BY id`,
+      [`session/${session.id}/project/%`],
+    )) as { target: string }[];
+    expect(audited.map((row) => row.target.split('/').pop())).toEqual(order);
     // Each caller is answered the session as its own reply left it.
     expect(after.map((record) => record.progress.asks.filter((ask) => ask.answer === 'ack').length)).toEqual(
       order.map((_, index) => index + 1),

@@ -9,7 +9,7 @@ import {
   MaintenanceProjectEvent,
   type MaintenanceProjectEventPayload,
 } from '@careen/contracts';
-import { type OutboxWriter } from '@careen/persistence';
+import { type OutboxMessage, type OutboxWriter } from '@careen/persistence';
 import { type AuditTrail, type NamedActor } from '@careen/service';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { MaintenanceWorkflow } from '../workflow/maintenance-workflow';
@@ -43,6 +43,8 @@ interface QueuedInput {
 
 /** What the steps of one transaction have gathered to store at its end. */
 class StepWriting {
+  /** Events and audit records, in the order they were given. */
+  readonly messages: OutboxMessage[] = [];
   readonly entries: StepEntry[] = [];
   readonly driverCommands: DriverCommand[] = [];
   constructor(readonly from: Pick<SessionRecord, 'progress'>) {}
@@ -58,7 +60,7 @@ export class SessionSteps {
     private readonly dataSource: DataSource,
     private readonly store: SessionStore,
     private readonly outbox: OutboxWriter,
-    private readonly audit: Pick<AuditTrail, 'record'>,
+    private readonly audit: Pick<AuditTrail, 'message'>,
     /** The base of the URLs VNF managers are given. */
     private readonly publicUrl: () => string,
     private readonly clock: () => Date = () => new Date(),
@@ -70,21 +72,19 @@ export class SessionSteps {
     const created: SessionRecord = { ...record, progress: step.progress, state: step.progress.state };
     await this.dataSource.transaction(async (manager) => {
       await this.store.insert(manager, created);
-      await this.store.timeline(manager, created.id, [
-        {
-          kind: 'note',
-          project: null,
-          host: null,
-          state: created.state,
-          detail: { message: `session created by ${created.createdBy}`, hosts: record.plan.hosts.length },
-        },
-      ]);
-      await this.audit.record(manager, {
-        org: record.org,
-        action: 'session.created',
-        target: `session/${record.id}`,
+      const written = new StepWriting(created);
+      written.entries.push({
+        kind: 'note',
+        project: null,
+        host: null,
+        state: created.state,
+        detail: { message: `session created by ${created.createdBy}`, hosts: record.plan.hosts.length },
       });
-      await this.record(manager, created, step);
+      written.messages.push(
+        this.audit.message({ org: record.org, action: 'session.created', target: `session/${record.id}` }),
+      );
+      this.writeStep(written, created, step);
+      await this.finishSteps(manager, written, created);
     });
     this.onStep?.();
     return created;
@@ -144,12 +144,12 @@ export class SessionSteps {
           }
           if (!verdict.unchanged) {
             const audited = auditedInput(record, input);
-            if (audited) await this.audit.record(manager, audited, by?.(record));
+            if (audited) written.messages.push(this.audit.message(audited, by?.(record)));
             written.entries.push(...(verdict.notes ?? []));
             if (!FINISHED_STATES.includes(record.state)) {
               const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
               if (step.progress !== record.progress) {
-                await this.writeStep(manager, written, record, step);
+                this.writeStep(written, record, step);
                 record = {
                   ...record,
                   progress: step.progress,
@@ -235,25 +235,17 @@ export class SessionSteps {
   /** Stores one step taken from `record`, alone in its transaction. */
   private async record(manager: EntityManager, record: SessionRecord, step: WorkflowStep): Promise<void> {
     const written = new StepWriting(record);
-    await this.writeStep(manager, written, record, step);
+    this.writeStep(written, record, step);
     await this.finishSteps(manager, written, { ...record, progress: step.progress });
   }
 
-  /** Sends a step's events through the outbox and gathers its driver commands and timeline. */
-  private async writeStep(
-    manager: EntityManager,
-    written: StepWriting,
-    record: SessionRecord,
-    step: WorkflowStep,
-  ): Promise<void> {
+  /** Gathers a step's events, audit records, driver commands and timeline. */
+  private writeStep(written: StepWriting, record: SessionRecord, step: WorkflowStep): void {
     const entries = written.entries;
     for (const command of step.commands) {
       if (command.kind === 'tell-project') {
-        await this.outbox.append(
-          manager,
-          MaintenanceProjectEvent,
-          [command.project],
-          this.projectEvent(record, command),
+        written.messages.push(
+          this.outbox.message(MaintenanceProjectEvent, [command.project], this.projectEvent(record, command)),
         );
         entries.push({
           kind: 'sent',
@@ -266,12 +258,14 @@ export class SessionSteps {
           },
         });
       } else if (command.kind === 'tell-admin') {
-        await this.outbox.append(manager, MaintenanceAdminEvent, [command.host], {
-          session_id: record.id,
-          state: command.state,
-          project_id: record.org,
-          host: command.host,
-        });
+        written.messages.push(
+          this.outbox.message(MaintenanceAdminEvent, [command.host], {
+            session_id: record.id,
+            state: command.state,
+            project_id: record.org,
+            host: command.host,
+          }),
+        );
         entries.push({
           kind: 'sent',
           project: null,
@@ -284,11 +278,13 @@ export class SessionSteps {
       }
     }
     if (step.progress.state !== record.progress.state) {
-      await this.audit.record(manager, {
-        org: record.org,
-        action: `session.state.${step.progress.state}`,
-        target: `session/${record.id}`,
-      });
+      written.messages.push(
+        this.audit.message({
+          org: record.org,
+          action: `session.state.${step.progress.state}`,
+          target: `session/${record.id}`,
+        }),
+      );
       entries.push({
         kind: 'note',
         project: null,
@@ -308,12 +304,13 @@ export class SessionSteps {
     }
   }
 
-  /** Stores what the steps gathered: the session's progress once, its commands and timeline. */
+  /** Stores what the steps gathered: the session's progress once, its messages, commands and timeline. */
   private async finishSteps(
     manager: EntityManager,
     written: StepWriting,
     after: Pick<SessionRecord, 'id' | 'progress'>,
   ): Promise<void> {
+    await this.outbox.appendAll(manager, written.messages);
     if (after.progress !== written.from.progress)
       await this.store.saveProgress(manager, after.id, after.progress);
     await this.store.addCommands(manager, after.id, written.driverCommands);

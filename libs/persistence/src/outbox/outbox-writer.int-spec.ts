@@ -71,6 +71,37 @@ describe('OutboxWriter', () => {
     expect(row).toEqual({ subject: 'careen.changes.acme.node.n1', headers: { traceparent: '00-trace' } });
   });
 
+  it('writes messages given together in one statement, in their order, with their headers', async () => {
+    const before = wakes;
+    const statements: string[] = [];
+    const ids = Array.from({ length: 12 }, (_, i) => `batch-${i}`);
+    await dataSource.transaction(async (manager) => {
+      const query = manager.query.bind(manager);
+      jest.spyOn(manager, 'query').mockImplementation((sql: string, parameters?: unknown[]) => {
+        statements.push(String(sql));
+        return query(sql, parameters);
+      });
+      await writer.appendAll(
+        manager,
+        ids.map((id, i) =>
+          writer.message(ExchangeChanged, ['acme', 'node', id], change(id), {
+            headers: { 'ce-seq': String(i) },
+          }),
+        ),
+      );
+    });
+    expect(statements).toHaveLength(1);
+    await eventually(() => expect(wakes - before).toBe(1));
+    const written = (await dataSource.query(
+      `SELECT subject, payload->>'resourceId' AS node, headers FROM "${SCHEMA}".outbox
+        WHERE subject LIKE 'careen.changes.acme.node.batch-%' ORDER BY id`,
+    )) as { subject: string; node: string; headers: Record<string, string> }[];
+    expect(written.map((row) => row.node)).toEqual(ids);
+    expect(written.map((row) => row.headers)).toEqual(
+      ids.map((_, i) => ({ traceparent: '00-trace', 'ce-seq': String(i) })),
+    );
+  });
+
   it('does not wake the relay for a transaction that rolled back', async () => {
     const before = wakes;
     const written = await rows();

@@ -1,6 +1,7 @@
 /**
  * Appends events to the outbox inside the caller's transaction. Nothing is published here:
- * if the transaction rolls back, the event never existed.
+ * if the transaction rolls back, the event never existed. Events gathered by a caller are
+ * written in one statement, in the order given (the order the relay publishes them in).
  *
  * The relay is woken once the writing transaction has committed, by one NOTIFY sent on its own
  * after the commit, never by a NOTIFY inside the transaction: Postgres serializes the commits of
@@ -27,9 +28,18 @@ export interface OutboxAppendOptions {
   headers?: Record<string, string>;
 }
 
+/** One message as the outbox stores it, for `appendAll`. */
+export interface OutboxMessage {
+  subject: string;
+  type: string;
+  payload: object;
+  headers: Record<string, string>;
+}
+
 export class OutboxWriter {
   private readonly wakers = new WeakMap<DataSource, RelayWaker>();
   private readonly insert: NamedStatement;
+  private readonly insertAll: NamedStatement;
 
   constructor(
     private readonly schema: string,
@@ -39,25 +49,62 @@ export class OutboxWriter {
       `outbox-append:${schema}`,
       `INSERT INTO "${schema}".outbox (subject, type, payload, headers) VALUES ($1, $2, $3, $4)`,
     );
+    // Ids are given in the order of the arrays: the relay publishes in that order.
+    this.insertAll = new NamedStatement(
+      `outbox-append-all:${schema}`,
+      `INSERT INTO "${schema}".outbox (subject, type, payload, headers)
+       SELECT subject, type, payload, headers
+       FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[]) WITH ORDINALITY
+         AS m(subject, type, payload, headers, n)
+       ORDER BY n`,
+    );
   }
 
-  async append<P extends object, A extends readonly string[]>(
+  /** The message `append` would write, for a caller that gathers several for `appendAll`. */
+  message<P extends object, A extends readonly string[]>(
+    event: EventDefinition<P, A>,
+    subjectArgs: A,
+    payload: P,
+    options: OutboxAppendOptions = {},
+  ): OutboxMessage {
+    return {
+      subject: event.subject(...subjectArgs),
+      type: event.type,
+      payload,
+      headers: this.headers(options),
+    };
+  }
+
+  /** Appends the messages in one statement, in their order, inside the caller's transaction. */
+  async appendAll(manager: EntityManager, messages: readonly OutboxMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    if (!manager.queryRunner?.isTransactionActive)
+      throw new Error('outbox messages must be written inside the transaction of the change they describe');
+    const [first] = messages;
+    await (messages.length === 1 && first
+      ? this.insert.run(manager, [
+          first.subject,
+          first.type,
+          JSON.stringify(first.payload),
+          JSON.stringify(first.headers),
+        ])
+      : this.insertAll.run(manager, [
+          messages.map((each) => each.subject),
+          messages.map((each) => each.type),
+          messages.map((each) => JSON.stringify(each.payload)),
+          messages.map((each) => JSON.stringify(each.headers)),
+        ]));
+    this.written(manager);
+  }
+
+  append<P extends object, A extends readonly string[]>(
     manager: EntityManager,
     event: EventDefinition<P, A>,
     subjectArgs: A,
     payload: P,
     options: OutboxAppendOptions = {},
   ): Promise<void> {
-    if (!manager.queryRunner?.isTransactionActive) {
-      throw new Error('outbox messages must be written inside the transaction of the change they describe');
-    }
-    await this.insert.run(manager, [
-      event.subject(...subjectArgs),
-      event.type,
-      JSON.stringify(payload),
-      JSON.stringify(this.headers(options)),
-    ]);
-    this.written(manager);
+    return this.appendAll(manager, [this.message(event, subjectArgs, payload, options)]);
   }
 
   /**

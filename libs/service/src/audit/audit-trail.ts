@@ -5,7 +5,7 @@
  * know (a VNF manager by its capability) names them.
  */
 import { ACTOR_HEADERS, AuditAction, type AuditActionPayload } from '@careen/contracts';
-import { OutboxWriter } from '@careen/persistence';
+import { OutboxWriter, type OutboxMessage } from '@careen/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
 import { SERVICE_NAME } from '../platform/platform.tokens';
@@ -18,6 +18,9 @@ export interface NamedActor {
   via: string;
 }
 
+export type AuditedAction = Omit<AuditActionPayload, 'outcome'> &
+  Partial<Pick<AuditActionPayload, 'outcome'>>;
+
 @Injectable()
 export class AuditTrail {
   constructor(
@@ -25,16 +28,16 @@ export class AuditTrail {
     @Inject(SERVICE_NAME) private readonly service: string,
   ) {}
 
-  record(
-    manager: EntityManager,
-    action: Omit<AuditActionPayload, 'outcome'> & Partial<Pick<AuditActionPayload, 'outcome'>>,
-    by?: NamedActor,
-  ): Promise<void> {
+  record(manager: EntityManager, action: AuditedAction, by?: NamedActor): Promise<void> {
+    return this.outbox.appendAll(manager, [this.message(action, by)]);
+  }
+
+  /** The outbox message `record` writes, for a caller that writes several messages at once. */
+  message(action: AuditedAction, by?: NamedActor): OutboxMessage {
     const headers = by
       ? { [ACTOR_HEADERS.actor]: by.actor, [ACTOR_HEADERS.kind]: by.kind, [ACTOR_HEADERS.via]: by.via }
       : undefined;
-    return this.outbox.append(
-      manager,
+    return this.outbox.message(
       AuditAction,
       [action.org, this.service],
       { outcome: 'succeeded', ...action },
