@@ -170,6 +170,21 @@ describe('a session’s inputs taken together', () => {
     expect(await received(session.id)).toEqual(PROJECTS);
   });
 
+  it('answers its callers and takes later inputs even when waking the driver fails', async () => {
+    const session = await newSession();
+    steps.onStep = () => {
+      throw new Error('the driver is gone');
+    };
+    try {
+      await ack(session.id, 'p0');
+    } finally {
+      steps.onStep = undefined;
+    }
+    await ack(session.id, 'p1');
+    const taken = await answers(session.id);
+    expect([taken.p0, taken.p1]).toEqual(['ack', 'ack']);
+  });
+
   it('fails every input of a transaction that fails, and the next ones are taken anew', async () => {
     const missing = randomUUID();
     const outcomes = await Promise.allSettled([ack(missing, 'p0'), ack(missing, 'p1')]);

@@ -123,7 +123,14 @@ export class SessionSteps {
     // Inputs given in the same turn of the event loop (a batch of bus replies) make one group.
     await Promise.resolve();
     const queue = this.queues.get(id)!;
-    while (queue.length > 0) await this.applyGroup(id, queue.splice(0, MAX_GROUP));
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_GROUP);
+      // Whatever else throws (waking the driver) answers the group's callers not answered yet,
+      // and the inputs queued meanwhile are still taken.
+      await this.applyGroup(id, group).catch((error: unknown) => {
+        for (const queued of group) queued.reject(error);
+      });
+    }
     this.queues.delete(id);
   }
 
@@ -167,12 +174,12 @@ export class SessionSteps {
       for (const queued of group) queued.reject(error);
       return;
     }
-    this.onStep?.();
     group.forEach((queued, index) => {
       const outcome = outcomes[index]!;
       if ('refused' in outcome) queued.reject(outcome.refused);
       else queued.resolve(outcome.record);
     });
+    this.onStep?.();
   }
 
   /** Pauses or resumes the session; `refuse` decides, with the session locked, whether it may. */
