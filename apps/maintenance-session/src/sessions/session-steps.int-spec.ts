@@ -7,6 +7,7 @@
 import { createServiceDataSource, OutboxWriter, runServiceMigrations } from '@careen/persistence';
 import { AuditTrail } from '@careen/service';
 import { useTestInfra } from '@careen/testing';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { type DataSource } from 'typeorm';
 import { MAINTENANCE_SESSION_ENTITIES, MAINTENANCE_SESSION_MIGRATIONS } from '../maintenance-session.module';
@@ -24,6 +25,8 @@ describe('a session’s inputs taken together', () => {
   let dataSource: DataSource;
   let store: SessionStore;
   let steps: SessionSteps;
+  /** Who the caller is, as a request's context says it: every outbox message is stamped with it. */
+  const caller = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
     dataSource = createServiceDataSource({
@@ -37,7 +40,9 @@ describe('a session’s inputs taken together', () => {
     await dataSource.initialize();
     await runServiceMigrations(dataSource);
     store = new SessionStore(dataSource);
-    const outbox = new OutboxWriter('maintenance_session');
+    const outbox = new OutboxWriter('maintenance_session', () => ({
+      'test-caller': caller.getStore() ?? '',
+    }));
     steps = new SessionSteps(
       dataSource,
       store,
@@ -116,6 +121,27 @@ describe('a session’s inputs taken together', () => {
     expect(after.map((record) => record.progress.asks.filter((ask) => ask.answer === 'ack').length)).toEqual(
       order.map((_, index) => index + 1),
     );
+  });
+
+  it('stamps each input’s audit record with its own caller’s context, not the first’s', async () => {
+    const session = await newSession();
+    const transactions = jest.spyOn(dataSource, 'transaction');
+
+    await Promise.all(
+      ['p0', 'p1', 'p2'].map((project) => caller.run(`vnfm-${project}`, () => ack(session.id, project))),
+    );
+
+    expect(transactions).toHaveBeenCalledTimes(1);
+    const stamped = (await dataSource.query(
+      `SELECT payload->>'target' AS target, headers->>'test-caller' AS caller FROM maintenance_session.outbox
+        WHERE payload->>'action' = 'session.reply.ACK_MAINTENANCE' AND payload->>'target' LIKE $1 ORDER BY id`,
+      [`session/${session.id}/project/%`],
+    )) as { target: string; caller: string }[];
+    expect(stamped.map((row) => [row.target.split('/').pop(), row.caller])).toEqual([
+      ['p0', 'vnfm-p0'],
+      ['p1', 'vnfm-p1'],
+      ['p2', 'vnfm-p2'],
+    ]);
   });
 
   it('refuses a reply it cannot take and still takes the others of its transaction', async () => {

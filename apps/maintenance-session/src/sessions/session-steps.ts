@@ -11,6 +11,7 @@ import {
 } from '@careen/contracts';
 import { type OutboxMessage, type OutboxWriter } from '@careen/persistence';
 import { type AuditTrail, type NamedActor } from '@careen/service';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { MaintenanceWorkflow } from '../workflow/maintenance-workflow';
 import { type WorkflowCommand, type WorkflowInput, type WorkflowStep } from '../workflow/workflow.types';
@@ -39,6 +40,8 @@ interface QueuedInput {
   by: ((record: SessionRecord) => NamedActor) | undefined;
   resolve: (record: SessionRecord) => void;
   reject: (error: unknown) => void;
+  /** Runs a function in the context `apply` was called in. */
+  inCallerContext: <R>(fn: () => R) => R;
 }
 
 /** What the steps of one transaction have gathered to store at its end. */
@@ -107,7 +110,14 @@ export class SessionSteps {
     by?: (record: SessionRecord) => NamedActor,
   ): Promise<SessionRecord> {
     return new Promise((resolve, reject) => {
-      const queued: QueuedInput = { input, gate, by, resolve, reject };
+      const queued: QueuedInput = {
+        input,
+        gate,
+        by,
+        resolve,
+        reject,
+        inCallerContext: AsyncLocalStorage.snapshot(),
+      };
       const queue = this.queues.get(id);
       if (queue) {
         queue.push(queued);
@@ -143,30 +153,11 @@ export class SessionSteps {
         outcomes = [];
         const written = new StepWriting(locked);
         let record = locked;
-        for (const { input, gate, by } of group) {
-          const verdict = gate?.(record) ?? {};
-          if (verdict.refuse) {
-            outcomes.push({ refused: verdict.refuse });
-            continue;
-          }
-          if (!verdict.unchanged) {
-            const audited = auditedInput(record, input);
-            if (audited) written.messages.push(this.audit.message(audited, by?.(record)));
-            written.entries.push(...(verdict.notes ?? []));
-            if (!FINISHED_STATES.includes(record.state)) {
-              const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
-              if (step.progress !== record.progress) {
-                this.writeStep(written, record, step);
-                record = {
-                  ...record,
-                  progress: step.progress,
-                  state: step.progress.state,
-                  paused: step.progress.paused === true,
-                };
-              }
-            }
-          }
-          outcomes.push({ record });
+        for (const queued of group) {
+          // Its messages carry its own caller's context (who acts, the trace), not the group's.
+          const outcome = queued.inCallerContext(() => this.take(written, record, queued));
+          outcomes.push(outcome);
+          if ('record' in outcome) record = outcome.record;
         }
         await this.finishSteps(manager, written, record);
       });
@@ -237,6 +228,32 @@ export class SessionSteps {
     );
     url.searchParams.set('capability', capabilityFor(record.capabilityKey, project));
     return url.toString();
+  }
+
+  /** Decides one input of a group on the session as the inputs before it left it. */
+  private take(
+    written: StepWriting,
+    record: SessionRecord,
+    { input, gate, by }: QueuedInput,
+  ): { record: SessionRecord } | { refused: Error } {
+    const verdict = gate?.(record) ?? {};
+    if (verdict.refuse) return { refused: verdict.refuse };
+    if (verdict.unchanged) return { record };
+    const audited = auditedInput(record, input);
+    if (audited) written.messages.push(this.audit.message(audited, by?.(record)));
+    written.entries.push(...(verdict.notes ?? []));
+    if (FINISHED_STATES.includes(record.state)) return { record };
+    const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
+    if (step.progress === record.progress) return { record };
+    this.writeStep(written, record, step);
+    return {
+      record: {
+        ...record,
+        progress: step.progress,
+        state: step.progress.state,
+        paused: step.progress.paused === true,
+      },
+    };
   }
 
   /** Stores one step taken from `record`, alone in its transaction. */
