@@ -112,15 +112,15 @@ describe('careen sso and careen login --sso', () => {
     login.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => login.once('exit', done));
 
+    // The code and the wait are two writes: they may reach the pipe one after the other.
     const shown = await eventually(
       async () => {
-        expect(stderr).toMatch(/open http/);
+        expect(stderr).toContain('waiting for the sign-in to be approved');
         return /open (http\S+)/.exec(stderr)![1]!;
       },
       { timeoutMs: 30_000 },
     );
     expect(stderr).toMatch(/check that it shows the code [A-Z]{4}-[A-Z]{4}/);
-    expect(stderr).toContain('waiting for the sign-in to be approved');
     await idp.signIn(shown, 'alice');
 
     expect(await exited).toBe(0);
