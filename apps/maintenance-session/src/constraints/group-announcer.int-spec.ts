@@ -5,10 +5,10 @@
  * start every group is told again.
  */
 import { type InstanceGroupPayload } from '@careen/contracts';
-import { createServiceDataSource, OutboxWriter, runServiceMigrations } from '@careen/persistence';
+import { OutboxWriter } from '@careen/persistence';
 import { useTestInfra } from '@careen/testing';
 import { type DataSource } from 'typeorm';
-import { MAINTENANCE_SESSION_ENTITIES, MAINTENANCE_SESSION_MIGRATIONS } from '../maintenance-session.module';
+import { maintenanceDataSource } from '../maintenance-data-source.fixtures';
 import { ConstraintsStore } from './constraints.store';
 import { GroupAnnouncer } from './group-announcer';
 import { type InstanceConstraintDto, type InstanceGroupDto } from './dto/instance-group.dto';
@@ -58,16 +58,7 @@ describe('instance groups told to the agbot', () => {
   const allow = () => undefined;
 
   beforeAll(async () => {
-    dataSource = createServiceDataSource({
-      url: infra.databaseUrl,
-      schema: 'maintenance_session',
-      entities: MAINTENANCE_SESSION_ENTITIES,
-      migrations: MAINTENANCE_SESSION_MIGRATIONS,
-      applicationName: 'group-announcer',
-      poolSize: 4,
-    });
-    await dataSource.initialize();
-    await runServiceMigrations(dataSource);
+    dataSource = await maintenanceDataSource(infra.databaseUrl, 'group-announcer');
     store = new ConstraintsStore(dataSource, new OutboxWriter('maintenance_session'));
   });
 

@@ -4,13 +4,13 @@
  * left it: twenty projects answering one ask cost one lock of the session's row, and a refused
  * reply among them leaves the others taken.
  */
-import { createServiceDataSource, OutboxWriter, runServiceMigrations } from '@careen/persistence';
+import { OutboxWriter } from '@careen/persistence';
 import { AuditTrail } from '@careen/service';
 import { useTestInfra } from '@careen/testing';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { type DataSource } from 'typeorm';
-import { MAINTENANCE_SESSION_ENTITIES, MAINTENANCE_SESSION_MIGRATIONS } from '../maintenance-session.module';
+import { maintenanceDataSource } from '../maintenance-data-source.fixtures';
 import { type PlannedProject } from '../workflow/workflow.types';
 import { newCapabilityKey } from './capability';
 import { readReply } from './reply-gate';
@@ -29,16 +29,7 @@ describe('a session’s inputs taken together', () => {
   const caller = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
-    dataSource = createServiceDataSource({
-      url: infra.databaseUrl,
-      schema: 'maintenance_session',
-      entities: MAINTENANCE_SESSION_ENTITIES,
-      migrations: MAINTENANCE_SESSION_MIGRATIONS,
-      applicationName: 'session-steps',
-      poolSize: 4,
-    });
-    await dataSource.initialize();
-    await runServiceMigrations(dataSource);
+    dataSource = await maintenanceDataSource(infra.databaseUrl, 'session-steps');
     store = new SessionStore(dataSource);
     const outbox = new OutboxWriter('maintenance_session', () => ({
       'test-caller': caller.getStore() ?? '',
