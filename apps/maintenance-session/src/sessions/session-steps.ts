@@ -44,6 +44,9 @@ interface QueuedInput {
   inCallerContext: <R>(fn: () => R) => R;
 }
 
+/** An input of a group: refused, or taken (or left as it was), with the session after it. */
+type TakenInput = { record: SessionRecord } | { refused: Error };
+
 /** What the steps of one transaction have gathered to store at its end. */
 class StepWriting {
   /** Events and audit records, in the order they were given. */
@@ -145,21 +148,22 @@ export class SessionSteps {
   }
 
   private async applyGroup(id: string, group: readonly QueuedInput[]): Promise<void> {
-    let outcomes: ({ record: SessionRecord } | { refused: Error })[] = [];
+    let outcomes: TakenInput[];
     try {
-      await this.dataSource.transaction(async (manager) => {
+      outcomes = await this.dataSource.transaction(async (manager) => {
         const locked = await this.store.lock(manager, id);
         if (!locked) throw sessionNotFound(id);
-        outcomes = [];
         const written = new StepWriting(locked);
+        const workflow = new MaintenanceWorkflow(locked.plan);
         let record = locked;
-        for (const queued of group) {
+        const taken = group.map((queued) => {
           // Its messages carry its own caller's context (who acts, the trace), not the group's.
-          const outcome = queued.inCallerContext(() => this.take(written, record, queued));
-          outcomes.push(outcome);
+          const outcome = queued.inCallerContext(() => this.take(workflow, written, record, queued));
           if ('record' in outcome) record = outcome.record;
-        }
+          return outcome;
+        });
         await this.finishSteps(manager, written, record);
+        return taken;
       });
     } catch (error) {
       for (const queued of group) queued.reject(error);
@@ -232,10 +236,11 @@ export class SessionSteps {
 
   /** Decides one input of a group on the session as the inputs before it left it. */
   private take(
+    workflow: MaintenanceWorkflow,
     written: StepWriting,
     record: SessionRecord,
     { input, gate, by }: QueuedInput,
-  ): { record: SessionRecord } | { refused: Error } {
+  ): TakenInput {
     const verdict = gate?.(record) ?? {};
     if (verdict.refuse) return { refused: verdict.refuse };
     if (verdict.unchanged) return { record };
@@ -243,7 +248,7 @@ export class SessionSteps {
     if (audited) written.messages.push(this.audit.message(audited, by?.(record)));
     written.entries.push(...(verdict.notes ?? []));
     if (FINISHED_STATES.includes(record.state)) return { record };
-    const step = new MaintenanceWorkflow(record.plan).advance(record.progress, input, this.clock());
+    const step = workflow.advance(record.progress, input, this.clock());
     if (step.progress === record.progress) return { record };
     this.writeStep(written, record, step);
     return {
