@@ -16,3 +16,4 @@ export * from './held-connection';
 export * from './compiled-check-properties';
 export * from './test-prometheus';
 export * from './identity-provider/test-identity-provider';
+export * from './rows-visited';

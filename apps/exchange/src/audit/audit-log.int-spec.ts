@@ -15,6 +15,7 @@ import {
   http,
   readStream,
   ROOT_PASSWORD,
+  rowsVisited,
   seededNode,
   seededUser,
   seedExchange,
@@ -23,6 +24,7 @@ import {
   type Credentials,
 } from '@careen/testing';
 import { agentPackage } from '../agent-packages/agent-package.fixtures';
+import { UNEXPORTED_RECORDS } from './audit-log.store';
 import { type ExchangeConfig } from '../exchange.config';
 import { exchangeService } from '../exchange.service';
 
@@ -189,6 +191,23 @@ describe('the audit trail', () => {
     });
     expect(exported.map((message) => message.body)).toEqual(stored);
     expect(exported[0]!.headers['ce-type']).toBe('careen.audit.record');
+  });
+
+  it('reads only the records it exports, however long the trail it exported', async () => {
+    await withClient(infra.databaseUrl, async (client) => {
+      await client.query(
+        `INSERT INTO exchange.audit_log (org, seq, event_id, at, actor, actor_kind, service, action, target,
+                                         outcome, prev_hash, hash)
+         SELECT 'archive', n, 'archive-' || n, now(), 'archive/ada', 'user', 'exchange', 'x', 'y', 'ok', 'p', 'h'
+           FROM generate_series(1, 5000) AS n`,
+      );
+      await client.query(
+        `INSERT INTO exchange.audit_heads (org, seq, hash, anchor_hash, exported_seq) VALUES ('archive', 5000, 'h', 'a', 5000)`,
+      );
+      await client.query('ANALYZE exchange.audit_log');
+      // Whatever acme has left to export, a round reads it and the heads, not the archive.
+      expect(await rowsVisited(client, UNEXPORTED_RECORDS, [1000])).toBeLessThan(100);
+    });
   });
 
   it('pages through the trail, oldest first', async () => {

@@ -34,6 +34,21 @@ const UNNEST = `unnest(${FIELDS.map(([, , type], index) => `$${index + 1}::${typ
 
 type Row = Record<(typeof FIELDS)[number][0], unknown>;
 
+/**
+ * The records after each org's last exported one, at most `$1`, each org's in order. Each org's
+ * are read from its own place in the key, so a round reads what it answers, however long the
+ * trail already exported: joined whole, it read every record the table kept.
+ */
+export const UNEXPORTED_RECORDS = `
+  SELECT l.*
+    FROM exchange.audit_heads h
+   CROSS JOIN LATERAL (
+         SELECT * FROM exchange.audit_log l
+          WHERE l.org = h.org AND l.seq > h.exported_seq
+          ORDER BY l.seq LIMIT $1) AS l
+   WHERE h.seq > h.exported_seq
+   ORDER BY l.org, l.seq LIMIT $1`;
+
 export interface AuditQuery {
   since?: Date;
   until?: Date;
@@ -110,12 +125,7 @@ export class AuditLogStore {
 
   /** Records not yet published on the bus, each org's in order, at most `limit`. */
   async unexported(limit: number): Promise<ChainedRecord[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT l.*
-         FROM exchange.audit_heads h JOIN exchange.audit_log l ON l.org = h.org AND l.seq > h.exported_seq
-        ORDER BY l.org, l.seq LIMIT $1`,
-      [limit],
-    )) as Row[];
+    const rows = (await this.dataSource.query(UNEXPORTED_RECORDS, [limit])) as Row[];
     return rows.map(recordOf);
   }
 

@@ -21,16 +21,29 @@ export interface PlatformMetricsSources {
   outboxSchema?: string;
 }
 
+/**
+ * The outbox's events not yet published and the age of the oldest: those not yet numbered, and
+ * those numbered and not yet published, each read through the partial index that holds only
+ * them. A scrape reads the backlog, not the day of published rows the outbox keeps.
+ */
+export function outboxBacklogStatement(schema: string): string {
+  return `SELECT coalesce(sum(n), 0)::int AS backlog, coalesce(extract(epoch FROM now() - min(oldest)), 0)::float AS oldest
+            FROM (SELECT count(*) AS n, min(created_at) AS oldest FROM "${schema}".outbox WHERE seq IS NULL
+                  UNION ALL
+                  SELECT count(*), min(created_at) FROM "${schema}".outbox
+                   WHERE published_at IS NULL AND seq IS NOT NULL) AS parts`;
+}
+
 export class PlatformMetrics {
   constructor(metrics: MetricsRegistry, { dataSource, bus, outboxSchema }: PlatformMetricsSources) {
     const registers = [metrics.registry];
     exportPoolMetrics(metrics, dataSource);
     if (outboxSchema) {
       const outbox = scrapeRead(async () => {
-        const [row] = (await dataSource.query(
-          `SELECT count(*)::int AS backlog, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float AS oldest
-             FROM "${outboxSchema}".outbox WHERE published_at IS NULL`,
-        )) as { backlog: number; oldest: number }[];
+        const [row] = (await dataSource.query(outboxBacklogStatement(outboxSchema))) as {
+          backlog: number;
+          oldest: number;
+        }[];
         return row ?? { backlog: 0, oldest: 0 };
       });
       new Gauge({
