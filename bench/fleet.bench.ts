@@ -23,7 +23,8 @@
  * changes an agent was given out of commit order and the agents whose final `successful` status
  * the exchange does not hold (either fails the run); and the agbot's lag on the exchange's
  * change stream (changes its consumer had not yet applied, asked of the NATS server once a
- * second) and how long after the last upgrade it caught up.
+ * second) and how long after the last upgrade it caught up. With `CAREEN_BENCH_PG_STATEMENTS=<n>`,
+ * also the n statements that cost Postgres most over the rollout (pg_stat_statements).
  */
 import { CHANGES_CONSUMER } from '@careen/agbot/src/mirror/mirror-change-handler';
 import { findViolations, readTimeline } from '@careen/agbot/src/upgrades/upgrade-timeline';
@@ -44,6 +45,7 @@ import {
 import { SimulatorProcesses, simulatorNodeIds } from './support/simulator-processes';
 import { measureFloor } from './support/floor';
 import { slotSpans } from './support/slot-spans';
+import { StatementStats } from './support/statement-stats';
 import { readRouteTimes, routeTimesBetween } from './support/route-times';
 import { printTable, summarize } from './support/stats';
 
@@ -371,6 +373,7 @@ async function main(): Promise<void> {
     };
 
     progress(`publishing the policy (${WINDOW_SECONDS} s window)`);
+    const statementStats = await StatementStats.start(stack.databaseUrl);
     sampler.start({ scrapePool: true });
     const publishedAt = Date.now();
     const warningsBefore = { ...fleet.warnings };
@@ -399,6 +402,7 @@ async function main(): Promise<void> {
         : `gave up after ${GIVE_UP_SECONDS} s: ${JSON.stringify(fleet.versions())}`,
     );
     const rollout = rates(sampler.stop());
+    const statements = await statementStats?.top();
     const overflows = listenOverflows() - overflowsBefore;
     // The last agent's status is on the stream: the agbot has kept up once it has applied it.
     const lagAtEnd = await agbotChangeLag(bus);
@@ -577,6 +581,8 @@ async function main(): Promise<void> {
         routeTimesBetween(timesBefore[service], timesAfter[service]).map((row) => ({ service, ...row })),
       ),
     );
+    if (statements)
+      printTable('the costliest Postgres statements over the rollout (pg_stat_statements)', statements);
     if (warnings.length > 0) printTable('agent warnings over the rollout, by message and error', warnings);
     if (violations.length > 0)
       throw new Error(

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { cpuSeconds, cpuSecondsWithChildren } from './service-process';
+import { statementStatsWanted } from './statement-stats';
 
 export interface BenchStack {
   databaseUrl: string;
@@ -25,7 +26,9 @@ export async function startBenchStack(options: { postgres: boolean }): Promise<B
   const binary = findNatsServer({ explicitPath: process.env.CAREEN_NATS_SERVER_BIN, path: process.env.PATH });
   if (!binary) throw new Error(NATS_SERVER_INSTALL_HINT);
   const nats = await startNatsServer({ binary, storeDir: join(root, 'nats') });
-  const postgres = options.postgres ? await startEmbeddedPostgres({ dataDir: join(root, 'pg') }) : undefined;
+  const postgres = options.postgres
+    ? await startEmbeddedPostgres({ dataDir: join(root, 'pg'), statementStats: statementStatsWanted() > 0 })
+    : undefined;
   let databaseUrl = '';
   if (postgres) {
     const admin = new Client(postgres.adminUrl);

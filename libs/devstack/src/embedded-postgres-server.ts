@@ -25,6 +25,11 @@ export interface EmbeddedPostgresOptions {
    * then cost no flush.
    */
   durable?: boolean;
+  /**
+   * Loads pg_stat_statements (it ships with the binaries), for a benchmark that reports what each
+   * statement cost the server; the database that reads it still creates the extension.
+   */
+  statementStats?: boolean;
   onLog?: (line: string) => void;
 }
 
@@ -40,6 +45,12 @@ const READY = 'database system is ready to accept connections';
 const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'];
 const DURABLE_FLAGS = ['-c', 'fsync=on'];
 const THROWAWAY_FLAGS = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+const STATEMENT_STATS_FLAGS = [
+  '-c',
+  'shared_preload_libraries=pg_stat_statements',
+  '-c',
+  'pg_stat_statements.track=all',
+];
 /** How much of what a failed start printed its error repeats. */
 const ERROR_TAIL_LINES = 15;
 
@@ -55,7 +66,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
       await initialise(binaries.initdb, options.dataDir, user, password, runAs, log);
     }
-    const flags = [...POSTGRES_FLAGS, ...(options.durable === false ? THROWAWAY_FLAGS : DURABLE_FLAGS)];
+    const flags = [
+      ...POSTGRES_FLAGS,
+      ...(options.durable === false ? THROWAWAY_FLAGS : DURABLE_FLAGS),
+      ...(options.statementStats ? STATEMENT_STATS_FLAGS : []),
+    ];
     server = await startServer(binaries.postgres, options.dataDir, port, flags, runAs, log);
   } catch (error) {
     binaries.release();
