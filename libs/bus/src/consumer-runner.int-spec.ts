@@ -17,7 +17,7 @@ import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { connectBus, type BusConnection } from './bus-connection';
-import { runConsumer, type BusMessage, type RunningConsumer } from './consumer-runner';
+import { BatchFailures, runConsumer, type BusMessage, type RunningConsumer } from './consumer-runner';
 import { EventPublisher } from './event-publisher';
 import { ensureStreams } from './stream-provisioner';
 
@@ -304,6 +304,63 @@ describe('runConsumer', () => {
       ['last'],
       ['cursed'],
     ]);
+  });
+
+  it('acknowledges what a batch handler took, and tries again later only the messages it names as failed', async () => {
+    await bus.jsm.streams.purge(STREAMS.changes.name);
+    await bus.jsm.streams.purge(STREAMS.deadLetters.name);
+    const purpose = `changes${purposeCounter++}`;
+    const batches: string[][] = [];
+    const recorder = new Recorder();
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    await publisher.publish(ExchangeChanged, ['acme', 'org', 'gate'], change('gate'));
+    consumer = await runConsumer({
+      bus,
+      service: 'test',
+      purpose,
+      event: ExchangeChanged,
+      batchHandler: async (messages) => {
+        batches.push(messages.map((message) => message.payload.resourceId));
+        if (messages.some((message) => message.payload.resourceId === 'gate')) await gate;
+        const failures = new Map<BusMessage<ChangePayload>, unknown>();
+        for (const message of messages) {
+          // Fails its first delivery only, as a transaction that lost its connection would.
+          if (message.payload.resourceId === 'flaky' && message.deliveryCount === 1)
+            failures.set(message, new Error('connection lost'));
+          else recorder.record(message);
+        }
+        if (failures.size > 0) throw new BatchFailures(failures);
+      },
+      maxDeliver: 2,
+      backoffMs: [50],
+    });
+    await eventually(() => expect(batches).toEqual([['gate']]));
+    for (const id of ['first', 'flaky', 'last'])
+      await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
+    await eventually(async () => {
+      const info = await bus.jsm.consumers.info(STREAMS.changes.name, consumer!.name);
+      expect(info.num_ack_pending).toBe(4);
+    });
+    await bus.nc.flush();
+    openGate();
+
+    await recorder.until(4);
+    expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual([
+      'gate',
+      'first',
+      'last',
+      'flaky',
+    ]);
+    // The two taken were not handed over again; the failed one came back alone.
+    expect(batches).toEqual([['gate'], ['first', 'flaky', 'last'], ['flaky']]);
+    await eventually(async () => {
+      const info = await bus.jsm.consumers.info(STREAMS.changes.name, consumer!.name);
+      expect({ pending: info.num_pending, unacknowledged: info.num_ack_pending }).toEqual({
+        pending: 0,
+        unacknowledged: 0,
+      });
+    });
   });
 
   describe('with an idempotent handler', () => {

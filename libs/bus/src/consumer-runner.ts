@@ -47,7 +47,9 @@ export interface ConsumerOptions<P extends object, A extends readonly string[]> 
   /**
    * Instead of `handler`: the messages already waiting (up to `maxBatch`), handled together,
    * in stream order, and acknowledged together. When a batch fails, each of its messages is
-   * handled again on its own, and only those that fail alone are tried again later.
+   * handled again on its own, and only those that fail alone are tried again later; a handler
+   * that took some of a batch and knows which failed throws `BatchFailures` naming them, and
+   * only those are tried again (later), the others being acknowledged as taken.
    */
   batchHandler?: (messages: BusMessage<P>[]) => Promise<void>;
   /** Most messages given to `batchHandler` at once (default 128). */
@@ -62,6 +64,20 @@ export interface ConsumerOptions<P extends object, A extends readonly string[]> 
   logger?: BusLogger;
   /** The name of a consumer someone else made to be read by this one. */
   given?: string;
+}
+
+/**
+ * Thrown by a batch handler that took the rest of its batch: the messages that failed, each
+ * with its error. They are tried again after the backoff (or dead-lettered), on their own; the
+ * others are acknowledged, not handled again.
+ */
+export class BatchFailures<P> extends Error {
+  constructor(readonly failures: ReadonlyMap<BusMessage<P>, unknown>) {
+    super(
+      `${failures.size} message(s) of the batch failed: ${[...failures.values()].map(String).join('; ')}`,
+    );
+    this.name = 'BatchFailures';
+  }
 }
 
 export interface RunningConsumer {
@@ -142,6 +158,14 @@ export async function runConsumer<P extends object, A extends readonly string[]>
     }
   };
 
+  /** Acknowledges what the handler took; what it names as failed is tried again later. */
+  const settle = async (decoded: readonly Decoded[], { failures }: BatchFailures<P>): Promise<void> => {
+    for (const each of decoded) {
+      if (!failures.has(each.busMessage)) each.message.ack();
+      else await failed(each, failures.get(each.busMessage));
+    }
+  };
+
   /** Handles the messages together and acknowledges them, or throws. */
   const handleTogether = async (decoded: readonly Decoded[]): Promise<void> => {
     // Each message's trace shows it consumed: a span of its own for each, lasting the batch's
@@ -160,6 +184,7 @@ export async function runConsumer<P extends object, A extends readonly string[]>
     try {
       await handleTogether(decoded);
     } catch (error) {
+      if (error instanceof BatchFailures) return settle(decoded, error as BatchFailures<P>);
       if (decoded.length === 1) return failed(first, error);
       // Perhaps one message fails the lot: each is tried on its own, so that only such a one
       // is tried again later, or dead-lettered, and the others are not held back with it.

@@ -5,9 +5,11 @@
  * take (not asked, already answered, another project's instance) is noted in the session's
  * timeline and acknowledged, since asking the bus again would not change the answer. The
  * replies waiting together are given to their sessions at once, so that the replies of one
- * session's projects to the same ask are taken in one step.
+ * session's projects to the same ask are taken in one step. When a session's step fails (its
+ * transaction), only that session's replies are tried again later, not the others taken with them.
  */
 import {
+  BatchFailures,
   runConsumer,
   type BusConnection,
   type BusLogger,
@@ -20,7 +22,7 @@ import { refusalsAcknowledged } from './refusals';
 
 export function listenForReplies(
   bus: BusConnection,
-  sessions: MaintenanceSessions,
+  sessions: Pick<MaintenanceSessions, 'reply'>,
   logger: BusLogger,
 ): Promise<RunningConsumer> {
   return runConsumer({
@@ -39,9 +41,12 @@ export function listenForReplies(
           );
         }),
       );
-      // Any failure fails the batch: each reply is then tried alone, and a taken one is refused as answered.
-      const failure = taken.find((each) => each.status === 'rejected');
-      if (failure) throw failure.reason;
+      // Only the replies whose step failed (their session's transaction) come again: given again,
+      // one already taken would be refused as answered.
+      const failures = new Map(
+        taken.flatMap((each, index) => (each.status === 'rejected' ? [[messages[index]!, each.reason]] : [])),
+      );
+      if (failures.size > 0) throw new BatchFailures(failures);
     },
   });
 }
