@@ -252,44 +252,57 @@ describe('runConsumer', () => {
     expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual(['fine']);
   });
 
-  it('tries each message of a failing batch on its own, and retries and dead-letters only the one that fails', async () => {
+  /**
+   * Runs a batch consumer whose first batch is `gate` alone, held inside its handler until `ids`
+   * have all reached it, so that they make the second batch however the server's deliveries
+   * happen to be split; `take` handles each batch after the gate. Answers the batches handed
+   * over so far, by their ids.
+   */
+  async function batchBehindGate(
+    ids: string[],
+    take: (messages: BusMessage<ChangePayload>[]) => void,
+  ): Promise<string[][]> {
     await bus.jsm.streams.purge(STREAMS.changes.name);
     await bus.jsm.streams.purge(STREAMS.deadLetters.name);
-    const purpose = `changes${purposeCounter++}`;
     const batches: string[][] = [];
-    const recorder = new Recorder();
-    // The consumer is held inside its first message until the next three have all reached it,
-    // so that they make one batch however the server's deliveries happen to be split.
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     await publisher.publish(ExchangeChanged, ['acme', 'org', 'gate'], change('gate'));
     consumer = await runConsumer({
       bus,
       service: 'test',
-      purpose,
+      purpose: `changes${purposeCounter++}`,
       event: ExchangeChanged,
       batchHandler: async (messages) => {
-        const ids = messages.map((message) => message.payload.resourceId);
-        batches.push(ids);
-        if (ids.includes('gate')) await gate;
-        if (ids.includes('cursed')) throw new Error('downstream refused');
-        for (const message of messages) recorder.record(message);
+        const handed = messages.map((message) => message.payload.resourceId);
+        batches.push(handed);
+        if (handed.includes('gate')) await gate;
+        take(messages);
       },
       maxDeliver: 2,
       backoffMs: [50],
     });
     await eventually(() => expect(batches).toEqual([['gate']]));
-    for (const id of ['first', 'cursed', 'last'])
-      await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
+    for (const id of ids) await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
     await eventually(async () => {
       const info = await bus.jsm.consumers.info(STREAMS.changes.name, consumer!.name);
       expect({ pending: info.num_pending, unacknowledged: info.num_ack_pending }).toEqual({
         pending: 0,
-        unacknowledged: 4,
+        unacknowledged: ids.length + 1,
       });
     });
     await bus.nc.flush();
     openGate();
+    return batches;
+  }
+
+  it('tries each message of a failing batch on its own, and retries and dead-letters only the one that fails', async () => {
+    const recorder = new Recorder();
+    const batches = await batchBehindGate(['first', 'cursed', 'last'], (messages) => {
+      if (messages.some((message) => message.payload.resourceId === 'cursed'))
+        throw new Error('downstream refused');
+      for (const message of messages) recorder.record(message);
+    });
 
     const [letter] = await deadLetters(1);
     await recorder.until(3);
@@ -307,43 +320,17 @@ describe('runConsumer', () => {
   });
 
   it('acknowledges what a batch handler took, and tries again later only the messages it names as failed', async () => {
-    await bus.jsm.streams.purge(STREAMS.changes.name);
-    await bus.jsm.streams.purge(STREAMS.deadLetters.name);
-    const purpose = `changes${purposeCounter++}`;
-    const batches: string[][] = [];
     const recorder = new Recorder();
-    let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
-    await publisher.publish(ExchangeChanged, ['acme', 'org', 'gate'], change('gate'));
-    consumer = await runConsumer({
-      bus,
-      service: 'test',
-      purpose,
-      event: ExchangeChanged,
-      batchHandler: async (messages) => {
-        batches.push(messages.map((message) => message.payload.resourceId));
-        if (messages.some((message) => message.payload.resourceId === 'gate')) await gate;
-        const failures = new Map<BusMessage<ChangePayload>, unknown>();
-        for (const message of messages) {
-          // Fails its first delivery only, as a transaction that lost its connection would.
-          if (message.payload.resourceId === 'flaky' && message.deliveryCount === 1)
-            failures.set(message, new Error('connection lost'));
-          else recorder.record(message);
-        }
-        if (failures.size > 0) throw new BatchFailures(failures);
-      },
-      maxDeliver: 2,
-      backoffMs: [50],
+    const batches = await batchBehindGate(['first', 'flaky', 'last'], (messages) => {
+      const failures = new Map<BusMessage<ChangePayload>, unknown>();
+      for (const message of messages) {
+        // Fails its first delivery only, as a transaction that lost its connection would.
+        if (message.payload.resourceId === 'flaky' && message.deliveryCount === 1)
+          failures.set(message, new Error('connection lost'));
+        else recorder.record(message);
+      }
+      if (failures.size > 0) throw new BatchFailures(failures);
     });
-    await eventually(() => expect(batches).toEqual([['gate']]));
-    for (const id of ['first', 'flaky', 'last'])
-      await publisher.publish(ExchangeChanged, ['acme', 'org', id], change(id));
-    await eventually(async () => {
-      const info = await bus.jsm.consumers.info(STREAMS.changes.name, consumer!.name);
-      expect(info.num_ack_pending).toBe(4);
-    });
-    await bus.nc.flush();
-    openGate();
 
     await recorder.until(4);
     expect(recorder.handled.map((message) => message.payload.resourceId)).toEqual([
