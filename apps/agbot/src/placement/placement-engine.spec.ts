@@ -166,6 +166,24 @@ describe('PlacementEngine', () => {
       expect(engine.refreshAvailability().map((entry) => entry.node)).toEqual(['m']);
       expect(holders(engine, 'web')).toEqual(['m']);
     });
+
+    it('re-checks with time the nodes whose window is set now, not those whose window was lifted', () => {
+      let now = NOW;
+      const engine = new PlacementEngine(() => now);
+      const window = { maintenance: { until: '2026-11-20T13:00:00Z' } };
+      engine.load({
+        nodes: [aNode('lifted', window), aNode('set-later')],
+        policies: [aPolicy('web')],
+        services: [aService('1.0.0')],
+      });
+      expect(holders(engine, 'web')).toEqual(['set-later']);
+      engine.upsertNode(aNode('set-later', window));
+      engine.upsertNode(aNode('lifted', { maintenance: null }));
+      expect(holders(engine, 'web')).toEqual(['lifted']);
+      now = new Date('2026-11-20T13:00:01Z');
+      expect(engine.refreshAvailability().map((entry) => entry.node)).toEqual(['set-later']);
+      expect(holders(engine, 'web').sort()).toEqual(['lifted', 'set-later']);
+    });
   });
 
   describe('replicas', () => {

@@ -55,6 +55,8 @@ export class PlacementEngine {
   private catalog = new ServiceCatalog([]);
   private readonly nodes = new Map<string, PreparedNode>();
   private readonly nodesByOrg = new Map<string, Map<string, PreparedNode>>();
+  /** The nodes with maintenance windows: the only ones whose availability moves with time. */
+  private readonly windowed = new Set<string>();
   private readonly policies = new Map<string, PolicyState>();
   private readonly policiesByOrg = new Map<string, Set<string>>();
   /** Per node key: its workloads by policy name. */
@@ -72,6 +74,7 @@ export class PlacementEngine {
   load(input: PlacementInput): NodeWorkloads[] {
     this.nodes.clear();
     this.nodesByOrg.clear();
+    this.windowed.clear();
     this.policies.clear();
     this.policiesByOrg.clear();
     this.perNode.clear();
@@ -134,6 +137,7 @@ export class PlacementEngine {
     tracker.forget(key);
     this.nodes.delete(key);
     this.nodesByOrg.get(org)?.delete(key);
+    this.windowed.delete(key);
     this.perNode.delete(key);
     return tracker.changed();
   }
@@ -197,8 +201,9 @@ export class PlacementEngine {
   refreshAvailability(): NodeWorkloads[] {
     const now = this.clock();
     const changed = new Map<string, NodeWorkloads>();
-    for (const prepared of [...this.nodes.values()]) {
-      if (prepared.node.maintenance && acceptsWorkloads(prepared.node, now) !== prepared.available) {
+    for (const key of [...this.windowed]) {
+      const prepared = this.nodes.get(key)!;
+      if (acceptsWorkloads(prepared.node, now) !== prepared.available) {
         for (const entry of this.upsertNode(prepared.node))
           changed.set(scopedKey(entry.org, entry.node), entry);
       }
@@ -278,6 +283,8 @@ export class PlacementEngine {
 
   private addNode(prepared: PreparedNode): void {
     this.nodes.set(prepared.key, prepared);
+    if (prepared.node.maintenance) this.windowed.add(prepared.key);
+    else this.windowed.delete(prepared.key);
     let nodes = this.nodesByOrg.get(prepared.node.org);
     if (!nodes) this.nodesByOrg.set(prepared.node.org, (nodes = new Map()));
     nodes.set(prepared.key, prepared);
