@@ -15,6 +15,7 @@ import { FleetLockWaiters1764400500000 } from './migrations/1764400500000-fleetl
 import { BusyNodes1764600000000 } from './migrations/1764600000000-busy-nodes';
 import { Soaks1764700000000 } from './migrations/1764700000000-soaks';
 import { InstanceGroups1765100000000 } from './migrations/1765100000000-instance-groups';
+import { PlacedSchedulable1765200000000 } from './migrations/1765200000000-placed-schedulable';
 import { InstanceGroupFollower } from './instance-groups/instance-group-follower';
 import { UpgradesModule } from './upgrades/upgrades.module';
 import { MirrorModule } from './mirror/mirror.module';
@@ -38,6 +39,7 @@ export const AGBOT_MIGRATIONS = [
   BusyNodes1764600000000,
   Soaks1764700000000,
   InstanceGroups1765100000000,
+  PlacedSchedulable1765200000000,
 ];
 
 @Module({})

@@ -1,9 +1,10 @@
+import { type ExchangeMirror } from '../mirror/exchange-mirror';
 import { type MirroredNode } from '../mirror/mirrored-node';
 import { type RolloutState } from '../rollout/rollout.types';
 import { PlacementEngine } from './placement-engine';
 import { aNode, aPolicy, aService } from './placement.fixtures';
 import { PlacementRounds, type Round, type RoundSettings } from './placement-rounds';
-import { type NodeWorkloads, scopedKey } from './placement.types';
+import { type PlacedWorkloads, scopedKey } from './placement.types';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 const settings: RoundSettings = {
@@ -42,7 +43,7 @@ const versionsOf = (round: Round) =>
 describe('PlacementRounds', () => {
   let engine: PlacementEngine;
   let nodes: Map<string, MirroredNode>;
-  let published: Map<string, NodeWorkloads>;
+  let published: Map<string, PlacedWorkloads>;
   let rounds: PlacementRounds;
 
   beforeEach(() => {
@@ -97,5 +98,54 @@ describe('PlacementRounds', () => {
     settleAt('1.0.0');
     engine.setServices([aService('1.0.0'), aService('2.0.0')]);
     expect(rounds.plan(new Set(), settings).changed).toEqual([]);
+  });
+
+  describe('records in which state of the node it placed', () => {
+    /** The mirror as the loop reads it, over the spec's nodes. */
+    const mirror = {
+      findNodes: async (keys: readonly (readonly [string, string])[]) =>
+        keys.flatMap(([org, id]) => nodes.get(scopedKey(org, id)) ?? []),
+    } as unknown as ExchangeMirror;
+
+    /** Cordons or uncordons n1 and runs one round over the change; answers what it recorded of n1. */
+    async function setN1(schedulable: boolean): Promise<PlacedWorkloads | undefined> {
+      nodes.set(scopedKey('acme', 'n1'), { ...nodes.get(scopedKey('acme', 'n1'))!, schedulable });
+      const active = await rounds.absorb(
+        { nodes: new Set([scopedKey('acme', 'n1')]), policies: new Set(), services: false, groups: false },
+        mirror,
+      );
+      const round = rounds.plan(active, settings);
+      rounds.commit(round);
+      return round.changed.find((entry) => entry.node === 'n1');
+    }
+
+    it('writes the node again with the state it was placed in, as its workloads leave and come back', async () => {
+      settleAt('1.0.0');
+      expect(published.get(scopedKey('acme', 'n1'))?.schedulable).toBe(true);
+      expect(await setN1(false)).toEqual({ org: 'acme', node: 'n1', workloads: [], schedulable: false });
+      const back = await setN1(true);
+      expect([back?.schedulable, back?.workloads.map((each) => each.deploymentPolicy)]).toEqual([
+        true,
+        ['web'],
+      ]);
+    });
+
+    it('writes a node whose workloads stay the same when it is cordoned and uncordoned, once each', async () => {
+      settleAt('1.0.0');
+      engine.removePolicy('acme', 'web');
+      rounds.commit(rounds.plan(new Set([WEB]), settings));
+      expect(await setN1(false)).toEqual({ org: 'acme', node: 'n1', workloads: [], schedulable: false });
+      expect(rounds.plan(new Set(), settings).changed).toEqual([]);
+      expect(await setN1(true)).toEqual({ org: 'acme', node: 'n1', workloads: [], schedulable: true });
+      expect(rounds.plan(new Set(), settings).changed).toEqual([]);
+    });
+
+    it('writes again, at start, a node cordoned after its record was written', () => {
+      settleAt('1.0.0');
+      nodes.set(scopedKey('acme', 'n2'), { ...nodes.get(scopedKey('acme', 'n2'))!, schedulable: false });
+      const restarted = new PlacementRounds(engine, nodes, published, new Map<string, RolloutState>());
+      const round = restarted.plan(new Set(), settings);
+      expect(round.changed.map((entry) => [entry.node, entry.schedulable])).toEqual([['n2', false]]);
+    });
   });
 });

@@ -14,6 +14,7 @@ import {
   type DesiredWorkload,
   type InstanceGroupRule,
   type NodeWorkloads,
+  type PlacedWorkloads,
   type PlacementPolicy,
   type PlacementService,
   type PolicyPlacement,
@@ -41,7 +42,7 @@ export interface RoundSettings {
 }
 
 export interface Round {
-  changed: NodeWorkloads[];
+  changed: PlacedWorkloads[];
   /** Per policy key: the rollout to keep, or undefined when it is over. */
   rollouts: Map<string, { state: RolloutState; report: RolloutReport } | undefined>;
   events: RolloutPlan['events'];
@@ -51,15 +52,23 @@ export interface Round {
 /** The loop's memory between rounds: the engine, the mirrored nodes, what was published, rollout states. */
 export class PlacementRounds {
   private readonly planner = new RolloutPlanner();
+  /**
+   * Nodes cordoned or uncordoned since their record was written: the next round writes it again
+   * even when their workloads stay the same, so that the record says which state it was placed
+   * in (a maintenance session waits for a placement made after its host's uncordon).
+   */
+  private readonly restamped = new Set<string>();
 
   constructor(
     private readonly engine: PlacementEngine,
     private readonly nodes: Map<string, MirroredNode>,
-    private readonly published: Map<string, NodeWorkloads>,
+    private readonly published: Map<string, PlacedWorkloads>,
     private readonly states: Map<string, RolloutState>,
     /** The instance groups' placement limits as declared now. */
     private readonly instanceGroups: () => Promise<InstanceGroupRule[]> = async () => [],
-  ) {}
+  ) {
+    for (const [key, node] of nodes) this.noteSchedulable(key, node);
+  }
 
   /** Feeds pending changes to the engine; answers the policies whose placement moved. */
   async absorb(pending: PendingChanges, mirror: ExchangeMirror): Promise<Set<string>> {
@@ -84,6 +93,7 @@ export class PlacementRounds {
       const node = found.get(key);
       if (node) {
         this.nodes.set(key, node);
+        this.noteSchedulable(key, node);
         moved.push(...this.engine.upsertNode(node));
       } else {
         const [org, id] = splitKey(key);
@@ -154,15 +164,26 @@ export class PlacementRounds {
         touchedNodes.add(nodeKey);
       }
     }
-    const changed: NodeWorkloads[] = [];
+    for (const nodeKey of this.restamped) touchedNodes.add(nodeKey);
+    const changed: PlacedWorkloads[] = [];
     for (const nodeKey of touchedNodes) {
       const [org, id] = splitKey(nodeKey);
-      if (!this.nodes.has(nodeKey)) continue;
+      const node = this.nodes.get(nodeKey);
+      if (!node) continue;
       const workloads = this.workloadsToPublish(org, id, active, versions);
-      const before = this.published.get(nodeKey)?.workloads ?? [];
-      if (JSON.stringify(before) !== JSON.stringify(workloads)) changed.push({ org, node: id, workloads });
+      const before = this.published.get(nodeKey);
+      if (
+        JSON.stringify(before?.workloads ?? []) !== JSON.stringify(workloads) ||
+        (before?.schedulable ?? true) !== node.schedulable
+      )
+        changed.push({ org, node: id, workloads, schedulable: node.schedulable });
     }
     return { changed, rollouts, events, stillActive };
+  }
+
+  /** Marks the node for a new record when its record was placed in the other state. */
+  private noteSchedulable(key: string, node: MirroredNode): void {
+    if ((this.published.get(key)?.schedulable ?? true) !== node.schedulable) this.restamped.add(key);
   }
 
   private members(
@@ -196,6 +217,7 @@ export class PlacementRounds {
 
   commit(round: Round): void {
     for (const entry of round.changed) this.published.set(scopedKey(entry.org, entry.node), entry);
+    this.restamped.clear();
     for (const [key, rollout] of round.rollouts) {
       if (rollout) this.states.set(key, rollout.state);
       else this.states.delete(key);

@@ -5,7 +5,7 @@
  */
 import { NamedStatement } from '@careen/persistence';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { type NodeWorkloads } from './placement.types';
+import { type NodeWorkloads, type PlacedWorkloads } from './placement.types';
 
 /** Read after every placement pass and every delivery: named, so planned once per connection. */
 const UNPUBLISHED = new NamedStatement(
@@ -16,10 +16,42 @@ const UNPUBLISHED = new NamedStatement(
 export class PlacementStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  async allWorkloads(): Promise<NodeWorkloads[]> {
-    const rows: { org: string; node: string; workloads: NodeWorkloads['workloads'] }[] =
-      await this.dataSource.query('SELECT org, node, workloads FROM agbot.node_workloads ORDER BY org, node');
-    return rows.map((row) => ({ org: row.org, node: row.node, workloads: row.workloads }));
+  async allWorkloads(): Promise<PlacedWorkloads[]> {
+    const rows: PlacedWorkloads[] = await this.dataSource.query(
+      'SELECT org, node, workloads, schedulable FROM agbot.node_workloads ORDER BY org, node',
+    );
+    return rows.map((row) => ({
+      org: row.org,
+      node: row.node,
+      workloads: row.workloads,
+      schedulable: row.schedulable,
+    }));
+  }
+
+  /** The node's record, and whether the exchange has it; undefined when nothing was ever placed there. */
+  async placedOn(
+    org: string,
+    node: string,
+  ): Promise<(PlacedWorkloads & { published: boolean; updatedAt: Date }) | undefined> {
+    const [row]: {
+      workloads: PlacedWorkloads['workloads'];
+      schedulable: boolean;
+      published: boolean;
+      updated_at: Date;
+    }[] = await this.dataSource.query(
+      'SELECT workloads, schedulable, published, updated_at FROM agbot.node_workloads WHERE org = $1 AND node = $2',
+      [org, node],
+    );
+    return row
+      ? {
+          org,
+          node,
+          workloads: row.workloads,
+          schedulable: row.schedulable,
+          published: row.published,
+          updatedAt: row.updated_at,
+        }
+      : undefined;
   }
 
   async unpublished(): Promise<NodeWorkloads[]> {
@@ -29,16 +61,19 @@ export class PlacementStore {
     return rows.map((row) => ({ org: row.org, node: row.node, workloads: row.workloads }));
   }
 
-  async save(manager: EntityManager, changed: readonly NodeWorkloads[]): Promise<void> {
+  async save(manager: EntityManager, changed: readonly PlacedWorkloads[]): Promise<void> {
     if (changed.length === 0) return;
     await manager.query(
-      `INSERT INTO agbot.node_workloads (org, node, workloads, published, updated_at)
-       SELECT org, node, workloads, false, now() FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS s(org, node, workloads)
-       ON CONFLICT (org, node) DO UPDATE SET workloads = EXCLUDED.workloads, published = false, updated_at = now()`,
+      `INSERT INTO agbot.node_workloads (org, node, workloads, schedulable, published, updated_at)
+       SELECT org, node, workloads, schedulable, false, now()
+       FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::boolean[]) AS s(org, node, workloads, schedulable)
+       ON CONFLICT (org, node) DO UPDATE SET workloads = EXCLUDED.workloads, schedulable = EXCLUDED.schedulable,
+         published = false, updated_at = now()`,
       [
         changed.map((each) => each.org),
         changed.map((each) => each.node),
         changed.map((each) => JSON.stringify(each.workloads)),
+        changed.map((each) => each.schedulable),
       ],
     );
   }

@@ -58,6 +58,14 @@ export interface NodeWorkloads {
   readonly workloads: readonly DesiredWorkload[];
 }
 
+/**
+ * What a round recorded of one node: its workloads, placed while the node was `schedulable` or
+ * not. A node with no record was never placed while cordoned: it counts as schedulable.
+ */
+export interface PlacedWorkloads extends NodeWorkloads {
+  readonly schedulable: boolean;
+}
+
 export interface PlacementInput {
   readonly nodes: Iterable<PlacementNode>;
   readonly policies: Iterable<PlacementPolicy>;

@@ -245,6 +245,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/orgs/{org}/nodes/{node}/placement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read the node's desired workloads as placement last decided them */
+    get: operations['NodePlacementController_read'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -743,6 +760,29 @@ export interface components {
     RolloutListResponse: {
       items: components['schemas']['RolloutResponse'][];
       total: number;
+    };
+    PlacedServiceResponse: {
+      org: string;
+      url: string;
+      version: string;
+    };
+    PlacedWorkloadResponse: {
+      deploymentPolicy: string;
+      service: components['schemas']['PlacedServiceResponse'];
+    };
+    NodePlacementResponse: {
+      node: string;
+      /** @description whether the node was schedulable when these workloads were placed: after an uncordon, true only once a placement round has taken the uncordon in */
+      schedulable: boolean;
+      /** @description the desired workloads, by deployment policy */
+      workloads: components['schemas']['PlacedWorkloadResponse'][];
+      /** @description the exchange has these workloads (the node can fetch them) */
+      delivered: boolean;
+      /**
+       * Format: date-time
+       * @description when placement last changed them; null when it never placed anything on the node
+       */
+      placedAt: string | null;
     };
     ErrorBody: {
       /** @example 404 */
@@ -2028,6 +2068,73 @@ export interface operations {
         };
       };
       /** @description nothing of that name or id (or it belongs to an org the caller cannot see) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database or a service it needs cannot be reached now; try again (`Retry-After`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  NodePlacementController_read: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org: string;
+        node: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NodePlacementResponse'];
+        };
+      };
+      /** @description a parameter or the body does not validate: `details.fields` lists each field with its problems */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description no credentials, or wrong ones */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the caller may not do this (another org, a role too low, a node speaking for another node) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the agbot knows no such node (UPGRADE_NODE_NOT_FOUND) */
       404: {
         headers: {
           [name: string]: unknown;
