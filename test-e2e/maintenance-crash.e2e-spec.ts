@@ -46,10 +46,18 @@ describe('maintenance sessions: the service killed at each state', () => {
   const call = (method: string, path: string, body?: object) =>
     http(service.url, method, path, { auth: ADA, body });
 
-  /** Runs a session to its end, killing the service once `when` holds, and answers what it asks after. */
+  /**
+   * Runs a session to its end, killing the service once `when` holds (`whileDown` runs before it
+   * starts again), and answers what it asks after.
+   */
   async function crashDuring(
     body: object,
-    when: (session: { state: string; hosts: { phase: string }[] }) => boolean,
+    when: (session: {
+      session_id: string;
+      state: string;
+      hosts: { host: string; phase: string }[];
+    }) => boolean,
+    whileDown: () => void = () => {},
   ) {
     await hub.redRunsOn((body as { hosts: string[] }).hosts);
     const started = await call('POST', '/v1/maintenance', body);
@@ -65,6 +73,7 @@ describe('maintenance sessions: the service killed at each state', () => {
     });
     await service.kill();
     for (const gate of Object.values(gates)) gate.release();
+    whileDown();
     await service.start();
     const session = await eventually(
       async () => {
@@ -158,6 +167,31 @@ describe('maintenance sessions: the service killed at each state', () => {
       current.hosts.some((host) => host.phase === 'in-maintenance'),
     );
     expect(session.hosts.map((host: { phase: string }) => host.phase)).toEqual(['done', 'done']);
+  });
+
+  it('killed with a host back in service that does not serve yet, it resumes and ends once the host serves', async () => {
+    let completed = false;
+    const { session } = await crashDuring(
+      { hosts: ['s2'], host_action: 'manual' },
+      (current) => {
+        const [s2] = current.hosts;
+        // Its agent goes away as its work is reported done: back in service, it runs nothing.
+        if (s2!.phase === 'in-maintenance' && !completed) {
+          completed = true;
+          hub.fleet.setOffline('s2', true);
+          void call('POST', `/v1/maintenance/${current.session_id}/hosts/s2/complete`);
+        }
+        return s2!.phase === 'returning';
+      },
+      () => hub.fleet.setOffline('s2', false),
+    );
+    expect(session.hosts.map((host: { phase: string }) => host.phase)).toEqual(['done']);
+    // It kept its slot through the crash and gave it back once it served: no note of a timeout.
+    expect(
+      session.timeline.filter(
+        (entry: { detail: { missing?: string } }) => entry.detail.missing !== undefined,
+      ),
+    ).toEqual([]);
   });
 
   it('killed in DOWN_SCALE, it resumes; the project scaled down is asked once', async () => {

@@ -2,7 +2,9 @@
  * What a maintenance session says of itself, against the real exchange, agbot and maintenance
  * service: paused, the host under way finishes and gives its HA-group slot back but no further
  * host asks for one until resumed; aborted, a host that was out of service is counted
- * interrupted, not skipped; waiting for a slot, the holder is named, or the freeze that keeps it.
+ * interrupted, not skipped; waiting for a slot, the holder is named, or the freeze that keeps it;
+ * back in service, a host keeps its slot until it runs its workloads again, or says what it
+ * lacked once it was waited for long enough.
  */
 import { eventually, http, useTestInfra } from '@careen/testing';
 import { ADA, startMaintenanceHub, type MaintenanceHub } from './support/maintenance-hub';
@@ -22,7 +24,9 @@ describe('maintenance sessions: pause, counts and slot holders', () => {
   };
 
   beforeAll(async () => {
-    hub = await startMaintenanceHub(infra, { env: { CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED: 'false' } });
+    hub = await startMaintenanceHub(infra, {
+      env: { CAREEN_MAINTENANCE_ASSUME_SUBSCRIBED: 'false', CAREEN_MAINTENANCE_SERVE_AGAIN_SECONDS: '10' },
+    });
   });
 
   afterAll(async () => {
@@ -38,11 +42,15 @@ describe('maintenance sessions: pause, counts and slot holders', () => {
     expect((await hub.call('POST', `/v1/maintenance/${id}/pause`)).body.paused).toBe(true);
     const completed = await hub.call('POST', `/v1/maintenance/${id}/hosts/h1/complete`);
     expect(completed.status).toBe(200);
-    expect(completed.body.hosts.map((host: { phase: string }) => host.phase)).toEqual(['done', 'waiting']);
+    expect(completed.body.hosts.map((host: { phase: string }) => host.phase)).toEqual([
+      'returning',
+      'waiting',
+    ]);
 
-    // The host that was under way is back in service and its slot given back, though paused.
+    // The host that was under way is back in service and its slot given back once it serves, though paused.
     await eventually(async () => {
       expect((await hub.exchangeCall('GET', '/v1/orgs/acme/nodes/h1')).body.schedulable).toBe(true);
+      expect((await phases(id)).h1).toBe('done');
       expect(await pairSlot()).toMatchObject({ state: 'free' });
     });
     expect(await session(id)).toMatchObject({ paused: true, state: 'PLANNED_MAINTENANCE' });
@@ -176,5 +184,92 @@ describe('maintenance sessions: pause, counts and slot holders', () => {
     expect((await hub.call('POST', `/v1/maintenance/${started.session_id}/hosts/s2/complete`)).status).toBe(
       200,
     );
+  });
+
+  describe('a host back in service', () => {
+    const placedOn = async (node: string) =>
+      (await http(hub.agbot.url, 'GET', `/v1/orgs/acme/nodes/${node}/placement`, { auth: ADA })).body;
+    const redOn = (node: string) =>
+      hub.fleet.running(node).some((workload) => workload.deploymentPolicy === 'red-web');
+
+    it('keeps its HA group slot until it runs its workloads again, so the group never stops serving', async () => {
+      const outages: string[] = [];
+      const unwatch = hub.fleet.watch(() => {
+        if (!redOn('h1') && !redOn('h2')) outages.push(new Date().toISOString());
+      });
+      try {
+        const id = (await hub.call('POST', '/v1/maintenance', { hosts: ['h1', 'h2'], host_action: 'manual' }))
+          .body.session_id as string;
+        await eventually(async () => expect((await phases(id)).h1).toBe('in-maintenance'), {
+          timeoutMs: 45_000,
+        });
+        // h1's agent is away: back in service, it will not run what it is given until it returns.
+        hub.fleet.setOffline('h1', true);
+        expect((await hub.call('POST', `/v1/maintenance/${id}/hosts/h1/complete`)).status).toBe(200);
+        // The agbot took the uncordon in and the exchange has red-web for h1 again; the slot
+        // used to go back before this.
+        await eventually(async () =>
+          expect(await placedOn('h1')).toMatchObject({
+            schedulable: true,
+            delivered: true,
+            workloads: [expect.objectContaining({ deploymentPolicy: 'red-web' })],
+          }),
+        );
+        expect(await pairSlot()).toMatchObject({
+          state: 'busy',
+          holder: { node: 'h1', kind: 'maintenance' },
+        });
+        expect(await phases(id)).toEqual({ h1: 'returning', h2: 'waiting' });
+        expect(redOn('h1')).toBe(false);
+
+        hub.fleet.setOffline('h1', false);
+        await eventually(async () => expect((await phases(id)).h2).toBe('in-maintenance'), {
+          timeoutMs: 45_000,
+        });
+        expect((await phases(id)).h1).toBe('done');
+        expect((await hub.call('POST', `/v1/maintenance/${id}/hosts/h2/complete`)).status).toBe(200);
+        await eventually(async () => expect((await session(id)).closed_at).not.toBeNull());
+        expect((await session(id)).state).toBe('MAINTENANCE_DONE');
+        expect(outages).toEqual([]);
+      } finally {
+        unwatch();
+      }
+    });
+
+    it('gives the slot back once it was waited for long enough, and the timeline says what it lacked', async () => {
+      const id = (await hub.call('POST', '/v1/maintenance', { hosts: ['s1'], host_action: 'manual' })).body
+        .session_id as string;
+      await eventually(async () => expect((await phases(id)).s1).toBe('in-maintenance'), {
+        timeoutMs: 45_000,
+      });
+      hub.fleet.setOffline('s1', true);
+      try {
+        expect((await hub.call('POST', `/v1/maintenance/${id}/hosts/s1/complete`)).status).toBe(200);
+        expect((await phases(id)).s1).toBe('returning');
+        await eventually(async () => expect((await session(id)).closed_at).not.toBeNull(), {
+          timeoutMs: 30_000,
+        });
+        const ended = await session(id);
+        expect(ended).toMatchObject({
+          state: 'MAINTENANCE_DONE',
+          hosts: [expect.objectContaining({ phase: 'done' })],
+        });
+        expect(ended.timeline).toContainEqual(
+          expect.objectContaining({
+            kind: 'note',
+            host: 's1',
+            detail: {
+              message:
+                "host s1 did not serve again within 10 s (red-web not running): its HA group's slot was given back",
+              waitedSeconds: 10,
+              missing: 'red-web not running',
+            },
+          }),
+        );
+      } finally {
+        hub.fleet.setOffline('s1', false);
+      }
+      await hub.redRunsOn(['s1']);
+    });
   });
 });

@@ -111,6 +111,7 @@ export class MaintenanceRuntime implements OnApplicationBootstrap, OnApplication
       }),
       tickMs: config.CAREEN_MAINTENANCE_TICK_MS,
       slotLeaseSeconds: config.CAREEN_MAINTENANCE_SLOT_LEASE_SECONDS,
+      serveAgainSeconds: config.CAREEN_MAINTENANCE_SERVE_AGAIN_SECONDS,
       logger,
     });
     steps.onStep = () => driver.wake();

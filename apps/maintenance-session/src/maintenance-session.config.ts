@@ -59,4 +59,15 @@ export class MaintenanceSessionConfig extends HubServiceConfig {
   @Min(10)
   @Max(86_400)
   CAREEN_MAINTENANCE_SLOT_LEASE_SECONDS = 300;
+
+  /**
+   * How long a host back in service may take to run its workloads again; past it, its HA
+   * group's slot is given back anyway and the session's timeline says what it lacked.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  CAREEN_MAINTENANCE_SERVE_AGAIN_SECONDS = 300;
 }

@@ -291,9 +291,13 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
         }),
       );
       const phase = session.hosts.find((each) => each.host === host);
+      const keeps =
+        phase?.phase === 'returning'
+          ? "; it keeps its HA group's slot until it runs its workloads again"
+          : '';
       context.printer.result(
         session,
-        `host ${host} back in service (${phase?.phase ?? 'unknown'}, ${since(phase?.since, services.now())})`,
+        `host ${host} back in service (${phase?.phase ?? 'unknown'}, ${since(phase?.since, services.now())})${keeps}`,
       );
     });
 }

@@ -2,7 +2,8 @@
  * Drives every open session forward; only the elected replica runs it, so two replicas never
  * drive one session. Each pass, per session: carry out its pending commands (per host in the
  * order given; a refused slot waits and blocks only that host), then look at what the platform
- * did (a cordoned host emptied, a host action finished), feed it to the workflow, and wake it
+ * did (a cordoned host emptied, a host action finished, a host back in service running its
+ * workloads again, or waited for too long), feed it to the workflow, and wake it
  * when a reply falls due. Slots held are renewed every third of their lease. A finished session
  * whose commands are all carried out gives its hosts back. After a restart the pass starts from
  * the stored progress and pending commands: nothing acknowledged is asked again.
@@ -18,7 +19,7 @@ import { MaintenanceWorkflow } from '../workflow/maintenance-workflow';
 import { type HostPhase, type WorkflowInput } from '../workflow/workflow.types';
 import { type CommandRunner } from './command-runner';
 
-const SLOT_HELD: readonly HostPhase[] = ['preparing', 'evacuating', 'in-maintenance'];
+const SLOT_HELD: readonly HostPhase[] = ['preparing', 'evacuating', 'in-maintenance', 'returning'];
 
 export interface DriverLogger {
   warn(fields: object, message: string): void;
@@ -32,6 +33,8 @@ export interface DriverOptions {
   exchange: ExchangeClient;
   tickMs: number;
   slotLeaseSeconds: number;
+  /** How long a host back in service may take to run its workloads again before its slot is given back anyway. */
+  serveAgainSeconds: number;
   logger: DriverLogger;
   clock?: () => Date;
 }
@@ -124,12 +127,32 @@ export class SessionDriver {
             inputs.push({ kind: 'host-empty', host });
         } else if (progress.phase === 'in-maintenance') {
           if (await this.hostActionDone(record, host)) inputs.push({ kind: 'host-action-done', host });
+        } else if (progress.phase === 'returning') {
+          const input = await this.returned(record, host, Date.parse(progress.since));
+          if (input) inputs.push(input);
         }
       }),
     );
     const due = new MaintenanceWorkflow(record.plan).nextDeadline(record.progress);
     if (due && due.getTime() <= this.now().getTime()) inputs.push({ kind: 'tick' });
     return inputs;
+  }
+
+  /** Whether the uncordoned host serves again, or has been waited for long enough. */
+  private async returned(
+    record: SessionRecord,
+    host: string,
+    since: number,
+  ): Promise<WorkflowInput | undefined> {
+    const { store, facts, serveAgainSeconds } = this.options;
+    if (!(await store.commandDone(record.id, host, 'uncordon'))) return undefined;
+    // A host an operator had cordoned stays cordoned: it is not meant to serve.
+    if ((await store.commandResult(record.id, host, 'cordon'))?.alreadyCordoned)
+      return { kind: 'host-serving', host };
+    const missing = await facts.hostServingLacks(record.org, host);
+    if (missing === undefined) return { kind: 'host-serving', host };
+    if (this.now().getTime() - since < serveAgainSeconds * 1000) return undefined;
+    return { kind: 'serve-timeout', host, seconds: serveAgainSeconds, missing };
   }
 
   private async hostActionDone(record: SessionRecord, host: string): Promise<boolean> {

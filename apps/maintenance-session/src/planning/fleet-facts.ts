@@ -100,6 +100,39 @@ export class FleetFacts {
     );
   }
 
+  /**
+   * What the host back in service still lacks, or undefined once it runs every workload the
+   * agbot placed on it after its uncordon (a placement made while it was cordoned does not count:
+   * the agbot may not have taken the uncordon in yet).
+   */
+  async hostServingLacks(org: string, host: string): Promise<string | undefined> {
+    let placed;
+    try {
+      placed = await dataOf(
+        this.agbot.GET('/v1/orgs/{org}/nodes/{node}/placement', { params: { path: { org, node: host } } }),
+      );
+    } catch (error) {
+      // A node removed meanwhile has nothing left to serve.
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+    if (!placed.schedulable) return 'placement has not taken its uncordon in yet';
+    if (!placed.delivered) return 'the exchange does not have its workloads yet';
+    if (placed.workloads.length === 0) return undefined;
+    const node = await dataOf(
+      this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id: host } } }),
+    );
+    const running = new Set(
+      (node.status?.workloads ?? [])
+        .filter((workload) => workload.state === 'running')
+        .map((workload) => workload.deploymentPolicy),
+    );
+    const missing = placed.workloads
+      .map((workload) => workload.deploymentPolicy)
+      .filter((policy) => !running.has(policy));
+    return missing.length > 0 ? `${missing.join(', ')} not running` : undefined;
+  }
+
   private async desiredWorkloads(org: string, host: string): Promise<{ deploymentPolicy: string }[]> {
     const answer = await dataOf(
       this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}/workloads', { params: { path: { org, id: host } } }),

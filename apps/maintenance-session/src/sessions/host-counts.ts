@@ -8,7 +8,7 @@ export interface HostCounts {
   hosts: number;
   /** Not started yet. */
   waiting: number;
-  /** Asking for its slot, preparing, evacuating or in maintenance. */
+  /** Asking for its slot, preparing, evacuating, in maintenance or returning to service. */
   under_way: number;
   done: number;
   /** Left out before it was taken out of service. */
@@ -38,6 +38,7 @@ export function countHosts(phases: readonly HostPhase[]): HostCounts {
       case 'preparing':
       case 'evacuating':
       case 'in-maintenance':
+      case 'returning':
         counts.under_way += 1;
         break;
     }

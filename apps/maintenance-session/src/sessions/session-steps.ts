@@ -368,7 +368,7 @@ export class SessionSteps {
 
 /**
  * What the audit trail says of an input from outside (`session.abort`,
- * `session.reply.ACK_MAINTENANCE`, …); the driver's own (ticks, slots, empty hosts) show only
+ * `session.reply.ACK_MAINTENANCE`, …); the driver's own (ticks, slots, hosts emptied or serving) show only
  * as the state changes they bring.
  */
 function auditedInput(record: SessionRecord, input: WorkflowInput) {
@@ -377,6 +377,8 @@ function auditedInput(record: SessionRecord, input: WorkflowInput) {
     case 'tick':
     case 'slot-granted':
     case 'host-empty':
+    case 'host-serving':
+    case 'serve-timeout':
       return undefined;
     case 'reply':
       return {

@@ -88,9 +88,13 @@ export interface SlotWait {
   why: string;
 }
 
+/** What a host back in service waits for before its group's next member may start. */
+const RETURNING = "back in service: it keeps its HA group's slot until it runs its workloads again";
+
 /**
  * The session as shown at `now`: a host's reason is why it was skipped or interrupted, why the
- * agbot refused its slot, or which instance group keeps it waiting.
+ * agbot refused its slot, which instance group keeps it waiting, or that it holds its slot
+ * until it serves again.
  */
 export function viewOf(
   record: SessionRecord,
@@ -125,7 +129,8 @@ export function viewOf(
         ha_group: host.haGroup,
         phase: state.phase,
         since: state.since,
-        reason: state.reason ?? wait?.why ?? waits.get(host.id) ?? null,
+        reason:
+          state.reason ?? wait?.why ?? waits.get(host.id) ?? (state.phase === 'returning' ? RETURNING : null),
         interrupted_in: state.interruptedIn ?? null,
         waiting_for: wait?.holder ?? null,
       };

@@ -61,7 +61,7 @@ const told = (commands: readonly WorkflowCommand[]) =>
 
 /**
  * Carries the commands out the way a cooperative world would: slots granted, hosts emptied,
- * host actions done, each at once; projects answer with `answer` (default ACK).
+ * host actions done, hosts back in service serving, each at once; projects answer with `answer` (default ACK).
  */
 class World {
   readonly log: string[] = [];
@@ -110,6 +110,7 @@ class World {
       if (command.kind === 'cordon') this.queue.push({ kind: 'host-empty', host: command.host });
       if (command.kind === 'start-host-action')
         this.queue.push({ kind: 'host-action-done', host: command.host });
+      if (command.kind === 'uncordon') this.queue.push({ kind: 'host-serving', host: command.host });
       if (command.kind === 'tell-project' && command.deadline) {
         const reply = this.answer(command.project, command.state as RepliedState, command.host);
         if (reply !== 'silent')
@@ -318,6 +319,77 @@ describe('the maintenance workflow', () => {
     expect(world.log.some((line) => line.startsWith('p3 '))).toBe(false);
   });
 
+  describe('a host back in service', () => {
+    /** h1 through its host action, h2 of its HA group waiting; maxParallelHosts 1. */
+    function h1Returning() {
+      const workflow = new MaintenanceWorkflow(plan({ maxParallelHosts: 1 }));
+      let step = workflow.start(T0);
+      step = workflow.advance(step.progress, { kind: 'tick' }, at(30));
+      step = workflow.advance(step.progress, { kind: 'slot-granted', host: 'h1' }, at(31));
+      step = workflow.advance(
+        step.progress,
+        { kind: 'reply', project: 'p1', state: 'PREPARE_MAINTENANCE', ack: true },
+        at(32),
+      );
+      step = workflow.advance(step.progress, { kind: 'host-empty', host: 'h1' }, at(33));
+      step = workflow.advance(step.progress, { kind: 'host-action-done', host: 'h1' }, at(34));
+      return { workflow, step };
+    }
+
+    it('keeps its slot until it serves again, and only then lets the next member of its group start', () => {
+      const { workflow, step } = h1Returning();
+      expect(told(step.commands)).toEqual(['admin MAINTENANCE_COMPLETE h1', 'uncordon h1']);
+      expect(step.progress.hosts.h1!.phase).toBe('returning');
+      // Maintained already: the next hosts' projects are told PLANNED_MAINTENANCE.
+      expect(step.progress.state).toBe('PLANNED_MAINTENANCE');
+      const waiting = workflow.advance(step.progress, { kind: 'tick' }, at(90));
+      expect(waiting.commands).toEqual([]);
+      expect(waiting.progress.hosts.h2!.phase).toBe('waiting');
+      const served = workflow.advance(waiting.progress, { kind: 'host-serving', host: 'h1' }, at(91));
+      expect(told(served.commands)).toEqual(['release-slot h1', 'take-slot h2']);
+      expect(served.progress.hosts.h1).toMatchObject({ phase: 'done', since: at(91).toISOString() });
+    });
+
+    it('gives its slot back when the driver stops waiting, with a note naming what it lacks', () => {
+      const { workflow, step } = h1Returning();
+      const late = workflow.advance(
+        step.progress,
+        { kind: 'serve-timeout', host: 'h1', seconds: 300, missing: 'web not running' },
+        at(334),
+      );
+      expect(told(late.commands)).toEqual(['release-slot h1', 'take-slot h2']);
+      expect(late.notes).toEqual([
+        {
+          project: null,
+          host: 'h1',
+          message:
+            "host h1 did not serve again within 300 s (web not running): its HA group's slot was given back",
+          detail: { waitedSeconds: 300, missing: 'web not running' },
+        },
+      ]);
+      // Said once: the host is done.
+      expect(
+        workflow.advance(
+          late.progress,
+          { kind: 'serve-timeout', host: 'h1', seconds: 300, missing: 'x' },
+          at(335),
+        ),
+      ).toMatchObject({ commands: [] });
+    });
+
+    it('is counted done, with its slot given back, when the session is aborted', () => {
+      const { workflow, step } = h1Returning();
+      const aborted = workflow.advance(step.progress, { kind: 'abort' }, at(40));
+      expect(told(aborted.commands)).toEqual([
+        'release-slot h1',
+        'p1 MAINTENANCE_COMPLETE',
+        'p2 MAINTENANCE_COMPLETE',
+      ]);
+      expect(aborted.progress.hosts.h1!.phase).toBe('done');
+      expect(aborted.progress.hosts.h2).toMatchObject({ phase: 'skipped', reason: 'aborted by an admin' });
+    });
+  });
+
   it('offers OWN_ACTION only once a maintained host can take the instances', () => {
     const workflow = new MaintenanceWorkflow(plan({ maxParallelHosts: 1 }));
     const commands: WorkflowCommand[] = [];
@@ -506,7 +578,8 @@ describe('the maintenance workflow', () => {
     );
     step = workflow.advance(step.progress, { kind: 'host-empty', host: 'h1' }, at(34));
     step = workflow.advance(step.progress, { kind: 'host-action-done', host: 'h1' }, at(35));
-    expect(told(step.commands)).toEqual(['admin MAINTENANCE_COMPLETE h1', 'uncordon h1', 'release-slot h1']);
+    step = workflow.advance(step.progress, { kind: 'host-serving', host: 'h1' }, at(35));
+    expect(told(step.commands)).toEqual(['release-slot h1']);
     expect(step.progress.hosts.h2!.phase).toBe('waiting');
     const resumed = workflow.advance(step.progress, { kind: 'resume' }, at(36));
     expect(told(resumed.commands)).toEqual(['take-slot h2']);

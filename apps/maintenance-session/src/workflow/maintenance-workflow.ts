@@ -14,7 +14,9 @@
  * is maintained, so instances may move onto it) and answer with an action per instance; the
  * host is cordoned and its workloads placed elsewhere; once it is empty its projects are told
  * INSTANCE_ACTION_DONE, admin tools IN_MAINTENANCE, and the host action runs; then admin
- * MAINTENANCE_COMPLETE, the host back in service, the slot given back. Last, the projects are
+ * MAINTENANCE_COMPLETE and the host back in service; the slot is given back once the host runs
+ * its workloads again (or, noted, once the driver gave up waiting), so the next member of its
+ * HA group is never taken down before this one serves. Last, the projects are
  * told MAINTENANCE_COMPLETE. A NACK or a reply that does not come in time is handled by that
  * project's policy alone: `proceed` as if acknowledged, `skip-host` leaves out the hosts it is
  * about (all of the project's hosts, for MAINTENANCE and DOWN_SCALE), `fail` fails the
@@ -45,7 +47,15 @@ import {
 type TellProject = Extract<WorkflowCommand, { kind: 'tell-project' }>;
 
 const HOST_ACTIONS = ['MIGRATE', 'LIVE_MIGRATE'] as const;
-const ACTIVE_PHASES: readonly HostProgress['phase'][] = ['slot', 'preparing', 'evacuating', 'in-maintenance'];
+const ACTIVE_PHASES: readonly HostProgress['phase'][] = [
+  'slot',
+  'preparing',
+  'evacuating',
+  'in-maintenance',
+  'returning',
+];
+/** Phases of a host that was maintained: its instances may move onto it. */
+const MAINTAINED_PHASES: readonly HostProgress['phase'][] = ['returning', 'done'];
 const FINISHED_STATES: readonly SessionState[] = ['MAINTENANCE_DONE', 'MAINTENANCE_FAILED'];
 
 export class MaintenanceWorkflow {
@@ -122,6 +132,21 @@ export class MaintenanceWorkflow {
       case 'host-action-done':
         if (progress.hosts[input.host]?.phase === 'in-maintenance')
           this.leave(progress, input.host, commands, now);
+        break;
+      case 'host-serving':
+        if (progress.hosts[input.host]?.phase === 'returning')
+          this.serve(progress, input.host, commands, now);
+        break;
+      case 'serve-timeout':
+        if (progress.hosts[input.host]?.phase === 'returning') {
+          notes.push({
+            project: null,
+            host: input.host,
+            message: `host ${input.host} did not serve again within ${input.seconds} s (${input.missing}): its HA group's slot was given back`,
+            detail: { waitedSeconds: input.seconds, missing: input.missing },
+          });
+          this.serve(progress, input.host, commands, now);
+        }
         break;
       case 'pause':
         progress.paused = true;
@@ -310,7 +335,7 @@ export class MaintenanceWorkflow {
       commands.push({ kind: 'take-slot', host: id });
     }
     const phases = Object.values(progress.hosts).map((host) => host.phase);
-    const maintained = phases.includes('done');
+    const maintained = phases.some((phase) => MAINTAINED_PHASES.includes(phase));
     if (phases.every((phase) => phase === 'done' || phase === 'skipped')) return true;
     progress.state =
       phases.includes('in-maintenance') && !maintained
@@ -410,7 +435,7 @@ export class MaintenanceWorkflow {
   /** The host holds its group's slot: its projects are told what is coming. */
   private prepare(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
     this.move(hostProgress(progress, host), 'preparing', now);
-    const maintained = Object.values(progress.hosts).some((each) => each.phase === 'done');
+    const maintained = Object.values(progress.hosts).some((each) => MAINTAINED_PHASES.includes(each.phase));
     const state = maintained ? 'PLANNED_MAINTENANCE' : 'PREPARE_MAINTENANCE';
     for (const project of this.subscribedProjects([host])) {
       const seconds = Math.max(project.replyTimeoutSeconds, this.leadSeconds(project.id, host));
@@ -437,14 +462,16 @@ export class MaintenanceWorkflow {
     commands.push({ kind: 'tell-admin', host, state: 'IN_MAINTENANCE' }, { kind: 'start-host-action', host });
   }
 
-  /** The host action is done: the host serves again and its group's slot is given back. */
+  /** The host action is done: the host goes back in service, still holding its group's slot. */
   private leave(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
+    this.move(hostProgress(progress, host), 'returning', now);
+    commands.push({ kind: 'tell-admin', host, state: 'MAINTENANCE_COMPLETE' }, { kind: 'uncordon', host });
+  }
+
+  /** The host serves again (or was waited for long enough): its group's slot is given back. */
+  private serve(progress: SessionProgress, host: string, commands: WorkflowCommand[], now: Date): void {
     this.move(hostProgress(progress, host), 'done', now);
-    commands.push(
-      { kind: 'tell-admin', host, state: 'MAINTENANCE_COMPLETE' },
-      { kind: 'uncordon', host },
-      { kind: 'release-slot', host },
-    );
+    commands.push({ kind: 'release-slot', host });
   }
 
   /** Every host is through: the projects are told, and asked to acknowledge. */
@@ -467,6 +494,11 @@ export class MaintenanceWorkflow {
     }
     for (const [id, host] of Object.entries(progress.hosts)) {
       if (!ACTIVE_PHASES.includes(host.phase)) continue;
+      if (host.phase === 'returning') {
+        // Maintained and back in service already: only its slot is left to give back.
+        this.serve(progress, id, commands, now);
+        continue;
+      }
       if (host.phase === 'in-maintenance')
         commands.push({ kind: 'tell-admin', host: id, state: 'MAINTENANCE_COMPLETE' });
       if (host.phase === 'evacuating' || host.phase === 'in-maintenance')

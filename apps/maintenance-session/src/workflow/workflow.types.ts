@@ -89,6 +89,8 @@ export const HOST_PHASES = [
   'evacuating',
   /** Empty, out of service, the host action under way. */
   'in-maintenance',
+  /** Back in service (uncordoned); it keeps its HA group's slot until it runs its workloads again. */
+  'returning',
   'done',
   /**
    * Left out before it was taken out of service: a project's NACK or missing reply under
@@ -160,6 +162,10 @@ export type WorkflowInput =
   | { kind: 'slot-granted'; host: string }
   | { kind: 'host-empty'; host: string }
   | { kind: 'host-action-done'; host: string }
+  /** The host back in service runs every workload placement gave it after its uncordon. */
+  | { kind: 'host-serving'; host: string }
+  /** The host back in service did not run them within `seconds`: `missing` says what it lacks. */
+  | { kind: 'serve-timeout'; host: string; seconds: number; missing: string }
   | { kind: 'pause' }
   | { kind: 'resume' }
   | { kind: 'abort' };

@@ -348,6 +348,7 @@ export interface components {
         | 'preparing'
         | 'evacuating'
         | 'in-maintenance'
+        | 'returning'
         | 'done'
         | 'skipped'
         | 'interrupted';
@@ -368,6 +369,7 @@ export interface components {
         | 'preparing'
         | 'evacuating'
         | 'in-maintenance'
+        | 'returning'
         | 'done'
         | 'skipped'
         | 'interrupted'
@@ -525,6 +527,7 @@ export interface components {
         | 'preparing'
         | 'evacuating'
         | 'in-maintenance'
+        | 'returning'
         | 'done'
         | 'skipped'
         | 'interrupted'

@@ -21,7 +21,7 @@ import { hrefOf } from '../routing/route';
  * The steps a host goes through, in order; it ends `done`, `skipped` (left out, with the reason)
  * or `interrupted` (out of service when the session ended, in the step it was in).
  */
-const HOST_STEPS = ['waiting', 'slot', 'preparing', 'evacuating', 'in-maintenance'] as const;
+const HOST_STEPS = ['waiting', 'slot', 'preparing', 'evacuating', 'in-maintenance', 'returning'] as const;
 const ENDED = new Set(['MAINTENANCE_DONE', 'MAINTENANCE_FAILED']);
 /** Host actions whose end someone reports: the host waits in maintenance until completed. */
 const COMPLETED_BY_HAND = new Set(['manual', 'external']);
