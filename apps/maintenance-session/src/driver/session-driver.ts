@@ -20,6 +20,12 @@ import { type HostPhase, type WorkflowInput } from '../workflow/workflow.types';
 import { type CommandRunner } from './command-runner';
 
 const SLOT_HELD: readonly HostPhase[] = ['preparing', 'evacuating', 'in-maintenance', 'returning'];
+/**
+ * A host just back in service usually serves again within a placement round and an agent's
+ * start: it is looked at again this soon, for this long, rather than at the next tick.
+ */
+const RETURN_RECHECK_MS = 50;
+const RETURN_QUICK_MS = 3_000;
 
 export interface DriverLogger {
   warn(fields: object, message: string): void;
@@ -42,6 +48,7 @@ export interface DriverOptions {
 export class SessionDriver {
   private readonly renewedAt = new Map<string, number>();
   private readonly loop: WakeableLoop;
+  private recheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: DriverOptions) {
     this.loop = new WakeableLoop(options.tickMs, (error) =>
@@ -151,8 +158,17 @@ export class SessionDriver {
       return { kind: 'host-serving', host };
     const missing = await facts.hostServingLacks(record.org, host);
     if (missing === undefined) return { kind: 'host-serving', host };
-    if (this.now().getTime() - since < serveAgainSeconds * 1000) return undefined;
+    const waited = this.now().getTime() - since;
+    if (waited < RETURN_QUICK_MS) this.recheckSoon();
+    if (waited < serveAgainSeconds * 1000) return undefined;
     return { kind: 'serve-timeout', host, seconds: serveAgainSeconds, missing };
+  }
+
+  private recheckSoon(): void {
+    this.recheck ??= setTimeout(() => {
+      this.recheck = undefined;
+      this.loop.wake();
+    }, RETURN_RECHECK_MS).unref();
   }
 
   private async hostActionDone(record: SessionRecord, host: string): Promise<boolean> {
