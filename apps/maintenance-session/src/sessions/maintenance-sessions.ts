@@ -35,11 +35,15 @@ import {
   type SessionRecord,
   type TimelineEntry,
 } from './session-record';
-import { type SessionSteps } from './session-steps';
+import { type SessionSteps, type StepGate } from './session-steps';
 import { type SessionStore } from './session-store';
 import { type SessionView, viewOf } from './session-view';
 
 export const DEFAULT_REPLY_TIMEOUT_SECONDS = 60;
+
+/** Where a reply came from: a reply_url with the capability it names, or a bus message. */
+export type ReplyOrigin =
+  { via: 'http'; capability: string | undefined } | { via: 'bus'; streamSequence: number };
 
 export interface SessionsDependencies {
   store: SessionStore;
@@ -195,28 +199,32 @@ export class MaintenanceSessions {
   }
 
   /**
-   * A project's reply: `capability` from its reply_url, or undefined on the bus (whose subject
-   * the server's permissions guard). A refused reply is noted in the timeline and its error thrown.
+   * A project's reply: from its reply_url with the `capability` it names, or off the bus (whose
+   * subject the server's permissions guard) as the message of `streamSequence`. A refused reply is
+   * noted in the timeline and its error thrown; a bus message taken already (given again after a
+   * crash before its acknowledgement) changes nothing and is not refused.
    */
-  async reply(
-    id: string,
-    project: string,
-    body: MaintenanceReplyPayload,
-    via: 'http' | 'bus',
-    capability?: string,
-  ): Promise<void> {
-    if (via === 'http') this.checkCapability(await this.find(id), project, capability);
+  async reply(id: string, project: string, body: MaintenanceReplyPayload, from: ReplyOrigin): Promise<void> {
+    const { via } = from;
+    if (from.via === 'http') this.checkCapability(await this.find(id), project, from.capability);
     const answer = parseReplyState(body.state)?.ack === false ? 'nack' : 'ack';
     try {
-      const { input, gate } = readReply(id, project, body, via);
+      const read = readReply(id, project, body, via, from.via === 'bus' ? from.streamSequence : undefined);
+      let again = false;
+      const gate: StepGate = (record) => {
+        const verdict = read.gate(record);
+        again = verdict.unchanged === true;
+        return verdict;
+      };
       // A VNF manager is no principal: the trail names it by its project and how it replied.
-      const after = await this.deps.steps.apply(id, input, gate, (record) => ({
+      const after = await this.deps.steps.apply(id, read.input, gate, (record) => ({
         actor: `${record.org}/project:${project}`,
         kind: 'project',
         via: via === 'http' ? 'capability' : 'bus',
       }));
+      if (again) return;
       const ask = after.progress.asks.findLast(
-        (each) => each.project === project && each.state === input.state,
+        (each) => each.project === project && each.state === read.input.state,
       );
       const latency = ask?.answeredAt
         ? (Date.parse(ask.answeredAt) - Date.parse(ask.askedAt)) / 1000

@@ -72,7 +72,10 @@ export class ProjectRepliesController {
     @Headers(CAPABILITY_HEADER) header: string | undefined,
     @Body() body: SessionReplyDto,
   ): Promise<ReplyTakenResponse> {
-    await this.sessions.reply(session, project, body, 'http', query.capability ?? header);
+    await this.sessions.reply(session, project, body, {
+      via: 'http',
+      capability: query.capability ?? header,
+    });
     return { session_id: session, project_id: project, state: body.state };
   }
 }

@@ -76,8 +76,8 @@ describe('a session’s inputs taken together', () => {
       closedAt: null,
     });
   };
-  const ack = (session: string, project: string) => {
-    const { input, gate } = readReply(session, project, { state: 'ACK_MAINTENANCE' }, 'bus');
+  const ack = (session: string, project: string, streamSequence?: number) => {
+    const { input, gate } = readReply(session, project, { state: 'ACK_MAINTENANCE' }, 'bus', streamSequence);
     return steps.apply(session, input, gate);
   };
   const answers = async (session: string) =>
@@ -162,6 +162,20 @@ describe('a session’s inputs taken together', () => {
     const taken = await answers(session.id);
     expect([taken.p0, taken.p1, taken.p2]).toEqual(['ack', 'ack', 'pending']);
     expect(await received(session.id)).toEqual(['p0', 'p1']);
+  });
+
+  it('takes a bus message given again after it was taken as the same answer, and refuses another message', async () => {
+    const session = await newSession();
+    await ack(session.id, 'p0', 7);
+    const timeline = await store.readTimeline(session.id);
+
+    // Given again, as after a crash between its step's commit and its acknowledgement.
+    await expect(ack(session.id, 'p0', 7)).resolves.toBeDefined();
+    expect(await store.readTimeline(session.id)).toEqual(timeline);
+    expect((await answers(session.id)).p0).toBe('ack');
+
+    // Another message with the same answer is a second reply to a closed ask.
+    await expect(ack(session.id, 'p0', 8)).rejects.toThrow(/that ask is closed \(ack\)/);
   });
 
   it('takes what came while a step was being stored in the next transaction, together', async () => {

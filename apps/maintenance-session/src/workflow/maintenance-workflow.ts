@@ -112,6 +112,7 @@ export class MaintenanceWorkflow {
         if (!ask) return { progress: previous, commands: [] };
         ask.answer = input.ack ? 'ack' : 'nack';
         ask.answeredAt = now.toISOString();
+        if (input.streamSequence !== undefined) ask.streamSequence = input.streamSequence;
         if (input.instanceActions) ask.instanceActions = input.instanceActions;
         if (input.instanceAction) {
           const instances = this.instancesOf(ask.project, ask.host === null ? undefined : [ask.host]);
@@ -218,6 +219,18 @@ export class MaintenanceWorkflow {
     return answered
       ? `project "${project}" was asked ${state} and that ask is closed (${answered.answer})`
       : `project "${project}" has not been asked ${state}`;
+  }
+
+  /** Whether the bus message `streamSequence` is the answer already taken to this project's ask. */
+  tookMessage(
+    progress: SessionProgress,
+    project: string,
+    state: RepliedState,
+    streamSequence: number,
+  ): boolean {
+    return progress.asks.some(
+      (ask) => ask.project === project && ask.state === state && ask.streamSequence === streamSequence,
+    );
   }
 
   /**
