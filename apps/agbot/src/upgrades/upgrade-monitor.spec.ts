@@ -1,5 +1,6 @@
 import { MANAGEMENT_STATUSES } from '@careen/contracts';
-import { statusEffect } from './upgrade-monitor';
+import { type UpgradeGrant } from './upgrade-grant';
+import { heldOutsideGroup, statusEffect } from './upgrade-monitor';
 
 describe('statusEffect', () => {
   const effects = () =>
@@ -33,5 +34,27 @@ describe('statusEffect', () => {
       'ha-waiting',
       'initiated',
     ]);
+  });
+});
+
+describe('heldOutsideGroup', () => {
+  const grant = (node: string, haGroup: string | null): UpgradeGrant => ({
+    org: 'acme',
+    node,
+    kind: 'agent-upgrade',
+    haGroup,
+    managementPolicy: 'p',
+    grantedAt: new Date(0),
+    leaseExpiresAt: new Date(0),
+    haltedAt: null,
+    haltError: null,
+  });
+
+  it('ends only the grants of a group the node is no longer in', () => {
+    expect(heldOutsideGroup([grant('n1', 'g1')], 'g1')).toEqual([]);
+    expect(heldOutsideGroup([grant('n1', null)], null)).toEqual([]);
+    expect(heldOutsideGroup([grant('n1', 'g1')], 'g2')).toEqual([grant('n1', 'g1')]);
+    expect(heldOutsideGroup([grant('n1', 'g1')], null)).toEqual([grant('n1', 'g1')]);
+    expect(heldOutsideGroup([grant('n1', null)], 'g1')).toEqual([grant('n1', null)]);
   });
 });

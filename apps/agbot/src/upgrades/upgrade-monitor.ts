@@ -35,6 +35,16 @@ export function statusEffect(status: ManagementStatusValue): StatusEffect {
   return 'renew';
 }
 
+/**
+ * The grants a node's change ends: those held for another HA group than the one the node is in
+ * now. Most changes of a holder (its heartbeats, its status) leave its group as it was: they
+ * release nothing, and so send no statement to release it. The release statement checks the
+ * group again under its lock.
+ */
+export function heldOutsideGroup(held: readonly UpgradeGrant[], group: string | null): UpgradeGrant[] {
+  return held.filter((grant) => grant.haGroup !== group);
+}
+
 export class UpgradeMonitor implements ChangeListener {
   /** Releases made in the current transaction, counted in metrics once it commits. */
   private pending: ReleasedGrant[] = [];
@@ -104,11 +114,10 @@ export class UpgradeMonitor implements ChangeListener {
       return;
     }
     if (!change.data) return;
-    const held = await this.store.ofNode(manager, org, node);
-    await this.release(manager, held, 'left-group', {
-      notInGroup: change.data.haGroup ?? null,
-      haltedToo: true,
-    });
+    const group = change.data.haGroup ?? null;
+    const strayed = heldOutsideGroup(await this.store.ofNode(manager, org, node), group);
+    if (strayed.length > 0)
+      await this.release(manager, strayed, 'left-group', { notInGroup: group, haltedToo: true });
     const heartbeat = heartbeatOf(change.data);
     if (heartbeat) await this.store.renewOnHeartbeat(manager, org, [node], heartbeat, this.leaseSeconds);
   }
