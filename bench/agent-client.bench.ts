@@ -13,6 +13,7 @@ import { HubConnections } from '@careen/agent/src/exchange/hub-connections';
 import { dataOf, type Exchange, serviceClient } from '@careen/api-client';
 import { join } from 'node:path';
 import { Agent } from 'undici';
+import { AGENT_STATUS } from './support/agent-status';
 import { startPortScript } from './support/service-process';
 import { printTable } from './support/stats';
 
@@ -20,17 +21,6 @@ const CALLS = Number(process.argv[2] ?? 20_000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
 const WARM_UP = 2_000;
 const TOKEN = 'bench-node-token';
-
-const status = {
-  agentVersion: { package: '1.0.0', failed: null, upgradeStart: null, upgradeEnd: null },
-  workloads: [
-    {
-      deploymentPolicy: 'gateway-eu',
-      service: { org: 'bench', url: 'bench.gateway', version: '1.4.2' },
-      state: 'running',
-    },
-  ],
-};
 
 type Call = (i: number) => Promise<unknown>;
 
@@ -66,7 +56,9 @@ async function main(): Promise<void> {
           }),
         ),
       'report status': (i) =>
-        dataOf(api.PUT('/v1/orgs/{org}/nodes/{id}/status', { params: { path: node(i) }, body: status })),
+        dataOf(
+          api.PUT('/v1/orgs/{org}/nodes/{id}/status', { params: { path: node(i) }, body: AGENT_STATUS }),
+        ),
     };
     const rawCall =
       (method: 'GET' | 'PUT', path: (i: number) => string, body?: object): Call =>
@@ -86,7 +78,7 @@ async function main(): Promise<void> {
       };
     const rawCalls: Record<string, Call> = {
       'poll the change feed': rawCall('GET', (i) => `/v1/orgs/bench/changes?since=${i}&wait=0&limit=1000`),
-      'report status': rawCall('PUT', (i) => `/v1/orgs/bench/nodes/node-${i % 1000}/status`, status),
+      'report status': rawCall('PUT', (i) => `/v1/orgs/bench/nodes/node-${i % 1000}/status`, AGENT_STATUS),
     };
     const rows = [];
     for (const route of Object.keys(agentCalls)) {

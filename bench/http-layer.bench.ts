@@ -13,6 +13,7 @@
  * that breaks a rule must be refused with 400 by every stack, or the run fails.
  */
 import { join } from 'node:path';
+import { AGENT_STATUS } from './support/agent-status';
 import { type Call, HttpClient } from './support/http-client';
 import { cpuSeconds, startPortScript } from './support/service-process';
 import { printTable, summarize } from './support/stats';
@@ -23,22 +24,6 @@ const WARM_UP = 2_000;
 const STACKS = ['bare', 'express-pipe', 'express-compiled', 'fastify-pipe', 'fastify-compiled'] as const;
 const TODAY = 'express-compiled';
 const TOKEN = 'Bearer bench-node-token';
-
-const status = {
-  agentVersion: { package: '1.0.0', failed: null, upgradeStart: null, upgradeEnd: null },
-  workloads: [
-    {
-      deploymentPolicy: 'gateway-eu',
-      service: { org: 'bench', url: 'bench.gateway', version: '1.4.2' },
-      state: 'running',
-    },
-    {
-      deploymentPolicy: 'cache-eu',
-      service: { org: 'bench', url: 'bench.cache', version: '2.0.1' },
-      state: 'running',
-    },
-  ],
-};
 
 const ROUTES: { route: string; call: (i: number) => Call; refused: Call }[] = [
   {
@@ -52,7 +37,7 @@ const ROUTES: { route: string; call: (i: number) => Call; refused: Call }[] = [
       method: 'PUT',
       path: `/v1/orgs/bench/nodes/node-${i % 1000}/status`,
       token: TOKEN,
-      body: status,
+      body: AGENT_STATUS,
     }),
     refused: {
       method: 'PUT',
