@@ -142,6 +142,23 @@ describe('ChangeFollower', () => {
       'resource',
     ],
     ['no id', { ...policyChange(12, policy('up', '3.0.0')), id: 'twelve' } as unknown as FeedChange, 'id'],
+    [
+      'a management status it does not know, in a change its compiled check refuses',
+      {
+        ...policyChange(12, {}),
+        resource: 'managementStatus',
+        resourceId: 'edge-1',
+        data: {
+          org: 'acme',
+          node: 'edge-1',
+          nmp: 'up',
+          status: 'exploded',
+          attempt: 1,
+          updated: '2026-03-01T10:00:00.000Z',
+        },
+      } as unknown as FeedChange,
+      'status',
+    ],
   ])(
     'never applies a change with %s: keeps what came before it, says why and reads afresh',
     async (_, bad, field) => {
