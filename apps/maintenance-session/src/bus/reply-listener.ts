@@ -3,9 +3,9 @@
  * shared by the replicas): the same handler as `PUT reply_url`. A body that breaks the reply
  * contract is dead-lettered with its reason before it gets here; a reply the session cannot
  * take (not asked, already answered, another project's instance) is noted in the session's
- * timeline and acknowledged, since asking the bus again would not change the answer. A message
- * the session took already (given again after a crash before its acknowledgement) is that
- * answer: it is acknowledged, and noted nowhere. The
+ * timeline and acknowledged, since asking the bus again would not change the answer. A reply
+ * that says again what the project answered (a message given again after a crash before its
+ * acknowledgement) is that answer: it is acknowledged, and noted nowhere. The
  * replies waiting together are given to their sessions at once, so that the replies of one
  * session's projects to the same ask are taken in one step. When a session's step fails (its
  * transaction), only that session's replies are tried again later, not the others taken with them.
@@ -39,10 +39,7 @@ export function listenForReplies(
         messages.map((message) => {
           const [, , , session, project] = message.subject.split('.');
           return refusalsAcknowledged(logger, message.subject, 'reply refused', () =>
-            sessions.reply(session!, project!, message.payload, {
-              via: 'bus',
-              streamSequence: message.streamSequence,
-            }),
+            sessions.reply(session!, project!, message.payload, { via: 'bus' }),
           );
         }),
       );

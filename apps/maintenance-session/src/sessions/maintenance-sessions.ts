@@ -41,9 +41,8 @@ import { type SessionView, viewOf } from './session-view';
 
 export const DEFAULT_REPLY_TIMEOUT_SECONDS = 60;
 
-/** Where a reply came from: a reply_url with the capability it names, or a bus message. */
-export type ReplyOrigin =
-  { via: 'http'; capability: string | undefined } | { via: 'bus'; streamSequence: number };
+/** Where a reply came from: a reply_url with the capability it names, or the bus. */
+export type ReplyOrigin = { via: 'http'; capability: string | undefined } | { via: 'bus' };
 
 export interface SessionsDependencies {
   store: SessionStore;
@@ -200,16 +199,16 @@ export class MaintenanceSessions {
 
   /**
    * A project's reply: from its reply_url with the `capability` it names, or off the bus (whose
-   * subject the server's permissions guard) as the message of `streamSequence`. A refused reply is
-   * noted in the timeline and its error thrown; a bus message taken already (given again after a
-   * crash before its acknowledgement) changes nothing and is not refused.
+   * subject the server's permissions guard). A refused reply is noted in the timeline and its
+   * error thrown; a reply that says again what the project answered (a bus message given again
+   * after a crash, a PUT retried) changes nothing and is not refused.
    */
   async reply(id: string, project: string, body: MaintenanceReplyPayload, from: ReplyOrigin): Promise<void> {
     const { via } = from;
     if (from.via === 'http') this.checkCapability(await this.find(id), project, from.capability);
     const answer = parseReplyState(body.state)?.ack === false ? 'nack' : 'ack';
     try {
-      const read = readReply(id, project, body, via, from.via === 'bus' ? from.streamSequence : undefined);
+      const read = readReply(id, project, body, via);
       let again = false;
       const gate: StepGate = (record) => {
         const verdict = read.gate(record);

@@ -28,15 +28,14 @@ export interface ReadReply {
 
 /**
  * Reads a reply of `project` in session `sessionId`; throws a 400-kind error for one that cannot
- * mean anything. A reply off the bus names its message (`streamSequence`): given again, that
- * message leaves the session unchanged rather than refused as answered.
+ * mean anything. A reply that says again what the project's answer to that ask said leaves the
+ * session unchanged rather than refused as answered.
  */
 export function readReply(
   sessionId: string,
   project: string,
   body: MaintenanceReplyPayload,
   via: string,
-  streamSequence?: number,
 ): ReadReply {
   const parsed = parseReplyState(body.state);
   if (!parsed)
@@ -70,17 +69,11 @@ export function readReply(
       ? { instanceActions: Object.fromEntries(actions) as Record<string, InstanceAction> }
       : {}),
     ...(body.instance_action !== undefined ? { instanceAction: body.instance_action as InstanceAction } : {}),
-    ...(streamSequence !== undefined ? { streamSequence } : {}),
   };
   const gate: StepGate = (record) => {
     const workflow = new MaintenanceWorkflow(record.plan);
     const why = workflow.refusesReply(record.progress, project, parsed.state);
-    if (
-      why &&
-      streamSequence !== undefined &&
-      workflow.tookMessage(record.progress, project, parsed.state, streamSequence)
-    )
-      return { unchanged: true };
+    if (why && workflow.repeatsAnswer(record.progress, input)) return { unchanged: true };
     if (why) return { refuse: replyRefused(why) };
     const owned = new Set(
       record.plan.instances.filter((instance) => instance.project === project).map((instance) => instance.id),

@@ -612,6 +612,28 @@ describe('the maintenance workflow', () => {
     expect(workflow.refusesReply(aborted.progress, 'p2', 'MAINTENANCE')).toContain('the session has ended');
   });
 
+  it('knows a reply that says again what the project answered, in either form, from one that differs', () => {
+    const workflow = new MaintenanceWorkflow(plan({ maxParallelHosts: 1 }));
+    let step = workflow.start(T0);
+    step = workflow.advance(step.progress, { kind: 'tick' }, at(30));
+    step = workflow.advance(step.progress, { kind: 'slot-granted', host: 'h1' }, at(31));
+    const reply = (fields: object) =>
+      ({ kind: 'reply', project: 'p1', state: 'PREPARE_MAINTENANCE', ack: true, ...fields }) as const;
+    // Nothing answered yet: nothing to repeat.
+    expect(workflow.repeatsAnswer(step.progress, reply({ instanceAction: 'MIGRATE' }))).toBe(false);
+    const answered = workflow.advance(step.progress, reply({ instanceAction: 'MIGRATE' }), at(32));
+    expect(workflow.repeatsAnswer(answered.progress, reply({ instanceAction: 'MIGRATE' }))).toBe(true);
+    // Fenix's one action for all and the same action per instance say the same.
+    expect(
+      workflow.repeatsAnswer(answered.progress, reply({ instanceActions: { 'web@h1': 'MIGRATE' } })),
+    ).toBe(true);
+    expect(workflow.repeatsAnswer(answered.progress, reply({ instanceAction: 'LIVE_MIGRATE' }))).toBe(false);
+    expect(workflow.repeatsAnswer(answered.progress, reply({ ack: false, instanceAction: 'MIGRATE' }))).toBe(
+      false,
+    );
+    expect(workflow.repeatsAnswer(answered.progress, reply({}))).toBe(false);
+  });
+
   it('never changes the progress it was given', () => {
     const workflow = new MaintenanceWorkflow(plan());
     const { progress } = workflow.start(T0);

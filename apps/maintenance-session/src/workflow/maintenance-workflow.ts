@@ -29,7 +29,8 @@
  * a host that keeps a declared instance out longer than its `max_interruption_time`, and an
  * answered action other than the instance's declared `migration_type`, are noted.
  */
-import { type RepliedState, type SessionState } from '@careen/contracts';
+import { type InstanceAction, type RepliedState, type SessionState } from '@careen/contracts';
+import { isDeepStrictEqual } from 'node:util';
 import { fitsInstanceGroup } from '@careen/disruption';
 import {
   type Ask,
@@ -112,12 +113,8 @@ export class MaintenanceWorkflow {
         if (!ask) return { progress: previous, commands: [] };
         ask.answer = input.ack ? 'ack' : 'nack';
         ask.answeredAt = now.toISOString();
-        if (input.streamSequence !== undefined) ask.streamSequence = input.streamSequence;
-        if (input.instanceActions) ask.instanceActions = input.instanceActions;
-        if (input.instanceAction) {
-          const instances = this.instancesOf(ask.project, ask.host === null ? undefined : [ask.host]);
-          ask.instanceActions = Object.fromEntries(instances.map((each) => [each, input.instanceAction!]));
-        }
+        const actions = this.actionsOf(ask, input);
+        if (actions) ask.instanceActions = actions;
         notes.push(...this.unexpectedActions(ask));
         break;
       }
@@ -221,16 +218,29 @@ export class MaintenanceWorkflow {
       : `project "${project}" has not been asked ${state}`;
   }
 
-  /** Whether the bus message `streamSequence` is the answer already taken to this project's ask. */
-  tookMessage(
-    progress: SessionProgress,
-    project: string,
-    state: RepliedState,
-    streamSequence: number,
-  ): boolean {
-    return progress.asks.some(
-      (ask) => ask.project === project && ask.state === state && ask.streamSequence === streamSequence,
+  /**
+   * Whether `reply` says again what the project's last answer to that ask said (the same answer,
+   * the same action per instance): a reply given twice, as a bus message given again after a
+   * crash before its acknowledgement or a PUT retried after its answer was lost, is that answer.
+   */
+  repeatsAnswer(progress: SessionProgress, reply: Extract<WorkflowInput, { kind: 'reply' }>): boolean {
+    const ask = progress.asks.findLast(
+      (each) => each.project === reply.project && each.state === reply.state,
     );
+    if (!ask || ask.answer !== (reply.ack ? 'ack' : 'nack')) return false;
+    return isDeepStrictEqual(ask.instanceActions ?? {}, this.actionsOf(ask, reply) ?? {});
+  }
+
+  /** The action per instance a reply gives, Fenix's one action for all spelled out per instance. */
+  private actionsOf(
+    ask: Ask,
+    reply: Extract<WorkflowInput, { kind: 'reply' }>,
+  ): Record<string, InstanceAction> | undefined {
+    if (reply.instanceAction) {
+      const instances = this.instancesOf(ask.project, ask.host === null ? undefined : [ask.host]);
+      return Object.fromEntries(instances.map((each) => [each, reply.instanceAction!]));
+    }
+    return reply.instanceActions;
   }
 
   /**

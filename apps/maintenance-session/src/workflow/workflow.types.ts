@@ -127,11 +127,6 @@ export interface Ask {
   answer: AskAnswer;
   answeredAt?: string;
   instanceActions?: Record<string, InstanceAction>;
-  /**
-   * The bus message that answered it (its stream sequence): the same message given again, after
-   * a crash between its step and its acknowledgement, is this answer, not another.
-   */
-  streamSequence?: number;
 }
 
 export interface SessionProgress {
@@ -163,8 +158,6 @@ export type WorkflowInput =
       instanceActions?: Record<string, InstanceAction>;
       /** Fenix's form: one action for every instance the ask was about. */
       instanceAction?: InstanceAction;
-      /** The bus message it came in, by its stream sequence. */
-      streamSequence?: number;
     }
   | { kind: 'slot-granted'; host: string }
   | { kind: 'host-empty'; host: string }
