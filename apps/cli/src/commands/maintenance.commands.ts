@@ -291,13 +291,11 @@ export function registerMaintenanceCommands(program: Command, services: CliServi
         }),
       );
       const phase = session.hosts.find((each) => each.host === host);
-      const keeps =
-        phase?.phase === 'returning'
-          ? "; it keeps its HA group's slot until it runs its workloads again"
-          : '';
+      // A host back in service may still wait for something: the service's reason says what.
+      const waits = phase?.reason ? `; ${phase.reason}` : '';
       context.printer.result(
         session,
-        `host ${host} back in service (${phase?.phase ?? 'unknown'}, ${since(phase?.since, services.now())})${keeps}`,
+        `host ${host} back in service (${phase?.phase ?? 'unknown'}, ${since(phase?.since, services.now())})${waits}`,
       );
     });
 }

@@ -92,10 +92,7 @@ export class FleetFacts {
   /** The node's desired workloads, and whether it still reports any of them running. */
   async hostEmpty(org: string, host: string): Promise<boolean> {
     if ((await this.desiredWorkloads(org, host)).length > 0) return false;
-    const node = await dataOf(
-      this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id: host } } }),
-    );
-    return (node.status?.workloads ?? []).every(
+    return (await this.reportedWorkloads(org, host)).every(
       (workload) => workload.state === 'failed' || workload.state === 'stopped',
     );
   }
@@ -119,11 +116,8 @@ export class FleetFacts {
     if (!placed.schedulable) return 'placement has not taken its uncordon in yet';
     if (!placed.delivered) return 'the exchange does not have its workloads yet';
     if (placed.workloads.length === 0) return undefined;
-    const node = await dataOf(
-      this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id: host } } }),
-    );
     const running = new Set(
-      (node.status?.workloads ?? [])
+      (await this.reportedWorkloads(org, host))
         .filter((workload) => workload.state === 'running')
         .map((workload) => workload.deploymentPolicy),
     );
@@ -131,6 +125,14 @@ export class FleetFacts {
       .map((workload) => workload.deploymentPolicy)
       .filter((policy) => !running.has(policy));
     return missing.length > 0 ? `${missing.join(', ')} not running` : undefined;
+  }
+
+  /** The workloads the node last reported, with their states. */
+  private async reportedWorkloads(org: string, host: string) {
+    const node = await dataOf(
+      this.exchange.api.GET('/v1/orgs/{org}/nodes/{id}', { params: { path: { org, id: host } } }),
+    );
+    return node.status?.workloads ?? [];
   }
 
   private async desiredWorkloads(org: string, host: string): Promise<{ deploymentPolicy: string }[]> {

@@ -89,7 +89,7 @@ export interface SlotWait {
 }
 
 /** What a host back in service waits for before its group's next member may start. */
-const RETURNING = "back in service: it keeps its HA group's slot until it runs its workloads again";
+const RETURNING = "it keeps its HA group's slot until it runs its workloads again";
 
 /**
  * The session as shown at `now`: a host's reason is why it was skipped or interrupted, why the
