@@ -52,28 +52,34 @@ export function dispatcherFetch(dispatcher: Dispatcher): SendRequest {
   };
 }
 
-/**
- * An answer already in memory, as text: read any number of times, never as a stream (`body` is
- * null). Its readers are own properties: the DOM's types declare them so.
- */
+/** An answer already in memory, as text: read any number of times, never as a stream (`body` is null). */
 class WholeAnswer extends Response {
-  override text = (): Promise<string> => Promise.resolve(this.whole);
-  override json = (): Promise<unknown> => new Promise((resolve) => resolve(JSON.parse(this.whole)));
-  override arrayBuffer = (): Promise<ArrayBuffer> =>
-    Promise.resolve(new TextEncoder().encode(this.whole).buffer as ArrayBuffer);
-  override clone = (): Response => {
-    const copy = new WholeAnswer(this.whole, this.init);
-    Object.defineProperty(copy, 'url', { value: this.url });
-    return answeredWhole(copy);
-  };
-
   constructor(
-    private readonly whole: string,
-    private readonly init: ResponseInit,
+    readonly whole: string,
+    readonly init: ResponseInit,
   ) {
     super(null, init);
   }
 }
+
+// Its readers go on the prototype, made once: the DOM's types declare them as properties, which
+// a class body could only override with a closure per answer.
+Object.assign(WholeAnswer.prototype, {
+  text(this: WholeAnswer): Promise<string> {
+    return Promise.resolve(this.whole);
+  },
+  json(this: WholeAnswer): Promise<unknown> {
+    return new Promise((resolve) => resolve(JSON.parse(this.whole)));
+  },
+  arrayBuffer(this: WholeAnswer): Promise<ArrayBuffer> {
+    return Promise.resolve(new TextEncoder().encode(this.whole).buffer as ArrayBuffer);
+  },
+  clone(this: WholeAnswer): Response {
+    const copy = new WholeAnswer(this.whole, this.init);
+    Object.defineProperty(copy, 'url', { value: this.url });
+    return answeredWhole(copy);
+  },
+});
 
 function headerList(headers: Headers): string[] {
   const list: string[] = [];

@@ -13,45 +13,29 @@ const UNPUBLISHED = new NamedStatement(
   'SELECT org, node, workloads FROM agbot.node_workloads WHERE NOT published ORDER BY org, node',
 );
 
+/** A node's record as a reader outside the loop sees it. */
+export type PlacedRecord = Pick<PlacedWorkloads, 'workloads' | 'schedulable'> & {
+  published: boolean;
+  updatedAt: Date;
+};
+
 export class PlacementStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  async allWorkloads(): Promise<PlacedWorkloads[]> {
-    const rows: PlacedWorkloads[] = await this.dataSource.query(
+  allWorkloads(): Promise<PlacedWorkloads[]> {
+    return this.dataSource.query(
       'SELECT org, node, workloads, schedulable FROM agbot.node_workloads ORDER BY org, node',
     );
-    return rows.map((row) => ({
-      org: row.org,
-      node: row.node,
-      workloads: row.workloads,
-      schedulable: row.schedulable,
-    }));
   }
 
   /** The node's record, and whether the exchange has it; undefined when nothing was ever placed there. */
-  async placedOn(
-    org: string,
-    node: string,
-  ): Promise<(PlacedWorkloads & { published: boolean; updatedAt: Date }) | undefined> {
-    const [row]: {
-      workloads: PlacedWorkloads['workloads'];
-      schedulable: boolean;
-      published: boolean;
-      updated_at: Date;
-    }[] = await this.dataSource.query(
-      'SELECT workloads, schedulable, published, updated_at FROM agbot.node_workloads WHERE org = $1 AND node = $2',
+  async placedOn(org: string, node: string): Promise<PlacedRecord | undefined> {
+    const [row]: PlacedRecord[] = await this.dataSource.query(
+      `SELECT workloads, schedulable, published, updated_at AS "updatedAt"
+       FROM agbot.node_workloads WHERE org = $1 AND node = $2`,
       [org, node],
     );
-    return row
-      ? {
-          org,
-          node,
-          workloads: row.workloads,
-          schedulable: row.schedulable,
-          published: row.published,
-          updatedAt: row.updated_at,
-        }
-      : undefined;
+    return row;
   }
 
   async unpublished(): Promise<NodeWorkloads[]> {
