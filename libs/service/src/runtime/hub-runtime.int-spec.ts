@@ -61,7 +61,9 @@ describe('HubRuntime leading', () => {
 
     events.length = 0;
     await first.hub.stop();
-    expect(events).toEqual(['first part stopped', 'first stopped leading']);
+    // The second replica may take the lead before the first's stop returns, never before the
+    // first has stopped leading.
+    expect(events.slice(0, 2)).toEqual(['first part stopped', 'first stopped leading']);
     expect(first.hub.isLeader).toBe(false);
     await eventually(() => expect(second.hub.isLeader).toBe(true));
     expect(events).toEqual(['first part stopped', 'first stopped leading', 'second leading']);
