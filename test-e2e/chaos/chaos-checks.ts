@@ -99,7 +99,7 @@ function deliveryNow(databaseUrl: string, sinceSeq: number): Promise<Delivery> {
       if (Number(rows[0]!.unpublished) > 0) {
         const { rows: waiting } = await client.query<{ row: string }>(
           `SELECT concat_ws(' ', 'id', id, 'seq', coalesce(seq::text, 'none'), subject, 'written', created_at,
-                  'by', tx_id, 'xmin now', pg_snapshot_xmin(pg_current_snapshot())) AS row
+                  'by', tx_id) AS row
              FROM "${schema}".outbox WHERE published_at IS NULL AND ${SETTLED} ORDER BY id LIMIT 5`,
         );
         violations.push(
@@ -119,16 +119,6 @@ function deliveryNow(databaseUrl: string, sinceSeq: number): Promise<Delivery> {
       violations.push(
         `exchange change ${seq} never reached the agbot (${published_at ? `published at ${published_at.toISOString()}` : 'never published'})`,
       );
-    if (lost > 0) {
-      // What holds the relay back: rows waiting for a sequence number wait for older transactions.
-      const { rows: open } = await client.query<{ application_name: string; state: string; since: Date }>(
-        `SELECT application_name, state, xact_start AS since FROM pg_stat_activity
-          WHERE backend_xmin IS NOT NULL OR backend_xid IS NOT NULL ORDER BY xact_start LIMIT 5`,
-      );
-      violations.push(
-        `oldest transactions: ${open.map((each) => `${each.application_name} ${each.state} since ${each.since?.toISOString()}`).join('; ')}`,
-      );
-    }
     const { rows: counted } = await client.query<{ changes: string }>(
       `SELECT count(*) AS changes FROM exchange.outbox WHERE seq > $1 AND subject LIKE 'careen.changes.%'`,
       [sinceSeq],

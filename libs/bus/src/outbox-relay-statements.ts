@@ -3,10 +3,9 @@ import { NamedStatement } from '@careen/persistence';
 
 export interface RelayStatements {
   /**
-   * Numbers the committed rows every older transaction has finished with (`$1` at most), in id
-   * order, and answers them; says whether committed rows are still held back by an older open
-   * transaction; and wakes the readers of numbered rows (channel `$2`) at its commit. In
-   * sequence order; one row with a null `seq` when nothing was numbered.
+   * Numbers the committed rows not numbered yet (`$1` at most), in id order, and answers them;
+   * wakes the readers of numbered rows (channel `$2`) at its commit. In sequence order; one row
+   * with a null `seq` when nothing was numbered.
    */
   sequence: NamedStatement;
   /** Rows numbered but not yet published (left by a failed publish or a former leader), in order. */
@@ -25,7 +24,7 @@ export function relayStatements(schema: string): RelayStatements {
       'sequence',
       `WITH picked AS (
          SELECT id FROM ${table}
-         WHERE seq IS NULL AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+         WHERE seq IS NULL
          ORDER BY id LIMIT $1 FOR UPDATE
        ), numbers AS (
          SELECT nextval('"${schema}".outbox_seq') AS seq FROM picked
@@ -41,9 +40,7 @@ export function relayStatements(schema: string): RelayStatements {
        )
        SELECT s.seq::text AS seq, s.subject, s.type, s.payload, s.headers, s.created_at,
               -- A CTE that no one reads does not run: this makes the NOTIFY happen.
-              (SELECT count(*) FROM announced) AS announced,
-              EXISTS (SELECT 1 FROM ${table}
-                      WHERE seq IS NULL AND tx_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back
+              (SELECT count(*) FROM announced) AS announced
        FROM (SELECT) AS one LEFT JOIN sequenced AS s ON true
        ORDER BY s.seq`,
     ),

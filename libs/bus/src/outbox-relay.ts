@@ -2,10 +2,11 @@
  * Moves committed outbox rows onto the bus, at least once and in commit order.
  *
  * One relay per schema leads at a time (a session advisory lock on a dedicated connection);
- * standbys wait and take over when the leader's connection goes. Each round first sequences
- * rows whose writing transaction is older than every transaction still running (snapshot
- * xmin), so a slow transaction's row can never be numbered after rows that committed later
- * yet published before it; then publishes in sequence order with `Nats-Msg-Id` =
+ * standbys wait and take over when the leader's connection goes. Each round first numbers the
+ * rows committed since the last (one statement, so a round's numbers become visible together,
+ * after every earlier round's): a row is numbered once its transaction has committed, so
+ * numbers follow commit order, and a slow transaction's row comes after rows that committed
+ * before it. It then publishes in sequence order with `Nats-Msg-Id` =
  * `<schema>-<seq>`, and only then marks the rows. A crash between publish and mark republishes
  * the same ids, which JetStream drops inside the stream's duplicate window.
  */
@@ -15,23 +16,18 @@ import { type BusLogger } from './bus-connection';
 import { type EventPublisher } from './event-publisher';
 import { relayStatements, type RelayStatements } from './outbox-relay-statements';
 
-/** First pause before looking again at rows held back by an older transaction; doubles each time. */
-const HELD_BACK_FIRST_PAUSE_MS = 5;
-
 export interface OutboxRelayOptions {
   databaseUrl: string;
   schema: string;
   publisher: EventPublisher;
   logger?: BusLogger;
   batchSize?: number;
-  /** Fallback poll when no NOTIFY arrives (e.g. rows held back by an older running transaction). */
+  /** Fallback poll when no NOTIFY arrives (a lost connection's, say). */
   pollIntervalMs?: number;
   /** How long published rows are kept (the exchange serves its change feed from them). */
   retainPublishedMs?: number;
   /** Called after a batch is published and before it is marked; lets tests stop the relay right there. */
   beforeMark?: (seqs: string[]) => Promise<void>;
-  /** Called after each round that found committed rows held back by an older open transaction. */
-  onHeldBack?: () => void;
 }
 
 interface PendingRow {
@@ -41,12 +37,6 @@ interface PendingRow {
   payload: Record<string, unknown>;
   headers: Record<string, string>;
   created_at: Date;
-}
-
-/** What one round found to publish, and whether committed rows wait for an older transaction. */
-interface Round {
-  rows: PendingRow[];
-  heldBack: boolean;
 }
 
 const PRUNE_EVERY_MS = 60_000;
@@ -138,51 +128,41 @@ export class OutboxRelay {
     const batchSize = this.options.batchSize ?? 500;
     // A former leader may have numbered rows and died before publishing them all.
     let backlog = true;
-    let heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
     while (!this.stopped) {
       this.notified = false;
-      const round: Round = backlog
+      const rows: PendingRow[] = backlog
         ? await this.unpublished(client, batchSize)
         : await this.sequence(client, batchSize);
-      const published = await this.publishAndMark(client, round.rows);
+      const published = await this.publishAndMark(client, rows);
       await this.pruneIfDue(client);
-      if (published < round.rows.length) {
+      if (published < rows.length) {
         // The rest goes again, in order, before anything newer is numbered.
         backlog = true;
         if (published === 0) await this.pause(500);
         continue;
       }
       if (backlog) {
-        backlog = round.rows.length === batchSize;
+        backlog = rows.length === batchSize;
         continue;
       }
-      if (published > 0) heldBackPause = HELD_BACK_FIRST_PAUSE_MS;
       // A NOTIFY during the round may be for a row committed after its snapshot; a full batch may have left more.
-      if (this.notified || round.rows.length === batchSize) continue;
-      if (round.heldBack) {
-        this.options.onHeldBack?.();
-        // Committed rows wait for an older transaction (anywhere in the cluster) to end, and no
-        // NOTIFY says when it does: look again soon rather than at the next fallback poll.
-        await this.pause(heldBackPause);
-        heldBackPause = Math.min(heldBackPause * 2, this.options.pollIntervalMs ?? 1_000);
-      } else {
-        await this.pause(this.options.pollIntervalMs ?? 1_000);
-      }
+      if (this.notified || rows.length === batchSize) continue;
+      await this.pause(this.options.pollIntervalMs ?? 1_000);
     }
   }
 
   /** Numbers what is ready and answers it in sequence order: one statement, its own transaction. */
-  private async sequence(client: Client, batchSize: number): Promise<Round> {
-    const { rows } = await this.query<PendingRow & { held_back: boolean }>(client, this.statements.sequence, [
+  private async sequence(client: Client, batchSize: number): Promise<PendingRow[]> {
+    const { rows } = await this.query<PendingRow>(client, this.statements.sequence, [
       batchSize,
       outboxSequencedChannel(this.options.schema),
     ]);
-    return { rows: rows.filter((row) => row.seq !== null), heldBack: rows[0]?.held_back ?? false };
+    return rows.filter((row) => row.seq !== null);
   }
 
-  private async unpublished(client: Client, batchSize: number): Promise<Round> {
+  private async unpublished(client: Client, batchSize: number): Promise<PendingRow[]> {
     const { rows } = await this.query<PendingRow>(client, this.statements.unpublished, [batchSize]);
-    return { rows, heldBack: false };
+    return rows;
   }
 
   /** Publishes the rows and marks the unbroken prefix that was acknowledged; answers its length. */

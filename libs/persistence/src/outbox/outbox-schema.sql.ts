@@ -1,8 +1,9 @@
 /**
  * DDL of the outbox and inbox tables, shared by every service's first migration so each
- * schema gets the same shape. `tx_id` records the writing transaction; the relay sequences a
- * row only once every transaction older than its own has finished (snapshot xmin), which is
- * what lets sequence numbers follow commit order.
+ * schema gets the same shape. `seq` is the relay's number, given once the row's transaction has
+ * committed, which is what lets sequence numbers follow commit order. `tx_id` records the
+ * writing transaction, for whoever looks into a row that was not published; the relay does not
+ * read it.
  */
 export function outboxSchemaUp(schema: string): string[] {
   return [
