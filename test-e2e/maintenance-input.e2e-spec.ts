@@ -100,6 +100,28 @@ describe('maintenance sessions: what is refused', () => {
     expect(answer.body.message).toContain(message);
   });
 
+  it('refuses a session id that is not a UUID with 400 naming the parameter, on each route', async () => {
+    const problem = 'session must be a UUID (version 4), as the service gave it';
+    for (const [method, path] of [
+      ['GET', '/v1/maintenance/not-a-session'],
+      ['POST', '/v1/maintenance/not-a-session/pause'],
+      ['POST', '/v1/maintenance/not-a-session/hosts/x1/complete'],
+      ['DELETE', '/v1/maintenance/not-a-session'],
+    ] as const) {
+      const answer = await hub.call(method, path);
+      expect({ path, status: answer.status }).toEqual({ path, status: 400 });
+      expect(answer.body.message).toContain(problem);
+      expect(answer.body.details.fields).toEqual([
+        { field: 'session', problems: [expect.stringContaining(problem)] },
+      ]);
+    }
+    const reply = await put(`${hub.maintenance!.url}/v1/maintenance/not-a-session/red`, {
+      state: 'ACK_MAINTENANCE',
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toContain(problem);
+  });
+
   it('describes every route in its OpenAPI document', async () => {
     const document = (await http(hub.maintenance!.url, 'GET', '/docs/openapi.json')).body;
     expect(

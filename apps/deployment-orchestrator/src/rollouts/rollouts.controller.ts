@@ -1,6 +1,6 @@
 import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
-import { actingOrg, listAnswer, type ListAnswer } from '@careen/service';
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { actingOrg, listAnswer, type ListAnswer, uuidPipe } from '@careen/service';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -19,7 +19,7 @@ import { StartRolloutDto } from './dto/start-rollout.dto';
 import { Rollouts } from './rollouts';
 import { type RolloutView } from './rollout-view';
 
-const ROLLOUT_ID = new ParseUUIDPipe({ version: '4' });
+const ROLLOUT_ID = uuidPipe('id');
 
 /** Rollouts of strategies, of the caller's org (any org for a hub admin). */
 @ApiTags('rollouts')

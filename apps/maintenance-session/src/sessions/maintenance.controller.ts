@@ -1,6 +1,6 @@
 import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
-import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer } from '@careen/service';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { actingOrg, IdentifierPipe, listAnswer, type ListAnswer, uuidPipe } from '@careen/service';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -19,7 +19,7 @@ import { SessionListResponse, SessionResponse, SessionWithTimelineResponse } fro
 import { MaintenanceSessions } from './maintenance-sessions';
 import { type SessionView } from './session-view';
 
-const SESSION_ID = new ParseUUIDPipe({ version: '4' });
+const SESSION_ID = uuidPipe('session');
 
 /** Operators' and admin tools' routes: sessions of the caller's org (any org for a hub admin). */
 @ApiTags('maintenance')

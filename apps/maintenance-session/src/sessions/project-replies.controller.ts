@@ -1,6 +1,6 @@
 import { Public } from '@careen/auth';
-import { IdentifierPipe } from '@careen/service';
-import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Put, Query } from '@nestjs/common';
+import { IdentifierPipe, uuidPipe } from '@careen/service';
+import { Body, Controller, Get, Headers, HttpCode, Param, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -43,7 +43,7 @@ export class ProjectRepliesController {
   })
   @ApiForbiddenResponse({ description: 'the capability does not open this project' })
   instances(
-    @Param('session', new ParseUUIDPipe({ version: '4' })) session: string,
+    @Param('session', uuidPipe('session')) session: string,
     @Param('project', new IdentifierPipe('project')) project: string,
     @Query() query: CapabilityQuery,
     @Headers(CAPABILITY_HEADER) header: string | undefined,
@@ -66,7 +66,7 @@ export class ProjectRepliesController {
     description: 'the state was not asked, is answered already, or the session has ended',
   })
   async reply(
-    @Param('session', new ParseUUIDPipe({ version: '4' })) session: string,
+    @Param('session', uuidPipe('session')) session: string,
     @Param('project', new IdentifierPipe('project')) project: string,
     @Query() query: CapabilityQuery,
     @Headers(CAPABILITY_HEADER) header: string | undefined,

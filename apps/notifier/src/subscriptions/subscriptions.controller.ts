@@ -1,6 +1,6 @@
 import { CurrentPrincipal, principalId, type Principal, NeedsRole, OnResource } from '@careen/auth';
-import { actingOrg, listAnswer } from '@careen/service';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { actingOrg, listAnswer, uuidPipe } from '@careen/service';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -26,7 +26,7 @@ import {
 import { type Subscription } from './subscription';
 import { Subscriptions, type SubscriptionWithSecret, viewOf } from './subscriptions';
 
-const ID = new ParseUUIDPipe({ version: '4' });
+const ID = uuidPipe('id');
 
 /** Who receives which maintenance events, and how: an org's admins manage its subscriptions. */
 @ApiTags('subscriptions')

@@ -25,3 +25,12 @@ export class IdentifierPipe implements PipeTransform<string, string> {
     return value;
   }
 }
+
+/** The ids the services give what they create (sessions, rollouts, subscriptions): version-4 UUIDs. */
+const UUID_V4_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const UUID_V4_RULE = 'a UUID (version 4), as the service gave it, e.g. 3f2b8c1e-7d4a-4e6b-9a1c-5b2d8e0f6a47';
+
+/** Refuses a path parameter that is not a service-given UUID, naming the parameter. */
+export function uuidPipe(field: string): IdentifierPipe {
+  return new IdentifierPipe(field, UUID_V4_PATTERN, UUID_V4_RULE);
+}
