@@ -14,6 +14,7 @@
 import { Readable } from 'node:stream';
 import { type ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Dispatcher } from 'undici';
+import { bodyText, callerSignal } from './lean-request';
 import { answeredWhole, isJson, type AttemptInit, type SendRequest } from './resilient-fetch';
 
 /** Statuses whose answers have no body, by HTTP's rules. */
@@ -27,8 +28,8 @@ export function dispatcherFetch(dispatcher: Dispatcher): SendRequest {
       path: `${url.pathname}${url.search}`,
       method: request.method as Dispatcher.HttpMethod,
       headers: headerList(init.headers ?? request.headers),
-      body: await bodyOf(request, init),
-      signal: init.signal ?? request.signal,
+      body: bodyOf(request, init),
+      signal: init.signal ?? callerSignal(request),
     });
     const headers = new Headers();
     for (const [name, value] of Object.entries(answer.headers))
@@ -87,8 +88,11 @@ function headerList(headers: Headers): string[] {
   return list;
 }
 
-async function bodyOf(request: Request, init: AttemptInit): Promise<Buffer | Readable | undefined> {
+function bodyOf(request: Request, init: AttemptInit): string | Buffer | Readable | undefined {
+  if (typeof init.body === 'string') return init.body;
   if (init.body !== undefined) return Buffer.from(init.body);
+  const text = bodyText(request);
+  if (text !== undefined) return text;
   if (request.body === null) return undefined;
   // A streamed body (an upload) goes as it comes, once.
   return Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);

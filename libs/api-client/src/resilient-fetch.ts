@@ -6,6 +6,7 @@
  * POST only when the caller says so. A 401 drops the token and tries once more with a new one.
  */
 import { setTimeout as pause } from 'node:timers/promises';
+import { bodyText, callerSignal, fetchInput, hasBody } from './lean-request';
 
 /** Where a client's bearer token comes from; it is asked again after `invalidate`. */
 export interface BearerSource {
@@ -17,8 +18,8 @@ export interface BearerSource {
 export interface AttemptInit {
   signal?: AbortSignal;
   headers?: Headers;
-  /** The request's body, read once, for each attempt to send again. */
-  body?: ArrayBuffer;
+  /** The request's body, read once (or its text as given), for each attempt to send again. */
+  body?: ArrayBuffer | string;
 }
 
 /**
@@ -76,16 +77,15 @@ export class ServiceUnreachable extends Error {
 export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
   const timeoutMs = policy.timeoutMs ?? 30_000;
   const retries = policy.retries ?? 2;
-  // `duplex` lets Node's fetch send a streamed body.
-  const send: SendRequest =
-    policy.fetch ?? ((request, init) => fetch(request, { ...init, duplex: 'half' } as RequestInit));
+  const send: SendRequest = policy.fetch ?? ((request, init = {}) => fetch(...fetchInput(request, init)));
   return async (request) => {
     const repeatable = SAFE_TO_REPEAT.has(request.method) || policy.idempotent === true;
     // A body that may be sent again is read once, for each attempt to send from memory. A
     // request sent once is sent as it is: reading a streamed body (an upload) would keep every
     // chunk of it in memory for an attempt that never comes.
     const mayResend = (repeatable && retries > 0) || policy.auth !== undefined;
-    const body = mayResend && request.body !== null ? await request.arrayBuffer() : undefined;
+    const body =
+      mayResend && hasBody(request) ? (bodyText(request) ?? (await request.arrayBuffer())) : undefined;
     let reauthenticated = false;
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(request, body, timeoutMs, policy, send);
@@ -98,18 +98,14 @@ export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
         continue;
       }
       const transient = response === undefined || TRANSIENT_STATUSES.has(response.status);
-      if (
-        !transient ||
-        !repeatable ||
-        attempt >= retries ||
-        policy.signal?.aborted ||
-        request.signal.aborted
-      ) {
+      const caller = callerSignal(request);
+      if (!transient || !repeatable || attempt >= retries || policy.signal?.aborted || caller?.aborted) {
         if (response) return response;
         throw outcome;
       }
       await response?.body?.cancel();
-      const stop = policy.signal ? AbortSignal.any([request.signal, policy.signal]) : request.signal;
+      const stops = [caller, policy.signal].filter((signal) => signal !== undefined);
+      const stop = stops.length > 1 ? AbortSignal.any(stops) : stops[0];
       await pause(delayMs(policy.backoffMs ?? 250, attempt, response), undefined, { signal: stop });
     }
   };
@@ -123,7 +119,7 @@ export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
  */
 async function attemptOnce(
   request: Request,
-  body: ArrayBuffer | undefined,
+  body: ArrayBuffer | string | undefined,
   timeoutMs: number,
   policy: FetchPolicy,
   send: SendRequest,
@@ -139,9 +135,10 @@ async function attemptOnce(
   // The caller hanging up ends the attempt too. A listener rather than AbortSignal.any, which
   // costs more than the rest of the attempt; the policy's signal outlives the request, so it
   // joins the weakly held way.
-  const hangUp = () => answered.abort(request.signal.reason);
-  if (request.signal.aborted) hangUp();
-  else request.signal.addEventListener('abort', hangUp, { once: true });
+  const caller = callerSignal(request);
+  const hangUp = () => answered.abort(caller?.reason);
+  if (caller?.aborted) hangUp();
+  else caller?.addEventListener('abort', hangUp, { once: true });
   const signal = policy.signal ? AbortSignal.any([answered.signal, policy.signal]) : answered.signal;
   const headers = new Headers(request.headers);
   for (const [name, value] of Object.entries(policy.headers ?? {}))
@@ -155,7 +152,7 @@ async function attemptOnce(
   } catch (error) {
     stopWatching = true;
     // A caller that hung up gets its own abort, not a retry.
-    if (request.signal.aborted || policy.signal?.aborted) throw error;
+    if (caller?.aborted || policy.signal?.aborted) throw error;
     return new ServiceUnreachable(request.url, reasonOf(error, timeoutMs));
   } finally {
     if (stopWatching) clearTimeout(timer);
