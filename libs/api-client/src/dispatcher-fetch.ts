@@ -17,6 +17,8 @@ import { type Dispatcher } from 'undici';
 import { bodyText, callerSignal } from './lean-request';
 import { answeredWhole, isJson, type AttemptInit, type SendRequest } from './resilient-fetch';
 
+const encoder = new TextEncoder();
+
 /** Statuses whose answers have no body, by HTTP's rules. */
 const BODILESS_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -73,7 +75,7 @@ Object.assign(WholeAnswer.prototype, {
     return new Promise((resolve) => resolve(JSON.parse(this.whole)));
   },
   arrayBuffer(this: WholeAnswer): Promise<ArrayBuffer> {
-    return Promise.resolve(new TextEncoder().encode(this.whole).buffer as ArrayBuffer);
+    return Promise.resolve(encoder.encode(this.whole).buffer as ArrayBuffer);
   },
   clone(this: WholeAnswer): Response {
     const copy = new WholeAnswer(this.whole, this.init);

@@ -14,7 +14,7 @@ describe('LeanRequest', () => {
   it('keeps a JSON body as text and gives any other body a Request, both taken as requests', () => {
     const lean = new LeanRequest('http://hub/v1/things/a', { method: 'put', body: '{"note":"n"}' });
     expect(lean).not.toBeInstanceOf(Request);
-    expect([lean.method, lean.text, lean.signal.aborted]).toEqual(['PUT', '{"note":"n"}', false]);
+    expect([lean.method, lean.serializedBody, lean.signal.aborted]).toEqual(['PUT', '{"note":"n"}', false]);
     const upload = new LeanRequest('http://hub/v1/things/a', {
       method: 'POST',
       body: new Uint8Array([1, 2]),
@@ -23,7 +23,7 @@ describe('LeanRequest', () => {
     // What a client's middleware hands back is checked against the client's Request class.
     expect(upload).toBeInstanceOf(LeanRequest);
     expect(lean).toBeInstanceOf(LeanRequest);
-    expect(lean.clone()).toMatchObject({ url: lean.url, method: 'PUT', text: lean.text });
+    expect(lean.clone()).toMatchObject({ url: lean.url, method: 'PUT', serializedBody: lean.serializedBody });
   });
 
   describe.each<[string, () => SendRequest | undefined]>([

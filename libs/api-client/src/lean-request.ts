@@ -8,14 +8,12 @@
  */
 import { type AttemptInit } from './resilient-fetch';
 
-const encoder = new TextEncoder();
-
 export class LeanRequest {
   readonly url!: string;
   readonly method!: string;
   readonly headers!: Headers;
-  /** The body, as the client serialized it. */
-  readonly text: string | undefined;
+  /** The body, as the client serialized it (not Request's `text()`, which reads a stream). */
+  readonly serializedBody: string | undefined;
   /** What the caller gave to stop the request, if anything. */
   readonly callerSignal: AbortSignal | undefined;
   private made: AbortSignal | undefined;
@@ -26,7 +24,7 @@ export class LeanRequest {
     this.url = String(input);
     this.method = (init.method ?? 'GET').toUpperCase();
     this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
-    this.text = init.body ?? undefined;
+    this.serializedBody = init.body ?? undefined;
     this.callerSignal = init.signal ?? undefined;
   }
 
@@ -36,18 +34,14 @@ export class LeanRequest {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    return this.text === undefined ? null : new Response(this.text).body;
-  }
-
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(encoder.encode(this.text ?? '').buffer as ArrayBuffer);
+    return this.serializedBody === undefined ? null : new Response(this.serializedBody).body;
   }
 
   clone(): LeanRequest {
     return new LeanRequest(this.url, {
       method: this.method,
       headers: new Headers(this.headers),
-      body: this.text,
+      body: this.serializedBody,
       signal: this.callerSignal,
     });
   }
@@ -70,16 +64,17 @@ export function callerSignal(request: Request): AbortSignal | undefined {
   return isLean(either) ? either.callerSignal : either.signal;
 }
 
-/** Whether the request carries a body. */
-export function hasBody(request: Request): boolean {
+/** The body, to send again on each attempt: a lean request's text as it is, a Request's bytes read once. */
+export async function bodyToResend(request: Request): Promise<string | ArrayBuffer | undefined> {
   const either = request as Request | LeanRequest;
-  return isLean(either) ? either.text !== undefined : either.body !== null;
+  if (isLean(either)) return either.serializedBody;
+  return either.body === null ? undefined : either.arrayBuffer();
 }
 
 /** A body that can be sent as it is without reading a stream: a lean request's text. */
 export function bodyText(request: Request): string | undefined {
   const either = request as Request | LeanRequest;
-  return isLean(either) ? either.text : undefined;
+  return isLean(either) ? either.serializedBody : undefined;
 }
 
 /** What `fetch` takes for this request and attempt: a Request as it is, a lean one as its parts. */
@@ -92,7 +87,7 @@ export function fetchInput(request: Request, init: AttemptInit): [Request | stri
     {
       method: either.method,
       headers: init.headers ?? either.headers,
-      body: init.body ?? either.text,
+      body: init.body ?? either.serializedBody,
       signal: init.signal ?? either.callerSignal,
     },
   ];

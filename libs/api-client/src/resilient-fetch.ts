@@ -6,7 +6,7 @@
  * POST only when the caller says so. A 401 drops the token and tries once more with a new one.
  */
 import { setTimeout as pause } from 'node:timers/promises';
-import { bodyText, callerSignal, fetchInput, hasBody } from './lean-request';
+import { bodyToResend, callerSignal, fetchInput } from './lean-request';
 
 /** Where a client's bearer token comes from; it is asked again after `invalidate`. */
 export interface BearerSource {
@@ -84,8 +84,7 @@ export function resilientFetch(policy: FetchPolicy = {}): SendRequest {
     // request sent once is sent as it is: reading a streamed body (an upload) would keep every
     // chunk of it in memory for an attempt that never comes.
     const mayResend = (repeatable && retries > 0) || policy.auth !== undefined;
-    const body =
-      mayResend && hasBody(request) ? (bodyText(request) ?? (await request.arrayBuffer())) : undefined;
+    const body = mayResend ? await bodyToResend(request) : undefined;
     let reauthenticated = false;
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(request, body, timeoutMs, policy, send);

@@ -19,6 +19,16 @@ const policyChange = (id: number, data: object): FeedChange => ({
   data: data as FeedChange['data'],
 });
 
+/** Node edge-1's management status of policy up, as a change carries it. */
+const upStatus = <S extends string>(status: S, attempt: number) => ({
+  org: 'acme',
+  node: 'edge-1',
+  nmp: 'up',
+  status,
+  attempt,
+  updated: '2026-03-01T10:00:00.000Z',
+});
+
 /** A feed in memory: the head, the policies a fresh read lists, and the pages polls answer. */
 class MemoryFeed implements FeedSource {
   head = 10;
@@ -95,14 +105,7 @@ describe('ChangeFollower', () => {
           id: 12,
           resource: 'managementStatus',
           resourceId: 'edge-1',
-          data: {
-            org: 'acme',
-            node: 'edge-1',
-            nmp: 'up',
-            status: 'reset',
-            attempt: 2,
-            updated: base.changedAt,
-          },
+          data: upStatus('reset', 2),
         },
         {
           ...base,
@@ -148,14 +151,7 @@ describe('ChangeFollower', () => {
         ...policyChange(12, {}),
         resource: 'managementStatus',
         resourceId: 'edge-1',
-        data: {
-          org: 'acme',
-          node: 'edge-1',
-          nmp: 'up',
-          status: 'exploded',
-          attempt: 1,
-          updated: '2026-03-01T10:00:00.000Z',
-        },
+        data: upStatus('exploded', 1),
       } as unknown as FeedChange,
       'status',
     ],
